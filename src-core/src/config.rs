@@ -1,0 +1,443 @@
+//! Settings: defaults, then `<store>/haema.toml`, then environment variables.
+//!
+//! API keys are read from the environment only; a key in the file is an error.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::provider::openai::{OpenAiEmbedder, OpenAiLlm, OpenAiSettings};
+use crate::provider::{Embedder, Llm, RetryPolicy};
+use crate::{Error, Result};
+
+/// What happens to a changeset once it is built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReviewPolicy {
+    /// Commit at once (HAEMA's behaviour).
+    Auto,
+    /// Every changeset waits for a person.
+    Review,
+    /// Commit at once when it removes no memory and leaves core alone; otherwise wait.
+    #[default]
+    Guarded,
+}
+
+impl std::str::FromStr for ReviewPolicy {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        match s.trim() {
+            "auto" => Ok(Self::Auto),
+            "review" => Ok(Self::Review),
+            "guarded" => Ok(Self::Guarded),
+            other => Err(format!("unknown review policy `{other}`; use auto, review or guarded")),
+        }
+    }
+}
+
+/// Which LLM or embedding provider.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProviderKind {
+    /// None: no LLM (memories are stored as given) or no embedder (lexical search only).
+    #[default]
+    None,
+    /// An OpenAI-compatible HTTP server.
+    Openai,
+}
+
+impl std::str::FromStr for ProviderKind {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        match s.trim() {
+            "none" | "" => Ok(Self::None),
+            "openai" => Ok(Self::Openai),
+            other => Err(format!("unknown provider `{other}`; use none or openai")),
+        }
+    }
+}
+
+/// LLM settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LlmSettings {
+    /// Provider.
+    pub provider: ProviderKind,
+    /// Base URL (default `https://api.openai.com/v1`).
+    pub base_url: Option<String>,
+    /// Model (default `gpt-4o-mini`).
+    pub model: Option<String>,
+    /// Seconds one HTTP attempt may take.
+    pub timeout_secs: u64,
+    /// Retries of 429, 5xx and timeouts.
+    pub max_retries: u32,
+    /// From `HAEMA_LLM_API_KEY` only.
+    #[serde(skip)]
+    pub api_key: Option<String>,
+}
+
+impl Default for LlmSettings {
+    fn default() -> Self {
+        Self {
+            provider: ProviderKind::None,
+            base_url: None,
+            model: None,
+            timeout_secs: 120,
+            max_retries: 3,
+            api_key: None,
+        }
+    }
+}
+
+/// Embedder settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EmbedderSettings {
+    /// Provider.
+    pub provider: ProviderKind,
+    /// Base URL (default `https://api.openai.com/v1`).
+    pub base_url: Option<String>,
+    /// Model (default `text-embedding-3-small`).
+    pub model: Option<String>,
+    /// Vector length; known models have a default.
+    pub dims: Option<usize>,
+    /// Seconds one HTTP attempt may take.
+    pub timeout_secs: u64,
+    /// Retries of 429, 5xx and timeouts.
+    pub max_retries: u32,
+    /// From `HAEMA_EMBED_API_KEY` only.
+    #[serde(skip)]
+    pub api_key: Option<String>,
+}
+
+impl Default for EmbedderSettings {
+    fn default() -> Self {
+        Self {
+            provider: ProviderKind::None,
+            base_url: None,
+            model: None,
+            dims: None,
+            timeout_secs: 60,
+            max_retries: 3,
+            api_key: None,
+        }
+    }
+}
+
+/// Related-memory lookup settings.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MergeSettings {
+    /// Related memories looked up per new content.
+    pub top_k: usize,
+    /// Largest cosine distance (inclusive) at which a memory counts as related.
+    pub distance_cutoff: f64,
+}
+
+impl Default for MergeSettings {
+    fn default() -> Self {
+        Self {
+            top_k: 3,
+            distance_cutoff: 0.25,
+        }
+    }
+}
+
+/// All settings of a store.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// Review policy.
+    pub review: ReviewPolicy,
+    /// Related-memory lookup.
+    pub merge: MergeSettings,
+    /// The LLM.
+    pub llm: LlmSettings,
+    /// The embedder.
+    pub embedder: EmbedderSettings,
+}
+
+const OPENAI_URL: &str = "https://api.openai.com/v1";
+
+/// Dimensions of well-known embedding models.
+fn known_dims(model: &str) -> Option<usize> {
+    let name = model.rsplit('/').next().unwrap_or(model);
+    let name = name.split(':').next().unwrap_or(name);
+    match name {
+        "text-embedding-3-small" | "text-embedding-ada-002" => Some(1536),
+        "text-embedding-3-large" => Some(3072),
+        "nomic-embed-text" => Some(768),
+        "mxbai-embed-large" => Some(1024),
+        "all-minilm" | "all-MiniLM-L6-v2" | "bge-small-en-v1.5" => Some(384),
+        _ => None,
+    }
+}
+
+impl Settings {
+    /// Path of the settings file of a store.
+    pub fn file_path(store: &Path) -> PathBuf {
+        store.join("haema.toml")
+    }
+
+    /// Loads settings for a store from its file and the process environment.
+    pub fn load(store: &Path) -> Result<Self> {
+        Self::load_with_env(store, |name| std::env::var(name).ok())
+    }
+
+    /// Loads settings from the store's file and an environment given as a function.
+    pub fn load_with_env(store: &Path, env: impl Fn(&str) -> Option<String>) -> Result<Self> {
+        let path = Self::file_path(store);
+        let mut settings = match std::fs::read_to_string(&path) {
+            Ok(text) => Self::from_toml(&text).map_err(|e| Error::Config(format!("{}: {e}", path.display())))?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Self::default(),
+            Err(e) => return Err(Error::io("read", &path, e)),
+        };
+        settings.apply_env(env)?;
+        settings.validate()?;
+        Ok(settings)
+    }
+
+    /// Parses a settings file.
+    pub fn from_toml(text: &str) -> std::result::Result<Self, String> {
+        if let Ok(value) = text.parse::<toml::Table>() {
+            for table in ["llm", "embedder"] {
+                if value.get(table).and_then(|t| t.get("api_key")).is_some() {
+                    return Err(format!(
+                        "[{table}] api_key is not allowed in the file; keys are read from the environment only (HAEMA_LLM_API_KEY, HAEMA_EMBED_API_KEY)"
+                    ));
+                }
+            }
+        }
+        toml::from_str(text).map_err(|e| e.to_string())
+    }
+
+    fn apply_env(&mut self, env: impl Fn(&str) -> Option<String>) -> Result<()> {
+        fn parse<T: std::str::FromStr>(name: &str, value: &str) -> Result<T>
+        where
+            T::Err: std::fmt::Display,
+        {
+            value
+                .trim()
+                .parse()
+                .map_err(|e| Error::Config(format!("{name}={value:?} is not valid: {e}")))
+        }
+        let get = |name: &str| env(name).filter(|v| !v.is_empty());
+        if let Some(v) = get("HAEMA_REVIEW") {
+            self.review = parse("HAEMA_REVIEW", &v)?;
+        }
+        if let Some(v) = get("HAEMA_MERGE_TOP_K") {
+            self.merge.top_k = parse("HAEMA_MERGE_TOP_K", &v)?;
+        }
+        if let Some(v) = get("HAEMA_MERGE_DISTANCE_CUTOFF") {
+            self.merge.distance_cutoff = parse("HAEMA_MERGE_DISTANCE_CUTOFF", &v)?;
+        }
+        if let Some(v) = get("HAEMA_LLM") {
+            self.llm.provider = parse("HAEMA_LLM", &v)?;
+        }
+        if let Some(v) = get("HAEMA_LLM_BASE_URL") {
+            self.llm.base_url = Some(v);
+        }
+        if let Some(v) = get("HAEMA_LLM_MODEL") {
+            self.llm.model = Some(v);
+        }
+        self.llm.api_key = get("HAEMA_LLM_API_KEY");
+        if let Some(v) = get("HAEMA_EMBEDDER") {
+            self.embedder.provider = parse("HAEMA_EMBEDDER", &v)?;
+        }
+        if let Some(v) = get("HAEMA_EMBED_BASE_URL") {
+            self.embedder.base_url = Some(v);
+        }
+        if let Some(v) = get("HAEMA_EMBED_MODEL") {
+            self.embedder.model = Some(v);
+        }
+        if let Some(v) = get("HAEMA_EMBED_DIMS") {
+            self.embedder.dims = Some(parse("HAEMA_EMBED_DIMS", &v)?);
+        }
+        self.embedder.api_key = get("HAEMA_EMBED_API_KEY");
+        Ok(())
+    }
+
+    /// Checks ranges as HAEMA's constructor does: dims > 0, top_k > 0, cutoff >= 0.
+    pub fn validate(&self) -> Result<()> {
+        if self.embedder.dims == Some(0) {
+            return Err(Error::Config(
+                "the embedding dimension must be greater than 0 (HAEMA_EMBED_DIMS / [embedder] dims)".into(),
+            ));
+        }
+        if self.merge.top_k == 0 {
+            return Err(Error::Config(
+                "merge top_k must be greater than 0 (HAEMA_MERGE_TOP_K / [merge] top_k)".into(),
+            ));
+        }
+        if !(self.merge.distance_cutoff >= 0.0 && self.merge.distance_cutoff.is_finite()) {
+            return Err(Error::Config(
+                "merge distance_cutoff must be a number >= 0 (HAEMA_MERGE_DISTANCE_CUTOFF / [merge] distance_cutoff)"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn openai(
+        base_url: Option<&String>,
+        model: String,
+        api_key: Option<String>,
+        timeout_secs: u64,
+        max_retries: u32,
+        key_var: &str,
+    ) -> Result<OpenAiSettings> {
+        let base_url = base_url.cloned().unwrap_or_else(|| OPENAI_URL.to_owned());
+        if base_url.starts_with(OPENAI_URL) && api_key.is_none() {
+            return Err(Error::Config(format!("{base_url} needs an API key: set {key_var}")));
+        }
+        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+            return Err(Error::Config(format!(
+                "base URL `{base_url}` must start with http:// or https://"
+            )));
+        }
+        Ok(OpenAiSettings {
+            base_url,
+            model,
+            api_key,
+            timeout: Duration::from_secs(timeout_secs.max(1)),
+            retry: RetryPolicy {
+                max_retries,
+                ..RetryPolicy::default()
+            },
+        })
+    }
+
+    /// Builds the configured LLM, or `None`.
+    pub fn build_llm(&self) -> Result<Option<Arc<dyn Llm>>> {
+        match self.llm.provider {
+            ProviderKind::None => Ok(None),
+            ProviderKind::Openai => {
+                let model = self.llm.model.clone().unwrap_or_else(|| "gpt-4o-mini".to_owned());
+                let s = Self::openai(
+                    self.llm.base_url.as_ref(),
+                    model,
+                    self.llm.api_key.clone(),
+                    self.llm.timeout_secs,
+                    self.llm.max_retries,
+                    "HAEMA_LLM_API_KEY",
+                )?;
+                Ok(Some(Arc::new(OpenAiLlm::new(s)?)))
+            }
+        }
+    }
+
+    /// Builds the configured embedder, or `None` (lexical search only).
+    pub fn build_embedder(&self) -> Result<Option<Arc<dyn Embedder>>> {
+        match self.embedder.provider {
+            ProviderKind::None => Ok(None),
+            ProviderKind::Openai => {
+                let model = self
+                    .embedder
+                    .model
+                    .clone()
+                    .unwrap_or_else(|| "text-embedding-3-small".to_owned());
+                let dims = self.embedder.dims.or_else(|| known_dims(&model)).ok_or_else(|| {
+                    Error::Config(format!(
+                        "the dimension of embedding model `{model}` is not known; set HAEMA_EMBED_DIMS"
+                    ))
+                })?;
+                let send_dimensions = self.embedder.dims.is_some() && model.starts_with("text-embedding-3");
+                let s = Self::openai(
+                    self.embedder.base_url.as_ref(),
+                    model,
+                    self.embedder.api_key.clone(),
+                    self.embedder.timeout_secs,
+                    self.embedder.max_retries,
+                    "HAEMA_EMBED_API_KEY",
+                )?;
+                Ok(Some(Arc::new(OpenAiEmbedder::new(s, dims, send_dimensions)?)))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        move |name| pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| (*v).to_owned())
+    }
+
+    #[test]
+    fn defaults_file_then_env() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Settings::load_with_env(dir.path(), env(&[])).unwrap();
+        assert_eq!(s.review, ReviewPolicy::Guarded);
+        assert_eq!(s.merge.top_k, 3);
+        std::fs::write(dir.path().join("haema.toml"), "review = \"auto\"\n[merge]\ntop_k = 5\n").unwrap();
+        let s = Settings::load_with_env(dir.path(), env(&[])).unwrap();
+        assert_eq!((s.review, s.merge.top_k), (ReviewPolicy::Auto, 5));
+        let s = Settings::load_with_env(
+            dir.path(),
+            env(&[("HAEMA_REVIEW", "review"), ("HAEMA_MERGE_TOP_K", "7")]),
+        )
+        .unwrap();
+        assert_eq!((s.review, s.merge.top_k), (ReviewPolicy::Review, 7));
+    }
+
+    #[test]
+    fn haema_constructor_validation() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = Settings::load_with_env(dir.path(), env(&[("HAEMA_EMBED_DIMS", "0")]))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("dimension must be greater than 0"), "{err}");
+        let err = Settings::load_with_env(dir.path(), env(&[("HAEMA_MERGE_TOP_K", "0")]))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("top_k must be greater than 0"), "{err}");
+        let err = Settings::load_with_env(dir.path(), env(&[("HAEMA_MERGE_DISTANCE_CUTOFF", "-0.1")]))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(">= 0"), "{err}");
+        assert!(Settings::load_with_env(dir.path(), env(&[("HAEMA_MERGE_DISTANCE_CUTOFF", "0")])).is_ok());
+        let err = Settings::load_with_env(dir.path(), env(&[("HAEMA_MERGE_TOP_K", "three")]))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("HAEMA_MERGE_TOP_K"), "{err}");
+    }
+
+    #[test]
+    fn keys_in_the_file_are_refused() {
+        let err = Settings::from_toml("[llm]\nprovider = \"openai\"\napi_key = \"sk-x\"\n").unwrap_err();
+        assert!(err.contains("environment only"), "{err}");
+        let err = Settings::from_toml("[llm]\nmodle = \"x\"\n").unwrap_err();
+        assert!(err.contains("modle"), "{err}");
+    }
+
+    #[test]
+    fn openai_needs_a_key_only_at_openai() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Settings::load_with_env(dir.path(), env(&[("HAEMA_LLM", "openai")])).unwrap();
+        let err = s.build_llm().err().unwrap().to_string();
+        assert!(err.contains("HAEMA_LLM_API_KEY"), "{err}");
+        let s = Settings::load_with_env(
+            dir.path(),
+            env(&[
+                ("HAEMA_LLM", "openai"),
+                ("HAEMA_LLM_BASE_URL", "http://127.0.0.1:11434/v1"),
+            ]),
+        )
+        .unwrap();
+        assert!(s.build_llm().unwrap().is_some());
+        let s = Settings::load_with_env(
+            dir.path(),
+            env(&[
+                ("HAEMA_EMBEDDER", "openai"),
+                ("HAEMA_EMBED_BASE_URL", "http://127.0.0.1:1/v1"),
+                ("HAEMA_EMBED_MODEL", "mystery"),
+            ]),
+        )
+        .unwrap();
+        let err = s.build_embedder().err().unwrap().to_string();
+        assert!(err.contains("HAEMA_EMBED_DIMS"), "{err}");
+    }
+}

@@ -1,0 +1,33 @@
+//! haema-core: a local-first agent memory.
+//!
+//! One SQLite file (sqlite-vec + FTS5) and a `core.md` per store; [`Memory::add`] rebuilds
+//! related memories with an LLM into a reviewable [`Changeset`]; nothing is ever lost
+//! silently. Front ends (CLI, TUI, desktop, MCP) call only this crate.
+//!
+//! ```no_run
+//! # async fn demo() -> haema_core::Result<()> {
+//! use haema_core::{Memory, Settings};
+//! let memory = Memory::open("/tmp/my-agent", Settings::default()).await?;
+//! memory.add(vec!["The user prefers green tea.".to_string()]).await?;
+//! let hits = memory.search("what does the user drink?", 3).await?;
+//! # let _ = hits; Ok(()) }
+//! ```
+
+pub mod config;
+pub mod core_md;
+mod error;
+mod memory;
+pub mod model;
+mod pipeline;
+pub mod provider;
+mod recall;
+mod search;
+mod store;
+
+pub use config::{ReviewPolicy, Settings};
+pub use core_md::CoreSections;
+pub use error::{Error, Result};
+pub use memory::{Memory, StoreInfo};
+pub use model::*;
+pub use pipeline::AddInput;
+pub use recall::{Recall, RecallItem, RecallReason, estimate_tokens};

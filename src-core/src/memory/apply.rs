@@ -1,0 +1,181 @@
+//! Applying a changeset to the store: one transaction, then core.md.
+
+use std::collections::HashMap;
+
+use rusqlite::Transaction;
+
+use super::core::{record_version, sync_external};
+use crate::model::{Changeset, ChangesetStatus, MemoryStatus};
+use crate::store::{self, Store, changesets, fts, memories, vectors};
+use crate::{Error, Result};
+
+/// Why a changeset cannot be applied as it is.
+pub(crate) fn staleness(tx: &Transaction<'_>, store: &Store, changeset: &Changeset) -> Result<Option<String>> {
+    for related in &changeset.related {
+        match memories::by_id(tx, &related.memory_id)? {
+            Some((_, m)) if m.status == MemoryStatus::Active => {}
+            _ => {
+                return Ok(Some(format!(
+                    "related memory {} is no longer active",
+                    related.memory_id
+                )));
+            }
+        }
+    }
+    if let Some(before) = &changeset.core_before {
+        let current = sync_external(tx, store)?;
+        if &current != before {
+            return Ok(Some("core.md changed since the changeset was made".into()));
+        }
+    }
+    Ok(None)
+}
+
+/// Makes a memory visible: status active, vector active (or inserted), full text indexed.
+fn activate(
+    tx: &Transaction<'_>,
+    rowid: i64,
+    content: &str,
+    vector: Option<&Vec<f32>>,
+    has_vectors: bool,
+) -> Result<()> {
+    if has_vectors {
+        let known = vectors::set_active(tx, rowid, true)?;
+        match (known, vector) {
+            (true, _) => {}
+            (false, Some(v)) => vectors::insert(tx, rowid, v)?,
+            (false, None) => {
+                return Err(Error::Internal(format!("memory {rowid} has no vector to activate")));
+            }
+        }
+    }
+    fts::insert(tx, rowid, content)
+}
+
+/// Hides a memory: status superseded by `by`, vector inactive, removed from full text.
+fn supersede(tx: &Transaction<'_>, rowid: i64, content: &str, by: i64, ts: i64, has_vectors: bool) -> Result<()> {
+    memories::set_status(tx, rowid, MemoryStatus::Superseded, Some(by), ts)?;
+    if has_vectors {
+        vectors::set_active(tx, rowid, false)?;
+    }
+    fts::delete(tx, rowid, content)
+}
+
+/// Commits a stored pending (or just stored) add changeset: its pending memories become
+/// active, the related memories it does not keep are superseded, core is recorded.
+/// Returns the new core.md to write, if any. `vectors_by_text` holds the document vectors of
+/// the new memories (empty for a lexical-only store).
+pub(crate) fn commit(
+    tx: &Transaction<'_>,
+    changeset_id: i64,
+    decided_by: &str,
+    vectors_by_text: &HashMap<String, Vec<f32>>,
+) -> Result<Option<String>> {
+    let changeset = changesets::get(tx, changeset_id)?.ok_or(Error::NotFound {
+        what: "changeset",
+        id: changeset_id.to_string(),
+    })?;
+    let has_vectors = vectors::exists(tx)?;
+    for item in changeset.added() {
+        let id = item
+            .memory_id
+            .as_deref()
+            .ok_or_else(|| Error::Internal(format!("proposed memory of changeset {changeset_id} has no id")))?;
+        let (rowid, memory) =
+            memories::by_id(tx, id)?.ok_or_else(|| Error::Internal(format!("pending memory {id} is missing")))?;
+        if memory.status != MemoryStatus::Pending {
+            return Err(Error::Internal(format!(
+                "memory {id} of changeset {changeset_id} is {:?}, not pending",
+                memory.status
+            )));
+        }
+        let ts = store::next_timestamp(tx)?;
+        memories::activate_pending(tx, rowid, ts)?;
+        activate(
+            tx,
+            rowid,
+            &memory.content,
+            vectors_by_text.get(&memory.content),
+            has_vectors,
+        )?;
+    }
+    let ts = store::now_ms();
+    for related in changeset.removed() {
+        if let Some((rowid, memory)) = memories::by_id(tx, &related.memory_id)? {
+            supersede(tx, rowid, &memory.content, changeset_id, ts, has_vectors)?;
+        }
+    }
+    let core = match &changeset.core_after {
+        Some(after) => {
+            record_version(tx, after, "llm", Some(changeset_id))?;
+            Some(after.clone())
+        }
+        None => None,
+    };
+    changesets::decide(tx, changeset_id, ChangesetStatus::Committed, decided_by, ts)?;
+    Ok(core)
+}
+
+/// What reverting a changeset does.
+pub(crate) struct RevertPlan {
+    /// Memories to hide: what the reverted changeset made active.
+    pub hide: Vec<(i64, String, String)>,
+    /// Memories to bring back: what it superseded.
+    pub restore: Vec<(i64, String, String)>,
+}
+
+/// Checks that a committed changeset can be reverted and lists what changes.
+pub(crate) fn revert_plan(tx: &Transaction<'_>, changeset: &Changeset) -> Result<RevertPlan> {
+    if changeset.status != ChangesetStatus::Committed {
+        return Err(Error::InvalidState(format!(
+            "changeset {} is {}; only committed changesets can be reverted",
+            changeset.id,
+            changeset.status.as_str()
+        )));
+    }
+    let mut plan = RevertPlan {
+        hide: Vec::new(),
+        restore: Vec::new(),
+    };
+    for item in changeset.added() {
+        let Some(id) = item.memory_id.as_deref() else {
+            continue;
+        };
+        let Some((rowid, memory)) = memories::by_id(tx, id)? else {
+            continue;
+        };
+        if memory.status != MemoryStatus::Active {
+            let by = memory
+                .superseded_by
+                .map_or_else(|| "a later change".to_owned(), |b| format!("changeset {b}"));
+            return Err(Error::InvalidState(format!(
+                "memory {id} made by changeset {} was since replaced by {by}; revert that first",
+                changeset.id
+            )));
+        }
+        plan.hide.push((rowid, memory.id, memory.content));
+    }
+    for related in changeset.removed() {
+        let Some((rowid, memory)) = memories::by_id(tx, &related.memory_id)? else {
+            continue;
+        };
+        if memory.status == MemoryStatus::Superseded && memory.superseded_by == Some(changeset.id) {
+            plan.restore.push((rowid, memory.id, memory.content));
+        }
+    }
+    Ok(plan)
+}
+
+/// Applies a revert plan on behalf of revert changeset `revert_id`.
+pub(crate) fn apply_revert(tx: &Transaction<'_>, plan: &RevertPlan, revert_id: i64) -> Result<()> {
+    let has_vectors = vectors::exists(tx)?;
+    let ts = store::now_ms();
+    for (rowid, _, content) in &plan.hide {
+        supersede(tx, *rowid, content, revert_id, ts, has_vectors)?;
+    }
+    for (rowid, _, content) in &plan.restore {
+        memories::set_status(tx, *rowid, MemoryStatus::Active, None, ts)?;
+        activate(tx, *rowid, content, None, has_vectors)?;
+    }
+    Ok(())
+}

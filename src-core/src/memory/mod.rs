@@ -1,0 +1,272 @@
+//! [`Memory`]: the public API of the engine, HAEMA's contract plus review, history and revert.
+
+mod apply;
+mod core;
+mod review;
+mod write;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::config::Settings;
+use crate::model::{MemoryRecord, MemoryStatus, SearchMode, SearchResults};
+use crate::provider::{Embedder, Llm};
+use crate::store::{self, Store, memories, vectors};
+use crate::{Error, Result, search};
+
+/// Shared state behind a [`Memory`] handle.
+pub(crate) struct Inner {
+    pub(crate) store: Store,
+    pub(crate) settings: Settings,
+    pub(crate) llm: Option<Arc<dyn Llm>>,
+    pub(crate) embedder: Option<Arc<dyn Embedder>>,
+}
+
+/// An open memory store. Cheap to clone; `Send + Sync`; every method is async and runs
+/// database work off the async threads.
+#[derive(Clone)]
+pub struct Memory {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Memory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Memory")
+            .field("dir", &self.inner.store.dir())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A short description of an open store.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct StoreInfo {
+    /// The store folder.
+    pub dir: PathBuf,
+    /// Active memories.
+    pub active: usize,
+    /// Changesets waiting for review.
+    pub pending_changesets: usize,
+    /// Embedder recorded in the store (`none` for lexical-only).
+    pub embedder: String,
+    /// Vector length (0 for lexical-only).
+    pub dims: usize,
+    /// LLM configured now, if any.
+    pub llm: Option<String>,
+    /// Review policy in force.
+    pub review: crate::ReviewPolicy,
+}
+
+impl Memory {
+    /// Opens the store in `dir` with the providers its settings describe.
+    pub async fn open(dir: impl AsRef<Path>, settings: Settings) -> Result<Self> {
+        let llm = settings.build_llm()?;
+        let embedder = settings.build_embedder()?;
+        Self::open_with(dir, settings, llm, embedder).await
+    }
+
+    /// Opens the store in `dir` with the given providers (`None`: no LLM / lexical only).
+    ///
+    /// Checks, as HAEMA's constructor does, that the dimension, `merge.top_k` and the
+    /// cutoff are in range, and, beyond HAEMA, that the embedder is the one the store's
+    /// vectors were made with.
+    pub async fn open_with(
+        dir: impl AsRef<Path>,
+        settings: Settings,
+        llm: Option<Arc<dyn Llm>>,
+        embedder: Option<Arc<dyn Embedder>>,
+    ) -> Result<Self> {
+        settings.validate()?;
+        if let Some(e) = &embedder {
+            if e.dims() == 0 {
+                return Err(Error::Config("the embedding dimension must be greater than 0".into()));
+            }
+        }
+        let dir = dir.as_ref().to_path_buf();
+        let embedder_identity = embedder.as_ref().map(|e| (e.id(), e.dims()));
+        let store = tokio::task::spawn_blocking(move || -> Result<Store> {
+            let store = Store::open(&dir)?;
+            check_embedder(&store, embedder_identity)?;
+            core::recover(&store)?;
+            Ok(store)
+        })
+        .await
+        .map_err(|e| Error::Internal(e.to_string()))??;
+        Ok(Self {
+            inner: Arc::new(Inner {
+                store,
+                settings,
+                llm,
+                embedder,
+            }),
+        })
+    }
+
+    /// Runs blocking store work on the blocking pool.
+    pub(crate) async fn blocking<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Inner) -> Result<T> + Send + 'static,
+    ) -> Result<T> {
+        let inner = Arc::clone(&self.inner);
+        tokio::task::spawn_blocking(move || f(&inner))
+            .await
+            .map_err(|e| Error::Internal(e.to_string()))?
+    }
+
+    /// The store folder.
+    pub fn dir(&self) -> &Path {
+        self.inner.store.dir()
+    }
+
+    /// The settings in force.
+    pub fn settings(&self) -> &Settings {
+        &self.inner.settings
+    }
+
+    /// Counts and identities of the store.
+    pub async fn info(&self) -> Result<StoreInfo> {
+        self.blocking(|inner| {
+            inner.store.read(|conn| {
+                Ok(StoreInfo {
+                    dir: inner.store.dir().to_path_buf(),
+                    active: memories::count(conn, MemoryStatus::Active)?,
+                    pending_changesets: store::changesets::count_pending(conn)?,
+                    embedder: store::meta(conn, "embedder")?.unwrap_or_else(|| "none".into()),
+                    dims: store::meta(conn, "dims")?.and_then(|d| d.parse().ok()).unwrap_or(0),
+                    llm: inner.llm.as_ref().map(|l| l.id()),
+                    review: inner.settings.review,
+                })
+            })
+        })
+        .await
+    }
+
+    /// SQLite's `data_version`, which changes when another process commits: poll it to
+    /// refresh a view.
+    pub async fn data_version(&self) -> Result<i64> {
+        self.blocking(|inner| inner.store.data_version()).await
+    }
+
+    /// The newest active memories as text: `begin` is 1-based (1 = newest).
+    ///
+    /// # Errors
+    /// `begin < 1` is [`Error::InvalidArgument`]. `count <= 0` returns an empty list.
+    pub async fn get_latest(&self, begin: i64, count: i64) -> Result<Vec<String>> {
+        Ok(self
+            .get_latest_records(begin, count)
+            .await?
+            .into_iter()
+            .map(|m| m.content)
+            .collect())
+    }
+
+    /// [`Memory::get_latest`] with ids and timestamps.
+    pub async fn get_latest_records(&self, begin: i64, count: i64) -> Result<Vec<MemoryRecord>> {
+        if begin < 1 {
+            return Err(Error::InvalidArgument("begin must be >= 1".into()));
+        }
+        if count <= 0 {
+            return Ok(Vec::new());
+        }
+        let offset = usize::try_from(begin - 1).unwrap_or(usize::MAX);
+        let count = usize::try_from(count).unwrap_or(usize::MAX);
+        self.blocking(move |inner| inner.store.read(|conn| memories::latest(conn, offset, count)))
+            .await
+    }
+
+    /// The next page of latest memories after `after` (keyset paging for long lists).
+    pub async fn latest_after(&self, after: &MemoryRecord, count: usize) -> Result<Vec<MemoryRecord>> {
+        let (ts, id) = (after.timestamp_ms, after.id.clone());
+        self.blocking(move |inner| inner.store.read(|conn| memories::latest_before(conn, ts, &id, count)))
+            .await
+    }
+
+    /// One memory by id, in any status.
+    pub async fn memory(&self, id: &str) -> Result<MemoryRecord> {
+        let id = id.to_owned();
+        self.blocking(move |inner| {
+            inner
+                .store
+                .read(|conn| memories::by_id(conn, &id))?
+                .map(|(_, m)| m)
+                .ok_or(Error::NotFound { what: "memory", id })
+        })
+        .await
+    }
+
+    /// The texts of the `n` memories most relevant to `content` (hybrid search).
+    /// `n <= 0` returns an empty list without embedding anything.
+    pub async fn search(&self, content: &str, n: i64) -> Result<Vec<String>> {
+        Ok(self
+            .search_records(content, n, SearchMode::Hybrid)
+            .await?
+            .hits
+            .into_iter()
+            .map(|h| h.memory.content)
+            .collect())
+    }
+
+    /// Search with scores, ids, timestamps and which signal found each hit.
+    pub async fn search_records(&self, query: &str, n: i64, mode: SearchMode) -> Result<SearchResults> {
+        if n <= 0 {
+            return Ok(SearchResults {
+                mode,
+                notice: None,
+                hits: Vec::new(),
+            });
+        }
+        let n = usize::try_from(n).unwrap_or(usize::MAX);
+        let has_vectors = self.inner.embedder.is_some();
+        let (mode, notice) = match (mode, has_vectors) {
+            (SearchMode::Lexical, _) | (_, true) => (mode, None),
+            (_, false) => (SearchMode::Lexical, Some("this store has no embedder configured, so search is lexical (full text) only; configure an embedder and run `haema reembed` for vector search".to_owned())),
+        };
+        let query_vector = match (mode, &self.inner.embedder) {
+            (SearchMode::Hybrid | SearchMode::Vector, Some(embedder)) => {
+                let texts = vec![query.to_owned()];
+                let vectors = embedder.embed_query(&texts).await?;
+                let mut checked = crate::provider::check_embeddings(&embedder.id(), vectors, 1, embedder.dims())?;
+                checked.pop()
+            }
+            _ => None,
+        };
+        let query = query.to_owned();
+        let hits = self
+            .blocking(move |inner| {
+                inner
+                    .store
+                    .read(|conn| search::run(conn, &query, query_vector.as_deref(), mode, n))
+            })
+            .await?;
+        Ok(SearchResults { mode, notice, hits })
+    }
+}
+
+/// Checks (or, for a new store, records) the embedder identity.
+fn check_embedder(store: &Store, configured: Option<(String, usize)>) -> Result<()> {
+    store.write(|tx| {
+        let stored = store::meta(tx, "embedder")?;
+        let stored_dims: usize = store::meta(tx, "dims")?.and_then(|d| d.parse().ok()).unwrap_or(0);
+        let (configured_id, configured_dims) = configured.clone().unwrap_or_else(|| ("none".to_owned(), 0));
+        let has_memories =
+            memories::count(tx, MemoryStatus::Active)? + memories::count(tx, MemoryStatus::Superseded)? > 0;
+        match stored {
+            Some(id) if id == configured_id && stored_dims == configured_dims => Ok(()),
+            Some(id) if has_memories => Err(Error::EmbedderMismatch {
+                stored: id,
+                stored_dims,
+                configured: configured_id,
+                configured_dims,
+            }),
+            _ => {
+                // A new (or still empty) store takes the configured embedder.
+                vectors::drop(tx)?;
+                if configured_dims > 0 {
+                    vectors::create(tx, configured_dims)?;
+                }
+                store::set_meta(tx, "embedder", &configured_id)?;
+                store::set_meta(tx, "dims", &configured_dims.to_string())?;
+                Ok(())
+            }
+        }
+    })
+}

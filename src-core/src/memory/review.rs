@@ -1,0 +1,327 @@
+//! Review: list, approve (optionally edited), reject, revert and re-run changesets.
+
+use super::{Memory, apply, core, write};
+use crate::model::{
+    AddOutcome, Changeset, ChangesetFilter, ChangesetStatus, MemoryStatus, Outcome, ProposedItem, RelatedItem,
+};
+use crate::pipeline::{self, AddInput, Proposal, stages::normalize};
+use crate::store::{self, changesets, memories};
+use crate::{Error, Result};
+
+impl Memory {
+    /// Changesets, newest first.
+    pub async fn changesets(&self, filter: ChangesetFilter) -> Result<Vec<Changeset>> {
+        self.blocking(move |inner| inner.store.read(|conn| changesets::list(conn, filter)))
+            .await
+    }
+
+    /// Changesets waiting for review, newest first.
+    pub async fn pending(&self) -> Result<Vec<Changeset>> {
+        self.changesets(ChangesetFilter::Status(ChangesetStatus::Pending)).await
+    }
+
+    /// One changeset.
+    pub async fn changeset(&self, id: i64) -> Result<Changeset> {
+        self.blocking(move |inner| {
+            inner
+                .store
+                .read(|conn| changesets::get(conn, id))?
+                .ok_or(Error::NotFound {
+                    what: "changeset",
+                    id: id.to_string(),
+                })
+        })
+        .await
+    }
+
+    /// Commits a pending changeset as proposed.
+    ///
+    /// # Errors
+    /// [`Error::Stale`] (and the changeset is marked `stale`) when a related memory is no
+    /// longer active or core.md changed since the changeset was made.
+    pub async fn approve(&self, id: i64) -> Result<Changeset> {
+        let changeset = self.changeset(id).await?;
+        expect_status(&changeset, &[ChangesetStatus::Pending], "approved")?;
+        let texts = changeset.added().map(|p| p.content.clone()).collect();
+        let vectors = self.document_vectors(texts).await?;
+        let stale = self
+            .blocking(move |inner| {
+                let outcome = inner.store.write(|tx| {
+                    let current = changesets::get(tx, id)?.ok_or(Error::NotFound {
+                        what: "changeset",
+                        id: id.to_string(),
+                    })?;
+                    expect_status(&current, &[ChangesetStatus::Pending], "approved")?;
+                    if let Some(reason) = apply::staleness(tx, &inner.store, &current)? {
+                        changesets::decide(tx, id, ChangesetStatus::Stale, "check", store::now_ms())?;
+                        let mut warnings = current.warnings.clone();
+                        warnings.push(format!("marked stale: {reason}"));
+                        tx.execute(
+                            "UPDATE changesets SET warnings = ?2 WHERE id = ?1",
+                            rusqlite::params![id, serde_json::to_string(&warnings).unwrap_or_default()],
+                        )?;
+                        return Ok(Err(()));
+                    }
+                    Ok(Ok(apply::commit(tx, id, "user", &vectors)?))
+                })?;
+                match outcome {
+                    Ok(Some(content)) => core::finish_write(&inner.store, &content).map(|()| false),
+                    Ok(None) => Ok(false),
+                    Err(()) => Ok(true),
+                }
+            })
+            .await?;
+        if stale {
+            return Err(Error::Stale(id));
+        }
+        self.changeset(id).await
+    }
+
+    /// Replaces the proposed memories of a pending changeset with a person's version, then
+    /// approves it. Items equal to a related memory keep that memory.
+    pub async fn approve_edited(&self, id: i64, memories: Vec<String>) -> Result<Changeset> {
+        let memories = normalize(memories);
+        let changeset = self.changeset(id).await?;
+        expect_status(&changeset, &[ChangesetStatus::Pending], "edited")?;
+        let mut proposal = Proposal {
+            related: changeset
+                .related
+                .iter()
+                .map(|r| RelatedItem {
+                    kept: false,
+                    ..r.clone()
+                })
+                .collect(),
+            ..Proposal::default()
+        };
+        pipeline::remark(&mut proposal, memories);
+        let (related, proposed) = (proposal.related, proposal.proposed);
+        self.blocking(move |inner| {
+            inner.store.write(|tx| {
+                let mut current = changesets::get(tx, id)?.ok_or(Error::NotFound {
+                    what: "changeset",
+                    id: id.to_string(),
+                })?;
+                expect_status(&current, &[ChangesetStatus::Pending], "edited")?;
+                for old in current.added() {
+                    if let Some((rowid, _)) = old
+                        .memory_id
+                        .as_deref()
+                        .map(|m| memories::by_id(tx, m))
+                        .transpose()?
+                        .flatten()
+                    {
+                        memories::delete_pending(tx, rowid)?;
+                    }
+                }
+                current.proposed = proposed
+                    .into_iter()
+                    .map(|p| {
+                        if p.kept {
+                            p
+                        } else {
+                            ProposedItem {
+                                memory_id: Some(uuid::Uuid::new_v4().to_string()),
+                                ..p
+                            }
+                        }
+                    })
+                    .collect();
+                current.related = related;
+                changesets::write_proposed(tx, id, &current.proposed)?;
+                changesets::write_related_kept(tx, id, &current.related)?;
+                let mut warnings = current.warnings.clone();
+                warnings.push("the proposed memories were edited by a person before approval".into());
+                tx.execute(
+                    "UPDATE changesets SET warnings = ?2 WHERE id = ?1",
+                    rusqlite::params![id, serde_json::to_string(&warnings).unwrap_or_default()],
+                )?;
+                write::insert_pending_rows(tx, id, &current)
+            })
+        })
+        .await?;
+        self.approve(id).await
+    }
+
+    /// Declines a pending or stale changeset; nothing of it is applied. Its proposal stays
+    /// in the history.
+    pub async fn reject(&self, id: i64) -> Result<Changeset> {
+        self.blocking(move |inner| {
+            inner.store.write(|tx| {
+                let current = changesets::get(tx, id)?.ok_or(Error::NotFound {
+                    what: "changeset",
+                    id: id.to_string(),
+                })?;
+                expect_status(
+                    &current,
+                    &[ChangesetStatus::Pending, ChangesetStatus::Stale],
+                    "rejected",
+                )?;
+                drop_pending_rows(tx, &current)?;
+                changesets::decide(tx, id, ChangesetStatus::Rejected, "user", store::now_ms())
+            })
+        })
+        .await?;
+        self.changeset(id).await
+    }
+
+    /// Builds a stale (or pending) changeset again from its inputs against the memories as
+    /// they are now; the old one is rejected.
+    pub async fn rerun(&self, id: i64) -> Result<AddOutcome> {
+        let changeset = self.changeset(id).await?;
+        expect_status(
+            &changeset,
+            &[ChangesetStatus::Pending, ChangesetStatus::Stale],
+            "re-run",
+        )?;
+        self.blocking(move |inner| {
+            inner.store.write(|tx| {
+                let current = changesets::get(tx, id)?.ok_or(Error::NotFound {
+                    what: "changeset",
+                    id: id.to_string(),
+                })?;
+                expect_status(&current, &[ChangesetStatus::Pending, ChangesetStatus::Stale], "re-run")?;
+                drop_pending_rows(tx, &current)?;
+                changesets::decide(tx, id, ChangesetStatus::Rejected, "rerun", store::now_ms())
+            })
+        })
+        .await?;
+        let input = match changeset.raw_input {
+            Some(text) => AddInput::Text(text),
+            None => AddInput::Items(changeset.inputs),
+        };
+        self.add(input).await
+    }
+
+    /// Undoes a committed changeset with a new changeset: the memories it made are
+    /// superseded, the ones it replaced come back, and core sections it changed return to
+    /// their old text where nobody changed them since.
+    pub async fn revert(&self, id: i64) -> Result<Changeset> {
+        let revert_id = self
+            .blocking(move |inner| {
+                let (revert_id, core) = inner.store.write(|tx| {
+                    let target = changesets::get(tx, id)?.ok_or(Error::NotFound {
+                        what: "changeset",
+                        id: id.to_string(),
+                    })?;
+                    let plan = apply::revert_plan(tx, &target)?;
+                    let mut warnings = Vec::new();
+                    let core_now = core::sync_external(tx, &inner.store)?;
+                    let core_after = match (&target.core_before, &target.core_after) {
+                        (Some(before), Some(after)) => revert_core(&core_now, before, after, &mut warnings)?,
+                        _ => None,
+                    };
+                    let ts = store::now_ms();
+                    let revert = Changeset {
+                        id: 0,
+                        kind: "revert".into(),
+                        status: ChangesetStatus::Committed,
+                        outcome: Outcome::Revert,
+                        created_at_ms: ts,
+                        decided_at_ms: Some(ts),
+                        decided_by: Some("user".into()),
+                        raw_input: None,
+                        inputs: Vec::new(),
+                        related: plan
+                            .hide
+                            .iter()
+                            .map(|(_, id, content)| RelatedItem {
+                                memory_id: id.clone(),
+                                content: content.clone(),
+                                distance: None,
+                                kept: false,
+                            })
+                            .collect(),
+                        proposed: plan
+                            .restore
+                            .iter()
+                            .map(|(_, id, content)| ProposedItem {
+                                memory_id: Some(id.clone()),
+                                content: content.clone(),
+                                kept: false,
+                            })
+                            .collect(),
+                        core_before: core_after.as_ref().map(|_| core_now.clone()),
+                        core_after: core_after.clone(),
+                        llm: None,
+                        embedder: None,
+                        llm_calls: Vec::new(),
+                        warnings,
+                        reverts_id: Some(id),
+                        reverted_by_id: None,
+                    };
+                    let revert_id = changesets::insert(tx, &revert)?;
+                    apply::apply_revert(tx, &plan, revert_id)?;
+                    if let Some(after) = &core_after {
+                        core::record_version(tx, after, "user", Some(revert_id))?;
+                    }
+                    changesets::set_reverted_by(tx, id, revert_id)?;
+                    Ok((revert_id, core_after))
+                })?;
+                if let Some(content) = core {
+                    core::finish_write(&inner.store, &content)?;
+                }
+                Ok(revert_id)
+            })
+            .await?;
+        self.changeset(revert_id).await
+    }
+}
+
+fn expect_status(changeset: &Changeset, allowed: &[ChangesetStatus], action: &str) -> Result<()> {
+    if allowed.contains(&changeset.status) {
+        return Ok(());
+    }
+    let hint = match changeset.status {
+        ChangesetStatus::Stale => format!("; re-run it (`haema review rerun {}`) or reject it", changeset.id),
+        _ => String::new(),
+    };
+    Err(Error::InvalidState(format!(
+        "changeset {} is {} and cannot be {action}{hint}",
+        changeset.id,
+        changeset.status.as_str()
+    )))
+}
+
+fn drop_pending_rows(tx: &rusqlite::Transaction<'_>, changeset: &Changeset) -> Result<()> {
+    for item in changeset.added() {
+        if let Some((rowid, memory)) = item
+            .memory_id
+            .as_deref()
+            .map(|m| memories::by_id(tx, m))
+            .transpose()?
+            .flatten()
+        {
+            if memory.status == MemoryStatus::Pending {
+                memories::delete_pending(tx, rowid)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Section-wise core revert: a section the changeset changed goes back to its old text if
+/// it still holds the changeset's text; otherwise it is left and a warning says so.
+fn revert_core(now: &str, before: &str, after: &str, warnings: &mut Vec<String>) -> Result<Option<String>> {
+    use crate::core_md::CoreSections;
+    use crate::model::Section;
+    let (now_s, before_s, after_s) = (
+        CoreSections::parse(now)?,
+        CoreSections::parse(before)?,
+        CoreSections::parse(after)?,
+    );
+    let mut result = now_s.clone();
+    for section in Section::ALL {
+        if before_s.get(section) == after_s.get(section) {
+            continue;
+        }
+        if now_s.get(section) == after_s.get(section) {
+            result.set(section, before_s.get(section))?;
+        } else {
+            warnings.push(format!(
+                "core section {section} was changed again since, so it was not reverted"
+            ));
+        }
+    }
+    Ok((result != now_s).then(|| result.render()))
+}

@@ -1,0 +1,246 @@
+//! `add()`: build a proposal, then commit it or leave it for review as the policy says.
+
+use std::collections::{BTreeSet, HashMap};
+
+use super::{Inner, Memory, apply, core};
+use crate::config::ReviewPolicy;
+use crate::core_md;
+use crate::model::{AddOutcome, AddStatus, Changeset, ChangesetStatus, MemoryStatus, Outcome};
+use crate::pipeline::{self, AddInput, Proposal, related};
+use crate::provider::check_embeddings;
+use crate::store::{self, changesets, core_versions, memories};
+use crate::{Error, Result};
+
+/// How often `add()` rebuilds a proposal whose related memories another writer changed
+/// meanwhile before it leaves the proposal as a stale changeset.
+const MAX_ATTEMPTS: usize = 3;
+
+/// What storing a proposal did.
+enum Stored {
+    Committed(i64, Option<String>),
+    Pending(i64),
+    /// Stored as stale after the last attempt also met a conflict.
+    Stale(i64),
+    /// Another writer changed the related memories after they were looked up.
+    Conflict,
+}
+
+impl Memory {
+    /// Adds what an agent learned.
+    ///
+    /// A single text is split into items by the LLM first; a list is taken item by item.
+    /// Empty input (or only whitespace) does nothing. The related memories are rebuilt
+    /// together with the new contents into one changeset, which is committed at once or
+    /// waits for review depending on the review policy. If the LLM fails, the related
+    /// memories are kept and the new contents added as given: nothing is lost.
+    pub async fn add(&self, contents: impl Into<AddInput>) -> Result<AddOutcome> {
+        let input = contents.into();
+        for attempt in 1..=MAX_ATTEMPTS {
+            let Some(proposal) = self.propose(input.clone()).await? else {
+                return Ok(AddOutcome {
+                    changeset: None,
+                    status: AddStatus::Noop,
+                    warnings: Vec::new(),
+                });
+            };
+            let commit_now = match self.inner.settings.review {
+                ReviewPolicy::Auto => true,
+                ReviewPolicy::Review => false,
+                ReviewPolicy::Guarded => proposal.is_safe(),
+            };
+            let noop = proposal.is_noop();
+            let warnings = proposal.warnings.clone();
+            let last = attempt == MAX_ATTEMPTS;
+            let stored = self.store_proposal(proposal, commit_now, last).await?;
+            let (id, status) = match stored {
+                Stored::Conflict => continue,
+                Stored::Committed(id, _) if noop => (id, AddStatus::Noop),
+                Stored::Committed(id, _) => (id, AddStatus::Committed),
+                Stored::Pending(id) => (id, AddStatus::Pending),
+                Stored::Stale(id) => (id, AddStatus::Stale),
+            };
+            return Ok(AddOutcome {
+                changeset: Some(id),
+                status,
+                warnings,
+            });
+        }
+        Err(Error::Internal("a write conflict was not resolved".into()))
+    }
+
+    /// Runs the pipeline up to a proposal. `None` when there is nothing to add.
+    pub(crate) async fn propose(&self, input: AddInput) -> Result<Option<Proposal>> {
+        let llm = self.inner.llm.clone();
+        let mut proposal = Proposal::default();
+        if pipeline::normalise(llm.as_deref(), input, &mut proposal)
+            .await
+            .is_none()
+        {
+            return Ok(None);
+        }
+        if let Some(embedder) = &self.inner.embedder {
+            let vectors = embedder.embed_query(&proposal.inputs).await?;
+            proposal.query_vectors = Some(check_embeddings(
+                &embedder.id(),
+                vectors,
+                proposal.inputs.len(),
+                embedder.dims(),
+            )?);
+        }
+        let inputs = proposal.inputs.clone();
+        let query_vectors = proposal.query_vectors.clone();
+        let (found, core_text, locked) = self
+            .blocking(move |inner| {
+                let found = inner
+                    .store
+                    .read(|conn| related::lookup(conn, &inputs, query_vectors.as_deref(), inner.settings.merge))?;
+                let core_text = core_md::read(&inner.store.core_path())?;
+                let locked = inner.store.read(core_versions::locks)?;
+                Ok((found, core_text, locked))
+            })
+            .await?;
+        proposal.related = found.iter().map(|f| f.item.clone()).collect();
+        pipeline::reconstruct(llm.as_deref(), &found, &mut proposal).await;
+        let locked: Vec<_> = locked.into_iter().collect();
+        pipeline::update_core(llm.as_deref(), &core_text, &locked, &mut proposal).await;
+        Ok(Some(proposal))
+    }
+
+    /// Embeds the texts of new memories as documents (nothing for a lexical-only store).
+    pub(crate) async fn document_vectors(&self, texts: Vec<String>) -> Result<HashMap<String, Vec<f32>>> {
+        let Some(embedder) = &self.inner.embedder else {
+            return Ok(HashMap::new());
+        };
+        if texts.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let vectors = embedder.embed_document(&texts).await?;
+        let vectors = check_embeddings(&embedder.id(), vectors, texts.len(), embedder.dims())?;
+        Ok(texts.into_iter().zip(vectors).collect())
+    }
+
+    async fn store_proposal(&self, proposal: Proposal, commit_now: bool, last_attempt: bool) -> Result<Stored> {
+        let vectors = if commit_now {
+            self.document_vectors(
+                proposal
+                    .proposed
+                    .iter()
+                    .filter(|p| !p.kept)
+                    .map(|p| p.content.clone())
+                    .collect(),
+            )
+            .await?
+        } else {
+            HashMap::new()
+        };
+        let llm_id = self.inner.llm.as_ref().map(|l| l.id());
+        let embedder_id = self.inner.embedder.as_ref().map(|e| e.id());
+        let stored = self
+            .blocking(move |inner| {
+                let stored = inner.store.write(|tx| {
+                    let conflict = if commit_now {
+                        conflict(tx, inner, &proposal)?
+                    } else {
+                        None
+                    };
+                    if conflict.is_some() && !last_attempt {
+                        return Ok(Stored::Conflict);
+                    }
+                    if conflict.is_some() {
+                        return Ok(Stored::Stale(insert_proposal(
+                            tx,
+                            &proposal,
+                            ChangesetStatus::Stale,
+                            llm_id,
+                            embedder_id,
+                        )?));
+                    }
+                    let id = insert_proposal(tx, &proposal, ChangesetStatus::Pending, llm_id, embedder_id)?;
+                    if !commit_now {
+                        return Ok(Stored::Pending(id));
+                    }
+                    let core = apply::commit(tx, id, "auto", &vectors)?;
+                    Ok(Stored::Committed(id, core))
+                })?;
+                if let Stored::Committed(_, Some(content)) = &stored {
+                    core::finish_write(&inner.store, content)?;
+                }
+                Ok(stored)
+            })
+            .await?;
+        Ok(stored)
+    }
+}
+
+/// Whether the related memories (or core) changed since the proposal was built: the
+/// lookup is run again inside the write transaction and must find the same memories.
+fn conflict(tx: &rusqlite::Transaction<'_>, inner: &Inner, proposal: &Proposal) -> Result<Option<String>> {
+    let now = related::lookup(
+        tx,
+        &proposal.inputs,
+        proposal.query_vectors.as_deref(),
+        inner.settings.merge,
+    )?;
+    let then: BTreeSet<&str> = proposal.related.iter().map(|r| r.memory_id.as_str()).collect();
+    let now: BTreeSet<&str> = now.iter().map(|f| f.item.memory_id.as_str()).collect();
+    if then != now {
+        return Ok(Some(
+            "the related memories changed while the changeset was built".into(),
+        ));
+    }
+    if let Some(before) = &proposal.core_before {
+        if &core_md::read(&inner.store.core_path())? != before {
+            return Ok(Some("core.md changed while the changeset was built".into()));
+        }
+    }
+    Ok(None)
+}
+
+/// Stores a proposal as a changeset with `status`, its new memories as pending rows.
+pub(crate) fn insert_proposal(
+    tx: &rusqlite::Transaction<'_>,
+    proposal: &Proposal,
+    status: ChangesetStatus,
+    llm: Option<String>,
+    embedder: Option<String>,
+) -> Result<i64> {
+    let mut proposed = proposal.proposed.clone();
+    for item in proposed.iter_mut().filter(|p| !p.kept) {
+        item.memory_id = Some(uuid::Uuid::new_v4().to_string());
+    }
+    let changeset = Changeset {
+        id: 0,
+        kind: "add".into(),
+        status,
+        outcome: proposal.outcome.unwrap_or(Outcome::NoLlm),
+        created_at_ms: store::now_ms(),
+        decided_at_ms: None,
+        decided_by: None,
+        raw_input: proposal.raw_input.clone(),
+        inputs: proposal.inputs.clone(),
+        related: proposal.related.clone(),
+        proposed,
+        core_before: proposal.core_before.clone(),
+        core_after: proposal.core_after.clone(),
+        llm,
+        embedder,
+        llm_calls: proposal.llm_calls.clone(),
+        warnings: proposal.warnings.clone(),
+        reverts_id: None,
+        reverted_by_id: None,
+    };
+    let id = changesets::insert(tx, &changeset)?;
+    insert_pending_rows(tx, id, &changeset)?;
+    Ok(id)
+}
+
+/// Inserts the pending memory rows of a changeset's new memories.
+pub(crate) fn insert_pending_rows(tx: &rusqlite::Transaction<'_>, id: i64, changeset: &Changeset) -> Result<()> {
+    let ts = store::now_ms();
+    for item in changeset.added() {
+        if let Some(memory_id) = &item.memory_id {
+            memories::insert(tx, memory_id, &item.content, MemoryStatus::Pending, ts, id)?;
+        }
+    }
+    Ok(())
+}

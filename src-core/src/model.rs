@@ -1,0 +1,384 @@
+//! Plain serde types returned by the engine: the "view model" both front ends render.
+
+use serde::{Deserialize, Serialize};
+
+/// Where a memory stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemoryStatus {
+    /// Visible to search, latest and recall.
+    Active,
+    /// Proposed by a changeset that waits for review; invisible to reads.
+    Pending,
+    /// Replaced by a later changeset; kept for history and revert.
+    Superseded,
+    /// Removed on purpose.
+    Forgotten,
+}
+
+impl MemoryStatus {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Self::Active => "active",
+            Self::Pending => "pending",
+            Self::Superseded => "superseded",
+            Self::Forgotten => "forgotten",
+        }
+    }
+
+    pub(crate) fn parse(text: &str) -> Self {
+        match text {
+            "active" => Self::Active,
+            "pending" => Self::Pending,
+            "superseded" => Self::Superseded,
+            _ => Self::Forgotten,
+        }
+    }
+}
+
+/// One long-term memory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MemoryRecord {
+    /// Stable id (UUID v4). A memory carried over unchanged by a merge keeps its id.
+    pub id: String,
+    /// The memory's text.
+    pub content: String,
+    /// When it became a memory (Unix ms); strictly increasing across the store.
+    pub timestamp_ms: i64,
+    /// Last status change (Unix ms).
+    pub updated_at_ms: i64,
+    /// Status.
+    pub status: MemoryStatus,
+    /// The changeset that made it.
+    pub changeset_id: Option<i64>,
+    /// The changeset that replaced it, if any.
+    pub superseded_by: Option<i64>,
+}
+
+/// Which retrieval signal found a search hit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FoundBy {
+    /// Vector similarity only.
+    Vector,
+    /// Full-text (BM25) only.
+    Lexical,
+    /// Both signals.
+    Both,
+}
+
+/// How to search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SearchMode {
+    /// Vector KNN and BM25 fused with weighted reciprocal rank fusion.
+    #[default]
+    Hybrid,
+    /// Vector similarity only.
+    Vector,
+    /// Full text only.
+    Lexical,
+}
+
+impl std::str::FromStr for SearchMode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "hybrid" => Ok(Self::Hybrid),
+            "vector" => Ok(Self::Vector),
+            "lexical" => Ok(Self::Lexical),
+            other => Err(format!("unknown search mode `{other}`; use hybrid, vector or lexical")),
+        }
+    }
+}
+
+/// One search result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchHit {
+    /// The memory.
+    #[serde(flatten)]
+    pub memory: MemoryRecord,
+    /// Fused score; higher is better. In `vector` mode it is the cosine similarity, in
+    /// `lexical` mode the negated BM25 rank value.
+    pub score: f64,
+    /// Which signal found it.
+    pub found_by: FoundBy,
+    /// Cosine distance to the query, when the vector signal found it.
+    pub distance: Option<f64>,
+    /// BM25 value (lower is better, as SQLite reports it), when the lexical signal found it.
+    pub bm25: Option<f64>,
+}
+
+/// The answer of a search, with what was actually used.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchResults {
+    /// The mode that ran (a `hybrid` or `vector` request runs `lexical` on a store without vectors).
+    pub mode: SearchMode,
+    /// Set when the mode asked for was not available, saying why.
+    pub notice: Option<String>,
+    /// Best first.
+    pub hits: Vec<SearchHit>,
+}
+
+/// Status of a changeset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangesetStatus {
+    /// Waits for a person.
+    Pending,
+    /// Applied.
+    Committed,
+    /// Declined by a person; nothing was applied.
+    Rejected,
+    /// Applied and later undone by a revert changeset.
+    Reverted,
+    /// Could not be applied because what it was built on changed; can be re-run.
+    Stale,
+}
+
+impl ChangesetStatus {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Committed => "committed",
+            Self::Rejected => "rejected",
+            Self::Reverted => "reverted",
+            Self::Stale => "stale",
+        }
+    }
+
+    pub(crate) fn parse(text: &str) -> Self {
+        match text {
+            "pending" => Self::Pending,
+            "committed" => Self::Committed,
+            "rejected" => Self::Rejected,
+            "reverted" => Self::Reverted,
+            _ => Self::Stale,
+        }
+    }
+}
+
+/// How the proposed memories of a changeset came about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// The LLM rebuilt the memories on the first try.
+    Reconstructed,
+    /// The LLM rebuilt them after one refinement.
+    Refined,
+    /// The LLM failed; related memories kept, new contents added as given.
+    Fallback,
+    /// No LLM configured; new contents added as given.
+    NoLlm,
+    /// Undo of an earlier changeset.
+    Revert,
+}
+
+impl Outcome {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Self::Reconstructed => "reconstructed",
+            Self::Refined => "refined",
+            Self::Fallback => "fallback",
+            Self::NoLlm => "no_llm",
+            Self::Revert => "revert",
+        }
+    }
+
+    pub(crate) fn parse(text: &str) -> Self {
+        match text {
+            "reconstructed" => Self::Reconstructed,
+            "refined" => Self::Refined,
+            "fallback" => Self::Fallback,
+            "revert" => Self::Revert,
+            _ => Self::NoLlm,
+        }
+    }
+}
+
+/// A memory the changeset was built on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RelatedItem {
+    /// Id of the existing memory.
+    pub memory_id: String,
+    /// Its text when the changeset was made.
+    pub content: String,
+    /// Cosine (or lexical) distance to the nearest new content.
+    pub distance: Option<f64>,
+    /// True when the proposal carries it over unchanged (it is not removed).
+    pub kept: bool,
+}
+
+/// A memory the changeset proposes (or, once committed, made).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProposedItem {
+    /// Id of the memory it is (kept) or becomes.
+    pub memory_id: Option<String>,
+    /// Text.
+    pub content: String,
+    /// True when it is an existing related memory carried over unchanged.
+    pub kept: bool,
+}
+
+/// One call to the LLM made while building a changeset.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LlmCall {
+    /// Stage: `pre_split`, `reconstruct`, `refine` or `core_update`.
+    pub stage: String,
+    /// The raw answer, when there was one.
+    pub answer: Option<serde_json::Value>,
+    /// Why the answer was not used, if it was not.
+    pub error: Option<String>,
+}
+
+/// A changeset with everything a reviewer needs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Changeset {
+    /// Id.
+    pub id: i64,
+    /// `add` or `revert`.
+    pub kind: String,
+    /// Status.
+    pub status: ChangesetStatus,
+    /// How the proposal came about.
+    pub outcome: Outcome,
+    /// When it was made (Unix ms).
+    pub created_at_ms: i64,
+    /// When it was decided, if it was.
+    pub decided_at_ms: Option<i64>,
+    /// Who decided: `auto` (the review policy), `user`, or `revert`.
+    pub decided_by: Option<String>,
+    /// The text given to `add()` when it was one string.
+    pub raw_input: Option<String>,
+    /// The normalised new contents.
+    pub inputs: Vec<String>,
+    /// Memories it was built on.
+    pub related: Vec<RelatedItem>,
+    /// Memories it proposes.
+    pub proposed: Vec<ProposedItem>,
+    /// core.md before the change, when it changes core.
+    pub core_before: Option<String>,
+    /// core.md after the change, when it changes core.
+    pub core_after: Option<String>,
+    /// LLM id.
+    pub llm: Option<String>,
+    /// Embedder id.
+    pub embedder: Option<String>,
+    /// Raw LLM answers.
+    pub llm_calls: Vec<LlmCall>,
+    /// Things a person should know (LLM failures, fallbacks).
+    pub warnings: Vec<String>,
+    /// The changeset this one reverts.
+    pub reverts_id: Option<i64>,
+    /// The changeset that reverted this one.
+    pub reverted_by_id: Option<i64>,
+}
+
+impl Changeset {
+    /// Related memories the proposal does not carry over: what committing it replaces.
+    pub fn removed(&self) -> impl Iterator<Item = &RelatedItem> {
+        self.related.iter().filter(|r| !r.kept)
+    }
+
+    /// Proposed memories that do not exist yet.
+    pub fn added(&self) -> impl Iterator<Item = &ProposedItem> {
+        self.proposed.iter().filter(|p| !p.kept)
+    }
+}
+
+/// Which changesets to list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ChangesetFilter {
+    /// All of them.
+    #[default]
+    All,
+    /// Only those with this status.
+    Status(ChangesetStatus),
+}
+
+/// The four core sections.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Section {
+    /// Lasting identity, mission and communication style.
+    Soul,
+    /// Lasting tool capabilities and how to use them.
+    Tools,
+    /// Hard constraints, mandatory checks, priorities.
+    Rule,
+    /// Stable user profile and preferences.
+    User,
+}
+
+impl Section {
+    /// All sections in file order.
+    pub const ALL: [Self; 4] = [Self::Soul, Self::Tools, Self::Rule, Self::User];
+
+    /// The heading name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Soul => "SOUL",
+            Self::Tools => "TOOLS",
+            Self::Rule => "RULE",
+            Self::User => "USER",
+        }
+    }
+}
+
+impl std::fmt::Display for Section {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Section {
+    type Err = crate::Error;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|x| x.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| {
+                crate::Error::InvalidArgument(format!("unknown core section `{s}`; use SOUL, TOOLS, RULE or USER"))
+            })
+    }
+}
+
+/// One version of core.md.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CoreVersion {
+    /// Version id, increasing.
+    pub id: i64,
+    /// Full text.
+    pub content: String,
+    /// `llm`, `user`, `external` or `initial`.
+    pub author: String,
+    /// The changeset that made it, for LLM and revert versions.
+    pub changeset_id: Option<i64>,
+    /// When (Unix ms).
+    pub created_at_ms: i64,
+}
+
+/// What `add()` did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AddOutcome {
+    /// The changeset, or `None` when the input was empty.
+    pub changeset: Option<i64>,
+    /// `committed`, `pending`, `noop` (nothing to do) or `stale`.
+    pub status: AddStatus,
+    /// Things a person should know, e.g. that the LLM failed and the fallback was used.
+    pub warnings: Vec<String>,
+}
+
+/// Short status of an `add()`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AddStatus {
+    /// Applied.
+    Committed,
+    /// Waiting for review.
+    Pending,
+    /// Nothing to do (empty input, or nothing changes).
+    Noop,
+    /// Another writer changed the related memories every time; the changeset waits as stale.
+    Stale,
+}

@@ -1,0 +1,400 @@
+//! The `add()` pipeline: normalise → related lookup → reconstruction (one refine,
+//! fallback that keeps related memories) → core update. It only *proposes*; the memory
+//! module decides by review policy and commits.
+
+pub(crate) mod prompts;
+pub(crate) mod related;
+pub(crate) mod stages;
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::core_md::CoreSections;
+use crate::model::{LlmCall, Outcome, ProposedItem, RelatedItem, Section};
+use crate::provider::{Llm, ProviderErrorKind, StructuredRequest};
+use prompts::{MAX_CORE_CHARS, MAX_RECONSTRUCT_CHARS, MAX_SPLIT_CHARS};
+use stages::normalize;
+
+/// What `add()` was given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AddInput {
+    /// One text: split into items by the LLM.
+    Text(String),
+    /// Items taken as they are.
+    Items(Vec<String>),
+}
+
+impl From<&str> for AddInput {
+    fn from(text: &str) -> Self {
+        Self::Text(text.to_owned())
+    }
+}
+
+impl From<String> for AddInput {
+    fn from(text: String) -> Self {
+        Self::Text(text)
+    }
+}
+
+impl From<Vec<String>> for AddInput {
+    fn from(items: Vec<String>) -> Self {
+        Self::Items(items)
+    }
+}
+
+impl From<&[&str]> for AddInput {
+    fn from(items: &[&str]) -> Self {
+        Self::Items(items.iter().map(|s| (*s).to_owned()).collect())
+    }
+}
+
+/// A changeset before it is stored.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Proposal {
+    pub raw_input: Option<String>,
+    pub inputs: Vec<String>,
+    pub query_vectors: Option<Vec<Vec<f32>>>,
+    pub related: Vec<RelatedItem>,
+    pub proposed: Vec<ProposedItem>,
+    pub outcome: Option<Outcome>,
+    pub llm_calls: Vec<LlmCall>,
+    pub warnings: Vec<String>,
+    pub core_before: Option<String>,
+    pub core_after: Option<String>,
+}
+
+impl Proposal {
+    /// True when committing it changes nothing.
+    pub(crate) fn is_noop(&self) -> bool {
+        self.related.iter().all(|r| r.kept) && self.proposed.iter().all(|p| p.kept) && self.core_after.is_none()
+    }
+
+    /// True when it removes no memory and leaves core alone (the `guarded` policy's test).
+    pub(crate) fn is_safe(&self) -> bool {
+        self.related.iter().all(|r| r.kept) && self.core_after.is_none()
+    }
+}
+
+/// Why a stage produced nothing usable.
+struct StageFailure {
+    message: String,
+    /// The provider itself failed (after its own retries); calling again is pointless.
+    provider_down: bool,
+}
+
+/// Calls one stage; on an answer that fails validation, asks once more with the reason.
+async fn call_stage<T>(
+    llm: &dyn Llm,
+    stage: &str,
+    system: &str,
+    user: &str,
+    schema: &Value,
+    calls: &mut Vec<LlmCall>,
+    retry_bad_answer: bool,
+    accept: impl Fn(&Value) -> std::result::Result<T, String>,
+) -> std::result::Result<T, StageFailure> {
+    let mut prompt = user.to_owned();
+    let attempts = if retry_bad_answer { 2 } else { 1 };
+    let mut last = String::new();
+    for _ in 0..attempts {
+        let request = StructuredRequest {
+            name: stage,
+            system,
+            user: &prompt,
+            schema,
+        };
+        match llm.generate_structured(request).await {
+            Ok(answer) => match accept(&answer) {
+                Ok(value) => {
+                    calls.push(LlmCall {
+                        stage: stage.to_owned(),
+                        answer: Some(answer),
+                        error: None,
+                    });
+                    return Ok(value);
+                }
+                Err(reason) => {
+                    calls.push(LlmCall {
+                        stage: stage.to_owned(),
+                        answer: Some(answer),
+                        error: Some(reason.clone()),
+                    });
+                    prompt = format!(
+                        "{user}\nYour previous answer was rejected: {reason}. Answer again with JSON that follows the schema exactly.\n"
+                    );
+                    last = reason;
+                }
+            },
+            Err(err) => {
+                calls.push(LlmCall {
+                    stage: stage.to_owned(),
+                    answer: None,
+                    error: Some(err.to_string()),
+                });
+                let provider_down = err.kind != ProviderErrorKind::BadAnswer;
+                if provider_down {
+                    return Err(StageFailure {
+                        message: err.to_string(),
+                        provider_down,
+                    });
+                }
+                last = err.to_string();
+            }
+        }
+    }
+    Err(StageFailure {
+        message: last,
+        provider_down: false,
+    })
+}
+
+/// Normalises the input. `None` means there is nothing to add.
+pub(crate) async fn normalise(llm: Option<&dyn Llm>, input: AddInput, proposal: &mut Proposal) -> Option<()> {
+    match input {
+        AddInput::Items(items) => {
+            proposal.inputs = normalize(items);
+        }
+        AddInput::Text(text) => {
+            let stripped = text.trim().to_owned();
+            if stripped.is_empty() {
+                return None;
+            }
+            proposal.raw_input = Some(stripped.clone());
+            let mut items = Vec::new();
+            if let Some(llm) = llm {
+                let schema = stages::pre_split_schema();
+                for chunk in prompts::chunk_text(&stripped, MAX_SPLIT_CHARS) {
+                    let user = prompts::split_user(&chunk);
+                    let split = call_stage(
+                        llm,
+                        "pre_split",
+                        prompts::SPLIT_SYSTEM,
+                        &user,
+                        &schema,
+                        &mut proposal.llm_calls,
+                        true,
+                        |a| stages::parse::<stages::PreSplit>(a).map(|p| normalize(p.contents)),
+                    )
+                    .await;
+                    match split {
+                        Ok(parts) if !parts.is_empty() => items.extend(parts),
+                        Ok(_) => items.push(chunk),
+                        Err(failure) => {
+                            proposal.warnings.push(format!(
+                                "splitting the text failed, so it was kept as one item: {}",
+                                failure.message
+                            ));
+                            items.push(chunk);
+                        }
+                    }
+                }
+            }
+            proposal.inputs = if items.is_empty() {
+                vec![stripped]
+            } else {
+                normalize(items)
+            };
+        }
+    }
+    (!proposal.inputs.is_empty()).then_some(())
+}
+
+/// Splits inputs (with the related memories each found first) into groups that fit one
+/// reconstruction prompt.
+fn group_inputs<'a>(inputs: &'a [String], found: &'a [related::Found]) -> Vec<(Vec<&'a String>, Vec<&'a RelatedItem>)> {
+    let mut groups: Vec<(Vec<&String>, Vec<&RelatedItem>)> = Vec::new();
+    let mut size = 0;
+    for (index, input) in inputs.iter().enumerate() {
+        let mine: Vec<&RelatedItem> = found
+            .iter()
+            .filter(|f| f.first_input == index)
+            .map(|f| &f.item)
+            .collect();
+        let added = input.len() + mine.iter().map(|r| r.content.len()).sum::<usize>();
+        if groups.is_empty() || size + added > MAX_RECONSTRUCT_CHARS {
+            groups.push((Vec::new(), Vec::new()));
+            size = 0;
+        }
+        size += added;
+        if let Some(group) = groups.last_mut() {
+            group.0.push(input);
+            group.1.extend(mine);
+        }
+    }
+    groups
+}
+
+/// Reconstruction with one refine and a fallback that keeps related memories.
+pub(crate) async fn reconstruct(llm: Option<&dyn Llm>, found: &[related::Found], proposal: &mut Proposal) {
+    let Some(llm) = llm else {
+        let mut texts: Vec<String> = found.iter().map(|f| f.item.content.clone()).collect();
+        texts.extend(proposal.inputs.iter().cloned());
+        proposal.outcome = Some(Outcome::NoLlm);
+        set_proposed(proposal, normalize(texts));
+        return;
+    };
+    let schema = stages::reconstruct_schema();
+    let inputs = proposal.inputs.clone();
+    let mut outcome = Outcome::Reconstructed;
+    let mut texts = Vec::new();
+    for (group_inputs, group_related) in group_inputs(&inputs, found) {
+        let related_texts: Vec<String> = group_related.iter().map(|r| r.content.clone()).collect();
+        let new_texts: Vec<String> = group_inputs.iter().map(|s| (*s).clone()).collect();
+        let user = prompts::reconstruct_user(&related_texts, &new_texts);
+        let first = call_stage(
+            llm,
+            "reconstruct",
+            prompts::RECONSTRUCT_SYSTEM,
+            &user,
+            &schema,
+            &mut proposal.llm_calls,
+            false,
+            stages::accept_reconstruction,
+        )
+        .await;
+        let result = match first {
+            Ok(memories) => Ok(memories),
+            Err(failure) if failure.provider_down => Err(failure),
+            Err(_) => {
+                let refine = prompts::refine_user(&user);
+                let second = call_stage(
+                    llm,
+                    "refine",
+                    prompts::RECONSTRUCT_SYSTEM,
+                    &refine,
+                    &schema,
+                    &mut proposal.llm_calls,
+                    false,
+                    stages::accept_reconstruction,
+                )
+                .await;
+                if second.is_ok() && outcome == Outcome::Reconstructed {
+                    outcome = Outcome::Refined;
+                }
+                second
+            }
+        };
+        match result {
+            Ok(memories) => texts.extend(memories),
+            Err(failure) => {
+                outcome = Outcome::Fallback;
+                proposal.warnings.push(format!(
+                    "the LLM could not rebuild the memories, so the related memories were kept and the new contents added as given: {}",
+                    failure.message
+                ));
+                texts.extend(related_texts);
+                texts.extend(new_texts);
+            }
+        }
+    }
+    proposal.outcome = Some(outcome);
+    set_proposed(proposal, normalize(texts));
+}
+
+/// Sets the proposed memories and marks which are existing related memories unchanged.
+fn set_proposed(proposal: &mut Proposal, texts: Vec<String>) {
+    let mut by_text: HashMap<&str, usize> = HashMap::new();
+    for (index, related) in proposal.related.iter().enumerate() {
+        by_text.entry(related.content.as_str()).or_insert(index);
+    }
+    let mut kept = vec![false; proposal.related.len()];
+    let proposed: Vec<ProposedItem> = texts
+        .into_iter()
+        .map(|content| match by_text.get(content.as_str()) {
+            Some(&index) => {
+                kept[index] = true;
+                ProposedItem {
+                    memory_id: Some(proposal.related[index].memory_id.clone()),
+                    content,
+                    kept: true,
+                }
+            }
+            None => ProposedItem {
+                memory_id: None,
+                content,
+                kept: false,
+            },
+        })
+        .collect();
+    for (related, kept) in proposal.related.iter_mut().zip(kept) {
+        related.kept = kept;
+    }
+    proposal.proposed = proposed;
+}
+
+/// Marks proposed items against related ones again (after a person edited the proposal).
+pub(crate) fn remark(proposal: &mut Proposal, texts: Vec<String>) {
+    set_proposed(proposal, texts);
+}
+
+/// The core update: once per add, never touching a locked section.
+pub(crate) async fn update_core(llm: Option<&dyn Llm>, core_text: &str, locked: &[Section], proposal: &mut Proposal) {
+    let Some(llm) = llm else { return };
+    let current = match CoreSections::parse(core_text) {
+        Ok(current) => current,
+        Err(e) => {
+            proposal.warnings.push(format!(
+                "core was not updated because core.md is not in the expected form: {e}"
+            ));
+            return;
+        }
+    };
+    if core_text.len() > MAX_CORE_CHARS {
+        proposal.warnings.push(format!(
+            "core was not updated because core.md is larger than {MAX_CORE_CHARS} characters; shorten it"
+        ));
+        return;
+    }
+    let candidates: Vec<String> = proposal.proposed.iter().map(|p| p.content.clone()).collect();
+    let (shown, dropped) = prompts::cap_candidates(&candidates);
+    if dropped > 0 {
+        proposal.warnings.push(format!(
+            "{dropped} memories were not shown to the core update because the prompt would be too large"
+        ));
+    }
+    let user = prompts::core_user(core_text, &shown, locked);
+    let schema = stages::core_schema();
+    let answer = call_stage(
+        llm,
+        "core_update",
+        prompts::CORE_SYSTEM,
+        &user,
+        &schema,
+        &mut proposal.llm_calls,
+        true,
+        |a| {
+            let update: stages::CoreUpdate = stages::parse(a)?;
+            if !update.should_update {
+                return Ok(None);
+            }
+            let markdown = update
+                .core_markdown
+                .filter(|m| !m.trim().is_empty())
+                .ok_or("should_update is true but core_markdown is empty")?;
+            CoreSections::parse(&markdown).map(Some).map_err(|e| e.to_string())
+        },
+    )
+    .await;
+    match answer {
+        Ok(Some(mut sections)) => {
+            let restored = prompts::restore_locked(&current, &mut sections, locked);
+            if !restored.is_empty() {
+                let names: Vec<&str> = restored.iter().map(|s| s.name()).collect();
+                proposal.warnings.push(format!(
+                    "the LLM tried to change locked section(s) {}; they were left as they are",
+                    names.join(", ")
+                ));
+            }
+            let rendered = sections.render();
+            if sections != current {
+                proposal.core_before = Some(core_text.to_owned());
+                proposal.core_after = Some(rendered);
+            }
+        }
+        Ok(None) => {}
+        Err(failure) => proposal
+            .warnings
+            .push(format!("core was not updated: {}", failure.message)),
+    }
+}

@@ -1,0 +1,107 @@
+//! Related-memory lookup: top-k per new content within the distance cutoff, union by id.
+
+use std::collections::{BTreeSet, HashMap};
+
+use rusqlite::Connection;
+
+use crate::Result;
+use crate::config::MergeSettings;
+use crate::model::RelatedItem;
+use crate::store::{fts, memories, vectors};
+
+/// A related memory and the index of the first new content that found it.
+#[derive(Debug, Clone)]
+pub(crate) struct Found {
+    pub item: RelatedItem,
+    pub first_input: usize,
+}
+
+/// Distance between two texts by their word sets: 1 − Jaccard similarity. Used when the
+/// store has no vectors.
+pub(crate) fn lexical_distance(a: &str, b: &str) -> f64 {
+    let a: BTreeSet<String> = fts::words(a).into_iter().collect();
+    let b: BTreeSet<String> = fts::words(b).into_iter().collect();
+    let union = a.union(&b).count();
+    if union == 0 {
+        return 1.0;
+    }
+    1.0 - a.intersection(&b).count() as f64 / union as f64
+}
+
+/// Looks up the active memories related to each input: by vector when `vectors` is given,
+/// else by words. Union by id in first-seen order, each with its smallest distance.
+pub(crate) fn lookup(
+    conn: &Connection,
+    inputs: &[String],
+    query_vectors: Option<&[Vec<f32>]>,
+    merge: MergeSettings,
+) -> Result<Vec<Found>> {
+    let mut per_input: Vec<Vec<(i64, f64)>> = Vec::with_capacity(inputs.len());
+    match query_vectors {
+        Some(vectors_of_inputs) => {
+            for vector in vectors_of_inputs {
+                let hits = vectors::nearest(conn, vector, merge.top_k)?;
+                per_input.push(hits.into_iter().filter(|(_, d)| *d <= merge.distance_cutoff).collect());
+            }
+        }
+        None => {
+            for input in inputs {
+                let candidates = fts::search(conn, input, merge.top_k.saturating_mul(4))?;
+                let texts = memories::by_rowids(conn, &candidates.iter().map(|c| c.0).collect::<Vec<_>>())?;
+                let mut hits: Vec<(i64, f64)> = candidates
+                    .iter()
+                    .filter_map(|(rowid, _)| texts.get(rowid).map(|m| (*rowid, lexical_distance(input, &m.content))))
+                    .filter(|(_, d)| *d <= merge.distance_cutoff)
+                    .collect();
+                hits.sort_by(|a, b| a.1.total_cmp(&b.1));
+                hits.truncate(merge.top_k);
+                per_input.push(hits);
+            }
+        }
+    }
+    let rowids: Vec<i64> = per_input.iter().flatten().map(|h| h.0).collect();
+    let records = memories::by_rowids(conn, &rowids)?;
+    let mut found: Vec<Found> = Vec::new();
+    let mut position: HashMap<i64, usize> = HashMap::new();
+    for (input_index, hits) in per_input.iter().enumerate() {
+        for (rowid, distance) in hits {
+            let Some(record) = records.get(rowid) else {
+                continue;
+            };
+            if record.content.trim().is_empty() {
+                continue;
+            }
+            match position.get(rowid) {
+                Some(&at) => {
+                    let item = &mut found[at].item;
+                    item.distance = Some(item.distance.map_or(*distance, |d| d.min(*distance)));
+                }
+                None => {
+                    position.insert(*rowid, found.len());
+                    found.push(Found {
+                        item: RelatedItem {
+                            memory_id: record.id.clone(),
+                            content: record.content.clone(),
+                            distance: Some(*distance),
+                            kept: false,
+                        },
+                        first_input: input_index,
+                    });
+                }
+            }
+        }
+    }
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lexical_distance_is_word_jaccard() {
+        assert_eq!(lexical_distance("likes green tea", "Likes green tea!"), 0.0);
+        assert!((lexical_distance("a b", "b c") - (1.0 - 1.0 / 3.0)).abs() < 1e-9);
+        assert_eq!(lexical_distance("", "..."), 1.0);
+    }
+}

@@ -1,0 +1,252 @@
+//! JSON over HTTP with timeouts, classified errors and retries with backoff.
+//!
+//! Only transient failures are retried: 429, 5xx and timeouts. A 429 or 503 with a
+//! `Retry-After` header waits that long (capped). Other 4xx answers and unreachable
+//! servers fail at once.
+
+use std::time::Duration;
+
+use rand::Rng;
+use reqwest::StatusCode;
+use serde_json::Value;
+
+use super::{ProviderError, ProviderErrorKind};
+
+/// How often and how patiently transient failures are retried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// Retries after the first attempt.
+    pub max_retries: u32,
+    /// Delay before the first retry; doubled for each further one.
+    pub base_delay: Duration,
+    /// Longest single wait, also the cap for `Retry-After`.
+    pub max_delay: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        Self {
+            max_retries: 3,
+            base_delay: Duration::from_millis(500),
+            max_delay: Duration::from_secs(20),
+        }
+    }
+}
+
+impl RetryPolicy {
+    fn backoff(&self, retry: u32) -> Duration {
+        let exp = self.base_delay.saturating_mul(1u32 << retry.min(16));
+        let capped = exp.min(self.max_delay);
+        // Up to 25 % jitter so that several clients do not retry in lockstep.
+        let jitter = rand::rng().random_range(0.0..=0.25);
+        capped.mul_f64(1.0 + jitter).min(self.max_delay)
+    }
+}
+
+/// A reqwest client bound to one provider's identity, key and retry policy.
+#[derive(Debug, Clone)]
+pub(crate) struct JsonClient {
+    client: reqwest::Client,
+    provider_id: String,
+    api_key: Option<String>,
+    retry: RetryPolicy,
+}
+
+impl JsonClient {
+    pub(crate) fn new(
+        provider_id: String,
+        api_key: Option<String>,
+        timeout: Duration,
+        retry: RetryPolicy,
+    ) -> Result<Self, ProviderError> {
+        let client = reqwest::Client::builder()
+            .timeout(timeout)
+            .connect_timeout(timeout.min(Duration::from_secs(10)))
+            .build()
+            .map_err(|e| {
+                ProviderError::new(
+                    &provider_id,
+                    ProviderErrorKind::Config,
+                    format!("cannot build HTTP client: {e}"),
+                )
+            })?;
+        Ok(Self {
+            client,
+            provider_id,
+            api_key,
+            retry,
+        })
+    }
+
+    pub(crate) fn provider_id(&self) -> &str {
+        &self.provider_id
+    }
+
+    fn error(&self, kind: ProviderErrorKind, message: impl Into<String>) -> ProviderError {
+        ProviderError::new(&self.provider_id, kind, message)
+    }
+
+    /// POSTs `body` to `url` and returns the parsed JSON answer.
+    pub(crate) async fn post_json(&self, url: &str, body: &Value) -> Result<Value, ProviderError> {
+        let mut retry = 0;
+        loop {
+            let (err, wait) = match self.attempt(url, body).await {
+                Ok(value) => return Ok(value),
+                Err(failure) => failure,
+            };
+            if !err.kind.is_transient() || retry >= self.retry.max_retries {
+                return Err(if retry > 0 {
+                    ProviderError {
+                        message: format!("{} (after {} attempts)", err.message, retry + 1),
+                        ..err
+                    }
+                } else {
+                    err
+                });
+            }
+            let delay = wait.map_or_else(|| self.retry.backoff(retry), |w| w.min(self.retry.max_delay));
+            tokio::time::sleep(delay).await;
+            retry += 1;
+        }
+    }
+
+    async fn attempt(&self, url: &str, body: &Value) -> Result<Value, (ProviderError, Option<Duration>)> {
+        let mut request = self.client.post(url).json(body);
+        if let Some(key) = &self.api_key {
+            request = request.bearer_auth(key);
+        }
+        let response = request
+            .send()
+            .await
+            .map_err(|e| (self.transport_error(url, &e), None))?;
+        let status = response.status();
+        let retry_after = response
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map(Duration::from_secs);
+        let text = response
+            .text()
+            .await
+            .map_err(|e| (self.transport_error(url, &e), None))?;
+        if status.is_success() {
+            return serde_json::from_str(&text).map_err(|e| {
+                (
+                    self.error(
+                        ProviderErrorKind::BadAnswer,
+                        format!("answer from {url} is not JSON ({e}): {}", excerpt(&text)),
+                    ),
+                    None,
+                )
+            });
+        }
+        let kind = classify(status);
+        let message = format!("HTTP {} from {url}: {}", status.as_u16(), provider_message(&text));
+        Err((self.error(kind, message), retry_after))
+    }
+
+    fn transport_error(&self, url: &str, e: &reqwest::Error) -> ProviderError {
+        if e.is_timeout() {
+            self.error(ProviderErrorKind::Timeout, format!("no answer from {url} in time"))
+        } else if e.is_connect() {
+            self.error(
+                ProviderErrorKind::Network,
+                format!("cannot connect to {url}: {}", root_cause(e)),
+            )
+        } else {
+            self.error(
+                ProviderErrorKind::Network,
+                format!("request to {url} failed: {}", root_cause(e)),
+            )
+        }
+    }
+}
+
+fn classify(status: StatusCode) -> ProviderErrorKind {
+    match status.as_u16() {
+        401 | 403 => ProviderErrorKind::Auth,
+        408 => ProviderErrorKind::Timeout,
+        429 => ProviderErrorKind::RateLimit,
+        500..=599 => ProviderErrorKind::Server,
+        _ => ProviderErrorKind::BadRequest,
+    }
+}
+
+fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut cause = e;
+    while let Some(next) = cause.source() {
+        cause = next;
+    }
+    cause.to_string()
+}
+
+/// The provider's own error message: `{"error": {"message": ...}}`, `{"error": "..."}`,
+/// `{"message": ...}` or the body itself.
+fn provider_message(body: &str) -> String {
+    if let Ok(value) = serde_json::from_str::<Value>(body) {
+        let candidates = [
+            value.pointer("/error/message"),
+            value.get("error").filter(|e| e.is_string()),
+            value.get("message"),
+            value.pointer("/0/error/message"),
+        ];
+        if let Some(text) = candidates.into_iter().flatten().find_map(Value::as_str) {
+            return excerpt(text);
+        }
+    }
+    if body.trim().is_empty() {
+        "(empty body)".to_owned()
+    } else {
+        excerpt(body)
+    }
+}
+
+pub(crate) fn excerpt(text: &str) -> String {
+    const MAX: usize = 300;
+    let text = text.trim();
+    if text.chars().count() <= MAX {
+        text.to_owned()
+    } else {
+        let cut: String = text.chars().take(MAX).collect();
+        format!("{cut}…")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn provider_message_reads_common_shapes() {
+        assert_eq!(
+            provider_message(r#"{"error":{"message":"bad key","type":"x"}}"#),
+            "bad key"
+        );
+        assert_eq!(provider_message(r#"{"error":"model not found"}"#), "model not found");
+        assert_eq!(provider_message(r#"{"message":"slow down"}"#), "slow down");
+        assert_eq!(provider_message("gateway exploded"), "gateway exploded");
+        assert_eq!(provider_message(""), "(empty body)");
+    }
+
+    #[test]
+    fn backoff_grows_and_is_capped() {
+        let policy = RetryPolicy {
+            max_retries: 5,
+            base_delay: Duration::from_millis(100),
+            max_delay: Duration::from_secs(1),
+        };
+        assert!(policy.backoff(0) >= Duration::from_millis(100));
+        assert!(policy.backoff(0) <= Duration::from_millis(125));
+        assert!(policy.backoff(2) >= Duration::from_millis(400));
+        assert!(policy.backoff(10) <= Duration::from_secs(1));
+    }
+
+    #[test]
+    fn statuses_are_classified() {
+        assert_eq!(classify(StatusCode::UNAUTHORIZED), ProviderErrorKind::Auth);
+        assert_eq!(classify(StatusCode::TOO_MANY_REQUESTS), ProviderErrorKind::RateLimit);
+        assert_eq!(classify(StatusCode::BAD_GATEWAY), ProviderErrorKind::Server);
+        assert_eq!(classify(StatusCode::NOT_FOUND), ProviderErrorKind::BadRequest);
+    }
+}

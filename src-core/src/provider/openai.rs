@@ -1,0 +1,214 @@
+//! Clients for OpenAI-compatible servers: OpenAI, Ollama, llama.cpp, vLLM, LM Studio.
+//!
+//! Chat completions use `response_format: {"type": "json_schema", ...}` with the stage's
+//! schema; embeddings use `/embeddings` with `input` as a list.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde_json::{Value, json};
+
+use super::http::{JsonClient, excerpt};
+use super::{Embedder, Llm, ProviderError, ProviderErrorKind, RetryPolicy, StructuredRequest, check_embeddings};
+
+/// Where and how to reach an OpenAI-compatible server.
+#[derive(Debug, Clone)]
+pub struct OpenAiSettings {
+    /// Base URL including the version path, e.g. `https://api.openai.com/v1` or
+    /// `http://127.0.0.1:11434/v1`.
+    pub base_url: String,
+    /// Model name.
+    pub model: String,
+    /// Bearer token, if the server needs one.
+    pub api_key: Option<String>,
+    /// Timeout of one HTTP attempt.
+    pub timeout: Duration,
+    /// Retries of transient failures.
+    pub retry: RetryPolicy,
+}
+
+fn endpoint(base_url: &str, path: &str) -> String {
+    format!("{}/{path}", base_url.trim_end_matches('/'))
+}
+
+/// Chat-completions LLM with JSON-schema structured output.
+#[derive(Debug, Clone)]
+pub struct OpenAiLlm {
+    http: JsonClient,
+    url: String,
+    model: String,
+}
+
+impl OpenAiLlm {
+    /// Builds the client; no request is made.
+    pub fn new(settings: OpenAiSettings) -> Result<Self, ProviderError> {
+        let id = format!("openai:{}", settings.model);
+        let http = JsonClient::new(id, settings.api_key, settings.timeout, settings.retry)?;
+        Ok(Self {
+            http,
+            url: endpoint(&settings.base_url, "chat/completions"),
+            model: settings.model,
+        })
+    }
+}
+
+#[async_trait]
+impl Llm for OpenAiLlm {
+    fn id(&self) -> String {
+        self.http.provider_id().to_owned()
+    }
+
+    async fn generate_structured(&self, request: StructuredRequest<'_>) -> Result<Value, ProviderError> {
+        let body = json!({
+            "model": self.model,
+            "temperature": 0,
+            "messages": [
+                {"role": "system", "content": request.system},
+                {"role": "user", "content": request.user},
+            ],
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": request.name, "strict": true, "schema": request.schema},
+            },
+        });
+        let answer = self.http.post_json(&self.url, &body).await?;
+        let bad = |message: String| ProviderError::new(self.id(), ProviderErrorKind::BadAnswer, message);
+        let message = answer.pointer("/choices/0/message").ok_or_else(|| {
+            bad(format!(
+                "answer has no choices[0].message: {}",
+                excerpt(&answer.to_string())
+            ))
+        })?;
+        if let Some(refusal) = message.get("refusal").and_then(Value::as_str) {
+            return Err(bad(format!("the model refused: {}", excerpt(refusal))));
+        }
+        let content = message
+            .get("content")
+            .and_then(Value::as_str)
+            .ok_or_else(|| bad("answer has no text content".to_owned()))?;
+        serde_json::from_str(content)
+            .map_err(|e| bad(format!("the model's text is not JSON ({e}): {}", excerpt(content))))
+    }
+}
+
+/// `/embeddings` client. The same model embeds queries and documents.
+#[derive(Debug, Clone)]
+pub struct OpenAiEmbedder {
+    http: JsonClient,
+    url: String,
+    model: String,
+    dims: usize,
+    send_dimensions: bool,
+}
+
+impl OpenAiEmbedder {
+    /// Builds the client. `dims` is the vector length the store expects; when
+    /// `send_dimensions` is true it is also sent as the `dimensions` parameter (models such
+    /// as `text-embedding-3-*` shorten their vectors to it).
+    pub fn new(settings: OpenAiSettings, dims: usize, send_dimensions: bool) -> Result<Self, ProviderError> {
+        let id = format!("openai:{}", settings.model);
+        if dims == 0 {
+            return Err(ProviderError::new(
+                id,
+                ProviderErrorKind::Config,
+                "the embedding dimension must be > 0 (HAEMA_EMBED_DIMS)",
+            ));
+        }
+        let http = JsonClient::new(id, settings.api_key, settings.timeout, settings.retry)?;
+        Ok(Self {
+            http,
+            url: endpoint(&settings.base_url, "embeddings"),
+            model: settings.model,
+            dims,
+            send_dimensions,
+        })
+    }
+
+    async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, ProviderError> {
+        if texts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut body = json!({"model": self.model, "input": texts, "encoding_format": "float"});
+        if self.send_dimensions {
+            body["dimensions"] = json!(self.dims);
+        }
+        let answer = self.http.post_json(&self.url, &body).await?;
+        let vectors =
+            parse_embeddings(&answer).map_err(|m| ProviderError::new(self.id(), ProviderErrorKind::BadAnswer, m))?;
+        check_embeddings(&self.id(), vectors, texts.len(), self.dims)
+    }
+}
+
+fn parse_embeddings(answer: &Value) -> Result<Vec<Vec<f32>>, String> {
+    let data = answer
+        .get("data")
+        .and_then(Value::as_array)
+        .ok_or_else(|| format!("answer has no `data` list: {}", excerpt(&answer.to_string())))?;
+    let mut rows: Vec<(usize, Vec<f32>)> = Vec::with_capacity(data.len());
+    for (position, item) in data.iter().enumerate() {
+        let index = item
+            .get("index")
+            .and_then(Value::as_u64)
+            .map_or(position, |i| i as usize);
+        let numbers = item
+            .get("embedding")
+            .and_then(Value::as_array)
+            .ok_or_else(|| format!("item {position} has no `embedding` list"))?;
+        let vector = numbers
+            .iter()
+            .map(|n| {
+                n.as_f64()
+                    .map(|x| x as f32)
+                    .ok_or_else(|| format!("item {position} holds a value that is not a number"))
+            })
+            .collect::<Result<Vec<f32>, String>>()?;
+        rows.push((index, vector));
+    }
+    rows.sort_by_key(|(index, _)| *index);
+    Ok(rows.into_iter().map(|(_, v)| v).collect())
+}
+
+#[async_trait]
+impl Embedder for OpenAiEmbedder {
+    fn id(&self) -> String {
+        self.http.provider_id().to_owned()
+    }
+
+    fn dims(&self) -> usize {
+        self.dims
+    }
+
+    async fn embed_query(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, ProviderError> {
+        self.embed(texts).await
+    }
+
+    async fn embed_document(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, ProviderError> {
+        self.embed(texts).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embeddings_are_ordered_by_index() {
+        let answer = json!({"data": [
+            {"index": 1, "embedding": [0.0, 1.0]},
+            {"index": 0, "embedding": [1.0, 0.0]},
+        ]});
+        assert_eq!(parse_embeddings(&answer).unwrap(), vec![vec![1.0, 0.0], vec![0.0, 1.0]]);
+    }
+
+    #[test]
+    fn malformed_embeddings_are_named() {
+        assert!(parse_embeddings(&json!({"x": 1})).unwrap_err().contains("no `data`"));
+        let err = parse_embeddings(&json!({"data": [{"embedding": ["a"]}]})).unwrap_err();
+        assert!(err.contains("not a number"), "{err}");
+    }
+
+    #[test]
+    fn endpoint_joins_without_double_slash() {
+        assert_eq!(endpoint("http://h/v1/", "embeddings"), "http://h/v1/embeddings");
+    }
+}

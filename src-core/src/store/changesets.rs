@@ -1,0 +1,198 @@
+//! The `changesets` and `changeset_items` tables.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use crate::Result;
+use crate::model::{Changeset, ChangesetFilter, ChangesetStatus, LlmCall, Outcome, ProposedItem, RelatedItem};
+
+const COLUMNS: &str = "id, kind, status, outcome, created_at_ms, decided_at_ms, decided_by, raw_input, inputs, \
+    core_before, core_after, llm, embedder, llm_log, warnings, reverts_id, reverted_by_id";
+
+fn json_column<T: serde::de::DeserializeOwned + Default>(row: &Row<'_>, index: usize) -> rusqlite::Result<T> {
+    let text: String = row.get(index)?;
+    // A damaged column must not make the whole history unreadable.
+    Ok(serde_json::from_str(&text).unwrap_or_default())
+}
+
+fn from_row(row: &Row<'_>) -> rusqlite::Result<Changeset> {
+    Ok(Changeset {
+        id: row.get(0)?,
+        kind: row.get(1)?,
+        status: ChangesetStatus::parse(&row.get::<_, String>(2)?),
+        outcome: Outcome::parse(&row.get::<_, String>(3)?),
+        created_at_ms: row.get(4)?,
+        decided_at_ms: row.get(5)?,
+        decided_by: row.get(6)?,
+        raw_input: row.get(7)?,
+        inputs: json_column(row, 8)?,
+        related: Vec::new(),
+        proposed: Vec::new(),
+        core_before: row.get(9)?,
+        core_after: row.get(10)?,
+        llm: row.get(11)?,
+        embedder: row.get(12)?,
+        llm_calls: json_column::<Vec<LlmCall>>(row, 13)?,
+        warnings: json_column(row, 14)?,
+        reverts_id: row.get(15)?,
+        reverted_by_id: row.get(16)?,
+    })
+}
+
+/// Inserts a changeset with its items and returns its id. `changeset.id` is ignored.
+pub(crate) fn insert(conn: &Connection, changeset: &Changeset) -> Result<i64> {
+    conn.execute(
+        "INSERT INTO changesets (kind, status, outcome, created_at_ms, decided_at_ms, decided_by, raw_input, inputs,
+             core_before, core_after, llm, embedder, llm_log, warnings, reverts_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+        params![
+            changeset.kind,
+            changeset.status.as_str(),
+            changeset.outcome.as_str(),
+            changeset.created_at_ms,
+            changeset.decided_at_ms,
+            changeset.decided_by,
+            changeset.raw_input,
+            serde_json::to_string(&changeset.inputs).unwrap_or_else(|_| "[]".into()),
+            changeset.core_before,
+            changeset.core_after,
+            changeset.llm,
+            changeset.embedder,
+            serde_json::to_string(&changeset.llm_calls).unwrap_or_else(|_| "[]".into()),
+            serde_json::to_string(&changeset.warnings).unwrap_or_else(|_| "[]".into()),
+            changeset.reverts_id,
+        ],
+    )?;
+    let id = conn.last_insert_rowid();
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO changeset_items (changeset_id, role, position, memory_id, content, distance, kept) VALUES (?1, 'related', ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for (position, item) in changeset.related.iter().enumerate() {
+        stmt.execute(params![
+            id,
+            position as i64,
+            item.memory_id,
+            item.content,
+            item.distance,
+            item.kept
+        ])?;
+    }
+    write_proposed(conn, id, &changeset.proposed)?;
+    Ok(id)
+}
+
+/// Replaces the proposed items of a changeset.
+pub(crate) fn write_proposed(conn: &Connection, id: i64, proposed: &[ProposedItem]) -> Result<()> {
+    conn.execute(
+        "DELETE FROM changeset_items WHERE changeset_id = ?1 AND role = 'proposed'",
+        [id],
+    )?;
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO changeset_items (changeset_id, role, position, memory_id, content, kept) VALUES (?1, 'proposed', ?2, ?3, ?4, ?5)",
+    )?;
+    for (position, item) in proposed.iter().enumerate() {
+        stmt.execute(params![id, position as i64, item.memory_id, item.content, item.kept])?;
+    }
+    Ok(())
+}
+
+/// Marks which related memories are kept.
+pub(crate) fn write_related_kept(conn: &Connection, id: i64, related: &[RelatedItem]) -> Result<()> {
+    let mut stmt = conn.prepare_cached(
+        "UPDATE changeset_items SET kept = ?3 WHERE changeset_id = ?1 AND role = 'related' AND position = ?2",
+    )?;
+    for (position, item) in related.iter().enumerate() {
+        stmt.execute(params![id, position as i64, item.kept])?;
+    }
+    Ok(())
+}
+
+fn load_items(conn: &Connection, changeset: &mut Changeset) -> Result<()> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT role, memory_id, content, distance, kept FROM changeset_items WHERE changeset_id = ?1 ORDER BY role, position",
+    )?;
+    let rows = stmt.query_map([changeset.id], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, Option<String>>(1)?,
+            r.get::<_, String>(2)?,
+            r.get::<_, Option<f64>>(3)?,
+            r.get::<_, bool>(4)?,
+        ))
+    })?;
+    for row in rows {
+        let (role, memory_id, content, distance, kept) = row?;
+        if role == "related" {
+            changeset.related.push(RelatedItem {
+                memory_id: memory_id.unwrap_or_default(),
+                content,
+                distance,
+                kept,
+            });
+        } else {
+            changeset.proposed.push(ProposedItem {
+                memory_id,
+                content,
+                kept,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// One changeset with its items.
+pub(crate) fn get(conn: &Connection, id: i64) -> Result<Option<Changeset>> {
+    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM changesets WHERE id = ?1"))?;
+    let Some(mut changeset) = stmt.query_row([id], from_row).optional()? else {
+        return Ok(None);
+    };
+    load_items(conn, &mut changeset)?;
+    Ok(Some(changeset))
+}
+
+/// Changesets, newest first.
+pub(crate) fn list(conn: &Connection, filter: ChangesetFilter) -> Result<Vec<Changeset>> {
+    let (sql, status) = match filter {
+        ChangesetFilter::All => (format!("SELECT {COLUMNS} FROM changesets ORDER BY id DESC"), None),
+        ChangesetFilter::Status(s) => (
+            format!("SELECT {COLUMNS} FROM changesets WHERE status = ?1 ORDER BY id DESC"),
+            Some(s.as_str()),
+        ),
+    };
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = match status {
+        Some(s) => stmt.query_map([s], from_row)?.collect::<rusqlite::Result<Vec<_>>>()?,
+        None => stmt.query_map([], from_row)?.collect::<rusqlite::Result<Vec<_>>>()?,
+    };
+    let mut out = Vec::with_capacity(rows.len());
+    for mut changeset in rows {
+        load_items(conn, &mut changeset)?;
+        out.push(changeset);
+    }
+    Ok(out)
+}
+
+/// Number of changesets waiting for review.
+pub(crate) fn count_pending(conn: &Connection) -> Result<usize> {
+    let n: i64 = conn.query_row("SELECT count(*) FROM changesets WHERE status = 'pending'", [], |r| {
+        r.get(0)
+    })?;
+    Ok(usize::try_from(n).unwrap_or(0))
+}
+
+/// Records a decision.
+pub(crate) fn decide(conn: &Connection, id: i64, status: ChangesetStatus, by: &str, ts: i64) -> Result<()> {
+    conn.execute(
+        "UPDATE changesets SET status = ?2, decided_by = ?3, decided_at_ms = ?4 WHERE id = ?1",
+        params![id, status.as_str(), by, ts],
+    )?;
+    Ok(())
+}
+
+/// Links a reverted changeset to the changeset that reverted it.
+pub(crate) fn set_reverted_by(conn: &Connection, id: i64, by: i64) -> Result<()> {
+    conn.execute(
+        "UPDATE changesets SET status = 'reverted', reverted_by_id = ?2 WHERE id = ?1",
+        params![id, by],
+    )?;
+    Ok(())
+}

@@ -1,0 +1,130 @@
+//! The `memories` table.
+
+use std::collections::HashMap;
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use crate::Result;
+use crate::model::{MemoryRecord, MemoryStatus};
+
+const COLUMNS: &str = "rowid, id, content, created_at_ms, updated_at_ms, status, changeset_id, superseded_by";
+
+fn from_row(row: &Row<'_>) -> rusqlite::Result<(i64, MemoryRecord)> {
+    Ok((
+        row.get(0)?,
+        MemoryRecord {
+            id: row.get(1)?,
+            content: row.get(2)?,
+            timestamp_ms: row.get(3)?,
+            updated_at_ms: row.get(4)?,
+            status: MemoryStatus::parse(&row.get::<_, String>(5)?),
+            changeset_id: row.get(6)?,
+            superseded_by: row.get(7)?,
+        },
+    ))
+}
+
+/// Active memories, newest first, skipping `offset`.
+pub(crate) fn latest(conn: &Connection, offset: usize, count: usize) -> Result<Vec<MemoryRecord>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM memories WHERE status = 'active' ORDER BY created_at_ms DESC, rowid DESC LIMIT ?1 OFFSET ?2"
+    ))?;
+    let rows = stmt.query_map(params![to_i64(count), to_i64(offset)], from_row)?;
+    Ok(rows.map(|r| r.map(|(_, m)| m)).collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
+/// Active memories older than `(before_ms, before_id)` in latest order: keyset paging that
+/// does not slow down with depth.
+pub(crate) fn latest_before(
+    conn: &Connection,
+    before_ms: i64,
+    before_id: &str,
+    count: usize,
+) -> Result<Vec<MemoryRecord>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM memories WHERE status = 'active'
+           AND (created_at_ms, rowid) < (?1, (SELECT rowid FROM memories WHERE id = ?2))
+         ORDER BY created_at_ms DESC, rowid DESC LIMIT ?3"
+    ))?;
+    let rows = stmt.query_map(params![before_ms, before_id, to_i64(count)], from_row)?;
+    Ok(rows.map(|r| r.map(|(_, m)| m)).collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
+/// Memories by rowid (any status).
+pub(crate) fn by_rowids(conn: &Connection, rowids: &[i64]) -> Result<HashMap<i64, MemoryRecord>> {
+    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM memories WHERE rowid = ?1"))?;
+    let mut out = HashMap::with_capacity(rowids.len());
+    for rowid in rowids {
+        if let Some((rowid, memory)) = stmt.query_row([rowid], from_row).optional()? {
+            out.insert(rowid, memory);
+        }
+    }
+    Ok(out)
+}
+
+/// One memory by id (any status), with its rowid.
+pub(crate) fn by_id(conn: &Connection, id: &str) -> Result<Option<(i64, MemoryRecord)>> {
+    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM memories WHERE id = ?1"))?;
+    Ok(stmt.query_row([id], from_row).optional()?)
+}
+
+/// Inserts a memory and returns its rowid.
+pub(crate) fn insert(
+    conn: &Connection,
+    id: &str,
+    content: &str,
+    status: MemoryStatus,
+    ts: i64,
+    changeset_id: i64,
+) -> Result<i64> {
+    conn.execute(
+        "INSERT INTO memories (id, content, status, created_at_ms, updated_at_ms, changeset_id) VALUES (?1, ?2, ?3, ?4, ?4, ?5)",
+        params![id, content, status.as_str(), ts, changeset_id],
+    )?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// Changes a memory's status (and, for `Active`, its timestamp when `ts_as_created`).
+pub(crate) fn set_status(
+    conn: &Connection,
+    rowid: i64,
+    status: MemoryStatus,
+    superseded_by: Option<i64>,
+    ts: i64,
+) -> Result<()> {
+    conn.execute(
+        "UPDATE memories SET status = ?2, superseded_by = ?3, updated_at_ms = ?4 WHERE rowid = ?1",
+        params![rowid, status.as_str(), superseded_by, ts],
+    )?;
+    Ok(())
+}
+
+/// Makes a pending memory active, as a memory created at `ts`.
+pub(crate) fn activate_pending(conn: &Connection, rowid: i64, ts: i64) -> Result<()> {
+    conn.execute(
+        "UPDATE memories SET status = 'active', created_at_ms = ?2, updated_at_ms = ?2 WHERE rowid = ?1",
+        params![rowid, ts],
+    )?;
+    Ok(())
+}
+
+/// Deletes a pending memory (a proposal that was rejected or replaced; its text stays in
+/// the changeset).
+pub(crate) fn delete_pending(conn: &Connection, rowid: i64) -> Result<()> {
+    conn.execute("DELETE FROM memories WHERE rowid = ?1 AND status = 'pending'", [rowid])?;
+    Ok(())
+}
+
+/// Number of memories with a status.
+pub(crate) fn count(conn: &Connection, status: MemoryStatus) -> Result<usize> {
+    let n: i64 = conn.query_row(
+        "SELECT count(*) FROM memories WHERE status = ?1",
+        [status.as_str()],
+        |r| r.get(0),
+    )?;
+    Ok(usize::try_from(n).unwrap_or(0))
+}
+
+fn to_i64(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}

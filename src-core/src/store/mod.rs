@@ -1,0 +1,123 @@
+//! The store: one SQLite file (`memory.db`, with sqlite-vec and FTS5) and `core.md`.
+//!
+//! All SQL of the crate lives below this module. The rest of the engine calls the small
+//! interface of [`Store`] and the table modules, so another backend can replace it.
+
+pub(crate) mod changesets;
+pub(crate) mod core_versions;
+pub(crate) mod fts;
+pub(crate) mod memories;
+mod migrations;
+pub(crate) mod vectors;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
+
+use crate::{Error, Result};
+
+/// How long a writer waits for another process's write lock before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// An open store folder.
+#[derive(Debug)]
+pub struct Store {
+    conn: Mutex<Connection>,
+    dir: PathBuf,
+}
+
+impl Store {
+    /// Opens (creating when needed) the store in `dir`: the folder, `memory.db` with its
+    /// migrations applied, and `core.md` from the template.
+    pub fn open(dir: &Path) -> Result<Self> {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io("create folder", dir, e))?;
+        vectors::register();
+        let db_path = dir.join("memory.db");
+        let mut conn = Connection::open(&db_path)?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        conn.pragma_update(None, "journal_mode", "wal")?;
+        conn.pragma_update(None, "synchronous", "normal")?;
+        conn.pragma_update(None, "foreign_keys", "on")?;
+        conn.pragma_update(None, "mmap_size", 268_435_456i64)?;
+        migrations::migrate(&mut conn)?;
+        Ok(Self {
+            conn: Mutex::new(conn),
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    /// The store folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Path of core.md.
+    pub fn core_path(&self) -> PathBuf {
+        self.dir.join("core.md")
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Runs read-only work on the connection.
+    pub(crate) fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        f(&self.lock())
+    }
+
+    /// Runs `f` in one `BEGIN IMMEDIATE` transaction: it holds the store's write lock from
+    /// the start (other processes wait up to the busy timeout) and commits only if `f`
+    /// succeeds.
+    pub(crate) fn write<T>(&self, f: impl FnOnce(&Transaction<'_>) -> Result<T>) -> Result<T> {
+        let mut conn = self.lock();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let value = f(&tx)?;
+        tx.commit()?;
+        Ok(value)
+    }
+
+    /// SQLite's `data_version`: changes when another connection commits.
+    pub fn data_version(&self) -> Result<i64> {
+        Ok(self.lock().query_row("PRAGMA data_version", [], |r| r.get(0))?)
+    }
+}
+
+/// Reads a meta value.
+pub(crate) fn meta(conn: &Connection, key: &str) -> Result<Option<String>> {
+    Ok(conn
+        .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+        .optional()?)
+}
+
+/// Writes a meta value.
+pub(crate) fn set_meta(conn: &Connection, key: &str, value: &str) -> Result<()> {
+    conn.execute(
+        "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        params![key, value],
+    )?;
+    Ok(())
+}
+
+/// Removes a meta value.
+pub(crate) fn delete_meta(conn: &Connection, key: &str) -> Result<()> {
+    conn.execute("DELETE FROM meta WHERE key = ?1", [key])?;
+    Ok(())
+}
+
+/// Wall-clock time in Unix ms.
+pub(crate) fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// The next memory timestamp: now, or one more than the last one handed out by any
+/// process, whichever is later. Must run inside a write transaction.
+pub(crate) fn next_timestamp(tx: &Transaction<'_>) -> Result<i64> {
+    let last: i64 = meta(tx, "last_timestamp_ms")?.and_then(|v| v.parse().ok()).unwrap_or(0);
+    let ts = now_ms().max(last + 1);
+    set_meta(tx, "last_timestamp_ms", &ts.to_string())?;
+    Ok(ts)
+}

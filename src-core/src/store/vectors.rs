@@ -1,0 +1,113 @@
+//! sqlite-vec: registration (the crate's one `unsafe` block) and the `memory_vectors` table.
+//!
+//! The table is a `vec0` virtual table keyed by `memories.rowid`, with cosine distance and
+//! an `active` metadata column so that KNN skips superseded memories while their vectors
+//! stay for a revert.
+
+use std::sync::Once;
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::Result;
+
+static REGISTER: Once = Once::new();
+
+/// Registers sqlite-vec as an auto extension for every connection opened afterwards.
+pub(crate) fn register() {
+    REGISTER.call_once(|| {
+        #[allow(unsafe_code)]
+        // SAFETY: `sqlite3_vec_init` is sqlite-vec's extension entry point with the
+        // signature SQLite expects of an auto extension (`int(sqlite3*, char**, const
+        // sqlite3_api_routines*)`); the sqlite-vec crate declares it without arguments, so
+        // it is passed through a pointer cast. It is registered once, before any connection.
+        unsafe {
+            let init: rusqlite::auto_extension::RawAutoExtension =
+                std::mem::transmute(sqlite_vec::sqlite3_vec_init as *const ());
+            // Registration fails only when SQLite is out of memory; the first vec0 query
+            // would then report "no such module: vec0".
+            let _ = rusqlite::auto_extension::register_auto_extension(init);
+        }
+    });
+}
+
+/// Whether the vector table exists.
+pub(crate) fn exists(conn: &Connection) -> Result<bool> {
+    Ok(conn
+        .query_row("SELECT 1 FROM sqlite_master WHERE name = 'memory_vectors'", [], |_| {
+            Ok(())
+        })
+        .optional()?
+        .is_some())
+}
+
+/// Creates the vector table for `dims`-long vectors.
+pub(crate) fn create(conn: &Connection, dims: usize) -> Result<()> {
+    conn.execute_batch(&format!(
+        "CREATE VIRTUAL TABLE memory_vectors USING vec0(embedding float[{dims}] distance_metric=cosine, active integer)"
+    ))?;
+    Ok(())
+}
+
+/// Drops the vector table.
+pub(crate) fn drop(conn: &Connection) -> Result<()> {
+    conn.execute_batch("DROP TABLE IF EXISTS memory_vectors")?;
+    Ok(())
+}
+
+/// Little-endian f32 bytes, the format vec0 reads.
+pub(crate) fn to_blob(vector: &[f32]) -> Vec<u8> {
+    vector.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// Stores the vector of memory `rowid` as active.
+pub(crate) fn insert(conn: &Connection, rowid: i64, vector: &[f32]) -> Result<()> {
+    conn.execute(
+        "INSERT INTO memory_vectors (rowid, embedding, active) VALUES (?1, ?2, 1)",
+        params![rowid, to_blob(vector)],
+    )?;
+    Ok(())
+}
+
+/// Marks the vector of memory `rowid` active or not; returns false when it has none.
+pub(crate) fn set_active(conn: &Connection, rowid: i64, active: bool) -> Result<bool> {
+    Ok(conn.execute(
+        "UPDATE memory_vectors SET active = ?2 WHERE rowid = ?1",
+        params![rowid, i64::from(active)],
+    )? > 0)
+}
+
+/// The `k` active memories nearest to `query`: `(rowid, cosine distance)`, nearest first.
+pub(crate) fn nearest(conn: &Connection, query: &[f32], k: usize) -> Result<Vec<(i64, f64)>> {
+    if k == 0 {
+        return Ok(Vec::new());
+    }
+    let mut stmt = conn.prepare_cached(
+        "SELECT rowid, distance FROM memory_vectors WHERE embedding MATCH ?1 AND k = ?2 AND active = 1 ORDER BY distance",
+    )?;
+    let rows = stmt.query_map(params![to_blob(query), i64::try_from(k).unwrap_or(i64::MAX)], |r| {
+        Ok((r.get(0)?, r.get(1)?))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn knn_skips_inactive_vectors() {
+        register();
+        let conn = Connection::open_in_memory().unwrap();
+        create(&conn, 2).unwrap();
+        insert(&conn, 1, &[1.0, 0.0]).unwrap();
+        insert(&conn, 2, &[0.9, 0.1]).unwrap();
+        insert(&conn, 3, &[0.0, 1.0]).unwrap();
+        let hits = nearest(&conn, &[1.0, 0.0], 2).unwrap();
+        assert_eq!(hits.iter().map(|h| h.0).collect::<Vec<_>>(), vec![1, 2]);
+        assert!(hits[0].1.abs() < 1e-6);
+        assert!(set_active(&conn, 1, false).unwrap());
+        let hits = nearest(&conn, &[1.0, 0.0], 2).unwrap();
+        assert_eq!(hits.iter().map(|h| h.0).collect::<Vec<_>>(), vec![2, 3]);
+        assert!(!set_active(&conn, 99, false).unwrap());
+    }
+}

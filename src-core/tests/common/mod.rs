@@ -1,0 +1,63 @@
+//! Shared fixtures: a store in a temporary folder with deterministic providers.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::Arc;
+
+use haema_core::provider::fake::{HashEmbedder, ScriptedLlm};
+use haema_core::{Memory, ReviewPolicy, Settings};
+
+pub const DIMS: usize = 64;
+
+pub struct Fixture {
+    pub dir: tempfile::TempDir,
+    pub memory: Memory,
+    pub llm: Arc<ScriptedLlm>,
+    pub embedder: Arc<HashEmbedder>,
+}
+
+pub fn settings(review: ReviewPolicy) -> Settings {
+    let mut s = Settings::default();
+    s.review = review;
+    // The hash embedder's distances are coarser than a real model's.
+    s.merge.distance_cutoff = 0.6;
+    s
+}
+
+pub async fn fixture(review: ReviewPolicy) -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let llm = Arc::new(ScriptedLlm::new());
+    let embedder = Arc::new(HashEmbedder::new(DIMS));
+    let memory = Memory::open_with(dir.path(), settings(review), Some(llm.clone()), Some(embedder.clone()))
+        .await
+        .unwrap();
+    Fixture {
+        dir,
+        memory,
+        llm,
+        embedder,
+    }
+}
+
+/// A store with no LLM (memories are stored as given).
+pub async fn fixture_without_llm(review: ReviewPolicy) -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let llm = Arc::new(ScriptedLlm::new());
+    let embedder = Arc::new(HashEmbedder::new(DIMS));
+    let memory = Memory::open_with(dir.path(), settings(review), None, Some(embedder.clone()))
+        .await
+        .unwrap();
+    Fixture {
+        dir,
+        memory,
+        llm,
+        embedder,
+    }
+}
+
+pub fn items(texts: &[&str]) -> Vec<String> {
+    texts.iter().map(|t| (*t).to_owned()).collect()
+}
+
+pub async fn latest(memory: &Memory) -> Vec<String> {
+    memory.get_latest(1, 100).await.unwrap()
+}
