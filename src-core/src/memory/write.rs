@@ -1,6 +1,6 @@
 //! `add()`: build a proposal, then commit it or leave it for review as the policy says.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 use super::{Inner, Memory, apply, core};
 use crate::config::ReviewPolicy;
@@ -53,7 +53,12 @@ impl Memory {
             let last = attempt == MAX_ATTEMPTS;
             let stored = self.store_proposal(proposal, commit_now, last).await?;
             let (id, status) = match stored {
-                Stored::Conflict => continue,
+                Stored::Conflict => {
+                    // Another writer is busy with the same memories: let it finish.
+                    let pause = rand::random_range(10..50u64) * attempt as u64;
+                    tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
+                    continue;
+                }
                 Stored::Committed(id, _) if noop => (id, AddStatus::Noop),
                 Stored::Committed(id, _) => (id, AddStatus::Committed),
                 Stored::Pending(id) => (id, AddStatus::Pending),
@@ -172,21 +177,18 @@ impl Memory {
     }
 }
 
-/// Whether the related memories (or core) changed since the proposal was built: the
-/// lookup is run again inside the write transaction and must find the same memories.
+/// Whether what the proposal was built on changed meanwhile: a related memory is no
+/// longer active (another writer merged it) or core.md changed. A memory that another
+/// writer added meanwhile is no conflict: nothing is lost, and the next add that finds
+/// both merges them.
 fn conflict(tx: &rusqlite::Transaction<'_>, inner: &Inner, proposal: &Proposal) -> Result<Option<String>> {
-    let now = related::lookup(
-        tx,
-        &proposal.inputs,
-        proposal.query_vectors.as_deref(),
-        inner.settings.merge,
-    )?;
-    let then: BTreeSet<&str> = proposal.related.iter().map(|r| r.memory_id.as_str()).collect();
-    let now: BTreeSet<&str> = now.iter().map(|f| f.item.memory_id.as_str()).collect();
-    if then != now {
-        return Ok(Some(
-            "the related memories changed while the changeset was built".into(),
-        ));
+    for related in &proposal.related {
+        if memories::by_id(tx, &related.memory_id)?.is_none_or(|(_, m)| m.status != MemoryStatus::Active) {
+            return Ok(Some(format!(
+                "related memory {} changed while the changeset was built",
+                related.memory_id
+            )));
+        }
     }
     if let Some(before) = &proposal.core_before {
         if &core_md::read(&inner.store.core_path())? != before {
