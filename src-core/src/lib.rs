@@ -15,6 +15,7 @@
 
 pub mod config;
 pub mod core_md;
+pub mod diff;
 mod error;
 mod memory;
 pub mod model;

@@ -1,0 +1,198 @@
+//! Command-line arguments.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+use haema_core::{SearchMode, Section};
+
+/// haema: a local-first memory for AI agents.
+///
+/// Without a command it shows the store's status. Settings come from <store>/haema.toml
+/// and HAEMA_* environment variables (see the README).
+#[derive(Debug, Parser)]
+#[command(name = "haema", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    /// Store folder (default: $HAEMA_STORE, else $XDG_DATA_HOME/haema/default).
+    #[arg(long, global = true, env = "HAEMA_STORE", value_name = "DIR")]
+    pub store: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Add what the agent learned: one text (split into facts by the LLM), --items, or - for stdin.
+    Add(AddArgs),
+    /// Search long-term memory.
+    Search(SearchArgs),
+    /// Show the newest memories.
+    Latest(LatestArgs),
+    /// Read and edit the core profile (core.md).
+    #[command(subcommand)]
+    Core(CoreCommand),
+    /// Review changesets the LLM proposed.
+    #[command(subcommand)]
+    Review(ReviewCommand),
+    /// Every changeset, newest first.
+    History(JsonFlag),
+    /// Undo a committed changeset (as a new changeset).
+    Revert(RevertArgs),
+    /// The block an agent puts in its prompt: core, latest and relevant memories.
+    Recall(RecallArgs),
+    /// Counts, embedder, LLM and review policy of the store.
+    Status(JsonFlag),
+}
+
+#[derive(Debug, Args)]
+pub struct JsonFlag {
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct AddArgs {
+    /// The text; `-` reads it from standard input.
+    #[arg(value_name = "TEXT", required_unless_present = "items", conflicts_with = "items")]
+    pub text: Option<String>,
+    /// Take each argument as one memory item (no LLM split).
+    #[arg(long, num_args = 1.., value_name = "ITEM")]
+    pub items: Option<Vec<String>>,
+    /// Print `{"changeset": ID, "status": ...}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// What to look for.
+    pub query: String,
+    /// Number of results.
+    #[arg(short = 'n', long = "limit", default_value_t = 5, allow_negative_numbers = true)]
+    pub n: i64,
+    /// hybrid, vector or lexical.
+    #[arg(long, default_value = "hybrid", value_parser = parse_mode)]
+    pub mode: SearchMode,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_mode(s: &str) -> Result<SearchMode, String> {
+    s.parse()
+}
+
+fn parse_section(s: &str) -> Result<Section, String> {
+    s.parse().map_err(|e: haema_core::Error| e.to_string())
+}
+
+#[derive(Debug, Args)]
+pub struct LatestArgs {
+    /// 1-based position to start at (1 = newest).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = parse_begin)]
+    pub begin: i64,
+    /// How many.
+    #[arg(long, default_value_t = 10, allow_negative_numbers = true)]
+    pub count: i64,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_begin(s: &str) -> Result<i64, String> {
+    let n: i64 = s.parse().map_err(|_| format!("`{s}` is not a whole number"))?;
+    if n < 1 {
+        return Err("begin must be >= 1 (1 is the newest memory)".into());
+    }
+    Ok(n)
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CoreCommand {
+    /// Print core.md.
+    Show,
+    /// The four sections (with --json: {"SOUL": "...", ...}).
+    Sections(JsonFlag),
+    /// Replace one section's text from a file or - (stdin).
+    Set {
+        /// SOUL, TOOLS, RULE or USER.
+        #[arg(value_parser = parse_section)]
+        section: Section,
+        /// File with the new text, or - for standard input.
+        #[arg(long, value_name = "FILE")]
+        file: PathBuf,
+    },
+    /// Keep the LLM from changing a section.
+    Lock {
+        /// SOUL, TOOLS, RULE or USER.
+        #[arg(value_parser = parse_section)]
+        section: Section,
+    },
+    /// Let the LLM change a section again.
+    Unlock {
+        /// SOUL, TOOLS, RULE or USER.
+        #[arg(value_parser = parse_section)]
+        section: Section,
+    },
+    /// Every version of core.md.
+    History(JsonFlag),
+    /// Make an old version current again.
+    Restore {
+        /// Version id from `core history`.
+        version: i64,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ReviewCommand {
+    /// Changesets waiting for review.
+    List(JsonFlag),
+    /// One changeset: related memories, proposed memories, core change.
+    Show {
+        /// Changeset id.
+        id: i64,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Apply a pending changeset (optionally with edited memories).
+    Approve {
+        /// Changeset id.
+        id: i64,
+        /// Replace the proposed memories with the lines of this file (- for stdin) first.
+        #[arg(long, value_name = "FILE")]
+        edited: Option<PathBuf>,
+    },
+    /// Decline a pending or stale changeset.
+    Reject {
+        /// Changeset id.
+        id: i64,
+    },
+    /// Build a stale changeset again against the memories as they are now.
+    Rerun {
+        /// Changeset id.
+        id: i64,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct RevertArgs {
+    /// Changeset id.
+    pub id: i64,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RecallArgs {
+    /// What the agent is about to work on.
+    pub query: String,
+    /// Token budget of the block.
+    #[arg(long, default_value_t = 1000)]
+    pub budget: usize,
+    /// Print JSON with the reason for each item.
+    #[arg(long)]
+    pub json: bool,
+}

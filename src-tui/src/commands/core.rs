@@ -1,0 +1,66 @@
+//! core show / sections / set / lock / unlock / history / restore.
+
+use std::collections::BTreeMap;
+
+use anyhow::Result;
+use haema_core::Memory;
+
+use super::read_source;
+use crate::cli::CoreCommand;
+use crate::output::{self, print, utc};
+
+pub async fn run(memory: &Memory, command: CoreCommand) -> Result<()> {
+    match command {
+        CoreCommand::Show => print(&memory.get_core().await?),
+        CoreCommand::Sections(flag) => {
+            let sections = memory.core_sections().await?;
+            let locked = memory.locked_sections().await?;
+            if flag.json {
+                let map: BTreeMap<&str, &str> = sections.iter().map(|(s, t)| (s.name(), t)).collect();
+                return output::json(&map);
+            }
+            let mut text = String::new();
+            for (section, body) in sections.iter() {
+                let lock = if locked.contains(&section) { "  (locked)" } else { "" };
+                text.push_str(&format!(
+                    "# {section}{lock}\n{}\n\n",
+                    if body.is_empty() { "(empty)" } else { body }
+                ));
+            }
+            print(&text)
+        }
+        CoreCommand::Set { section, file } => {
+            let text = read_source(&file)?;
+            let version = memory.set_core_section(section, &text).await?;
+            print(&format!("Section {section} saved (core version {version}).\n"))
+        }
+        CoreCommand::Lock { section } => {
+            memory.set_section_lock(section, true).await?;
+            print(&format!("Section {section} is locked: the LLM will not change it.\n"))
+        }
+        CoreCommand::Unlock { section } => {
+            memory.set_section_lock(section, false).await?;
+            print(&format!("Section {section} is unlocked.\n"))
+        }
+        CoreCommand::History(flag) => {
+            let versions = memory.core_versions().await?;
+            if flag.json {
+                return output::json(&versions);
+            }
+            let text: String = versions
+                .iter()
+                .map(|v| {
+                    let by = v.changeset_id.map(|c| format!(" (changeset {c})")).unwrap_or_default();
+                    format!("{:>4}  {}  {}{by}\n", v.id, utc(v.created_at_ms), v.author)
+                })
+                .collect();
+            print(&text)
+        }
+        CoreCommand::Restore { version } => {
+            let new = memory.restore_core_version(version).await?;
+            print(&format!(
+                "core.md is version {version} again (saved as version {new}).\n"
+            ))
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! add, search, latest, recall, status.
+
+use anyhow::Result;
+use haema_core::{AddInput, AddStatus, Memory};
+use serde_json::json;
+
+use super::read_source;
+use crate::UsageError;
+use crate::cli::{AddArgs, LatestArgs, RecallArgs, SearchArgs};
+use crate::output::{self, one_line, print, utc};
+
+pub async fn add(memory: &Memory, args: AddArgs) -> Result<()> {
+    let input = match (args.text, args.items) {
+        (_, Some(items)) if items == ["-"] => {
+            AddInput::Items(read_source("-".as_ref())?.lines().map(str::to_owned).collect())
+        }
+        (_, Some(items)) => AddInput::Items(items),
+        (Some(text), None) if text == "-" => AddInput::Text(read_source("-".as_ref())?),
+        (Some(text), None) => AddInput::Text(text),
+        (None, None) => {
+            return Err(UsageError("give a TEXT, --items ITEM..., or - to read standard input".into()).into());
+        }
+    };
+    let outcome = memory.add(input).await?;
+    for warning in &outcome.warnings {
+        eprintln!("haema: warning: {warning}");
+    }
+    let status = match outcome.status {
+        AddStatus::Committed => "committed",
+        AddStatus::Pending => "pending",
+        AddStatus::Noop => "noop",
+        AddStatus::Stale => "stale",
+    };
+    if args.json {
+        return output::json(&json!({"changeset": outcome.changeset, "status": status, "warnings": outcome.warnings}));
+    }
+    let text = match (outcome.status, outcome.changeset) {
+        (AddStatus::Noop, None) => "Nothing to add: the input is empty.\n".to_owned(),
+        (AddStatus::Noop, Some(id)) => format!("Nothing changed: this is already known (changeset {id}).\n"),
+        (AddStatus::Committed, Some(id)) => format!("Committed changeset {id}.\n"),
+        (AddStatus::Pending, Some(id)) => format!("Changeset {id} waits for review: `haema review show {id}`.\n"),
+        (AddStatus::Stale, Some(id)) => format!(
+            "Changeset {id} is stale (other writers kept changing the same memories): `haema review rerun {id}`.\n"
+        ),
+        (_, None) => String::new(),
+    };
+    print(&text)
+}
+
+pub async fn search(memory: &Memory, args: SearchArgs) -> Result<()> {
+    let results = memory.search_records(&args.query, args.n, args.mode).await?;
+    if let Some(notice) = &results.notice {
+        eprintln!("haema: note: {notice}");
+    }
+    if args.json {
+        return output::json(&results.hits);
+    }
+    if results.hits.is_empty() {
+        return print("No matching memories.\n");
+    }
+    let mut text = String::new();
+    for (rank, hit) in results.hits.iter().enumerate() {
+        let found_by = serde_json::to_value(hit.found_by)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        text.push_str(&format!(
+            "{:>2}. {}\n    score {:.4} · {found_by} · {} · {}\n",
+            rank + 1,
+            one_line(&hit.memory.content),
+            hit.score,
+            utc(hit.memory.timestamp_ms),
+            hit.memory.id
+        ));
+    }
+    print(&text)
+}
+
+pub async fn latest(memory: &Memory, args: LatestArgs) -> Result<()> {
+    let records = memory.get_latest_records(args.begin, args.count).await?;
+    if args.json {
+        let rows: Vec<_> = records
+            .iter()
+            .map(|m| json!({"id": m.id, "content": m.content, "timestamp_ms": m.timestamp_ms, "changeset": m.changeset_id}))
+            .collect();
+        return output::json(&rows);
+    }
+    if records.is_empty() {
+        return print("No memories here.\n");
+    }
+    let text: String = records
+        .iter()
+        .map(|m| format!("{}  {}\n", utc(m.timestamp_ms), one_line(&m.content)))
+        .collect();
+    print(&text)
+}
+
+pub async fn recall(memory: &Memory, args: RecallArgs) -> Result<()> {
+    let recall = memory.recall(&args.query, args.budget).await?;
+    if args.json {
+        output::json(&recall)
+    } else {
+        print(&recall.text)
+    }
+}
+
+pub async fn status(memory: &Memory, json_output: bool) -> Result<()> {
+    let info = memory.info().await?;
+    if json_output {
+        return output::json(&info);
+    }
+    let policy = serde_json::to_value(info.review)?
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let embedder = if info.dims == 0 {
+        "none (lexical search only)".to_owned()
+    } else {
+        format!("{} ({} dims)", info.embedder, info.dims)
+    };
+    print(&format!(
+        "store     {}\nmemories  {}\npending   {} changeset(s) waiting for review\nembedder  {embedder}\nllm       {}\nreview    {policy}\n",
+        info.dir.display(),
+        info.active,
+        info.pending_changesets,
+        info.llm.as_deref().unwrap_or("none (memories are stored as given)"),
+    ))
+}
+
+/// What `haema` alone shows.
+pub async fn overview(memory: &Memory) -> Result<()> {
+    status(memory, false).await?;
+    print("\nTry: haema add \"The user prefers short answers.\"  ·  haema search \"answers\"  ·  haema --help\n")
+}

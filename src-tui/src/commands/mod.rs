@@ -1,0 +1,55 @@
+//! Runs each command against `haema-core`.
+
+mod core;
+mod memories;
+mod review;
+
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use haema_core::{Memory, Settings};
+
+use crate::UsageError;
+use crate::cli::{Cli, Command};
+use crate::store_path;
+
+/// Opens the store with its settings (file + environment).
+pub async fn open(dir: &Path) -> Result<Memory> {
+    let settings = Settings::load(dir)?;
+    Memory::open(dir, settings)
+        .await
+        .with_context(|| format!("cannot open the store at {}", dir.display()))
+}
+
+/// Reads a file, or standard input for `-`.
+pub fn read_source(path: &Path) -> Result<String> {
+    if path == Path::new("-") {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("cannot read standard input")?;
+        Ok(text)
+    } else {
+        std::fs::read_to_string(path)
+            .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))
+            .map_err(anyhow::Error::from)
+    }
+}
+
+pub async fn run(cli: Cli) -> Result<()> {
+    let dir = store_path::resolve(cli.store)?;
+    let memory = open(&dir).await?;
+    match cli.command {
+        None => memories::overview(&memory).await,
+        Some(Command::Status(flag)) => memories::status(&memory, flag.json).await,
+        Some(Command::Add(args)) => memories::add(&memory, args).await,
+        Some(Command::Search(args)) => memories::search(&memory, args).await,
+        Some(Command::Latest(args)) => memories::latest(&memory, args).await,
+        Some(Command::Recall(args)) => memories::recall(&memory, args).await,
+        Some(Command::Core(command)) => core::run(&memory, command).await,
+        Some(Command::Review(command)) => review::run(&memory, command).await,
+        Some(Command::History(flag)) => review::history(&memory, flag.json).await,
+        Some(Command::Revert(args)) => review::revert(&memory, args.id, args.json).await,
+    }
+}

@@ -1,0 +1,212 @@
+//! review list / show / approve / reject / rerun, history, revert.
+
+use anyhow::Result;
+use haema_core::diff::{self, Change};
+use haema_core::{AddStatus, Changeset, Memory};
+use serde_json::{Value, json};
+
+use super::read_source;
+use crate::cli::ReviewCommand;
+use crate::output::{self, one_line, print, utc};
+
+fn status_name(changeset: &Changeset) -> String {
+    serde_json::to_value(changeset.status)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+fn summary(c: &Changeset) -> Value {
+    json!({
+        "id": c.id,
+        "kind": c.kind,
+        "status": c.status,
+        "outcome": c.outcome,
+        "created_at_ms": c.created_at_ms,
+        "decided_at_ms": c.decided_at_ms,
+        "decided_by": c.decided_by,
+        "inputs": c.inputs,
+        "related": c.related.iter().map(|r| json!({"id": r.memory_id, "content": r.content, "distance": r.distance, "kept": r.kept})).collect::<Vec<_>>(),
+        "proposed": c.proposed.iter().map(|p| json!({"id": p.memory_id, "content": p.content, "kept": p.kept})).collect::<Vec<_>>(),
+        "core_changed": c.core_after.is_some(),
+        "warnings": c.warnings,
+        "reverts": c.reverts_id,
+        "reverted_by": c.reverted_by_id,
+    })
+}
+
+/// A changeset as text a person can review.
+fn render(c: &Changeset) -> String {
+    let mut out = format!(
+        "changeset {} · {} · {} · {:?} · {}\n",
+        c.id,
+        c.kind,
+        status_name(c),
+        c.outcome,
+        utc(c.created_at_ms)
+    );
+    if let Some(by) = &c.decided_by {
+        out.push_str(&format!("decided by {by}\n"));
+    }
+    if let Some(raw) = &c.raw_input {
+        out.push_str(&format!("\ninput: {}\n", one_line(raw)));
+    }
+    out.push_str("\nrelated memories (− removed, = kept):\n");
+    if c.related.is_empty() {
+        out.push_str("  (none)\n");
+    }
+    for r in &c.related {
+        let distance = r.distance.map(|d| format!("  [distance {d:.3}]")).unwrap_or_default();
+        out.push_str(&format!(
+            "  {} {}{distance}\n",
+            if r.kept { "=" } else { "−" },
+            one_line(&r.content)
+        ));
+    }
+    out.push_str("\nproposed memories (+ new, = kept):\n");
+    if c.proposed.is_empty() {
+        out.push_str("  (none)\n");
+    }
+    for p in &c.proposed {
+        out.push_str(&format!(
+            "  {} {}\n",
+            if p.kept { "=" } else { "+" },
+            one_line(&p.content)
+        ));
+    }
+    if let (Some(before), Some(after)) = (&c.core_before, &c.core_after) {
+        out.push_str("\ncore.md change:\n");
+        for piece in diff::lines(before, after) {
+            let mark = match piece.change {
+                Change::Same => ' ',
+                Change::Removed => '-',
+                Change::Added => '+',
+            };
+            out.push_str(&format!("  {mark} {}\n", piece.text));
+        }
+    }
+    for w in &c.warnings {
+        out.push_str(&format!("\nnote: {w}\n"));
+    }
+    out
+}
+
+pub async fn run(memory: &Memory, command: ReviewCommand) -> Result<()> {
+    match command {
+        ReviewCommand::List(flag) => {
+            let pending = memory.pending().await?;
+            if flag.json {
+                return output::json(&pending.iter().map(summary).collect::<Vec<_>>());
+            }
+            if pending.is_empty() {
+                return print("No changesets wait for review.\n");
+            }
+            let text: String = pending
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{:>5}  {}  −{} +{}{}  {}\n",
+                        c.id,
+                        utc(c.created_at_ms),
+                        c.removed().count(),
+                        c.added().count(),
+                        if c.core_after.is_some() { " core" } else { "" },
+                        one_line(&c.inputs.join(" · "))
+                    )
+                })
+                .collect();
+            print(&format!("{text}\nShow one with `haema review show ID`.\n"))
+        }
+        ReviewCommand::Show { id, json: as_json } => {
+            let changeset = memory.changeset(id).await?;
+            if as_json {
+                output::json(&changeset)
+            } else {
+                print(&render(&changeset))
+            }
+        }
+        ReviewCommand::Approve { id, edited } => {
+            let changeset = match edited {
+                Some(path) => {
+                    let lines: Vec<String> = read_source(&path)?.lines().map(str::to_owned).collect();
+                    memory.approve_edited(id, lines).await?
+                }
+                None => memory.approve(id).await?,
+            };
+            print(&format!(
+                "Approved changeset {}: {} memories added, {} replaced{}.\n",
+                changeset.id,
+                changeset.added().count(),
+                changeset.removed().count(),
+                if changeset.core_after.is_some() {
+                    ", core updated"
+                } else {
+                    ""
+                }
+            ))
+        }
+        ReviewCommand::Reject { id } => {
+            memory.reject(id).await?;
+            print(&format!("Rejected changeset {id}; nothing was changed.\n"))
+        }
+        ReviewCommand::Rerun { id } => {
+            let outcome = memory.rerun(id).await?;
+            let new = outcome
+                .changeset
+                .map_or_else(|| "nothing".to_owned(), |c| format!("changeset {c}"));
+            let state = match outcome.status {
+                AddStatus::Committed => "committed",
+                AddStatus::Pending => "waiting for review",
+                AddStatus::Noop => "no change",
+                AddStatus::Stale => "stale again",
+            };
+            print(&format!("Re-ran changeset {id} as {new} ({state}).\n"))
+        }
+    }
+}
+
+pub async fn history(memory: &Memory, as_json: bool) -> Result<()> {
+    let all = memory.changesets(Default::default()).await?;
+    if as_json {
+        return output::json(&all.iter().map(summary).collect::<Vec<_>>());
+    }
+    if all.is_empty() {
+        return print("No changesets yet.\n");
+    }
+    let text: String = all
+        .iter()
+        .map(|c| {
+            let by = c.decided_by.as_deref().unwrap_or("-");
+            format!(
+                "{:>5}  {}  {:<6} {:<9} by {:<5} −{} +{}{}  {}\n",
+                c.id,
+                utc(c.created_at_ms),
+                c.kind,
+                status_name(c),
+                by,
+                c.removed().count(),
+                c.added().count(),
+                if c.core_after.is_some() { " core" } else { "" },
+                one_line(&c.inputs.join(" · "))
+            )
+        })
+        .collect();
+    print(&text)
+}
+
+pub async fn revert(memory: &Memory, id: i64, as_json: bool) -> Result<()> {
+    let revert = memory.revert(id).await?;
+    if as_json {
+        return output::json(&summary(&revert));
+    }
+    let mut text = format!(
+        "Reverted changeset {id} with changeset {}: {} memories restored, {} removed.\n",
+        revert.id,
+        revert.proposed.len(),
+        revert.related.len()
+    );
+    for w in &revert.warnings {
+        text.push_str(&format!("note: {w}\n"));
+    }
+    print(&text)
+}

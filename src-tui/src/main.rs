@@ -1,0 +1,68 @@
+//! `haema`: the command-line front end of the haema memory.
+//!
+//! Module map: [`cli`] holds the argument definitions, [`commands`] runs each command
+//! against `haema-core`, [`output`] prints text and JSON, [`store_path`] finds the store.
+
+mod cli;
+mod commands;
+mod output;
+mod store_path;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+/// An error caused by how the command was called: exit code 2.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+fn exit_code(error: &anyhow::Error) -> u8 {
+    let usage = error.chain().any(|cause| {
+        cause.downcast_ref::<UsageError>().is_some()
+            || cause
+                .downcast_ref::<haema_core::Error>()
+                .is_some_and(|e| e.is_usage() || matches!(e, haema_core::Error::NotFound { .. }))
+    });
+    if usage { 2 } else { 1 }
+}
+
+fn main() -> ExitCode {
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("haema: cannot start the async runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    match runtime.block_on(commands::run(cli)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            let chain: Vec<String> = error.chain().map(ToString::to_string).collect();
+            eprintln!("haema: {}", chain.join(": "));
+            ExitCode::from(exit_code(&error))
+        }
+    }
+}

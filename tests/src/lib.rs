@@ -1,0 +1,13 @@
+//! Test support for haema: real HTTP servers on 127.0.0.1 that the tests start.
+//!
+//! - [`ScriptedServer`] answers each request with the next scripted response (status,
+//!   headers, body, delay) and records what it received.
+//! - [`FakeOpenAi`] behaves like an OpenAI-compatible server: `/embeddings` answers with
+//!   deterministic bag-of-words vectors, `/chat/completions` with a valid structured answer
+//!   for each haema stage, so the real binary can be driven end to end offline.
+
+mod http;
+mod openai;
+
+pub use http::{Recorded, Reply, ScriptedServer};
+pub use openai::{FakeOpenAi, chat_completion, embeddings};

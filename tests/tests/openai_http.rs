@@ -1,0 +1,250 @@
+//! The OpenAI-compatible clients against a real HTTP server on 127.0.0.1.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::time::{Duration, Instant};
+
+use haema_core::provider::fake::HashEmbedder;
+use haema_core::provider::openai::{OpenAiEmbedder, OpenAiLlm, OpenAiSettings};
+use haema_core::provider::{Embedder, Llm, ProviderErrorKind, RetryPolicy, StructuredRequest};
+use haema_core::{Memory, Settings};
+use haema_tests::{FakeOpenAi, Reply, ScriptedServer, chat_completion, embeddings};
+use serde_json::json;
+
+fn settings(server: &ScriptedServer, timeout: Duration) -> OpenAiSettings {
+    OpenAiSettings {
+        base_url: format!("{}/v1", server.url()),
+        model: "gpt-test".into(),
+        api_key: Some("sk-test-123".into()),
+        timeout,
+        retry: RetryPolicy {
+            max_retries: 2,
+            base_delay: Duration::from_millis(10),
+            max_delay: Duration::from_secs(2),
+        },
+    }
+}
+
+fn schema() -> serde_json::Value {
+    json!({"type": "object", "properties": {"contents": {"type": "array", "items": {"type": "string"}}}, "required": ["contents"], "additionalProperties": false})
+}
+
+async fn ask(llm: &OpenAiLlm) -> Result<serde_json::Value, haema_core::provider::ProviderError> {
+    let schema = schema();
+    llm.generate_structured(StructuredRequest {
+        name: "pre_split",
+        system: "sys",
+        user: "usr",
+        schema: &schema,
+    })
+    .await
+}
+
+#[tokio::test]
+async fn structured_output_request_and_answer() {
+    let server = ScriptedServer::start().await;
+    server.push(Reply::json(&chat_completion(r#"{"contents": ["a", "b"]}"#)));
+    let llm = OpenAiLlm::new(settings(&server, Duration::from_secs(5))).unwrap();
+    assert_eq!(ask(&llm).await.unwrap(), json!({"contents": ["a", "b"]}));
+    let request = &server.received()[0];
+    assert_eq!(
+        (request.method.as_str(), request.path.as_str()),
+        ("POST", "/v1/chat/completions")
+    );
+    assert_eq!(request.header("authorization"), Some("Bearer sk-test-123"));
+    assert_eq!(request.body["model"], "gpt-test");
+    assert_eq!(request.body["messages"][0], json!({"role": "system", "content": "sys"}));
+    assert_eq!(request.body["response_format"]["type"], "json_schema");
+    assert_eq!(request.body["response_format"]["json_schema"]["name"], "pre_split");
+    assert_eq!(request.body["response_format"]["json_schema"]["strict"], true);
+    assert_eq!(request.body["response_format"]["json_schema"]["schema"], schema());
+}
+
+#[tokio::test]
+async fn malformed_answers_are_bad_answers() {
+    let server = ScriptedServer::start().await;
+    server.push(Reply::json(&chat_completion("Sure! Here you go: {\"contents\": [")));
+    server.push(Reply::json(&json!({"unexpected": true})));
+    server.push(Reply::status(200, "<html>not json</html>"));
+    server.push(Reply::json(&json!({"choices": [{"message": {"role": "assistant", "content": null, "refusal": "I can't help with that."}}]})));
+    let llm = OpenAiLlm::new(settings(&server, Duration::from_secs(5))).unwrap();
+    for expected in ["not JSON", "no choices", "not JSON", "refused"] {
+        let err = ask(&llm).await.unwrap_err();
+        assert_eq!(err.kind, ProviderErrorKind::BadAnswer);
+        assert!(err.to_string().contains(expected), "{err}");
+    }
+    assert_eq!(server.received().len(), 4, "bad answers are not retried by the client");
+}
+
+#[tokio::test]
+async fn server_errors_are_retried_then_reported_with_the_providers_message() {
+    let server = ScriptedServer::start().await;
+    server.push(Reply::status(500, r#"{"error":{"message":"upstream hiccup"}}"#));
+    server.push(Reply::status(503, "overloaded"));
+    server.push(Reply::json(&chat_completion(r#"{"contents": []}"#)));
+    let llm = OpenAiLlm::new(settings(&server, Duration::from_secs(5))).unwrap();
+    assert_eq!(ask(&llm).await.unwrap(), json!({"contents": []}));
+    assert_eq!(server.received().len(), 3);
+
+    for _ in 0..3 {
+        server.push(Reply::status(502, r#"{"error":{"message":"bad gateway today"}}"#));
+    }
+    let err = ask(&llm).await.unwrap_err();
+    assert_eq!(err.kind, ProviderErrorKind::Server);
+    let text = err.to_string();
+    assert!(
+        text.contains("bad gateway today") && text.contains("after 3 attempts") && text.contains("HTTP 502"),
+        "{text}"
+    );
+    assert_eq!(server.received().len(), 6);
+}
+
+#[tokio::test]
+async fn rate_limits_honour_retry_after() {
+    let server = ScriptedServer::start().await;
+    server.push(Reply::status(429, r#"{"error":{"message":"Rate limit reached"}}"#).header("retry-after", "1"));
+    server.push(Reply::json(&chat_completion(r#"{"contents": ["ok"]}"#)));
+    let llm = OpenAiLlm::new(settings(&server, Duration::from_secs(5))).unwrap();
+    let started = Instant::now();
+    assert_eq!(ask(&llm).await.unwrap(), json!({"contents": ["ok"]}));
+    assert!(
+        started.elapsed() >= Duration::from_millis(950),
+        "waited {:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn client_errors_are_not_retried() {
+    let server = ScriptedServer::start().await;
+    server.push(Reply::status(
+        401,
+        r#"{"error":{"message":"Incorrect API key provided: sk-test"}}"#,
+    ));
+    server.push(Reply::status(
+        404,
+        r#"{"error":{"message":"The model `gpt-test` does not exist"}}"#,
+    ));
+    let llm = OpenAiLlm::new(settings(&server, Duration::from_secs(5))).unwrap();
+    let auth = ask(&llm).await.unwrap_err();
+    assert_eq!(auth.kind, ProviderErrorKind::Auth);
+    assert!(
+        auth.to_string().contains("Incorrect API key") && auth.to_string().contains("HAEMA_LLM_API_KEY"),
+        "{auth}"
+    );
+    let missing = ask(&llm).await.unwrap_err();
+    assert_eq!(missing.kind, ProviderErrorKind::BadRequest);
+    assert!(missing.to_string().contains("does not exist"), "{missing}");
+    assert_eq!(server.received().len(), 2);
+}
+
+#[tokio::test]
+async fn timeouts_are_retried_and_then_reported() {
+    let server = ScriptedServer::start().await;
+    for _ in 0..3 {
+        server.push(Reply::json(&chat_completion("{}")).delayed(Duration::from_secs(3)));
+    }
+    let llm = OpenAiLlm::new(settings(&server, Duration::from_millis(300))).unwrap();
+    let err = ask(&llm).await.unwrap_err();
+    assert_eq!(err.kind, ProviderErrorKind::Timeout);
+    assert!(err.to_string().contains("in time"), "{err}");
+    assert_eq!(server.received().len(), 3);
+}
+
+#[tokio::test]
+async fn an_unreachable_server_is_a_network_error() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    drop(listener);
+    let s = OpenAiSettings {
+        base_url: format!("http://127.0.0.1:{port}/v1"),
+        model: "m".into(),
+        api_key: None,
+        timeout: Duration::from_secs(2),
+        retry: RetryPolicy::default(),
+    };
+    let err = ask(&OpenAiLlm::new(s).unwrap()).await.unwrap_err();
+    assert_eq!(err.kind, ProviderErrorKind::Network);
+    assert!(err.to_string().contains("base URL"), "{err}");
+}
+
+#[tokio::test]
+async fn embeddings_send_a_list_and_are_checked() {
+    let server = ScriptedServer::start().await;
+    server.push(Reply::json(
+        &json!({"data": [{"index": 1, "embedding": [0.0, 1.0, 0.0]}, {"index": 0, "embedding": [1.0, 0.0, 0.0]}]}),
+    ));
+    server.push(Reply::json(&embeddings(&[vec![1.0, 2.0]])));
+    server.push(Reply::json(&embeddings(&[vec![0.0, 0.0, 0.0]])));
+    let embedder = OpenAiEmbedder::new(settings(&server, Duration::from_secs(5)), 3, true).unwrap();
+    let texts = vec!["first".to_owned(), "second".to_owned()];
+    assert_eq!(
+        embedder.embed_document(&texts).await.unwrap(),
+        vec![vec![1.0, 0.0, 0.0], vec![0.0, 1.0, 0.0]]
+    );
+    let request = &server.received()[0];
+    assert_eq!(request.path, "/v1/embeddings");
+    assert_eq!(request.body["input"], json!(["first", "second"]));
+    assert_eq!(request.body["dimensions"], 3);
+    let wrong_dims = embedder.embed_query(&["x".to_owned()]).await.unwrap_err();
+    assert!(wrong_dims.to_string().contains("HAEMA_EMBED_DIMS"), "{wrong_dims}");
+    let zero = embedder.embed_query(&["x".to_owned()]).await.unwrap_err();
+    assert!(zero.to_string().contains("all-zero"), "{zero}");
+    assert!(embedder.embed_query(&[]).await.unwrap().is_empty());
+    assert_eq!(server.received().len(), 3, "an empty batch makes no request");
+}
+
+#[tokio::test]
+async fn memory_over_http_end_to_end_and_a_dead_llm_loses_nothing() {
+    let fake = FakeOpenAi::start(64).await;
+    let dir = tempfile::tempdir().unwrap();
+    let base = fake.base_url();
+    let env = move |name: &str| -> Option<String> {
+        match name {
+            "HAEMA_LLM" | "HAEMA_EMBEDDER" => Some("openai".into()),
+            "HAEMA_LLM_BASE_URL" | "HAEMA_EMBED_BASE_URL" => Some(base.clone()),
+            "HAEMA_EMBED_MODEL" => Some("hash".into()),
+            "HAEMA_EMBED_DIMS" => Some("64".into()),
+            "HAEMA_MERGE_DISTANCE_CUTOFF" => Some("0.6".into()),
+            "HAEMA_REVIEW" => Some("auto".into()),
+            _ => None,
+        }
+    };
+    let mut settings = Settings::load_with_env(dir.path(), env).unwrap();
+    settings.llm.max_retries = 0;
+    let memory = Memory::open(dir.path(), settings).await.unwrap();
+    fake.answer(
+        "pre_split",
+        json!({"contents": ["User likes green tea in the morning.", "User hates coffee."]}),
+    );
+    memory
+        .add("I like green tea in the morning and I hate coffee")
+        .await
+        .unwrap();
+    assert_eq!(memory.search("coffee", 1).await.unwrap(), vec!["User hates coffee."]);
+
+    // The reconstruction call fails with a 500 (the query embedding before it succeeds).
+    let query = HashEmbedder::new(64).vector("User likes green tea every morning.");
+    fake.server().push(Reply::json(&embeddings(&[query])));
+    fake.server()
+        .push(Reply::status(500, r#"{"error":{"message":"down"}}"#));
+    let outcome = memory
+        .add(vec!["User likes green tea every morning.".to_owned()])
+        .await
+        .unwrap();
+    assert!(
+        outcome.warnings.iter().any(|w| w.contains("down")),
+        "{:?}",
+        outcome.warnings
+    );
+    let all = memory.get_latest(1, 10).await.unwrap();
+    assert!(
+        all.contains(&"User likes green tea in the morning.".to_owned()),
+        "{all:?}"
+    );
+    assert!(all.contains(&"User hates coffee.".to_owned()));
+    assert!(all.contains(&"User likes green tea every morning.".to_owned()));
+    assert_eq!(
+        memory.changesets(Default::default()).await.unwrap()[0].outcome,
+        haema_core::Outcome::Fallback
+    );
+}
