@@ -140,7 +140,8 @@ pub enum CoreCommand {
     /// Make an old version current again.
     Restore {
         /// Version id from `core history`.
-        version: i64,
+        #[arg(value_name = "VERSION")]
+        version_id: i64,
     },
 }
 
@@ -195,4 +196,14 @@ pub struct RecallArgs {
     /// Print JSON with the reason for each item.
     #[arg(long)]
     pub json: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_definition_is_consistent() {
+        super::Cli::command().debug_assert();
+    }
 }

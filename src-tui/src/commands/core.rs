@@ -56,7 +56,7 @@ pub async fn run(memory: &Memory, command: CoreCommand) -> Result<()> {
                 .collect();
             print(&text)
         }
-        CoreCommand::Restore { version } => {
+        CoreCommand::Restore { version_id: version } => {
             let new = memory.restore_core_version(version).await?;
             print(&format!(
                 "core.md is version {version} again (saved as version {new}).\n"
