@@ -71,7 +71,7 @@ pub(crate) fn run(
         .into_iter()
         .filter_map(|(rowid, f)| {
             let memory = records.get(&rowid)?.clone();
-            (memory.status == MemoryStatus::Active).then(|| SearchHit {
+            (memory.status == MemoryStatus::Active).then_some(SearchHit {
                 memory,
                 score: f.score,
                 found_by: match (f.distance, f.bm25) {

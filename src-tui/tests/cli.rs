@@ -11,7 +11,11 @@ use serde_json::{Value, json};
 /// Runs `haema --store DIR ARGS` with only the given environment.
 fn haema(store: &Path, env: &[(&str, &str)], args: &[&str], stdin: Option<&str>) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_haema"));
-    cmd.env_clear().arg("--store").arg(store).args(args).envs(env.iter().copied());
+    cmd.env_clear()
+        .arg("--store")
+        .arg(store)
+        .args(args)
+        .envs(env.iter().copied());
     cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().unwrap();
     let mut input = child.stdin.take().unwrap();
@@ -21,7 +25,13 @@ fn haema(store: &Path, env: &[(&str, &str)], args: &[&str], stdin: Option<&str>)
 }
 
 fn ok(output: &Output) -> String {
-    assert!(output.status.success(), "exit {:?}\nstdout: {}\nstderr: {}", output.status.code(), String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "exit {:?}\nstdout: {}\nstderr: {}",
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
     String::from_utf8(output.stdout.clone()).unwrap()
 }
 
@@ -54,10 +64,20 @@ fn refs<'a>(env: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
 fn add_latest_search_json_contract_without_providers() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path();
-    let added = json_of(&haema(store, &[], &["add", "--items", "Ana likes green tea", "Ana lives in Busan", "--json"], None));
+    let added = json_of(&haema(
+        store,
+        &[],
+        &["add", "--items", "Ana likes green tea", "Ana lives in Busan", "--json"],
+        None,
+    ));
     assert_eq!(added["status"], "committed");
     assert!(added["changeset"].as_i64().unwrap() > 0);
-    let from_stdin = json_of(&haema(store, &[], &["add", "-", "--json"], Some("Ana's cat is called Miso\n")));
+    let from_stdin = json_of(&haema(
+        store,
+        &[],
+        &["add", "-", "--json"],
+        Some("Ana's cat is called Miso\n"),
+    ));
     assert_eq!(from_stdin["status"], "committed");
     let empty = json_of(&haema(store, &[], &["add", "   ", "--json"], None));
     assert_eq!(empty, json!({"changeset": null, "status": "noop", "warnings": []}));
@@ -67,17 +87,31 @@ fn add_latest_search_json_contract_without_providers() {
     assert_eq!(rows.len(), 3);
     assert_eq!(rows[0]["content"], "Ana's cat is called Miso");
     assert!(rows[0]["id"].is_string() && rows[0]["timestamp_ms"].is_i64());
-    let page = json_of(&haema(store, &[], &["latest", "--begin", "2", "--count", "1", "--json"], None));
+    let page = json_of(&haema(
+        store,
+        &[],
+        &["latest", "--begin", "2", "--count", "1", "--json"],
+        None,
+    ));
     assert_eq!(page[0]["content"], rows[1]["content"]);
-    assert_eq!(json_of(&haema(store, &[], &["latest", "--count", "0", "--json"], None)), json!([]));
+    assert_eq!(
+        json_of(&haema(store, &[], &["latest", "--count", "0", "--json"], None)),
+        json!([])
+    );
 
     let hits = json_of(&haema(store, &[], &["search", "cat Miso", "-n", "2", "--json"], None));
     assert_eq!(hits[0]["content"], "Ana's cat is called Miso");
     assert!(hits[0]["id"].is_string() && hits[0]["score"].is_f64());
     assert_eq!(hits[0]["found_by"], "lexical");
     let lexical = haema(store, &[], &["search", "tea", "--mode", "vector", "--json"], None);
-    assert!(stderr(&lexical).contains("lexical"), "a store without an embedder says so");
-    assert_eq!(json_of(&haema(store, &[], &["search", "tea", "-n", "0", "--json"], None)), json!([]));
+    assert!(
+        stderr(&lexical).contains("lexical"),
+        "a store without an embedder says so"
+    );
+    assert_eq!(
+        json_of(&haema(store, &[], &["search", "tea", "-n", "0", "--json"], None)),
+        json!([])
+    );
 }
 
 #[test]
@@ -89,17 +123,40 @@ fn exit_codes_and_one_sentence_errors() {
     assert!(stderr(&begin).contains("begin must be >= 1"));
     let missing = haema(store, &[], &["review", "approve", "42"], None);
     assert_eq!(missing.status.code(), Some(2));
-    assert!(stderr(&missing).contains("no changeset with id 42"), "{}", stderr(&missing));
-    assert_eq!(haema(store, &[], &["core", "lock", "NOPE"], None).status.code(), Some(2));
-    assert_eq!(haema(store, &[], &["search", "x", "--mode", "fuzzy"], None).status.code(), Some(2));
+    assert!(
+        stderr(&missing).contains("no changeset with id 42"),
+        "{}",
+        stderr(&missing)
+    );
+    assert_eq!(
+        haema(store, &[], &["core", "lock", "NOPE"], None).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        haema(store, &[], &["search", "x", "--mode", "fuzzy"], None)
+            .status
+            .code(),
+        Some(2)
+    );
     assert_eq!(haema(store, &[], &["frobnicate"], None).status.code(), Some(2));
-    let id = json_of(&haema(store, &[], &["add", "--items", "one", "--json"], None))["changeset"].as_i64().unwrap().to_string();
+    let id = json_of(&haema(store, &[], &["add", "--items", "one", "--json"], None))["changeset"]
+        .as_i64()
+        .unwrap()
+        .to_string();
     let twice = haema(store, &[], &["review", "approve", &id], None);
     assert_eq!(twice.status.code(), Some(1));
-    assert!(stderr(&twice).contains("committed and cannot be approved"), "{}", stderr(&twice));
+    assert!(
+        stderr(&twice).contains("committed and cannot be approved"),
+        "{}",
+        stderr(&twice)
+    );
     let bad_env = haema(store, &[("HAEMA_REVIEW", "sometimes")], &["status"], None);
     assert_eq!(bad_env.status.code(), Some(1));
-    assert!(stderr(&bad_env).contains("HAEMA_REVIEW") && stderr(&bad_env).contains("auto, review or guarded"), "{}", stderr(&bad_env));
+    assert!(
+        stderr(&bad_env).contains("HAEMA_REVIEW") && stderr(&bad_env).contains("auto, review or guarded"),
+        "{}",
+        stderr(&bad_env)
+    );
     for out in [&begin, &missing, &twice, &bad_env] {
         assert!(out.stdout.is_empty(), "errors go to stderr only");
     }
@@ -108,7 +165,11 @@ fn exit_codes_and_one_sentence_errors() {
 #[test]
 fn keys_in_the_settings_file_are_refused() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("haema.toml"), "[llm]\nprovider = \"openai\"\napi_key = \"sk-secret\"\n").unwrap();
+    std::fs::write(
+        dir.path().join("haema.toml"),
+        "[llm]\nprovider = \"openai\"\napi_key = \"sk-secret\"\n",
+    )
+    .unwrap();
     let out = haema(dir.path(), &[], &["status"], None);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("environment only"), "{}", stderr(&out));
@@ -119,22 +180,43 @@ fn keys_in_the_settings_file_are_refused() {
 fn core_sections_set_lock_and_history() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path();
-    ok(&haema(store, &[], &["core", "set", "user", "--file", "-"], Some("- Name: Ana\n- Prefers short answers.\n")));
+    ok(&haema(
+        store,
+        &[],
+        &["core", "set", "user", "--file", "-"],
+        Some("- Name: Ana\n- Prefers short answers.\n"),
+    ));
     let sections = json_of(&haema(store, &[], &["core", "sections", "--json"], None));
-    assert_eq!(sections, json!({"SOUL": "", "TOOLS": "", "RULE": "", "USER": "- Name: Ana\n- Prefers short answers."}));
+    assert_eq!(
+        sections,
+        json!({"SOUL": "", "TOOLS": "", "RULE": "", "USER": "- Name: Ana\n- Prefers short answers."})
+    );
     assert!(ok(&haema(store, &[], &["core", "show"], None)).contains("# USER\n\n- Name: Ana"));
     ok(&haema(store, &[], &["core", "lock", "USER"], None));
     assert!(ok(&haema(store, &[], &["core", "sections"], None)).contains("# USER  (locked)"));
     ok(&haema(store, &[], &["core", "unlock", "USER"], None));
-    let broken = haema(store, &[], &["core", "set", "SOUL", "--file", "-"], Some("# RULE\nsneaky"));
+    let broken = haema(
+        store,
+        &[],
+        &["core", "set", "SOUL", "--file", "-"],
+        Some("# RULE\nsneaky"),
+    );
     assert_eq!(broken.status.code(), Some(1));
     assert!(stderr(&broken).contains("not allowed"), "{}", stderr(&broken));
     let history = json_of(&haema(store, &[], &["core", "history", "--json"], None));
     assert_eq!(history.as_array().unwrap().len(), 2);
     let first = history[1]["id"].as_i64().unwrap().to_string();
     ok(&haema(store, &[], &["core", "restore", &first], None));
-    assert_eq!(json_of(&haema(store, &[], &["core", "sections", "--json"], None))["USER"], "");
-    let no_file = haema(store, &[], &["core", "set", "USER", "--file", "/nonexistent/file.md"], None);
+    assert_eq!(
+        json_of(&haema(store, &[], &["core", "sections", "--json"], None))["USER"],
+        ""
+    );
+    let no_file = haema(
+        store,
+        &[],
+        &["core", "set", "USER", "--file", "/nonexistent/file.md"],
+        None,
+    );
     assert_eq!(no_file.status.code(), Some(2));
 }
 
@@ -147,10 +229,22 @@ async fn review_approve_reject_revert_over_http() {
     env.push(("HAEMA_REVIEW", "review".into()));
     let env = refs(&env);
 
-    fake.answer("pre_split", json!({"contents": ["Ana likes green tea.", "Ana lives in Busan."]}));
-    let first = json_of(&haema(&store, &env, &["add", "I like green tea and I live in Busan", "--json"], None));
+    fake.answer(
+        "pre_split",
+        json!({"contents": ["Ana likes green tea.", "Ana lives in Busan."]}),
+    );
+    let first = json_of(&haema(
+        &store,
+        &env,
+        &["add", "I like green tea and I live in Busan", "--json"],
+        None,
+    ));
     assert_eq!(first["status"], "pending");
-    assert_eq!(json_of(&haema(&store, &env, &["latest", "--json"], None)), json!([]), "pending memories are invisible");
+    assert_eq!(
+        json_of(&haema(&store, &env, &["latest", "--json"], None)),
+        json!([]),
+        "pending memories are invisible"
+    );
     let pending = json_of(&haema(&store, &env, &["review", "list", "--json"], None));
     assert_eq!(pending[0]["id"], first["changeset"]);
     assert_eq!(pending[0]["status"], "pending");
@@ -162,27 +256,67 @@ async fn review_approve_reject_revert_over_http() {
     assert_eq!(hits[0]["content"], "Ana likes green tea.");
     assert_eq!(hits[0]["found_by"], "both");
 
-    fake.answer("reconstruct", json!({"memories": ["Ana likes black tea now."], "coverage": "complete"}));
-    let merge = json_of(&haema(&store, &env, &["add", "--items", "Ana likes black tea now, not green tea", "--json"], None));
+    fake.answer(
+        "reconstruct",
+        json!({"memories": ["Ana likes black tea now."], "coverage": "complete"}),
+    );
+    let merge = json_of(&haema(
+        &store,
+        &env,
+        &["add", "--items", "Ana likes black tea now, not green tea", "--json"],
+        None,
+    ));
     let merge_id = merge["changeset"].as_i64().unwrap().to_string();
     let shown = ok(&haema(&store, &env, &["review", "show", &merge_id], None));
-    assert!(shown.contains("− Ana likes green tea.") && shown.contains("+ Ana likes black tea now."), "{shown}");
+    assert!(
+        shown.contains("− Ana likes green tea.") && shown.contains("+ Ana likes black tea now."),
+        "{shown}"
+    );
     ok(&haema(&store, &env, &["review", "approve", &merge_id], None));
-    let latest: Vec<String> = json_of(&haema(&store, &env, &["latest", "--json"], None)).as_array().unwrap().iter().map(|r| r["content"].as_str().unwrap().to_owned()).collect();
-    assert!(latest.contains(&"Ana likes black tea now.".to_owned()) && !latest.contains(&"Ana likes green tea.".to_owned()), "{latest:?}");
+    let latest: Vec<String> = json_of(&haema(&store, &env, &["latest", "--json"], None))
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["content"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(
+        latest.contains(&"Ana likes black tea now.".to_owned()) && !latest.contains(&"Ana likes green tea.".to_owned()),
+        "{latest:?}"
+    );
 
     ok(&haema(&store, &env, &["revert", &merge_id], None));
-    let latest: Vec<String> = json_of(&haema(&store, &env, &["latest", "--json"], None)).as_array().unwrap().iter().map(|r| r["content"].as_str().unwrap().to_owned()).collect();
-    assert!(latest.contains(&"Ana likes green tea.".to_owned()) && !latest.contains(&"Ana likes black tea now.".to_owned()), "{latest:?}");
+    let latest: Vec<String> = json_of(&haema(&store, &env, &["latest", "--json"], None))
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["content"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(
+        latest.contains(&"Ana likes green tea.".to_owned()) && !latest.contains(&"Ana likes black tea now.".to_owned()),
+        "{latest:?}"
+    );
 
-    let rejected = json_of(&haema(&store, &env, &["add", "--items", "Ana might move to Seoul", "--json"], None));
+    let rejected = json_of(&haema(
+        &store,
+        &env,
+        &["add", "--items", "Ana might move to Seoul", "--json"],
+        None,
+    ));
     let rejected_id = rejected["changeset"].as_i64().unwrap().to_string();
     ok(&haema(&store, &env, &["review", "reject", &rejected_id], None));
     let history = json_of(&haema(&store, &env, &["history", "--json"], None));
-    let statuses: Vec<&str> = history.as_array().unwrap().iter().map(|c| c["status"].as_str().unwrap()).collect();
+    let statuses: Vec<&str> = history
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["status"].as_str().unwrap())
+        .collect();
     assert_eq!(statuses, vec!["rejected", "committed", "reverted", "committed"]);
     assert_eq!(history[1]["kind"], "revert");
-    assert_eq!(json_of(&haema(&store, &env, &["review", "list", "--json"], None)), json!([]));
+    assert_eq!(
+        json_of(&haema(&store, &env, &["review", "list", "--json"], None)),
+        json!([])
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -197,7 +331,10 @@ async fn reopening_with_another_embedding_dimension_names_reembed() {
     let out = haema(dir.path(), &refs(&other), &["search", "fact"], None);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
-    assert!(err.contains("64 dims") && err.contains("32 dims") && err.contains("haema reembed"), "{err}");
+    assert!(
+        err.contains("64 dims") && err.contains("32 dims") && err.contains("haema reembed"),
+        "{err}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -223,8 +360,18 @@ async fn two_processes_adding_at_once_lose_nothing() {
     for w in writers {
         w.join().unwrap();
     }
-    let latest = json_of(&haema(&store, &refs(&env), &["latest", "--count", "100", "--json"], None));
-    let contents: Vec<&str> = latest.as_array().unwrap().iter().map(|r| r["content"].as_str().unwrap()).collect();
+    let latest = json_of(&haema(
+        &store,
+        &refs(&env),
+        &["latest", "--count", "100", "--json"],
+        None,
+    ));
+    let contents: Vec<&str> = latest
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["content"].as_str().unwrap())
+        .collect();
     assert_eq!(contents.len(), 16, "{contents:?}");
     for tag in ["left", "right"] {
         for i in 0..8 {

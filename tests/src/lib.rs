@@ -6,6 +6,9 @@
 //!   deterministic bag-of-words vectors, `/chat/completions` with a valid structured answer
 //!   for each haema stage, so the real binary can be driven end to end offline.
 
+// Test support: a server that cannot start must stop the test loudly.
+#![allow(clippy::panic)]
+
 mod http;
 mod openai;
 

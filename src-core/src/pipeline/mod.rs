@@ -83,17 +83,30 @@ struct StageFailure {
     provider_down: bool,
 }
 
-/// Calls one stage; on an answer that fails validation, asks once more with the reason.
+/// One LLM stage: its name, instructions and answer schema.
+#[derive(Clone, Copy)]
+struct Stage<'a> {
+    name: &'a str,
+    system: &'a str,
+    schema: &'a Value,
+    /// Ask once more, with the reason, when an answer fails validation.
+    retry_bad_answer: bool,
+}
+
+/// Calls one stage and validates the answer with `accept`.
 async fn call_stage<T>(
     llm: &dyn Llm,
-    stage: &str,
-    system: &str,
+    stage: &Stage<'_>,
     user: &str,
-    schema: &Value,
     calls: &mut Vec<LlmCall>,
-    retry_bad_answer: bool,
     accept: impl Fn(&Value) -> std::result::Result<T, String>,
 ) -> std::result::Result<T, StageFailure> {
+    let Stage {
+        name: stage,
+        system,
+        schema,
+        retry_bad_answer,
+    } = *stage;
     let mut prompt = user.to_owned();
     let attempts = if retry_bad_answer { 2 } else { 1 };
     let mut last = String::new();
@@ -164,18 +177,17 @@ pub(crate) async fn normalise(llm: Option<&dyn Llm>, input: AddInput, proposal: 
             let mut items = Vec::new();
             if let Some(llm) = llm {
                 let schema = stages::pre_split_schema();
+                let stage = Stage {
+                    name: "pre_split",
+                    system: prompts::SPLIT_SYSTEM,
+                    schema: &schema,
+                    retry_bad_answer: true,
+                };
                 for chunk in prompts::chunk_text(&stripped, MAX_SPLIT_CHARS) {
                     let user = prompts::split_user(&chunk);
-                    let split = call_stage(
-                        llm,
-                        "pre_split",
-                        prompts::SPLIT_SYSTEM,
-                        &user,
-                        &schema,
-                        &mut proposal.llm_calls,
-                        true,
-                        |a| stages::parse::<stages::PreSplit>(a).map(|p| normalize(p.contents)),
-                    )
+                    let split = call_stage(llm, &stage, &user, &mut proposal.llm_calls, |a| {
+                        stages::parse::<stages::PreSplit>(a).map(|p| normalize(p.contents))
+                    })
                     .await;
                     match split {
                         Ok(parts) if !parts.is_empty() => items.extend(parts),
@@ -235,6 +247,16 @@ pub(crate) async fn reconstruct(llm: Option<&dyn Llm>, found: &[related::Found],
         return;
     };
     let schema = stages::reconstruct_schema();
+    let first_stage = Stage {
+        name: "reconstruct",
+        system: prompts::RECONSTRUCT_SYSTEM,
+        schema: &schema,
+        retry_bad_answer: false,
+    };
+    let refine_stage = Stage {
+        name: "refine",
+        ..first_stage
+    };
     let inputs = proposal.inputs.clone();
     let mut outcome = Outcome::Reconstructed;
     let mut texts = Vec::new();
@@ -244,12 +266,9 @@ pub(crate) async fn reconstruct(llm: Option<&dyn Llm>, found: &[related::Found],
         let user = prompts::reconstruct_user(&related_texts, &new_texts);
         let first = call_stage(
             llm,
-            "reconstruct",
-            prompts::RECONSTRUCT_SYSTEM,
+            &first_stage,
             &user,
-            &schema,
             &mut proposal.llm_calls,
-            false,
             stages::accept_reconstruction,
         )
         .await;
@@ -260,12 +279,9 @@ pub(crate) async fn reconstruct(llm: Option<&dyn Llm>, found: &[related::Found],
                 let refine = prompts::refine_user(&user);
                 let second = call_stage(
                     llm,
-                    "refine",
-                    prompts::RECONSTRUCT_SYSTEM,
+                    &refine_stage,
                     &refine,
-                    &schema,
                     &mut proposal.llm_calls,
-                    false,
                     stages::accept_reconstruction,
                 )
                 .await;
@@ -357,12 +373,14 @@ pub(crate) async fn update_core(llm: Option<&dyn Llm>, core_text: &str, locked: 
     let schema = stages::core_schema();
     let answer = call_stage(
         llm,
-        "core_update",
-        prompts::CORE_SYSTEM,
+        &Stage {
+            name: "core_update",
+            system: prompts::CORE_SYSTEM,
+            schema: &schema,
+            retry_bad_answer: true,
+        },
         &user,
-        &schema,
         &mut proposal.llm_calls,
-        true,
         |a| {
             let update: stages::CoreUpdate = stages::parse(a)?;
             if !update.should_update {

@@ -16,11 +16,16 @@ pub struct Fixture {
 }
 
 pub fn settings(review: ReviewPolicy) -> Settings {
-    let mut s = Settings::default();
-    s.review = review;
     // The hash embedder's distances are coarser than a real model's.
-    s.merge.distance_cutoff = 0.6;
-    s
+    let merge = haema_core::config::MergeSettings {
+        distance_cutoff: 0.6,
+        ..Default::default()
+    };
+    Settings {
+        review,
+        merge,
+        ..Default::default()
+    }
 }
 
 pub async fn fixture(review: ReviewPolicy) -> Fixture {
