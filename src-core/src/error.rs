@@ -70,10 +70,6 @@ pub enum Error {
     #[error("{0}")]
     CoreFormat(String),
 
-    /// A section is locked and may only be changed by unlocking it first.
-    #[error("section {0} is locked; unlock it first (`haema core unlock {0}`)")]
-    SectionLocked(String),
-
     /// No changeset or memory with this id.
     #[error("no {what} with id {id}")]
     NotFound {

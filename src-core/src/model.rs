@@ -185,6 +185,17 @@ impl Outcome {
         }
     }
 
+    /// A short phrase for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::Reconstructed => "rebuilt by the LLM",
+            Self::Refined => "rebuilt by the LLM after a refinement",
+            Self::Fallback => "LLM failed: related memories kept, new contents added as given",
+            Self::NoLlm => "stored as given (no LLM configured)",
+            Self::Revert => "undo of an earlier changeset",
+        }
+    }
+
     pub(crate) fn parse(text: &str) -> Self {
         match text {
             "reconstructed" => Self::Reconstructed,

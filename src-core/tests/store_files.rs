@@ -267,3 +267,79 @@ async fn two_writers_merging_the_same_memories_never_lose_a_fact() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_damaged_database_file_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("memory.db"),
+        b"this is not a database, just some bytes that happen to be here",
+    )
+    .unwrap();
+    let err = Memory::open_with(dir.path(), settings(ReviewPolicy::Auto), None, None)
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("database"), "{err}");
+}
+
+#[tokio::test]
+async fn a_malformed_core_md_blocks_only_the_core_update() {
+    let f = fixture(ReviewPolicy::Auto).await;
+    std::fs::write(f.dir.path().join("core.md"), "just some notes\n# SOUL\n").unwrap();
+    let err = f.memory.core_sections().await.unwrap_err().to_string();
+    assert!(
+        err.contains("line 1") && err.contains("before the first section heading"),
+        "{err}"
+    );
+    let outcome = f.memory.add(items(&["still remembered"])).await.unwrap();
+    assert_eq!(outcome.status, haema_core::AddStatus::Committed);
+    assert!(
+        outcome
+            .warnings
+            .iter()
+            .any(|w| w.contains("core.md is not in the expected form")),
+        "{:?}",
+        outcome.warnings
+    );
+    assert!(f.llm.calls_of("core_update").is_empty());
+    assert_eq!(latest(&f.memory).await, vec!["still remembered"]);
+}
+
+#[tokio::test]
+async fn a_long_text_is_split_in_chunks() {
+    let f = fixture(ReviewPolicy::Auto).await;
+    let paragraph = "The user described a long trip through many cities and villages. ".repeat(40);
+    let text = format!("{paragraph}\n\n{paragraph}\n\n{paragraph}\n\n{paragraph}");
+    f.memory.add(text.as_str()).await.unwrap();
+    let splits = f.llm.calls_of("pre_split");
+    assert!(splits.len() >= 2, "{} calls", splits.len());
+    assert!(splits.iter().all(|c| c.user.len() < 12_000));
+}
+
+#[tokio::test]
+async fn unicode_control_characters_and_emoji_round_trip() {
+    let f = fixture(ReviewPolicy::Auto).await;
+    let texts = [
+        "사용자는 녹차를 좋아한다 🍵",
+        "東京に住んでいる",
+        "nul\u{0}byte and tab\tinside",
+        "RTL \u{202e}text",
+    ];
+    f.memory.add(items(&texts)).await.unwrap();
+    let mut stored = latest(&f.memory).await;
+    stored.sort();
+    let mut expected: Vec<String> = texts.iter().map(|t| (*t).to_owned()).collect();
+    expected.sort();
+    assert_eq!(stored, expected);
+    let hits = f
+        .memory
+        .search_records("東京に住んでいる", 1, SearchMode::Lexical)
+        .await
+        .unwrap();
+    assert_eq!(hits.hits[0].memory.content, "東京に住んでいる");
+    assert!(f.memory.search("🍵", 3).await.is_ok());
+    assert!(
+        f.memory.search("\"unbalanced NEAR( OR", 3).await.is_ok(),
+        "FTS syntax in a query is inert"
+    );
+}

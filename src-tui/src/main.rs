@@ -34,6 +34,17 @@ fn exit_code(error: &anyhow::Error) -> u8 {
     if usage { 2 } else { 1 }
 }
 
+/// What to do next, for errors whose text cannot know the command line.
+fn hint(error: &anyhow::Error) -> &'static str {
+    match error.downcast_ref::<haema_core::Error>() {
+        Some(haema_core::Error::NotFound { what: "changeset", .. }) => "; list changesets with `haema history`",
+        Some(haema_core::Error::NotFound {
+            what: "core version", ..
+        }) => "; list versions with `haema core history`",
+        _ => "",
+    }
+}
+
 fn main() -> ExitCode {
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
@@ -61,7 +72,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             let chain: Vec<String> = error.chain().map(ToString::to_string).collect();
-            eprintln!("haema: {}", chain.join(": "));
+            eprintln!("haema: {}{}", chain.join(": "), hint(&error));
             ExitCode::from(exit_code(&error))
         }
     }
