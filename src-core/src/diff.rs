@@ -60,12 +60,13 @@ fn diff_tokens(old: &[&str], new: &[&str]) -> Vec<Piece> {
                 out.push(piece(Change::Same, a[i]));
                 i += 1;
                 j += 1;
-            } else if j < b.len() && (i == a.len() || table[i][j + 1] >= table[i + 1][j]) {
-                out.push(piece(Change::Added, b[j]));
-                j += 1;
-            } else {
+            } else if i < a.len() && (j == b.len() || table[i + 1][j] >= table[i][j + 1]) {
+                // Removals before additions, as people read a change.
                 out.push(piece(Change::Removed, a[i]));
                 i += 1;
+            } else {
+                out.push(piece(Change::Added, b[j]));
+                j += 1;
             }
         }
     }

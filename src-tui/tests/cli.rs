@@ -379,3 +379,65 @@ async fn two_processes_adding_at_once_lose_nothing() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_process_killed_mid_add_leaves_the_store_as_it_was() {
+    let fake = FakeOpenAi::start(64).await;
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().to_path_buf();
+    let mut env = openai_env(&fake.base_url());
+    env.push(("HAEMA_REVIEW", "auto".into()));
+    ok(&haema(
+        &store,
+        &refs(&env),
+        &["add", "--items", "the user likes green tea"],
+        None,
+    ));
+    let before = json_of(&haema(&store, &refs(&env), &["latest", "--json"], None));
+
+    // The query embedding is answered, the reconstruction hangs; the process is killed then.
+    let vector = haema_core::provider::fake::HashEmbedder::new(64).vector("the user likes green tea a lot");
+    fake.server()
+        .push(haema_tests::Reply::json(&haema_tests::embeddings(&[vector])));
+    fake.server().push(
+        haema_tests::Reply::json(&haema_tests::chat_completion("{}")).delayed(std::time::Duration::from_secs(30)),
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_haema"))
+        .env_clear()
+        .envs(refs(&env))
+        .arg("--store")
+        .arg(&store)
+        .args(["add", "--items", "the user likes green tea a lot"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while fake
+        .server()
+        .received()
+        .iter()
+        .filter(|r| r.path.ends_with("/chat/completions"))
+        .count()
+        < 3
+    {
+        assert!(std::time::Instant::now() < deadline, "the add never reached the LLM");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+
+    assert_eq!(
+        json_of(&haema(&store, &refs(&env), &["latest", "--json"], None)),
+        before
+    );
+    let history = json_of(&haema(&store, &refs(&env), &["history", "--json"], None));
+    assert_eq!(history.as_array().unwrap().len(), 1, "no half-made changeset");
+    let again = json_of(&haema(
+        &store,
+        &refs(&env),
+        &["add", "--items", "the user likes green tea a lot", "--json"],
+        None,
+    ));
+    assert_eq!(again["status"], "committed");
+}
