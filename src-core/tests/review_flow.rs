@@ -99,14 +99,7 @@ async fn reject_applies_nothing_and_keeps_the_proposal_in_history() {
 async fn approve_edited_stores_the_persons_version() {
     let f = fixture(ReviewPolicy::Auto).await;
     f.memory.add(items(&["user likes green tea"])).await.unwrap();
-    let f2 = haema_core::Memory::open_with(
-        f.dir.path(),
-        settings(ReviewPolicy::Review),
-        Some(f.llm.clone()),
-        Some(f.embedder.clone()),
-    )
-    .await
-    .unwrap();
+    let f2 = reopen(&f, ReviewPolicy::Review).await;
     f.llm.push(
         "reconstruct",
         json!({"memories": ["user likes tea"], "coverage": "complete"}),
@@ -141,14 +134,7 @@ async fn approve_edited_stores_the_persons_version() {
 async fn approving_after_the_related_memories_changed_marks_stale_and_rerun_rebuilds() {
     let f = fixture(ReviewPolicy::Auto).await;
     f.memory.add(items(&["user likes green tea"])).await.unwrap();
-    let review = haema_core::Memory::open_with(
-        f.dir.path(),
-        settings(ReviewPolicy::Review),
-        Some(f.llm.clone()),
-        Some(f.embedder.clone()),
-    )
-    .await
-    .unwrap();
+    let review = reopen(&f, ReviewPolicy::Review).await;
     f.llm.push(
         "reconstruct",
         json!({"memories": ["user likes green tea with honey"], "coverage": "complete"}),

@@ -39,6 +39,15 @@ fn json_of(output: &Output) -> Value {
     serde_json::from_str(&ok(output)).unwrap()
 }
 
+/// The `content` of every row of a JSON array.
+fn contents(rows: &Value) -> Vec<String> {
+    rows.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["content"].as_str().unwrap().to_owned())
+        .collect()
+}
+
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
@@ -273,24 +282,14 @@ async fn review_approve_reject_revert_over_http() {
         "{shown}"
     );
     ok(&haema(&store, &env, &["review", "approve", &merge_id], None));
-    let latest: Vec<String> = json_of(&haema(&store, &env, &["latest", "--json"], None))
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["content"].as_str().unwrap().to_owned())
-        .collect();
+    let latest = contents(&json_of(&haema(&store, &env, &["latest", "--json"], None)));
     assert!(
         latest.contains(&"Ana likes black tea now.".to_owned()) && !latest.contains(&"Ana likes green tea.".to_owned()),
         "{latest:?}"
     );
 
     ok(&haema(&store, &env, &["revert", &merge_id], None));
-    let latest: Vec<String> = json_of(&haema(&store, &env, &["latest", "--json"], None))
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["content"].as_str().unwrap().to_owned())
-        .collect();
+    let latest = contents(&json_of(&haema(&store, &env, &["latest", "--json"], None)));
     assert!(
         latest.contains(&"Ana likes green tea.".to_owned()) && !latest.contains(&"Ana likes black tea now.".to_owned()),
         "{latest:?}"

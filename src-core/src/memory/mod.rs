@@ -241,8 +241,14 @@ impl Memory {
     }
 }
 
-/// Checks (or, for a new store, records) the embedder identity.
+/// Checks (or, for a new store, records) the embedder identity. Takes the write lock only
+/// when something has to be recorded.
 fn check_embedder(store: &Store, configured: Option<(String, usize)>) -> Result<()> {
+    let (configured_id, configured_dims) = configured.clone().unwrap_or_else(|| ("none".to_owned(), 0));
+    let recorded = store.read(|conn| Ok((store::meta(conn, "embedder")?, store::meta(conn, "dims")?)))?;
+    if recorded == (Some(configured_id), Some(configured_dims.to_string())) {
+        return Ok(());
+    }
     store.write(|tx| {
         let stored = store::meta(tx, "embedder")?;
         let stored_dims: usize = store::meta(tx, "dims")?.and_then(|d| d.parse().ok()).unwrap_or(0);

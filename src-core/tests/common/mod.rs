@@ -66,3 +66,15 @@ pub fn items(texts: &[&str]) -> Vec<String> {
 pub async fn latest(memory: &Memory) -> Vec<String> {
     memory.get_latest(1, 100).await.unwrap()
 }
+
+/// Opens the fixture's store a second time, with another review policy and the same providers.
+pub async fn reopen(f: &Fixture, review: ReviewPolicy) -> Memory {
+    Memory::open_with(
+        f.dir.path(),
+        settings(review),
+        Some(f.llm.clone()),
+        Some(f.embedder.clone()),
+    )
+    .await
+    .unwrap()
+}
