@@ -41,6 +41,15 @@ pub fn utc(ms: i64) -> String {
     )
 }
 
+/// A score with four significant digits, however small.
+pub fn score(value: f64) -> String {
+    if value != 0.0 && value.abs() < 0.001 {
+        format!("{value:.3e}")
+    } else {
+        format!("{value:.4}")
+    }
+}
+
 /// One line of a memory for a list: newlines shown as ⏎.
 pub fn one_line(text: &str) -> String {
     text.replace('\n', " ⏎ ")

@@ -65,10 +65,10 @@ pub async fn search(memory: &Memory, args: SearchArgs) -> Result<()> {
             .and_then(|v| v.as_str().map(str::to_owned))
             .unwrap_or_default();
         text.push_str(&format!(
-            "{:>2}. {}\n    score {:.4} · {found_by} · {} · {}\n",
+            "{:>2}. {}\n    score {} · {found_by} · {} · {}\n",
             rank + 1,
             one_line(&hit.memory.content),
-            hit.score,
+            output::score(hit.score),
             utc(hit.memory.timestamp_ms),
             hit.memory.id
         ));

@@ -38,12 +38,12 @@ fn summary(c: &Changeset) -> Value {
 /// A changeset as text a person can review.
 fn render(c: &Changeset) -> String {
     let mut out = format!(
-        "changeset {} · {} · {} · {:?} · {}\n",
+        "changeset {} · {} · {} · {}\n{}\n",
         c.id,
         c.kind,
         status_name(c),
-        c.outcome,
-        utc(c.created_at_ms)
+        utc(c.created_at_ms),
+        c.outcome.describe()
     );
     if let Some(by) = &c.decided_by {
         out.push_str(&format!("decided by {by}\n"));
