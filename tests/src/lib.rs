@@ -10,7 +10,9 @@
 #![allow(clippy::panic)]
 
 mod http;
+mod model;
 mod openai;
 
 pub use http::{Recorded, Reply, ScriptedServer};
+pub use model::minilm_dir;
 pub use openai::{FakeOpenAi, chat_completion, embeddings};

@@ -8,6 +8,8 @@ mod error;
 #[cfg(any(test, feature = "test-util"))]
 pub mod fake;
 mod http;
+#[cfg(feature = "local-embed")]
+pub mod local;
 pub mod openai;
 
 use async_trait::async_trait;
