@@ -46,6 +46,8 @@ pub enum ProviderKind {
     None,
     /// An OpenAI-compatible HTTP server.
     Openai,
+    /// A sentence-transformers model run on this machine (embedder only).
+    Local,
 }
 
 impl std::str::FromStr for ProviderKind {
@@ -54,7 +56,8 @@ impl std::str::FromStr for ProviderKind {
         match s.trim() {
             "none" | "" => Ok(Self::None),
             "openai" => Ok(Self::Openai),
-            other => Err(format!("unknown provider `{other}`; use none or openai")),
+            "local" => Ok(Self::Local),
+            other => Err(format!("unknown provider `{other}`; use none, openai or local")),
         }
     }
 }
@@ -101,8 +104,10 @@ pub struct EmbedderSettings {
     pub base_url: Option<String>,
     /// Model (default `text-embedding-3-small`).
     pub model: Option<String>,
-    /// Vector length; known models have a default.
+    /// Vector length; known models have a default, local models know their own.
     pub dims: Option<usize>,
+    /// Texts per batch of the local embedder.
+    pub batch_size: usize,
     /// Seconds one HTTP attempt may take.
     pub timeout_secs: u64,
     /// Retries of 429, 5xx and timeouts.
@@ -119,6 +124,7 @@ impl Default for EmbedderSettings {
             base_url: None,
             model: None,
             dims: None,
+            batch_size: 32,
             timeout_secs: 60,
             max_retries: 3,
             api_key: None,
@@ -266,6 +272,14 @@ impl Settings {
                 "the embedding dimension must be greater than 0 (HAEMA_EMBED_DIMS / [embedder] dims)".into(),
             ));
         }
+        if self.embedder.batch_size == 0 {
+            return Err(Error::Config(
+                "the embedding batch size must be greater than 0 ([embedder] batch_size)".into(),
+            ));
+        }
+        if self.llm.provider == ProviderKind::Local {
+            return Err(Error::Config("HAEMA_LLM=local is not supported: local models are for embeddings; use none or openai (an Ollama or llama.cpp server works through openai)".into()));
+        }
         if self.merge.top_k == 0 {
             return Err(Error::Config(
                 "merge top_k must be greater than 0 (HAEMA_MERGE_TOP_K / [merge] top_k)".into(),
@@ -312,7 +326,7 @@ impl Settings {
     /// Builds the configured LLM, or `None`.
     pub fn build_llm(&self) -> Result<Option<Arc<dyn Llm>>> {
         match self.llm.provider {
-            ProviderKind::None => Ok(None),
+            ProviderKind::None | ProviderKind::Local => Ok(None),
             ProviderKind::Openai => {
                 let model = self.llm.model.clone().unwrap_or_else(|| "gpt-4o-mini".to_owned());
                 let s = Self::openai(
@@ -332,6 +346,7 @@ impl Settings {
     pub fn build_embedder(&self) -> Result<Option<Arc<dyn Embedder>>> {
         match self.embedder.provider {
             ProviderKind::None => Ok(None),
+            ProviderKind::Local => self.build_local_embedder(),
             ProviderKind::Openai => {
                 let model = self
                     .embedder
@@ -355,6 +370,27 @@ impl Settings {
                 Ok(Some(Arc::new(OpenAiEmbedder::new(s, dims, send_dimensions)?)))
             }
         }
+    }
+}
+
+impl Settings {
+    #[cfg(feature = "local-embed")]
+    fn build_local_embedder(&self) -> Result<Option<Arc<dyn Embedder>>> {
+        use crate::provider::local::{DEFAULT_MODEL, LocalEmbedder};
+        let model = self.embedder.model.as_deref().unwrap_or(DEFAULT_MODEL);
+        let embedder = LocalEmbedder::load(model, self.embedder.batch_size)?;
+        if let Some(dims) = self.embedder.dims.filter(|d| *d != embedder.dims()) {
+            return Err(Error::Config(format!(
+                "HAEMA_EMBED_DIMS is {dims} but the local model `{model}` makes {}-number vectors; unset HAEMA_EMBED_DIMS",
+                embedder.dims()
+            )));
+        }
+        Ok(Some(Arc::new(embedder)))
+    }
+
+    #[cfg(not(feature = "local-embed"))]
+    fn build_local_embedder(&self) -> Result<Option<Arc<dyn Embedder>>> {
+        Err(Error::Config("this haema was built without the local embedder (feature `local-embed`); use HAEMA_EMBEDDER=openai or rebuild with it".into()))
     }
 }
 

@@ -33,25 +33,44 @@ fn default_act() -> String {
 struct Linear {
     /// Transposed weight: `[in, out]`, so a forward pass is one plain matmul.
     weight_t: Tensor,
-    bias: Tensor,
+    bias: Vec<f32>,
 }
 
 impl Linear {
-    fn forward(&self, x: &Tensor) -> candle_core::Result<Tensor> {
-        // x: [tokens, in]
-        x.matmul(&self.weight_t)?.broadcast_add(&self.bias)
+    /// `x · Wᵀ + b` for `x` of `[rows, in]`, as a flat row-major buffer.
+    fn forward(&self, x: &Tensor) -> candle_core::Result<Vec<f32>> {
+        let mut out = x.matmul(&self.weight_t)?.flatten_all()?.to_vec1::<f32>()?;
+        for row in out.chunks_exact_mut(self.bias.len()) {
+            row.iter_mut().zip(&self.bias).for_each(|(v, b)| *v += b);
+        }
+        Ok(out)
     }
 }
 
 struct LayerNorm {
-    weight: Tensor,
-    bias: Tensor,
+    weight: Vec<f32>,
+    bias: Vec<f32>,
     eps: f32,
 }
 
 impl LayerNorm {
-    fn forward(&self, x: &Tensor) -> candle_core::Result<Tensor> {
-        candle_nn::ops::layer_norm(x, &self.weight, &self.bias, self.eps)
+    /// Normalises each row of `x + residual` in place (into `x`).
+    fn add_and_normalise(&self, x: &mut [f32], residual: &[f32]) {
+        let width = self.weight.len();
+        for (row, res) in x.chunks_exact_mut(width).zip(residual.chunks_exact(width)) {
+            row.iter_mut().zip(res).for_each(|(v, r)| *v += r);
+            self.normalise_row(row);
+        }
+    }
+
+    fn normalise_row(&self, row: &mut [f32]) {
+        let n = row.len() as f32;
+        let mean = row.iter().sum::<f32>() / n;
+        let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / n;
+        let inv = 1.0 / (var + self.eps).sqrt();
+        for ((v, w), b) in row.iter_mut().zip(&self.weight).zip(&self.bias) {
+            *v = (*v - mean) * inv * w + b;
+        }
     }
 }
 
@@ -65,14 +84,19 @@ struct Layer {
 }
 
 /// A loaded BERT encoder.
+///
+/// Matrix products run on candle; the element-wise steps (bias, GELU, softmax, residual,
+/// layer norm) run on plain buffers in the calling thread, so that several batches can be
+/// encoded on several cores at once without sharing candle's element-wise thread pool.
 pub(crate) struct Bert {
-    word: Tensor,
-    position: Tensor,
-    token_type: Tensor,
+    word: Vec<f32>,
+    position: Vec<f32>,
+    token_type: Vec<f32>,
     embedding_norm: LayerNorm,
     layers: Vec<Layer>,
     heads: usize,
     hidden: usize,
+    vocab: usize,
     pub(crate) max_positions: usize,
 }
 
@@ -81,6 +105,12 @@ pub(crate) struct Bert {
 struct Weights {
     tensors: HashMap<String, Tensor>,
     prefix: &'static str,
+}
+
+fn flat(t: &Tensor) -> Result<Vec<f32>, String> {
+    t.flatten_all()
+        .and_then(|t| t.to_vec1::<f32>())
+        .map_err(|e| e.to_string())
 }
 
 impl Weights {
@@ -108,21 +138,30 @@ impl Weights {
             .ok_or_else(|| format!("the weights have no tensor `{}{name}`", self.prefix))
     }
 
-    fn linear(&self, name: &str) -> Result<Linear, String> {
+    fn linear(&self, name: &str) -> Result<(Tensor, Tensor), String> {
         let weight = self.get(&format!("{name}.weight"))?;
-        Ok(Linear {
-            weight_t: weight.t().and_then(|t| t.contiguous()).map_err(|e| e.to_string())?,
-            bias: self.get(&format!("{name}.bias"))?,
-        })
+        let weight_t = weight.t().and_then(|t| t.contiguous()).map_err(|e| e.to_string())?;
+        Ok((weight_t, self.get(&format!("{name}.bias"))?))
     }
 
     fn norm(&self, name: &str, eps: f64) -> Result<LayerNorm, String> {
         Ok(LayerNorm {
-            weight: self.get(&format!("{name}.weight"))?,
-            bias: self.get(&format!("{name}.bias"))?,
+            weight: flat(&self.get(&format!("{name}.weight"))?)?,
+            bias: flat(&self.get(&format!("{name}.bias"))?)?,
             eps: eps as f32,
         })
     }
+}
+
+fn linear(parts: &[(Tensor, Tensor)]) -> Result<Linear, String> {
+    let weights: Vec<&Tensor> = parts.iter().map(|p| &p.0).collect();
+    let biases: Vec<&Tensor> = parts.iter().map(|p| &p.1).collect();
+    let weight_t = Tensor::cat(&weights, 1).map_err(|e| e.to_string())?;
+    let bias = Tensor::cat(&biases, 0).map_err(|e| e.to_string())?;
+    Ok(Linear {
+        weight_t,
+        bias: flat(&bias)?,
+    })
 }
 
 impl Bert {
@@ -151,71 +190,135 @@ impl Bert {
         let mut layers = Vec::with_capacity(config.num_hidden_layers);
         for i in 0..config.num_hidden_layers {
             let p = format!("encoder.layer.{i}");
-            let (q, k, v) = (
-                w.linear(&format!("{p}.attention.self.query"))?,
-                w.linear(&format!("{p}.attention.self.key"))?,
-                w.linear(&format!("{p}.attention.self.value"))?,
-            );
-            let fuse = |a: &Tensor, b: &Tensor, c: &Tensor, dim: usize| {
-                Tensor::cat(&[a, b, c], dim).map_err(|e| e.to_string())
-            };
+            let qkv = ["query", "key", "value"].map(|n| w.linear(&format!("{p}.attention.self.{n}")));
+            let qkv = qkv.into_iter().collect::<Result<Vec<_>, _>>()?;
             layers.push(Layer {
-                qkv: Linear {
-                    weight_t: fuse(&q.weight_t, &k.weight_t, &v.weight_t, 1)?,
-                    bias: fuse(&q.bias, &k.bias, &v.bias, 0)?,
-                },
-                attention_out: w.linear(&format!("{p}.attention.output.dense"))?,
+                qkv: linear(&qkv)?,
+                attention_out: linear(&[w.linear(&format!("{p}.attention.output.dense"))?])?,
                 attention_norm: w.norm(&format!("{p}.attention.output.LayerNorm"), eps)?,
-                intermediate: w.linear(&format!("{p}.intermediate.dense"))?,
-                output: w.linear(&format!("{p}.output.dense"))?,
+                intermediate: linear(&[w.linear(&format!("{p}.intermediate.dense"))?])?,
+                output: linear(&[w.linear(&format!("{p}.output.dense"))?])?,
                 output_norm: w.norm(&format!("{p}.output.LayerNorm"), eps)?,
             });
         }
+        let word = w.get("embeddings.word_embeddings.weight")?;
+        let vocab = word.dims().first().copied().unwrap_or(0);
         Ok(Self {
-            word: w.get("embeddings.word_embeddings.weight")?,
-            position: w.get("embeddings.position_embeddings.weight")?,
-            token_type: w.get("embeddings.token_type_embeddings.weight")?,
+            word: flat(&word)?,
+            position: flat(&w.get("embeddings.position_embeddings.weight")?)?,
+            token_type: flat(&w.get("embeddings.token_type_embeddings.weight")?)?,
             embedding_norm: w.norm("embeddings.LayerNorm", eps)?,
             layers,
             heads: config.num_attention_heads,
             hidden: config.hidden_size,
+            vocab,
             max_positions: config.max_position_embeddings,
         })
     }
 
-    /// Encodes a batch of equal-length token id rows (padded with `mask` = 0) and returns the
-    /// last hidden states `[batch, len, hidden]`.
-    pub(crate) fn forward(&self, ids: &[u32], mask: &[u32], batch: usize, len: usize) -> candle_core::Result<Tensor> {
-        let device = Device::Cpu;
+    /// Encodes a batch of equal-length token id rows (padded where `mask` is 0) and returns
+    /// the last hidden states, `[batch * len, hidden]` row-major.
+    pub(crate) fn forward(&self, ids: &[u32], mask: &[u32], batch: usize, len: usize) -> candle_core::Result<Vec<f32>> {
         let (heads, hidden) = (self.heads, self.hidden);
         let head_dim = hidden / heads;
-        let ids_t = Tensor::from_slice(ids, batch * len, &device)?;
-        let positions = Tensor::arange(0u32, len as u32, &device)?;
-        let word = self.word.embedding(&ids_t)?.reshape((batch, len, hidden))?;
-        let position = self.position.embedding(&positions)?.unsqueeze(0)?;
-        let token_type = self.token_type.narrow(0, 0, 1)?.unsqueeze(0)?;
-        let x = word.broadcast_add(&position)?.broadcast_add(&token_type)?;
-        let mut x = self.embedding_norm.forward(&x)?.reshape((batch * len, hidden))?;
-        // Additive attention bias: 0 for real tokens, a large negative for padding.
-        let bias: Vec<f32> = mask.iter().map(|&m| if m == 0 { -1e4 } else { 0.0 }).collect();
-        let bias = Tensor::from_vec(bias, (batch, 1, 1, len), &device)?;
-        let scale = 1.0 / (head_dim as f64).sqrt();
-        for layer in &self.layers {
-            let qkv = layer.qkv.forward(&x)?.reshape((batch, len, 3, heads, head_dim))?;
-            let q = qkv.narrow(2, 0, 1)?.squeeze(2)?.transpose(1, 2)?.contiguous()?;
-            let k = qkv.narrow(2, 1, 1)?.squeeze(2)?.transpose(1, 2)?.contiguous()?;
-            let v = qkv.narrow(2, 2, 1)?.squeeze(2)?.transpose(1, 2)?.contiguous()?;
-            let scores = (q.matmul(&k.t()?)? * scale)?.broadcast_add(&bias)?;
-            let probs = candle_nn::ops::softmax_last_dim(&scores)?;
-            let context = probs.matmul(&v)?.transpose(1, 2)?.reshape((batch * len, hidden))?;
-            let attended = layer.attention_out.forward(&context)?;
-            x = layer.attention_norm.forward(&(attended + &x)?)?;
-            let inner = layer.intermediate.forward(&x)?.gelu_erf()?;
-            let out = layer.output.forward(&inner)?;
-            x = layer.output_norm.forward(&(out + &x)?)?;
+        let tokens = batch * len;
+        let device = Device::Cpu;
+        // Embeddings: word + position + token type 0, then layer norm.
+        let mut x = vec![0f32; tokens * hidden];
+        for (t, row) in x.chunks_exact_mut(hidden).enumerate() {
+            let id = (ids[t] as usize).min(self.vocab.saturating_sub(1));
+            let pos = t % len;
+            let word = &self.word[id * hidden..(id + 1) * hidden];
+            let position = &self.position[pos * hidden..(pos + 1) * hidden];
+            for (i, v) in row.iter_mut().enumerate() {
+                *v = word[i] + position[i] + self.token_type[i];
+            }
+            self.embedding_norm.normalise_row(row);
         }
-        x.reshape((batch, len, hidden))
+        let scale = 1.0 / (head_dim as f32).sqrt();
+        let mut scores = vec![0f32; len];
+        for layer in &self.layers {
+            let input = Tensor::from_slice(&x, (tokens, hidden), &device)?;
+            let qkv = layer.qkv.forward(&input)?;
+            // Attention straight from the fused [tokens, 3 * hidden] buffer: per sentence and
+            // head, a few hundred short dot products, far cheaper than a batched matmul call.
+            let mut merged = vec![0f32; tokens * hidden];
+            for b in 0..batch {
+                let keys = &mask[b * len..(b + 1) * len];
+                for h in 0..heads {
+                    let offset = h * head_dim;
+                    for i in 0..len {
+                        let qi = (b * len + i) * 3 * hidden + offset;
+                        let query = &qkv[qi..qi + head_dim];
+                        for (j, score) in scores.iter_mut().enumerate() {
+                            let kj = (b * len + j) * 3 * hidden + hidden + offset;
+                            *score = dot(query, &qkv[kj..kj + head_dim]);
+                        }
+                        softmax_row(&mut scores, keys, scale);
+                        let out =
+                            &mut merged[(b * len + i) * hidden + offset..(b * len + i) * hidden + offset + head_dim];
+                        for (j, p) in scores.iter().enumerate() {
+                            if *p == 0.0 {
+                                continue;
+                            }
+                            let vj = (b * len + j) * 3 * hidden + 2 * hidden + offset;
+                            out.iter_mut()
+                                .zip(&qkv[vj..vj + head_dim])
+                                .for_each(|(o, v)| *o += p * v);
+                        }
+                    }
+                }
+            }
+            let mut attended = layer
+                .attention_out
+                .forward(&Tensor::from_vec(merged, (tokens, hidden), &device)?)?;
+            layer.attention_norm.add_and_normalise(&mut attended, &x);
+            let mut inner = layer
+                .intermediate
+                .forward(&Tensor::from_slice(&attended, (tokens, hidden), &device)?)?;
+            super::gelu::gelu_in_place(&mut inner);
+            let inner_width = inner.len() / tokens.max(1);
+            let mut out = layer
+                .output
+                .forward(&Tensor::from_vec(inner, (tokens, inner_width), &device)?)?;
+            layer.output_norm.add_and_normalise(&mut out, &attended);
+            x = out;
+        }
+        Ok(x)
     }
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    // Eight partial sums let the compiler vectorise the loop.
+    let mut acc = [0f32; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for k in 0..8 {
+            acc[k] += x[k] * y[k];
+        }
+    }
+    acc.iter().sum::<f32>() + ra.iter().zip(rb).map(|(x, y)| x * y).sum::<f32>()
+}
+
+/// Softmax of one row of attention scores, scaled, with padded keys masked out.
+fn softmax_row(row: &mut [f32], mask: &[u32], scale: f32) {
+    let mut max = f32::NEG_INFINITY;
+    for (s, m) in row.iter_mut().zip(mask) {
+        *s = if *m == 0 { f32::NEG_INFINITY } else { *s * scale };
+        max = max.max(*s);
+    }
+    let mut sum = 0.0;
+    for s in row.iter_mut() {
+        *s = if s.is_finite() {
+            super::gelu::exp_neg(*s - max)
+        } else {
+            0.0
+        };
+        sum += *s;
+    }
+    let inv = if sum > 0.0 { 1.0 / sum } else { 0.0 };
+    row.iter_mut().for_each(|s| *s *= inv);
 }
 
 /// How token vectors become one sentence vector (`1_Pooling/config.json`).
@@ -229,29 +332,35 @@ pub(crate) enum Pooling {
     Max,
 }
 
-/// Pools `[batch, len, hidden]` hidden states into `[batch, hidden]` rows.
-pub(crate) fn pool(
-    hidden: &Tensor,
-    mask: &[u32],
-    batch: usize,
-    len: usize,
-    pooling: Pooling,
-) -> candle_core::Result<Vec<Vec<f32>>> {
-    let device = Device::Cpu;
-    let pooled = match pooling {
-        Pooling::Cls => hidden.narrow(1, 0, 1)?.squeeze(1)?,
-        Pooling::Mean => {
-            let m: Vec<f32> = mask.iter().map(|&v| v as f32).collect();
-            let m = Tensor::from_vec(m, (batch, len, 1), &device)?;
-            let summed = hidden.broadcast_mul(&m)?.sum(1)?;
-            let counts = m.sum(1)?.clamp(1e-9, f64::MAX)?;
-            summed.broadcast_div(&counts)?
-        }
-        Pooling::Max => {
-            let m: Vec<f32> = mask.iter().map(|&v| if v == 0 { -1e9 } else { 0.0 }).collect();
-            let m = Tensor::from_vec(m, (batch, len, 1), &device)?;
-            hidden.broadcast_add(&m)?.max(1)?
-        }
-    };
-    pooled.to_vec2::<f32>()
+/// Pools `[batch * len, hidden]` hidden states into one row per sentence.
+pub(crate) fn pool(hidden_states: &[f32], mask: &[u32], batch: usize, len: usize, pooling: Pooling) -> Vec<Vec<f32>> {
+    let hidden = hidden_states.len() / (batch * len).max(1);
+    (0..batch)
+        .map(|b| {
+            let rows = (0..len)
+                .filter(|&l| mask[b * len + l] != 0)
+                .map(|l| &hidden_states[(b * len + l) * hidden..(b * len + l + 1) * hidden]);
+            match pooling {
+                Pooling::Cls => hidden_states[b * len * hidden..(b * len + 1) * hidden].to_vec(),
+                Pooling::Mean => {
+                    let mut sum = vec![0f32; hidden];
+                    let mut count = 0usize;
+                    for row in rows {
+                        sum.iter_mut().zip(row).for_each(|(s, v)| *s += v);
+                        count += 1;
+                    }
+                    let inv = 1.0 / count.max(1) as f32;
+                    sum.iter_mut().for_each(|s| *s *= inv);
+                    sum
+                }
+                Pooling::Max => {
+                    let mut max = vec![f32::NEG_INFINITY; hidden];
+                    for row in rows {
+                        max.iter_mut().zip(row).for_each(|(m, v)| *m = m.max(*v));
+                    }
+                    max
+                }
+            }
+        })
+        .collect()
 }

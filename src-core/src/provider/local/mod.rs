@@ -8,6 +8,7 @@
 
 mod bert;
 mod files;
+mod gelu;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -36,6 +37,9 @@ struct Model {
     document_prefix: String,
     batch_size: usize,
     dims: usize,
+    /// One single-threaded pool per core: a batch is split across them so that each part
+    /// runs its matrix products without cross-thread synchronisation.
+    workers: Vec<rayon::ThreadPool>,
 }
 
 /// A sentence-transformers model run locally.
@@ -131,6 +135,16 @@ impl LocalEmbedder {
                 format!("{pooling:?}{normalize}{query_prefix}\u{0}{document_prefix}").as_bytes()
             ])
         );
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        let workers = (0..threads)
+            .map(|i| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(1)
+                    .thread_name(move |_| format!("haema-embed-{i}"))
+                    .build()
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| format!("cannot start embedding threads: {e}"))?;
         let model = Model {
             bert,
             tokenizer,
@@ -140,6 +154,7 @@ impl LocalEmbedder {
             document_prefix,
             batch_size: batch_size.max(1),
             dims: config.hidden_size,
+            workers,
         };
         Ok(Self {
             model: Arc::new(model),
@@ -236,6 +251,32 @@ fn prompts_of(dir: &Path, name: &str) -> (String, String) {
 }
 
 impl Model {
+    /// Pooled (and normalised) vectors of the texts `rows` points at, as one padded batch.
+    fn forward(&self, rows: &[usize], encoded: &[Vec<u32>]) -> Result<Vec<Vec<f32>>, String> {
+        let len = rows.iter().map(|&i| encoded[i].len()).max().unwrap_or(1).max(1);
+        let batch = rows.len();
+        let mut ids = vec![0u32; batch * len];
+        let mut mask = vec![0u32; batch * len];
+        for (row, &i) in rows.iter().enumerate() {
+            for (col, &id) in encoded[i].iter().enumerate() {
+                ids[row * len + col] = id;
+                mask[row * len + col] = 1;
+            }
+        }
+        let hidden = self
+            .bert
+            .forward(&ids, &mask, batch, len)
+            .map_err(|e| format!("the model failed: {e}"))?;
+        let mut pooled = bert::pool(&hidden, &mask, batch, len, self.pooling);
+        if self.normalize {
+            for vector in &mut pooled {
+                let norm = vector.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-12);
+                vector.iter_mut().for_each(|x| *x /= norm);
+            }
+        }
+        Ok(pooled)
+    }
+
     fn embed(&self, texts: &[String], query: bool) -> Result<Vec<Vec<f32>>, String> {
         let prefix = if query {
             &self.query_prefix
@@ -258,27 +299,31 @@ impl Model {
         order.sort_by_key(|&i| encoded[i].len());
         let mut out = vec![Vec::new(); texts.len()];
         for chunk in order.chunks(self.batch_size) {
-            let len = chunk.iter().map(|&i| encoded[i].len()).max().unwrap_or(1).max(1);
-            let batch = chunk.len();
-            let mut ids = vec![0u32; batch * len];
-            let mut mask = vec![0u32; batch * len];
-            for (row, &i) in chunk.iter().enumerate() {
-                for (col, &id) in encoded[i].iter().enumerate() {
-                    ids[row * len + col] = id;
-                    mask[row * len + col] = 1;
-                }
-            }
-            let hidden = self
-                .bert
-                .forward(&ids, &mask, batch, len)
-                .map_err(|e| format!("the model failed: {e}"))?;
-            let pooled =
-                bert::pool(&hidden, &mask, batch, len, self.pooling).map_err(|e| format!("pooling failed: {e}"))?;
-            for (&i, mut vector) in chunk.iter().zip(pooled) {
-                if self.normalize {
-                    let norm = vector.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-12);
-                    vector.iter_mut().for_each(|x| *x /= norm);
-                }
+            let parts = self.workers.len();
+            let vectors = if parts > 1 && chunk.len() >= 2 * parts {
+                // Contiguous parts of a length-sorted chunk have similar lengths.
+                let size = chunk.len().div_ceil(parts);
+                let results: Vec<Result<Vec<Vec<f32>>, String>> = std::thread::scope(|scope| {
+                    let handles: Vec<_> = chunk
+                        .chunks(size)
+                        .zip(&self.workers)
+                        .map(|(part, pool)| scope.spawn(|| pool.install(|| self.forward(part, &encoded))))
+                        .collect();
+                    handles
+                        .into_iter()
+                        .map(|h| h.join().unwrap_or_else(|_| Err("an embedding thread failed".into())))
+                        .collect()
+                });
+                results
+                    .into_iter()
+                    .collect::<Result<Vec<_>, _>>()?
+                    .into_iter()
+                    .flatten()
+                    .collect()
+            } else {
+                self.forward(chunk, &encoded)?
+            };
+            for (&i, vector) in chunk.iter().zip(vectors) {
                 out[i] = vector;
             }
         }
