@@ -67,7 +67,7 @@ async fn malformed_answers_are_bad_answers() {
     server.push(Reply::status(200, "<html>not json</html>"));
     server.push(Reply::json(&json!({"choices": [{"message": {"role": "assistant", "content": null, "refusal": "I can't help with that."}}]})));
     let llm = OpenAiLlm::new(settings(&server, Duration::from_secs(5))).unwrap();
-    for expected in ["not JSON", "no choices", "not JSON", "refused"] {
+    for expected in ["no JSON object", "no choices", "not JSON", "refused"] {
         let err = ask(&llm).await.unwrap_err();
         assert_eq!(err.kind, ProviderErrorKind::BadAnswer);
         assert!(err.to_string().contains(expected), "{err}");
@@ -247,4 +247,53 @@ async fn memory_over_http_end_to_end_and_a_dead_llm_loses_nothing() {
         memory.changesets(Default::default()).await.unwrap()[0].outcome,
         haema_core::Outcome::Fallback
     );
+}
+
+#[tokio::test]
+async fn servers_without_json_schema_get_json_mode_then_a_schema_in_the_prompt() {
+    let server = ScriptedServer::start().await;
+    server.push(Reply::status(
+        400,
+        r#"{"error":{"message":"response_format type json_schema is not supported by this model"}}"#,
+    ));
+    server.push(Reply::status(
+        400,
+        r#"{"error":{"message":"'response_format' of type 'json_object' is not supported"}}"#,
+    ));
+    server.push(Reply::json(&chat_completion(
+        "Sure! Here is the JSON:\n```json\n{\"contents\": [\"a\"]}\n```",
+    )));
+    server.push(Reply::json(&chat_completion(r#"{"contents": ["b"]}"#)));
+    let llm = OpenAiLlm::new(settings(&server, Duration::from_secs(5))).unwrap();
+    assert_eq!(
+        ask(&llm).await.unwrap(),
+        json!({"contents": ["a"]}),
+        "a fenced answer in chatter is found"
+    );
+    let requests = server.received();
+    assert_eq!(requests[0].body["response_format"]["type"], "json_schema");
+    assert_eq!(requests[1].body["response_format"]["type"], "json_object");
+    assert!(requests[2].body.get("response_format").is_none());
+    let system = requests[2].body["messages"][0]["content"].as_str().unwrap();
+    assert!(
+        system.starts_with("sys") && system.contains("\"required\":[\"contents\"]"),
+        "{system}"
+    );
+    // The client remembers what the server takes.
+    assert_eq!(ask(&llm).await.unwrap(), json!({"contents": ["b"]}));
+    assert!(server.received()[3].body.get("response_format").is_none());
+}
+
+#[tokio::test]
+async fn other_bad_requests_are_not_mistaken_for_format_problems() {
+    let server = ScriptedServer::start().await;
+    server.push(Reply::status(
+        400,
+        r#"{"error":{"message":"maximum context length exceeded"}}"#,
+    ));
+    let llm = OpenAiLlm::new(settings(&server, Duration::from_secs(5))).unwrap();
+    let err = ask(&llm).await.unwrap_err();
+    assert_eq!(err.kind, ProviderErrorKind::BadRequest);
+    assert!(err.to_string().contains("maximum context length"), "{err}");
+    assert_eq!(server.received().len(), 1);
 }

@@ -275,8 +275,8 @@ pub(crate) async fn reconstruct(llm: Option<&dyn Llm>, found: &[related::Found],
         let result = match first {
             Ok(memories) => Ok(memories),
             Err(failure) if failure.provider_down => Err(failure),
-            Err(_) => {
-                let refine = prompts::refine_user(&user);
+            Err(first_failure) => {
+                let refine = prompts::refine_user(&user, &first_failure.message);
                 let second = call_stage(
                     llm,
                     &refine_stage,

@@ -57,10 +57,11 @@ pub(crate) fn reconstruct_user(related: &[String], new_contents: &[String]) -> S
     )
 }
 
-/// The refinement prompt: the original plus a request to restore what was left out.
-pub(crate) fn refine_user(original: &str) -> String {
+/// The refinement prompt: the original, why the previous answer was not accepted, and a
+/// request to restore what was left out.
+pub(crate) fn refine_user(original: &str, reason: &str) -> String {
     format!(
-        "{original}\nYour previous answer was incomplete, missing or over-compressed. Answer again: restore every omitted fact from the related memories and new contents, split combined facts into separate memories, and set coverage to \"complete\" only when nothing is missing.\n"
+        "{original}\nYour previous answer was incomplete, missing or over-compressed ({reason}). Answer again: restore every omitted fact from the related memories and new contents, split combined facts into separate memories, and set coverage to \"complete\" only when nothing is missing.\n"
     )
 }
 

@@ -8,6 +8,7 @@ mod error;
 #[cfg(any(test, feature = "test-util"))]
 pub mod fake;
 mod http;
+mod json_text;
 #[cfg(feature = "local-embed")]
 pub mod local;
 pub mod openai;

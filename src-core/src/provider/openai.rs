@@ -9,6 +9,7 @@ use async_trait::async_trait;
 use serde_json::{Value, json};
 
 use super::http::{JsonClient, excerpt};
+use super::json_text::extract_object;
 use super::{Embedder, Llm, ProviderError, ProviderErrorKind, RetryPolicy, StructuredRequest, check_embeddings};
 
 /// Where and how to reach an OpenAI-compatible server.
@@ -31,12 +32,49 @@ fn endpoint(base_url: &str, path: &str) -> String {
     format!("{}/{path}", base_url.trim_end_matches('/'))
 }
 
-/// Chat-completions LLM with JSON-schema structured output.
-#[derive(Debug, Clone)]
+/// How the answer's shape is asked for; a server that rejects one is asked the next way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum OutputMode {
+    /// `response_format: {"type": "json_schema", ...}`.
+    Schema = 0,
+    /// `response_format: {"type": "json_object"}` with the schema in the prompt.
+    JsonObject = 1,
+    /// No `response_format`; the schema in the prompt only.
+    Prompt = 2,
+}
+
+impl OutputMode {
+    fn from_u8(value: u8) -> Self {
+        match value {
+            0 => Self::Schema,
+            1 => Self::JsonObject,
+            _ => Self::Prompt,
+        }
+    }
+}
+
+/// Chat-completions LLM with JSON-schema structured output, falling back to JSON mode and
+/// then to a schema in the prompt for servers that do not support it.
+#[derive(Debug)]
 pub struct OpenAiLlm {
     http: JsonClient,
     url: String,
     model: String,
+    mode: std::sync::atomic::AtomicU8,
+}
+
+/// Whether a 400 answer says the `response_format` asked for is not supported.
+fn rejects_response_format(err: &ProviderError) -> bool {
+    let message = err.message.to_lowercase();
+    err.kind == ProviderErrorKind::BadRequest
+        && ["response_format", "json_schema", "json_object", "structured output"]
+            .iter()
+            .any(|k| message.contains(k))
+}
+
+/// The system prompt with the answer's schema spelled out, for servers without schema support.
+fn schema_in_prompt(system: &str, schema: &Value) -> String {
+    format!("{system}\n\nAnswer with one JSON object only, no other text, that follows this JSON schema:\n{schema}")
 }
 
 impl OpenAiLlm {
@@ -48,6 +86,7 @@ impl OpenAiLlm {
             http,
             url: endpoint(&settings.base_url, "chat/completions"),
             model: settings.model,
+            mode: std::sync::atomic::AtomicU8::new(OutputMode::Schema as u8),
         })
     }
 }
@@ -59,19 +98,42 @@ impl Llm for OpenAiLlm {
     }
 
     async fn generate_structured(&self, request: StructuredRequest<'_>) -> Result<Value, ProviderError> {
-        let body = json!({
-            "model": self.model,
-            "temperature": 0,
-            "messages": [
-                {"role": "system", "content": request.system},
-                {"role": "user", "content": request.user},
-            ],
-            "response_format": {
-                "type": "json_schema",
-                "json_schema": {"name": request.name, "strict": true, "schema": request.schema},
-            },
-        });
-        let answer = self.http.post_json(&self.url, &body).await?;
+        use std::sync::atomic::Ordering;
+        loop {
+            let mode = OutputMode::from_u8(self.mode.load(Ordering::Relaxed));
+            let system = match mode {
+                OutputMode::Schema => request.system.to_owned(),
+                OutputMode::JsonObject | OutputMode::Prompt => schema_in_prompt(request.system, request.schema),
+            };
+            let mut body = json!({
+                "model": self.model,
+                "temperature": 0,
+                "messages": [
+                    {"role": "system", "content": system},
+                    {"role": "user", "content": request.user},
+                ],
+            });
+            match mode {
+                OutputMode::Schema => {
+                    body["response_format"] = json!({"type": "json_schema", "json_schema": {"name": request.name, "strict": true, "schema": request.schema}});
+                }
+                OutputMode::JsonObject => body["response_format"] = json!({"type": "json_object"}),
+                OutputMode::Prompt => {}
+            }
+            match self.http.post_json(&self.url, &body).await {
+                Ok(answer) => return self.read_answer(&answer),
+                Err(err) if mode != OutputMode::Prompt && rejects_response_format(&err) => {
+                    // Remember for later calls: this server does not take that format.
+                    self.mode.store(mode as u8 + 1, Ordering::Relaxed);
+                }
+                Err(err) => return Err(err),
+            }
+        }
+    }
+}
+
+impl OpenAiLlm {
+    fn read_answer(&self, answer: &Value) -> Result<Value, ProviderError> {
         let bad = |message: String| ProviderError::new(self.id(), ProviderErrorKind::BadAnswer, message);
         let message = answer.pointer("/choices/0/message").ok_or_else(|| {
             bad(format!(
@@ -86,8 +148,8 @@ impl Llm for OpenAiLlm {
             .get("content")
             .and_then(Value::as_str)
             .ok_or_else(|| bad("answer has no text content".to_owned()))?;
-        serde_json::from_str(content)
-            .map_err(|e| bad(format!("the model's text is not JSON ({e}): {}", excerpt(content))))
+        extract_object(content)
+            .ok_or_else(|| bad(format!("the model's text holds no JSON object: {}", excerpt(content))))
     }
 }
 
