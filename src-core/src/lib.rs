@@ -22,6 +22,7 @@ pub mod model;
 mod pipeline;
 pub mod provider;
 mod recall;
+mod reembed;
 mod search;
 mod store;
 
@@ -32,3 +33,4 @@ pub use memory::{Memory, StoreInfo};
 pub use model::*;
 pub use pipeline::AddInput;
 pub use recall::{Recall, RecallItem, RecallReason, estimate_tokens};
+pub use reembed::{ReembedProgress, ReembedReport, reembed};

@@ -42,6 +42,31 @@ pub enum Command {
     Recall(RecallArgs),
     /// Counts, embedder, LLM and review policy of the store.
     Status(JsonFlag),
+    /// Switch the store to another embedder (or to vectors from lexical-only); resumable.
+    Reembed(ReembedArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ReembedArgs {
+    /// none, openai or local (default: the configured embedder).
+    #[arg(long, value_parser = parse_provider)]
+    pub embedder: Option<haema_core::config::ProviderKind>,
+    /// Model: a name, or for local a folder or Hugging Face name (default: the configured one).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Vector length, for models that can shorten their vectors.
+    #[arg(long)]
+    pub dims: Option<usize>,
+    /// Base URL of an OpenAI-compatible server.
+    #[arg(long)]
+    pub base_url: Option<String>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_provider(s: &str) -> Result<haema_core::config::ProviderKind, String> {
+    s.parse()
 }
 
 #[derive(Debug, Args)]

@@ -440,3 +440,53 @@ async fn a_process_killed_mid_add_leaves_the_store_as_it_was() {
     ));
     assert_eq!(again["status"], "committed");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reembed_gives_a_lexical_store_vectors() {
+    let fake = FakeOpenAi::start(64).await;
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().to_path_buf();
+    ok(&haema(
+        &store,
+        &[],
+        &[
+            "add",
+            "--items",
+            "Ana's cat is called Miso",
+            "The server runs Debian",
+            "--json",
+        ],
+        None,
+    ));
+    let base = fake.base_url();
+    let args = [
+        "reembed",
+        "--embedder",
+        "openai",
+        "--base-url",
+        &base,
+        "--model",
+        "hash-test",
+        "--dims",
+        "64",
+        "--json",
+    ];
+    let report = json_of(&haema(&store, &[], &args, None));
+    assert_eq!(report["from"], "none");
+    assert_eq!(report["to"], "openai:hash-test");
+    assert_eq!(
+        (report["dims"].as_u64(), report["embedded"].as_u64()),
+        (Some(64), Some(2))
+    );
+    let env = openai_env(&base);
+    let hits = json_of(&haema(
+        &store,
+        &refs(&env),
+        &["search", "Ana's cat is called Miso", "--mode", "vector", "--json"],
+        None,
+    ));
+    assert_eq!(hits[0]["content"], "Ana's cat is called Miso");
+    assert_eq!(hits[0]["found_by"], "vector");
+    let lexical = haema(&store, &[], &["status"], None);
+    assert_eq!(lexical.status.code(), Some(1), "the store now needs its embedder");
+}

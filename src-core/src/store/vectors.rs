@@ -30,28 +30,99 @@ pub(crate) fn register() {
     });
 }
 
+/// The live vector table.
+pub(crate) const TABLE: &str = "memory_vectors";
+/// The table `haema reembed` fills before it replaces the live one.
+pub(crate) const STAGING: &str = "memory_vectors_next";
+
 /// Whether the vector table exists.
 pub(crate) fn exists(conn: &Connection) -> Result<bool> {
+    table_exists(conn, TABLE)
+}
+
+/// Whether a vector table of this name exists.
+pub(crate) fn table_exists(conn: &Connection, table: &str) -> Result<bool> {
     Ok(conn
-        .query_row("SELECT 1 FROM sqlite_master WHERE name = 'memory_vectors'", [], |_| {
-            Ok(())
-        })
+        .query_row("SELECT 1 FROM sqlite_master WHERE name = ?1", [table], |_| Ok(()))
         .optional()?
         .is_some())
 }
 
 /// Creates the vector table for `dims`-long vectors.
 pub(crate) fn create(conn: &Connection, dims: usize) -> Result<()> {
+    create_table(conn, TABLE, dims)
+}
+
+/// Creates a vector table of this name (one of [`TABLE`], [`STAGING`]).
+pub(crate) fn create_table(conn: &Connection, table: &str, dims: usize) -> Result<()> {
     conn.execute_batch(&format!(
-        "CREATE VIRTUAL TABLE memory_vectors USING vec0(embedding float[{dims}] distance_metric=cosine, active integer)"
+        "CREATE VIRTUAL TABLE {table} USING vec0(embedding float[{dims}] distance_metric=cosine, active integer)"
     ))?;
     Ok(())
 }
 
 /// Drops the vector table.
 pub(crate) fn drop(conn: &Connection) -> Result<()> {
-    conn.execute_batch("DROP TABLE IF EXISTS memory_vectors")?;
+    drop_table(conn, TABLE)
+}
+
+/// Drops a vector table of this name (one of [`TABLE`], [`STAGING`]).
+pub(crate) fn drop_table(conn: &Connection, table: &str) -> Result<()> {
+    conn.execute_batch(&format!("DROP TABLE IF EXISTS {table}"))?;
     Ok(())
+}
+
+/// Stores a vector in the staging table.
+pub(crate) fn insert_staged(conn: &Connection, rowid: i64, vector: &[f32], active: bool) -> Result<()> {
+    conn.execute(
+        "INSERT INTO memory_vectors_next (rowid, embedding, active) VALUES (?1, ?2, ?3)",
+        params![rowid, to_blob(vector), i64::from(active)],
+    )?;
+    Ok(())
+}
+
+/// Up to `limit` memories (active or superseded) that have no staged vector yet:
+/// `(rowid, content, active)`, in rowid order.
+pub(crate) fn unstaged(conn: &Connection, limit: usize) -> Result<Vec<(i64, String, bool)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT m.rowid, m.content, m.status = 'active' FROM memories m
+         WHERE m.status IN ('active', 'superseded') AND m.rowid NOT IN (SELECT rowid FROM memory_vectors_next)
+         ORDER BY m.rowid LIMIT ?1",
+    )?;
+    let rows = stmt.query_map([i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
+/// Number of memories (active or superseded) and how many of them are staged.
+pub(crate) fn staging_progress(conn: &Connection) -> Result<(usize, usize)> {
+    let total: i64 = conn.query_row(
+        "SELECT count(*) FROM memories WHERE status IN ('active', 'superseded')",
+        [],
+        |r| r.get(0),
+    )?;
+    let staged: i64 = conn.query_row(
+        "SELECT count(*) FROM memories WHERE status IN ('active', 'superseded') AND rowid IN (SELECT rowid FROM memory_vectors_next)",
+        [],
+        |r| r.get(0),
+    )?;
+    Ok((
+        usize::try_from(total).unwrap_or(0),
+        usize::try_from(staged).unwrap_or(0),
+    ))
+}
+
+/// Replaces the live table by the staging table: the live table is re-created with the
+/// staging table's dimension and filled from it, with each memory's current status.
+pub(crate) fn promote_staging(conn: &Connection, dims: usize) -> Result<()> {
+    drop_table(conn, TABLE)?;
+    create_table(conn, TABLE, dims)?;
+    conn.execute_batch(
+        "INSERT INTO memory_vectors (rowid, embedding, active)
+           SELECT v.rowid, v.embedding, m.status = 'active' FROM memory_vectors_next v JOIN memories m ON m.rowid = v.rowid",
+    )?;
+    drop_table(conn, STAGING)
 }
 
 /// Little-endian f32 bytes, the format vec0 reads.

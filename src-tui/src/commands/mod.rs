@@ -2,6 +2,7 @@
 
 mod core;
 mod memories;
+mod reembed;
 mod review;
 
 use std::io::Read;
@@ -39,6 +40,10 @@ pub fn read_source(path: &Path) -> Result<String> {
 
 pub async fn run(cli: Cli) -> Result<()> {
     let dir = store_path::resolve(cli.store)?;
+    if let Some(Command::Reembed(args)) = cli.command {
+        // The store's recorded embedder may differ from the configured one: no `open`.
+        return reembed::run(&dir, args).await;
+    }
     let memory = open(&dir).await?;
     match cli.command {
         None => memories::overview(&memory).await,
@@ -51,5 +56,6 @@ pub async fn run(cli: Cli) -> Result<()> {
         Some(Command::Review(command)) => review::run(&memory, command).await,
         Some(Command::History(flag)) => review::history(&memory, flag.json).await,
         Some(Command::Revert(args)) => review::revert(&memory, args.id, args.json).await,
+        Some(Command::Reembed(_)) => Ok(()),
     }
 }

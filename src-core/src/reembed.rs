@@ -1,0 +1,157 @@
+//! Switching a store to another embedder: `haema reembed`.
+//!
+//! New vectors go into a staging table in batches, each batch its own transaction, so a
+//! killed run resumes where it stopped. The live vectors and the store's recorded embedder
+//! stay as they were until the end, so other processes keep reading (and writing) the store
+//! meanwhile; memories they add are embedded too before the switch. The switch itself is
+//! one transaction.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::provider::{Embedder, check_embeddings};
+use crate::store::{self, Store, vectors};
+use crate::{Error, Result};
+
+/// Memories embedded per batch (and per transaction).
+const BATCH: usize = 64;
+
+/// How far a re-embedding has come.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReembedProgress {
+    /// Memories with a new vector.
+    pub done: usize,
+    /// Memories to embed in all.
+    pub total: usize,
+}
+
+/// What a re-embedding did.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ReembedReport {
+    /// Embedder before (`none` for lexical-only).
+    pub from: String,
+    /// Embedder now.
+    pub to: String,
+    /// Vector length now (0 for lexical-only).
+    pub dims: usize,
+    /// Memories embedded by this run (fewer than all when it resumed an earlier run).
+    pub embedded: usize,
+    /// True when it continued a run that had been stopped.
+    pub resumed: bool,
+}
+
+async fn blocking<T: Send + 'static>(
+    store: &Arc<Store>,
+    f: impl FnOnce(&Store) -> Result<T> + Send + 'static,
+) -> Result<T> {
+    let store = Arc::clone(store);
+    tokio::task::spawn_blocking(move || f(&store))
+        .await
+        .map_err(|e| Error::Internal(e.to_string()))?
+}
+
+/// Re-embeds every memory of the store in `dir` with `embedder` (or, with `None`, drops the
+/// vectors and makes the store lexical-only). `progress` is called after every batch.
+pub async fn reembed(
+    dir: &Path,
+    embedder: Option<Arc<dyn Embedder>>,
+    mut progress: impl FnMut(ReembedProgress) + Send,
+) -> Result<ReembedReport> {
+    let dir = dir.to_path_buf();
+    let store = Arc::new(
+        tokio::task::spawn_blocking(move || Store::open(&dir))
+            .await
+            .map_err(|e| Error::Internal(e.to_string()))??,
+    );
+    let from = blocking(&store, |s| s.read(|c| store::meta(c, "embedder")))
+        .await?
+        .unwrap_or_else(|| "none".into());
+    let Some(embedder) = embedder else {
+        blocking(&store, |s| {
+            s.write(|tx| {
+                vectors::drop_table(tx, vectors::STAGING)?;
+                vectors::drop(tx)?;
+                store::delete_meta(tx, "reembed_target")?;
+                store::set_meta(tx, "embedder", "none")?;
+                store::set_meta(tx, "dims", "0")
+            })
+        })
+        .await?;
+        return Ok(ReembedReport {
+            from,
+            to: "none".into(),
+            dims: 0,
+            embedded: 0,
+            resumed: false,
+        });
+    };
+    let (id, dims) = (embedder.id(), embedder.dims());
+    if dims == 0 {
+        return Err(Error::Config("the embedding dimension must be greater than 0".into()));
+    }
+    let target = format!("{id}/{dims}");
+    let resumed = {
+        let target = target.clone();
+        blocking(&store, move |s| {
+            s.write(|tx| {
+                let same = store::meta(tx, "reembed_target")?.as_deref() == Some(target.as_str())
+                    && vectors::table_exists(tx, vectors::STAGING)?;
+                if !same {
+                    vectors::drop_table(tx, vectors::STAGING)?;
+                    vectors::create_table(tx, vectors::STAGING, dims)?;
+                    store::set_meta(tx, "reembed_target", &target)?;
+                }
+                Ok(same)
+            })
+        })
+        .await?
+    };
+    let mut embedded = 0;
+    loop {
+        let (batch, (total, done)) = blocking(&store, |s| {
+            s.read(|c| Ok((vectors::unstaged(c, BATCH)?, vectors::staging_progress(c)?)))
+        })
+        .await?;
+        progress(ReembedProgress { done, total });
+        if batch.is_empty() {
+            // Switch, unless a writer added memories since the last look.
+            let id = id.clone();
+            let switched = blocking(&store, move |s| {
+                s.write(|tx| {
+                    if !vectors::unstaged(tx, 1)?.is_empty() {
+                        return Ok(false);
+                    }
+                    vectors::promote_staging(tx, dims)?;
+                    store::set_meta(tx, "embedder", &id)?;
+                    store::set_meta(tx, "dims", &dims.to_string())?;
+                    store::delete_meta(tx, "reembed_target")?;
+                    Ok(true)
+                })
+            })
+            .await?;
+            if switched {
+                return Ok(ReembedReport {
+                    from,
+                    to: embedder.id(),
+                    dims,
+                    embedded,
+                    resumed,
+                });
+            }
+            continue;
+        }
+        let texts: Vec<String> = batch.iter().map(|(_, content, _)| content.clone()).collect();
+        let vectors_of = embedder.embed_document(&texts).await?;
+        let vectors_of = check_embeddings(&embedder.id(), vectors_of, texts.len(), dims)?;
+        embedded += batch.len();
+        blocking(&store, move |s| {
+            s.write(|tx| {
+                for ((rowid, _, active), vector) in batch.iter().zip(&vectors_of) {
+                    vectors::insert_staged(tx, *rowid, vector, *active)?;
+                }
+                Ok(())
+            })
+        })
+        .await?;
+    }
+}

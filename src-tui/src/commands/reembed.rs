@@ -1,0 +1,71 @@
+//! `haema reembed`: switch a store to another embedder with a progress bar.
+
+use std::path::Path;
+
+use anyhow::Result;
+use haema_core::config::ProviderKind;
+use haema_core::{ReembedProgress, Settings};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::cli::ReembedArgs;
+use crate::output::{self, print};
+
+pub async fn run(dir: &Path, args: ReembedArgs) -> Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let mut settings = Settings::load(dir)?;
+    if let Some(provider) = args.embedder {
+        settings.embedder.provider = provider;
+    }
+    if let Some(model) = args.model {
+        settings.embedder.model = Some(model);
+    }
+    if let Some(dims) = args.dims {
+        settings.embedder.dims = Some(dims);
+    }
+    if let Some(url) = args.base_url {
+        settings.embedder.base_url = Some(url);
+    }
+    settings.validate()?;
+    let embedder = settings.build_embedder()?;
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} embedding memories {bar:30} {pos}/{len} ({per_sec}, {eta} left)")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let report = haema_core::reembed(dir, embedder, |p: ReembedProgress| {
+        bar.set_length(p.total as u64);
+        bar.set_position(p.done as u64);
+    })
+    .await?;
+    bar.finish_and_clear();
+    if args.json {
+        return output::json(&report);
+    }
+    let how = match settings.embedder.provider {
+        ProviderKind::None => "HAEMA_EMBEDDER=none (or leave it unset)".to_owned(),
+        kind => {
+            let name = serde_json::to_value(kind)?.as_str().unwrap_or_default().to_owned();
+            let model = settings
+                .embedder
+                .model
+                .as_deref()
+                .map(|m| format!(" HAEMA_EMBED_MODEL={m}"))
+                .unwrap_or_default();
+            format!(
+                "HAEMA_EMBEDDER={name}{model} (or the same under [embedder] in {})",
+                Settings::file_path(dir).display()
+            )
+        }
+    };
+    print(&format!(
+        "The store now uses embedder {} ({} dims){}; {} memories embedded by this run.\nConfigure the same embedder from now on: {how}\n",
+        report.to,
+        report.dims,
+        if report.resumed {
+            ", resuming an earlier run"
+        } else {
+            ""
+        },
+        report.embedded
+    ))
+}
