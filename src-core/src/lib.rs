@@ -16,6 +16,7 @@
 pub mod config;
 pub mod core_md;
 pub mod diff;
+mod doctor;
 mod error;
 mod memory;
 pub mod model;
@@ -28,6 +29,7 @@ mod store;
 
 pub use config::{ReviewPolicy, Settings};
 pub use core_md::CoreSections;
+pub use doctor::{Check, doctor};
 pub use error::{Error, Result};
 pub use memory::{Memory, StoreInfo};
 pub use model::*;

@@ -42,6 +42,10 @@ pub enum Command {
     Recall(RecallArgs),
     /// Counts, embedder, LLM and review policy of the store.
     Status(JsonFlag),
+    /// The effective settings and where each comes from (secrets masked).
+    Config(JsonFlag),
+    /// Check the store, the embedder and the LLM with one real call each.
+    Doctor(JsonFlag),
     /// Switch the store to another embedder (or to vectors from lexical-only); resumable.
     Reembed(ReembedArgs),
 }

@@ -490,3 +490,66 @@ async fn reembed_gives_a_lexical_store_vectors() {
     let lexical = haema(&store, &[], &["status"], None);
     assert_eq!(lexical.status.code(), Some(1), "the store now needs its embedder");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn doctor_makes_one_real_call_per_provider() {
+    let fake = FakeOpenAi::start(64).await;
+    let dir = tempfile::tempdir().unwrap();
+    let env = openai_env(&fake.base_url());
+    let checks = json_of(&haema(dir.path(), &refs(&env), &["doctor", "--json"], None));
+    let names: Vec<&str> = checks
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, vec!["store", "core.md", "embedder", "llm"]);
+    assert!(checks.as_array().unwrap().iter().all(|c| c["ok"] == true), "{checks}");
+    let paths: Vec<String> = fake.server().received().iter().map(|r| r.path.clone()).collect();
+    assert_eq!(paths, vec!["/v1/embeddings", "/v1/chat/completions"]);
+
+    let refused = haema_tests::ScriptedServer::start().await;
+    refused.push(haema_tests::Reply::status(
+        401,
+        r#"{"error":{"message":"Incorrect API key provided"}}"#,
+    ));
+    let mut bad = openai_env(&fake.base_url());
+    bad.retain(|(k, _)| *k != "HAEMA_LLM_BASE_URL");
+    bad.push(("HAEMA_LLM_BASE_URL", format!("{}/v1", refused.url())));
+    let out = haema(dir.path(), &refs(&bad), &["doctor"], None);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("FAIL llm") && text.contains("Incorrect API key") && text.contains("ok   embedder"),
+        "{text}"
+    );
+}
+
+#[test]
+fn config_shows_sources_and_masks_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("haema.toml"), "review = \"review\"\n").unwrap();
+    let env = [
+        ("HAEMA_LLM", "openai"),
+        ("HAEMA_LLM_BASE_URL", "http://127.0.0.1:1/v1"),
+        ("HAEMA_LLM_API_KEY", "sk-secret-value-9876"),
+    ];
+    let report = json_of(&haema(dir.path(), &env, &["config", "--json"], None));
+    let find = |key: &str| {
+        report["settings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["key"] == key)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(
+        (find("review")["value"].as_str(), find("review")["source"].as_str()),
+        (Some("review"), Some("file"))
+    );
+    assert_eq!(find("llm.provider")["source"], "env");
+    assert_eq!(find("llm.api_key")["value"], "sk-…9876");
+    assert_eq!(find("merge.top_k")["source"], "default");
+    assert!(!report.to_string().contains("secret-value"));
+}

@@ -58,6 +58,7 @@ fn default_answer(stage: &str, user: &str) -> Value {
     match stage {
         "pre_split" => json!({"contents": prompt_items(user)}),
         "reconstruct" | "refine" => json!({"memories": prompt_items(user), "coverage": "complete"}),
+        "doctor" => json!({"ok": true}),
         _ => json!({"should_update": false, "core_markdown": null}),
     }
 }

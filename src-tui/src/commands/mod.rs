@@ -4,6 +4,7 @@ mod core;
 mod memories;
 mod reembed;
 mod review;
+mod settings;
 
 use std::io::Read;
 use std::path::Path;
@@ -40,9 +41,12 @@ pub fn read_source(path: &Path) -> Result<String> {
 
 pub async fn run(cli: Cli) -> Result<()> {
     let dir = store_path::resolve(cli.store)?;
-    if let Some(Command::Reembed(args)) = cli.command {
-        // The store's recorded embedder may differ from the configured one: no `open`.
-        return reembed::run(&dir, args).await;
+    // These work on a store whose recorded embedder differs from the configured one.
+    match cli.command {
+        Some(Command::Reembed(args)) => return reembed::run(&dir, args).await,
+        Some(Command::Config(flag)) => return settings::config(&dir, flag.json),
+        Some(Command::Doctor(flag)) => return settings::doctor(&dir, flag.json).await,
+        _ => {}
     }
     let memory = open(&dir).await?;
     match cli.command {
@@ -56,6 +60,6 @@ pub async fn run(cli: Cli) -> Result<()> {
         Some(Command::Review(command)) => review::run(&memory, command).await,
         Some(Command::History(flag)) => review::history(&memory, flag.json).await,
         Some(Command::Revert(args)) => review::revert(&memory, args.id, args.json).await,
-        Some(Command::Reembed(_)) => Ok(()),
+        Some(Command::Reembed(_) | Command::Config(_) | Command::Doctor(_)) => Ok(()),
     }
 }

@@ -2,6 +2,8 @@
 //!
 //! API keys are read from the environment only; a key in the file is an error.
 
+mod explain;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,6 +13,8 @@ use serde::{Deserialize, Serialize};
 use crate::provider::openai::{OpenAiEmbedder, OpenAiLlm, OpenAiSettings};
 use crate::provider::{Embedder, Llm, RetryPolicy};
 use crate::{Error, Result};
+
+pub use explain::{SettingLine, Source, mask};
 
 /// What happens to a changeset once it is built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]

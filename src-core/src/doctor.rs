@@ -1,0 +1,145 @@
+//! `haema doctor`: checks the store, the embedder and the LLM, each with one real call.
+
+use std::path::Path;
+use std::time::Instant;
+
+use serde::Serialize;
+use serde_json::json;
+
+use crate::config::Settings;
+use crate::core_md::{self, CoreSections};
+use crate::model::MemoryStatus;
+use crate::provider::{StructuredRequest, check_embeddings};
+use crate::store::{self, Store, memories};
+
+/// The outcome of one check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Check {
+    /// What was checked: `store`, `core.md`, `embedder` or `llm`.
+    pub name: String,
+    /// Whether it works.
+    pub ok: bool,
+    /// What was found, or what is wrong and how to fix it.
+    pub detail: String,
+}
+
+fn check(name: &str, result: Result<String, String>) -> Check {
+    match result {
+        Ok(detail) => Check {
+            name: name.to_owned(),
+            ok: true,
+            detail,
+        },
+        Err(detail) => Check {
+            name: name.to_owned(),
+            ok: false,
+            detail,
+        },
+    }
+}
+
+/// Runs every check; none of them stops the others.
+pub async fn doctor(dir: &Path, settings: &Settings) -> Vec<Check> {
+    let mut checks = Vec::new();
+    let dir_owned = dir.to_path_buf();
+    let recorded = tokio::task::spawn_blocking(move || -> Result<(String, String, usize, usize), String> {
+        let store = Store::open(&dir_owned).map_err(|e| e.to_string())?;
+        store
+            .read(|conn| {
+                let embedder = store::meta(conn, "embedder")?.unwrap_or_else(|| "none".into());
+                let dims: usize = store::meta(conn, "dims")?.and_then(|d| d.parse().ok()).unwrap_or(0);
+                let count =
+                    memories::count(conn, MemoryStatus::Active)? + memories::count(conn, MemoryStatus::Superseded)?;
+                Ok((embedder, store.dir().display().to_string(), count, dims))
+            })
+            .map_err(|e| e.to_string())
+    })
+    .await
+    .unwrap_or_else(|e| Err(e.to_string()));
+    let (stored_embedder, stored_dims) = match &recorded {
+        Ok((embedder, path, count, dims)) => {
+            checks.push(check(
+                "store",
+                Ok(format!("{path}: {count} memories, vectors by {embedder} ({dims} dims)")),
+            ));
+            // An empty store takes whatever embedder is configured.
+            (Some(embedder.clone()).filter(|_| *count > 0), *dims)
+        }
+        Err(e) => {
+            checks.push(check("store", Err(e.clone())));
+            (None, 0)
+        }
+    };
+    let core_path = dir.join("core.md");
+    checks.push(check(
+        "core.md",
+        if core_path.exists() {
+            core_md::read(&core_path).map_err(|e| e.to_string()).and_then(|text| {
+                CoreSections::parse(&text)
+                    .map(|_| "four sections, well formed".to_owned())
+                    .map_err(|e| e.to_string())
+            })
+        } else {
+            Ok("not there yet: the next haema command writes it (from its history, or the template)".to_owned())
+        },
+    ));
+    checks.push(check(
+        "embedder",
+        embedder_check(settings, stored_embedder.as_deref(), stored_dims).await,
+    ));
+    checks.push(check("llm", llm_check(settings).await));
+    checks
+}
+
+async fn embedder_check(settings: &Settings, stored: Option<&str>, stored_dims: usize) -> Result<String, String> {
+    let Some(embedder) = settings.build_embedder().map_err(|e| e.to_string())? else {
+        return match stored {
+            Some(id) if id != "none" => Err(format!(
+                "none is configured but the store's vectors are by {id}; configure that embedder or run `haema reembed`"
+            )),
+            _ => Ok("none: search is lexical (full text) only".to_owned()),
+        };
+    };
+    let started = Instant::now();
+    let texts = vec!["haema doctor checks the embedder".to_owned()];
+    let vectors = embedder.embed_query(&texts).await.map_err(|e| e.to_string())?;
+    check_embeddings(&embedder.id(), vectors, 1, embedder.dims()).map_err(|e| e.to_string())?;
+    let answered = format!(
+        "{} answered with {} numbers in {} ms",
+        embedder.id(),
+        embedder.dims(),
+        started.elapsed().as_millis()
+    );
+    match stored {
+        Some(id) if id != embedder.id() || stored_dims != embedder.dims() => Err(format!(
+            "{answered}, but the store's vectors are by {id} ({stored_dims} dims); run `haema reembed` to switch the store"
+        )),
+        _ => Ok(answered),
+    }
+}
+
+async fn llm_check(settings: &Settings) -> Result<String, String> {
+    let Some(llm) = settings.build_llm().map_err(|e| e.to_string())? else {
+        return Ok("none: memories are stored as given, related memories are kept".to_owned());
+    };
+    let schema = json!({"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"], "additionalProperties": false});
+    let request = StructuredRequest {
+        name: "doctor",
+        system: "You are a health check.",
+        user: "Answer with the JSON object {\"ok\": true}.",
+        schema: &schema,
+    };
+    let started = Instant::now();
+    let answer = llm.generate_structured(request).await.map_err(|e| e.to_string())?;
+    if answer.get("ok").and_then(serde_json::Value::as_bool) != Some(true) {
+        return Err(format!(
+            "{} answered, but not with the requested JSON: {answer}",
+            llm.id()
+        ));
+    }
+    Ok(format!(
+        "{} answered with valid JSON in {} ms",
+        llm.id(),
+        started.elapsed().as_millis()
+    ))
+}

@@ -1,0 +1,49 @@
+//! `haema config` and `haema doctor`.
+
+use std::path::Path;
+
+use anyhow::{Result, bail};
+use haema_core::Settings;
+use haema_core::config::Source;
+
+use crate::output::{self, print};
+
+pub fn config(dir: &Path, as_json: bool) -> Result<()> {
+    let lines = Settings::explain(dir, |name| std::env::var(name).ok())?;
+    if as_json {
+        return output::json(&serde_json::json!({"store": dir, "file": Settings::file_path(dir), "settings": lines}));
+    }
+    let mut text = format!(
+        "store  {}\nfile   {}\n\n",
+        dir.display(),
+        Settings::file_path(dir).display()
+    );
+    for line in &lines {
+        let source = match line.source {
+            Source::Env => format!("env {}", line.env),
+            Source::File => "file".to_owned(),
+            Source::Default => "default".to_owned(),
+        };
+        text.push_str(&format!("{:<24} {:<44} {source}\n", line.key, line.value));
+    }
+    print(&text)
+}
+
+pub async fn doctor(dir: &Path, as_json: bool) -> Result<()> {
+    let settings = Settings::load(dir)?;
+    let checks = haema_core::doctor(dir, &settings).await;
+    if as_json {
+        output::json(&checks)?;
+    } else {
+        let text: String = checks
+            .iter()
+            .map(|c| format!("{} {:<9} {}\n", if c.ok { "ok  " } else { "FAIL" }, c.name, c.detail))
+            .collect();
+        print(&text)?;
+    }
+    let failed = checks.iter().filter(|c| !c.ok).count();
+    if failed > 0 {
+        bail!("{failed} check(s) failed; see above");
+    }
+    Ok(())
+}
