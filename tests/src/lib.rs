@@ -9,10 +9,12 @@
 // Test support: a server that cannot start must stop the test loudly.
 #![allow(clippy::panic)]
 
+mod gemini;
 mod http;
 mod model;
 mod openai;
 
+pub use gemini::{FakeGemini, gemini_answer};
 pub use http::{Recorded, Reply, ScriptedServer};
 pub use model::minilm_dir;
 pub use openai::{FakeOpenAi, chat_completion, embeddings};

@@ -46,7 +46,7 @@ pub fn embeddings(vectors: &[Vec<f32>]) -> Value {
 }
 
 /// The items of the fenced blocks of a haema prompt.
-fn prompt_items(user: &str) -> Vec<Value> {
+pub(crate) fn prompt_items(user: &str) -> Vec<Value> {
     user.lines()
         .filter_map(|l| l.strip_prefix("- "))
         .filter_map(|l| serde_json::from_str::<String>(l).ok())
@@ -54,7 +54,7 @@ fn prompt_items(user: &str) -> Vec<Value> {
         .collect()
 }
 
-fn default_answer(stage: &str, user: &str) -> Value {
+pub(crate) fn default_answer(stage: &str, user: &str) -> Value {
     match stage {
         "pre_split" => json!({"contents": prompt_items(user)}),
         "reconstruct" | "refine" => json!({"memories": prompt_items(user), "coverage": "complete"}),

@@ -48,6 +48,7 @@ fn provider_name(kind: ProviderKind) -> &'static str {
         ProviderKind::None => "none",
         ProviderKind::Openai => "openai",
         ProviderKind::Local => "local",
+        ProviderKind::Gemini => "gemini",
     }
 }
 
@@ -71,8 +72,11 @@ impl Settings {
             }
         };
         let set = |name: &str| env(name).is_some_and(|v| !v.is_empty());
-        let openai_default = "https://api.openai.com/v1";
         let (llm, emb) = (&settings.llm, &settings.embedder);
+        let default_url = |kind: ProviderKind| match kind {
+            ProviderKind::Gemini => crate::provider::gemini::DEFAULT_BASE_URL.to_owned(),
+            _ => "https://api.openai.com/v1".to_owned(),
+        };
         let rows: Vec<(&str, String, &str)> = vec![
             (
                 "review",
@@ -91,12 +95,19 @@ impl Settings {
             ("llm.provider", provider_name(llm.provider).to_owned(), "HAEMA_LLM"),
             (
                 "llm.base_url",
-                llm.base_url.clone().unwrap_or_else(|| openai_default.to_owned()),
+                llm.base_url.clone().unwrap_or_else(|| default_url(llm.provider)),
                 "HAEMA_LLM_BASE_URL",
             ),
             (
                 "llm.model",
-                llm.model.clone().unwrap_or_else(|| "gpt-4o-mini".to_owned()),
+                llm.model.clone().unwrap_or_else(|| {
+                    if llm.provider == ProviderKind::Gemini {
+                        "gemini-2.5-flash"
+                    } else {
+                        "gpt-4o-mini"
+                    }
+                    .to_owned()
+                }),
                 "HAEMA_LLM_MODEL",
             ),
             (
@@ -113,13 +124,14 @@ impl Settings {
             ),
             (
                 "embedder.base_url",
-                emb.base_url.clone().unwrap_or_else(|| openai_default.to_owned()),
+                emb.base_url.clone().unwrap_or_else(|| default_url(emb.provider)),
                 "HAEMA_EMBED_BASE_URL",
             ),
             (
                 "embedder.model",
                 emb.model.clone().unwrap_or_else(|| match emb.provider {
                     ProviderKind::Local => "sentence-transformers/all-MiniLM-L6-v2".to_owned(),
+                    ProviderKind::Gemini => "gemini-embedding-001".to_owned(),
                     _ => "text-embedding-3-small".to_owned(),
                 }),
                 "HAEMA_EMBED_MODEL",

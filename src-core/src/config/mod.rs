@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::provider::gemini::{GeminiEmbedder, GeminiLlm};
 use crate::provider::openai::{OpenAiEmbedder, OpenAiLlm, OpenAiSettings};
 use crate::provider::{Embedder, Llm, RetryPolicy};
 use crate::{Error, Result};
@@ -50,6 +51,8 @@ pub enum ProviderKind {
     None,
     /// An OpenAI-compatible HTTP server.
     Openai,
+    /// Google's Gemini API.
+    Gemini,
     /// A sentence-transformers model run on this machine (embedder only).
     Local,
 }
@@ -61,7 +64,8 @@ impl std::str::FromStr for ProviderKind {
             "none" | "" => Ok(Self::None),
             "openai" => Ok(Self::Openai),
             "local" => Ok(Self::Local),
-            other => Err(format!("unknown provider `{other}`; use none, openai or local")),
+            "gemini" => Ok(Self::Gemini),
+            other => Err(format!("unknown provider `{other}`; use none, openai, gemini or local")),
         }
     }
 }
@@ -181,6 +185,8 @@ fn known_dims(model: &str) -> Option<usize> {
         "nomic-embed-text" => Some(768),
         "mxbai-embed-large" => Some(1024),
         "all-minilm" | "all-MiniLM-L6-v2" | "bge-small-en-v1.5" => Some(384),
+        "gemini-embedding-001" => Some(3072),
+        "text-embedding-004" => Some(768),
         _ => None,
     }
 }
@@ -298,7 +304,9 @@ impl Settings {
         Ok(())
     }
 
-    fn openai(
+    /// HTTP settings of a provider; a key is required at the provider's own public API.
+    fn http(
+        kind: ProviderKind,
         base_url: Option<&String>,
         model: String,
         api_key: Option<String>,
@@ -306,8 +314,13 @@ impl Settings {
         max_retries: u32,
         key_var: &str,
     ) -> Result<OpenAiSettings> {
-        let base_url = base_url.cloned().unwrap_or_else(|| OPENAI_URL.to_owned());
-        if base_url.starts_with(OPENAI_URL) && api_key.is_none() {
+        let official = if kind == ProviderKind::Gemini {
+            crate::provider::gemini::DEFAULT_BASE_URL
+        } else {
+            OPENAI_URL
+        };
+        let base_url = base_url.cloned().unwrap_or_else(|| official.to_owned());
+        if base_url.starts_with(official) && api_key.is_none() {
             return Err(Error::Config(format!("{base_url} needs an API key: set {key_var}")));
         }
         if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
@@ -333,7 +346,8 @@ impl Settings {
             ProviderKind::None | ProviderKind::Local => Ok(None),
             ProviderKind::Openai => {
                 let model = self.llm.model.clone().unwrap_or_else(|| "gpt-4o-mini".to_owned());
-                let s = Self::openai(
+                let s = Self::http(
+                    self.llm.provider,
                     self.llm.base_url.as_ref(),
                     model,
                     self.llm.api_key.clone(),
@@ -342,6 +356,19 @@ impl Settings {
                     "HAEMA_LLM_API_KEY",
                 )?;
                 Ok(Some(Arc::new(OpenAiLlm::new(s)?)))
+            }
+            ProviderKind::Gemini => {
+                let model = self.llm.model.clone().unwrap_or_else(|| "gemini-2.5-flash".to_owned());
+                let s = Self::http(
+                    self.llm.provider,
+                    self.llm.base_url.as_ref(),
+                    model,
+                    self.llm.api_key.clone(),
+                    self.llm.timeout_secs,
+                    self.llm.max_retries,
+                    "HAEMA_LLM_API_KEY",
+                )?;
+                Ok(Some(Arc::new(GeminiLlm::new(s)?)))
             }
         }
     }
@@ -363,7 +390,8 @@ impl Settings {
                     ))
                 })?;
                 let send_dimensions = self.embedder.dims.is_some() && model.starts_with("text-embedding-3");
-                let s = Self::openai(
+                let s = Self::http(
+                    self.embedder.provider,
                     self.embedder.base_url.as_ref(),
                     model,
                     self.embedder.api_key.clone(),
@@ -372,6 +400,28 @@ impl Settings {
                     "HAEMA_EMBED_API_KEY",
                 )?;
                 Ok(Some(Arc::new(OpenAiEmbedder::new(s, dims, send_dimensions)?)))
+            }
+            ProviderKind::Gemini => {
+                let model = self
+                    .embedder
+                    .model
+                    .clone()
+                    .unwrap_or_else(|| "gemini-embedding-001".to_owned());
+                let dims = self.embedder.dims.or_else(|| known_dims(&model)).ok_or_else(|| {
+                    Error::Config(format!(
+                        "the dimension of embedding model `{model}` is not known; set HAEMA_EMBED_DIMS"
+                    ))
+                })?;
+                let s = Self::http(
+                    self.embedder.provider,
+                    self.embedder.base_url.as_ref(),
+                    model,
+                    self.embedder.api_key.clone(),
+                    self.embedder.timeout_secs,
+                    self.embedder.max_retries,
+                    "HAEMA_EMBED_API_KEY",
+                )?;
+                Ok(Some(Arc::new(GeminiEmbedder::new(s, dims)?)))
             }
         }
     }

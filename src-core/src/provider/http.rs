@@ -49,10 +49,18 @@ pub(crate) struct JsonClient {
     client: reqwest::Client,
     provider_id: String,
     api_key: Option<String>,
+    /// Header that carries the key; `None`: `Authorization: Bearer`.
+    key_header: Option<&'static str>,
     retry: RetryPolicy,
 }
 
 impl JsonClient {
+    /// Sends the key in this header instead of `Authorization: Bearer`.
+    pub(crate) fn with_key_header(mut self, header: &'static str) -> Self {
+        self.key_header = Some(header);
+        self
+    }
+
     pub(crate) fn new(
         provider_id: String,
         api_key: Option<String>,
@@ -74,6 +82,7 @@ impl JsonClient {
             client,
             provider_id,
             api_key,
+            key_header: None,
             retry,
         })
     }
@@ -113,7 +122,10 @@ impl JsonClient {
     async fn attempt(&self, url: &str, body: &Value) -> Result<Value, (ProviderError, Option<Duration>)> {
         let mut request = self.client.post(url).json(body);
         if let Some(key) = &self.api_key {
-            request = request.bearer_auth(key);
+            request = match self.key_header {
+                Some(header) => request.header(header, key),
+                None => request.bearer_auth(key),
+            };
         }
         let response = request
             .send()
@@ -141,7 +153,13 @@ impl JsonClient {
                 )
             });
         }
-        let kind = classify(status);
+        let mut kind = classify(status);
+        // Gemini answers a wrong key with 400 INVALID_ARGUMENT.
+        if kind == ProviderErrorKind::BadRequest
+            && (text.contains("API_KEY_INVALID") || text.contains("API key not valid"))
+        {
+            kind = ProviderErrorKind::Auth;
+        }
         let message = format!("HTTP {} from {url}: {}", status.as_u16(), provider_message(&text));
         Err((self.error(kind, message), retry_after))
     }

@@ -7,6 +7,7 @@
 mod error;
 #[cfg(any(test, feature = "test-util"))]
 pub mod fake;
+pub mod gemini;
 mod http;
 mod json_text;
 #[cfg(feature = "local-embed")]
