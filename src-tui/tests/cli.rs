@@ -553,3 +553,85 @@ fn config_shows_sources_and_masks_keys() {
     assert_eq!(find("merge.top_k")["source"], "default");
     assert!(!report.to_string().contains("secret-value"));
 }
+
+/// `HAEMA_EMBEDDER=local` with no model loads all-MiniLM-L6-v2 from the Hugging Face cache.
+#[test]
+fn the_local_embedder_loads_from_the_hugging_face_cache() {
+    let Some(model) = haema_tests::minilm_dir() else { return };
+    let cache = tempfile::tempdir().unwrap();
+    let snapshot = cache
+        .path()
+        .join("models--sentence-transformers--all-MiniLM-L6-v2/snapshots/0123abcd");
+    std::fs::create_dir_all(&snapshot).unwrap();
+    std::fs::create_dir_all(
+        cache
+            .path()
+            .join("models--sentence-transformers--all-MiniLM-L6-v2/refs"),
+    )
+    .unwrap();
+    std::fs::write(
+        cache
+            .path()
+            .join("models--sentence-transformers--all-MiniLM-L6-v2/refs/main"),
+        "0123abcd",
+    )
+    .unwrap();
+    for file in [
+        "config.json",
+        "tokenizer.json",
+        "model.safetensors",
+        "modules.json",
+        "sentence_bert_config.json",
+    ] {
+        std::os::unix::fs::symlink(model.join(file), snapshot.join(file)).unwrap();
+    }
+    std::os::unix::fs::symlink(model.join("1_Pooling"), snapshot.join("1_Pooling")).unwrap();
+    let store = tempfile::tempdir().unwrap();
+    let cache_dir = cache.path().to_str().unwrap();
+    let env = [("HAEMA_EMBEDDER", "local"), ("HF_HUB_CACHE", cache_dir)];
+    ok(&haema(
+        store.path(),
+        &env,
+        &[
+            "add",
+            "--items",
+            "The user drinks green tea every morning",
+            "The server runs Debian 12",
+        ],
+        None,
+    ));
+    let hits = json_of(&haema(
+        store.path(),
+        &env,
+        &[
+            "search",
+            "what does the user drink?",
+            "-n",
+            "1",
+            "--mode",
+            "vector",
+            "--json",
+        ],
+        None,
+    ));
+    assert_eq!(hits[0]["content"], "The user drinks green tea every morning");
+    let status = json_of(&haema(store.path(), &env, &["status", "--json"], None));
+    assert_eq!(status["dims"], 384);
+
+    let empty_cache = tempfile::tempdir().unwrap();
+    let out = haema(
+        store.path(),
+        &[
+            ("HAEMA_EMBEDDER", "local"),
+            ("HF_HUB_CACHE", empty_cache.path().to_str().unwrap()),
+        ],
+        &["status"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("models--sentence-transformers--all-MiniLM-L6-v2") && err.contains("download"),
+        "{err}"
+    );
+}

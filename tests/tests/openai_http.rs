@@ -297,3 +297,61 @@ async fn other_bad_requests_are_not_mistaken_for_format_problems() {
     assert!(err.to_string().contains("maximum context length"), "{err}");
     assert_eq!(server.received().len(), 1);
 }
+
+/// The README's Ollama recipe, against answers in the shapes Ollama's OpenAI-compatible
+/// endpoint sends.
+#[tokio::test]
+async fn the_ollama_recipe_works_with_ollama_shaped_answers() {
+    let server = ScriptedServer::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let base = format!("{}/v1", server.url());
+    let recipe = |name: &str| -> Option<String> {
+        match name {
+            "HAEMA_LLM" | "HAEMA_EMBEDDER" => Some("openai".into()),
+            "HAEMA_LLM_BASE_URL" | "HAEMA_EMBED_BASE_URL" => Some(base.clone()),
+            "HAEMA_LLM_MODEL" => Some("llama3.1:8b".into()),
+            "HAEMA_EMBED_MODEL" => Some("nomic-embed-text".into()),
+            _ => None,
+        }
+    };
+    let settings = Settings::load_with_env(dir.path(), recipe).unwrap();
+    let embedder = settings.build_embedder().unwrap().unwrap();
+    assert_eq!(embedder.dims(), 768, "nomic-embed-text's dimension is known");
+    let ollama_embedding = json!({"object": "list", "data": [{"object": "embedding", "embedding": vec![0.01f32; 768], "index": 0}], "model": "nomic-embed-text", "usage": {"prompt_tokens": 4, "total_tokens": 4}});
+    let ollama_chat = |content: &str| {
+        json!({"id": "chatcmpl-580", "object": "chat.completion", "created": 1_760_000_000, "model": "llama3.1:8b", "system_fingerprint": "fp_ollama",
+               "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+               "usage": {"prompt_tokens": 120, "completion_tokens": 20, "total_tokens": 140}})
+    };
+    server.push(Reply::json(&ollama_embedding));
+    server.push(Reply::json(&ollama_chat(
+        r#"{"memories": ["The user keeps bees."], "coverage": "complete"}"#,
+    )));
+    server.push(Reply::json(&ollama_chat(
+        "{\"should_update\": false, \"core_markdown\": null}",
+    )));
+    server.push(Reply::json(&ollama_embedding));
+    let memory = Memory::open(dir.path(), settings.clone()).await.unwrap();
+    let outcome = memory.add(vec!["user keeps bees".to_owned()]).await.unwrap();
+    assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
+    assert_eq!(memory.get_latest(1, 5).await.unwrap(), vec!["The user keeps bees."]);
+    assert!(
+        server.received().iter().all(|r| r.header("authorization").is_none()),
+        "no key is needed for a local server"
+    );
+
+    server.push(Reply::status(404, r#"{"error":{"message":"model \"llama3.1:8b\" not found, try pulling it first","type":"api_error","param":null,"code":null}}"#));
+    let llm = settings.build_llm().unwrap().unwrap();
+    let schema = json!({"type": "object"});
+    let err = llm
+        .generate_structured(StructuredRequest {
+            name: "x",
+            system: "s",
+            user: "u",
+            schema: &schema,
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind, ProviderErrorKind::BadRequest);
+    assert!(err.to_string().contains("try pulling it first"), "{err}");
+}

@@ -349,3 +349,56 @@ impl Embedder for LocalEmbedder {
         self.run(texts, false).await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bge_models_get_their_query_instruction_and_others_none() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(
+            prompts_of(dir.path(), "BAAI/bge-small-en-v1.5"),
+            (BGE_QUERY.to_owned(), String::new())
+        );
+        assert_eq!(
+            prompts_of(dir.path(), "sentence-transformers/all-MiniLM-L6-v2"),
+            (String::new(), String::new())
+        );
+        std::fs::write(
+            dir.path().join("config_sentence_transformers.json"),
+            r#"{"prompts": {"query": "query: ", "document": "passage: "}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            prompts_of(dir.path(), "intfloat/e5-small-v2"),
+            ("query: ".to_owned(), "passage: ".to_owned())
+        );
+    }
+
+    #[test]
+    fn pooling_follows_the_model_files() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(
+            pooling_of(dir.path()),
+            (Pooling::Mean, true),
+            "no files: mean pooling, normalised"
+        );
+        std::fs::write(
+            dir.path().join("modules.json"),
+            r#"[{"idx":0,"name":"0","path":"","type":"sentence_transformers.models.Transformer"},{"idx":1,"name":"1","path":"1_Pooling","type":"sentence_transformers.models.Pooling"}]"#,
+        )
+        .unwrap();
+        std::fs::create_dir(dir.path().join("1_Pooling")).unwrap();
+        std::fs::write(
+            dir.path().join("1_Pooling/config.json"),
+            r#"{"pooling_mode_cls_token": true, "pooling_mode_mean_tokens": false}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            pooling_of(dir.path()),
+            (Pooling::Cls, false),
+            "CLS pooling, no Normalize module"
+        );
+    }
+}
