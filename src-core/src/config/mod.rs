@@ -496,6 +496,16 @@ mod tests {
     }
 
     #[test]
+    fn the_readme_settings_example_is_valid() {
+        let readme = include_str!("../../../README.md");
+        let start = readme.find("```toml\n").expect("README has a toml block") + "```toml\n".len();
+        let end = start + readme[start..].find("```").expect("the block ends");
+        let settings = Settings::from_toml(&readme[start..end]).unwrap();
+        assert_eq!(settings.embedder.batch_size, 32);
+        assert_eq!(settings.review, ReviewPolicy::Guarded);
+    }
+
+    #[test]
     fn keys_in_the_file_are_refused() {
         let err = Settings::from_toml("[llm]\nprovider = \"openai\"\napi_key = \"sk-x\"\n").unwrap_err();
         assert!(err.contains("environment only"), "{err}");
