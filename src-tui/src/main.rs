@@ -12,6 +12,11 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// mimalloc: the local embedder allocates large short-lived buffers in several threads;
+/// with it, embedding runs about a fifth faster than with the system allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// An error caused by how the command was called: exit code 2.
 #[derive(Debug)]
 pub struct UsageError(pub String);

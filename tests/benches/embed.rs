@@ -4,6 +4,10 @@
 
 use std::time::Instant;
 
+/// The allocator the `haema` binary uses.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use haema_core::provider::Embedder;
 use haema_core::provider::local::LocalEmbedder;
 
