@@ -73,10 +73,7 @@ impl Settings {
         };
         let set = |name: &str| env(name).is_some_and(|v| !v.is_empty());
         let (llm, emb) = (&settings.llm, &settings.embedder);
-        let default_url = |kind: ProviderKind| match kind {
-            ProviderKind::Gemini => crate::provider::gemini::DEFAULT_BASE_URL.to_owned(),
-            _ => "https://api.openai.com/v1".to_owned(),
-        };
+        let default_url = |kind: ProviderKind| super::default_base_url(kind).to_owned();
         let rows: Vec<(&str, String, &str)> = vec![
             (
                 "review",
@@ -100,14 +97,9 @@ impl Settings {
             ),
             (
                 "llm.model",
-                llm.model.clone().unwrap_or_else(|| {
-                    if llm.provider == ProviderKind::Gemini {
-                        "gemini-2.5-flash"
-                    } else {
-                        "gpt-4o-mini"
-                    }
-                    .to_owned()
-                }),
+                llm.model
+                    .clone()
+                    .unwrap_or_else(|| super::default_llm_model(llm.provider).to_owned()),
                 "HAEMA_LLM_MODEL",
             ),
             (
@@ -129,11 +121,9 @@ impl Settings {
             ),
             (
                 "embedder.model",
-                emb.model.clone().unwrap_or_else(|| match emb.provider {
-                    ProviderKind::Local => "sentence-transformers/all-MiniLM-L6-v2".to_owned(),
-                    ProviderKind::Gemini => "gemini-embedding-001".to_owned(),
-                    _ => "text-embedding-3-small".to_owned(),
-                }),
+                emb.model
+                    .clone()
+                    .unwrap_or_else(|| super::default_embed_model(emb.provider).to_owned()),
                 "HAEMA_EMBED_MODEL",
             ),
             (

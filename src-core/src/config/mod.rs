@@ -314,11 +314,7 @@ impl Settings {
         max_retries: u32,
         key_var: &str,
     ) -> Result<OpenAiSettings> {
-        let official = if kind == ProviderKind::Gemini {
-            crate::provider::gemini::DEFAULT_BASE_URL
-        } else {
-            OPENAI_URL
-        };
+        let official = default_base_url(kind);
         let base_url = base_url.cloned().unwrap_or_else(|| official.to_owned());
         if base_url.starts_with(official) && api_key.is_none() {
             return Err(Error::Config(format!("{base_url} needs an API key: set {key_var}")));
@@ -342,96 +338,97 @@ impl Settings {
 
     /// Builds the configured LLM, or `None`.
     pub fn build_llm(&self) -> Result<Option<Arc<dyn Llm>>> {
-        match self.llm.provider {
-            ProviderKind::None | ProviderKind::Local => Ok(None),
-            ProviderKind::Openai => {
-                let model = self.llm.model.clone().unwrap_or_else(|| "gpt-4o-mini".to_owned());
-                let s = Self::http(
-                    self.llm.provider,
-                    self.llm.base_url.as_ref(),
-                    model,
-                    self.llm.api_key.clone(),
-                    self.llm.timeout_secs,
-                    self.llm.max_retries,
-                    "HAEMA_LLM_API_KEY",
-                )?;
-                Ok(Some(Arc::new(OpenAiLlm::new(s)?)))
-            }
-            ProviderKind::Gemini => {
-                let model = self.llm.model.clone().unwrap_or_else(|| "gemini-2.5-flash".to_owned());
-                let s = Self::http(
-                    self.llm.provider,
-                    self.llm.base_url.as_ref(),
-                    model,
-                    self.llm.api_key.clone(),
-                    self.llm.timeout_secs,
-                    self.llm.max_retries,
-                    "HAEMA_LLM_API_KEY",
-                )?;
-                Ok(Some(Arc::new(GeminiLlm::new(s)?)))
-            }
+        let llm = &self.llm;
+        if matches!(llm.provider, ProviderKind::None | ProviderKind::Local) {
+            return Ok(None);
         }
+        let model = llm
+            .model
+            .clone()
+            .unwrap_or_else(|| default_llm_model(llm.provider).to_owned());
+        let s = Self::http(
+            llm.provider,
+            llm.base_url.as_ref(),
+            model,
+            llm.api_key.clone(),
+            llm.timeout_secs,
+            llm.max_retries,
+            "HAEMA_LLM_API_KEY",
+        )?;
+        Ok(Some(match llm.provider {
+            ProviderKind::Gemini => Arc::new(GeminiLlm::new(s)?),
+            _ => Arc::new(OpenAiLlm::new(s)?),
+        }))
     }
 
     /// Builds the configured embedder, or `None` (lexical search only).
     pub fn build_embedder(&self) -> Result<Option<Arc<dyn Embedder>>> {
-        match self.embedder.provider {
-            ProviderKind::None => Ok(None),
-            ProviderKind::Local => self.build_local_embedder(),
-            ProviderKind::Openai => {
-                let model = self
-                    .embedder
-                    .model
-                    .clone()
-                    .unwrap_or_else(|| "text-embedding-3-small".to_owned());
-                let dims = self.embedder.dims.or_else(|| known_dims(&model)).ok_or_else(|| {
-                    Error::Config(format!(
-                        "the dimension of embedding model `{model}` is not known; set HAEMA_EMBED_DIMS"
-                    ))
-                })?;
-                let send_dimensions = self.embedder.dims.is_some() && model.starts_with("text-embedding-3");
-                let s = Self::http(
-                    self.embedder.provider,
-                    self.embedder.base_url.as_ref(),
-                    model,
-                    self.embedder.api_key.clone(),
-                    self.embedder.timeout_secs,
-                    self.embedder.max_retries,
-                    "HAEMA_EMBED_API_KEY",
-                )?;
-                Ok(Some(Arc::new(OpenAiEmbedder::new(s, dims, send_dimensions)?)))
-            }
-            ProviderKind::Gemini => {
-                let model = self
-                    .embedder
-                    .model
-                    .clone()
-                    .unwrap_or_else(|| "gemini-embedding-001".to_owned());
-                let dims = self.embedder.dims.or_else(|| known_dims(&model)).ok_or_else(|| {
-                    Error::Config(format!(
-                        "the dimension of embedding model `{model}` is not known; set HAEMA_EMBED_DIMS"
-                    ))
-                })?;
-                let s = Self::http(
-                    self.embedder.provider,
-                    self.embedder.base_url.as_ref(),
-                    model,
-                    self.embedder.api_key.clone(),
-                    self.embedder.timeout_secs,
-                    self.embedder.max_retries,
-                    "HAEMA_EMBED_API_KEY",
-                )?;
-                Ok(Some(Arc::new(GeminiEmbedder::new(s, dims)?)))
-            }
+        let e = &self.embedder;
+        match e.provider {
+            ProviderKind::None => return Ok(None),
+            ProviderKind::Local => return self.build_local_embedder(),
+            ProviderKind::Openai | ProviderKind::Gemini => {}
         }
+        let model = e
+            .model
+            .clone()
+            .unwrap_or_else(|| default_embed_model(e.provider).to_owned());
+        let dims = e.dims.or_else(|| known_dims(&model)).ok_or_else(|| {
+            Error::Config(format!(
+                "the dimension of embedding model `{model}` is not known; set HAEMA_EMBED_DIMS"
+            ))
+        })?;
+        let send_dimensions = e.dims.is_some() && model.starts_with("text-embedding-3");
+        let s = Self::http(
+            e.provider,
+            e.base_url.as_ref(),
+            model,
+            e.api_key.clone(),
+            e.timeout_secs,
+            e.max_retries,
+            "HAEMA_EMBED_API_KEY",
+        )?;
+        Ok(Some(match e.provider {
+            ProviderKind::Gemini => Arc::new(GeminiEmbedder::new(s, dims)?),
+            _ => Arc::new(OpenAiEmbedder::new(s, dims, send_dimensions)?),
+        }))
+    }
+}
+
+/// The provider's own public API.
+pub(crate) fn default_base_url(kind: ProviderKind) -> &'static str {
+    match kind {
+        ProviderKind::Gemini => crate::provider::gemini::DEFAULT_BASE_URL,
+        _ => OPENAI_URL,
+    }
+}
+
+/// The LLM used when none is named.
+pub(crate) fn default_llm_model(kind: ProviderKind) -> &'static str {
+    match kind {
+        ProviderKind::Gemini => "gemini-2.5-flash",
+        _ => "gpt-4o-mini",
+    }
+}
+
+/// The embedding model used when none is named.
+pub(crate) fn default_embed_model(kind: ProviderKind) -> &'static str {
+    match kind {
+        ProviderKind::Gemini => "gemini-embedding-001",
+        ProviderKind::Local => "sentence-transformers/all-MiniLM-L6-v2",
+        _ => "text-embedding-3-small",
     }
 }
 
 impl Settings {
     #[cfg(feature = "local-embed")]
     fn build_local_embedder(&self) -> Result<Option<Arc<dyn Embedder>>> {
-        use crate::provider::local::{DEFAULT_MODEL, LocalEmbedder};
-        let model = self.embedder.model.as_deref().unwrap_or(DEFAULT_MODEL);
+        use crate::provider::local::LocalEmbedder;
+        let model = self
+            .embedder
+            .model
+            .as_deref()
+            .unwrap_or(default_embed_model(ProviderKind::Local));
         let embedder = LocalEmbedder::load(model, self.embedder.batch_size)?;
         if let Some(dims) = self.embedder.dims.filter(|d| *d != embedder.dims()) {
             return Err(Error::Config(format!(

@@ -22,9 +22,6 @@ use bert::{Bert, BertConfig, Pooling};
 
 pub use files::hub_cache;
 
-/// The model loaded by default: `HAEMA_EMBEDDER=local` without `HAEMA_EMBED_MODEL`.
-pub const DEFAULT_MODEL: &str = "sentence-transformers/all-MiniLM-L6-v2";
-
 /// The query instruction of the English BGE models.
 const BGE_QUERY: &str = "Represent this sentence for searching relevant passages: ";
 
