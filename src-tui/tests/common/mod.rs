@@ -1,0 +1,69 @@
+//! Running the real `haema` binary in tests.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+/// Runs `haema --store DIR ARGS` with only the given environment.
+pub fn haema(store: &Path, env: &[(&str, &str)], args: &[&str], stdin: Option<&str>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_haema"));
+    cmd.env_clear()
+        .arg("--store")
+        .arg(store)
+        .args(args)
+        .envs(env.iter().copied());
+    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    drop(input);
+    child.wait_with_output().unwrap()
+}
+
+pub fn ok(output: &Output) -> String {
+    assert!(
+        output.status.success(),
+        "exit {:?}\nstdout: {}\nstderr: {}",
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+pub fn json_of(output: &Output) -> Value {
+    serde_json::from_str(&ok(output)).unwrap()
+}
+
+/// The `content` of every row of a JSON array.
+pub fn contents(rows: &Value) -> Vec<String> {
+    rows.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["content"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+pub fn openai_env(base: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("HAEMA_LLM", "openai".into()),
+        ("HAEMA_LLM_BASE_URL", base.to_owned()),
+        ("HAEMA_LLM_MODEL", "gpt-test".into()),
+        ("HAEMA_EMBEDDER", "openai".into()),
+        ("HAEMA_EMBED_BASE_URL", base.to_owned()),
+        ("HAEMA_EMBED_MODEL", "hash-test".into()),
+        ("HAEMA_EMBED_DIMS", "64".into()),
+        ("HAEMA_MERGE_DISTANCE_CUTOFF", "0.6".into()),
+    ]
+}
+
+pub fn refs<'a>(env: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
+    env.iter().map(|(k, v)| (*k, v.as_str())).collect()
+}
