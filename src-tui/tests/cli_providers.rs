@@ -268,8 +268,20 @@ async fn reembed_gives_a_lexical_store_vectors() {
     ));
     assert_eq!(hits[0]["content"], "Ana's cat is called Miso");
     assert_eq!(hits[0]["found_by"], "vector");
-    let lexical = haema(&store, &[], &["status"], None);
-    assert_eq!(lexical.status.code(), Some(1), "the store now needs its embedder");
+    assert_eq!(report["settings_written"], true);
+    let toml = std::fs::read_to_string(store.join("haema.toml")).unwrap();
+    assert!(
+        toml.contains("[embedder]") && toml.contains("provider = \"openai\"") && toml.contains("dims = 64"),
+        "{toml}"
+    );
+    // Later commands find the embedder in haema.toml without any environment.
+    let hits = json_of(&haema(
+        &store,
+        &[],
+        &["search", "The server runs Debian", "--mode", "vector", "--json"],
+        None,
+    ));
+    assert_eq!(hits[0]["content"], "The server runs Debian");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -3,6 +3,7 @@
 //! API keys are read from the environment only; a key in the file is an error.
 
 mod explain;
+mod remember;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

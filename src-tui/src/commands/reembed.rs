@@ -3,7 +3,6 @@
 use std::path::Path;
 
 use anyhow::Result;
-use haema_core::config::ProviderKind;
 use haema_core::{ReembedProgress, Settings};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -38,27 +37,35 @@ pub async fn run(dir: &Path, args: ReembedArgs) -> Result<()> {
     })
     .await?;
     bar.finish_and_clear();
+    let remembered = settings.remember_embedder(dir)?;
     if args.json {
-        return output::json(&report);
+        let mut value = serde_json::to_value(&report)?;
+        value["settings_written"] = remembered.into();
+        return output::json(&value);
     }
-    let how = match settings.embedder.provider {
-        ProviderKind::None => "HAEMA_EMBEDDER=none (or leave it unset)".to_owned(),
-        kind => {
-            let name = serde_json::to_value(kind)?.as_str().unwrap_or_default().to_owned();
-            let model = settings
-                .embedder
-                .model
-                .as_deref()
-                .map(|m| format!(" HAEMA_EMBED_MODEL={m}"))
-                .unwrap_or_default();
-            format!(
-                "HAEMA_EMBEDDER={name}{model} (or the same under [embedder] in {})",
-                Settings::file_path(dir).display()
-            )
-        }
+    let how = if remembered {
+        format!(
+            "it is written under [embedder] in {}, so later commands use it",
+            Settings::file_path(dir).display()
+        )
+    } else {
+        let name = serde_json::to_value(settings.embedder.provider)?
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let model = settings
+            .embedder
+            .model
+            .as_deref()
+            .map(|m| format!(" HAEMA_EMBED_MODEL={m}"))
+            .unwrap_or_default();
+        format!(
+            "configure it from now on: HAEMA_EMBEDDER={name}{model}, or under [embedder] in {} (which already names an embedder and was left as it is)",
+            Settings::file_path(dir).display()
+        )
     };
     print(&format!(
-        "The store now uses embedder {} ({} dims){}; {} memories embedded by this run.\nConfigure the same embedder from now on: {how}\n",
+        "The store now uses embedder {} ({} dims){}; {} memories embedded by this run.\nThe embedder settings: {how}.\n",
         report.to,
         report.dims,
         if report.resumed {
