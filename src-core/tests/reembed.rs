@@ -36,6 +36,17 @@ impl Embedder for Dying {
     }
 }
 
+/// Opens the store with a hash embedder of `dims` numbers and no LLM.
+async fn open_hashed(dir: &std::path::Path, dims: usize) -> Result<Memory, Error> {
+    Memory::open_with(
+        dir,
+        settings(ReviewPolicy::Auto),
+        None,
+        Some(Arc::new(HashEmbedder::new(dims))),
+    )
+    .await
+}
+
 async fn store_with(n: usize, embedder: Option<Arc<dyn Embedder>>) -> (tempfile::TempDir, Memory) {
     let dir = tempfile::tempdir().unwrap();
     let memory = Memory::open_with(dir.path(), settings(ReviewPolicy::Auto), None, embedder)
@@ -68,26 +79,13 @@ async fn switches_dimension_and_the_old_configuration_is_then_refused() {
     );
     assert_eq!(steps.last().map(|p| (p.done, p.total)), Some((150, 150)));
     assert!(steps.len() >= 3, "progress after every batch");
-    let new = Memory::open_with(
-        dir.path(),
-        settings(ReviewPolicy::Auto),
-        None,
-        Some(Arc::new(HashEmbedder::new(32))),
-    )
-    .await
-    .unwrap();
+    let new = open_hashed(dir.path(), 32).await.unwrap();
     let hits = new
         .search_records("memory 42 mentions word42 and topic 2", 1, SearchMode::Vector)
         .await
         .unwrap();
     assert_eq!(hits.hits[0].memory.content, "memory 42 mentions word42 and topic 2");
-    let old = Memory::open_with(
-        dir.path(),
-        settings(ReviewPolicy::Auto),
-        None,
-        Some(Arc::new(HashEmbedder::new(64))),
-    )
-    .await;
+    let old = open_hashed(dir.path(), 64).await;
     assert!(matches!(old, Err(Error::EmbedderMismatch { .. })));
 }
 
@@ -125,14 +123,7 @@ async fn a_stopped_run_leaves_the_store_usable_and_resumes() {
         201 - 128,
         "the two batches done before are not embedded again"
     );
-    let new = Memory::open_with(
-        dir.path(),
-        settings(ReviewPolicy::Auto),
-        None,
-        Some(Arc::new(HashEmbedder::new(32))),
-    )
-    .await
-    .unwrap();
+    let new = open_hashed(dir.path(), 32).await.unwrap();
     let hits = new
         .search_records("added while the re-embedding was stopped", 1, SearchMode::Vector)
         .await
@@ -165,14 +156,7 @@ async fn lexical_only_stores_gain_vectors_and_superseded_memories_come_along() {
         ("none", 2),
         "active and superseded memories"
     );
-    let memory = Memory::open_with(
-        dir.path(),
-        settings(ReviewPolicy::Auto),
-        None,
-        Some(Arc::new(HashEmbedder::new(16))),
-    )
-    .await
-    .unwrap();
+    let memory = open_hashed(dir.path(), 16).await.unwrap();
     let hits = memory.search_records("coffee", 5, SearchMode::Vector).await.unwrap();
     assert!(
         hits.hits.iter().all(|h| h.memory.content != "the user likes coffee"),
