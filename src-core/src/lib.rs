@@ -26,6 +26,7 @@ mod recall;
 mod reembed;
 mod search;
 mod store;
+mod transfer;
 
 pub use config::{ReviewPolicy, Settings};
 pub use core_md::CoreSections;
@@ -36,3 +37,4 @@ pub use model::*;
 pub use pipeline::AddInput;
 pub use recall::{Recall, RecallItem, RecallReason, estimate_tokens};
 pub use reembed::{ReembedProgress, ReembedReport, reembed};
+pub use transfer::{EXPORT_FORMAT, ImportReport, Record};

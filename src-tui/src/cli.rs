@@ -42,12 +42,35 @@ pub enum Command {
     Recall(RecallArgs),
     /// Counts, embedder, LLM and review policy of the store.
     Status(JsonFlag),
+    /// Write the whole store: lossless JSONL (default) or Markdown for people.
+    Export(ExportArgs),
+    /// Read a `haema export` JSONL file into an empty store (again into the same store: no-op).
+    Import(ImportArgs),
     /// The effective settings and where each comes from (secrets masked).
     Config(JsonFlag),
     /// Check the store, the embedder and the LLM with one real call each.
     Doctor(JsonFlag),
     /// Switch the store to another embedder (or to vectors from lexical-only); resumable.
     Reembed(ReembedArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// jsonl (lossless, for `haema import`) or markdown (for people).
+    #[arg(long, default_value = "jsonl", value_parser = ["jsonl", "markdown"])]
+    pub format: String,
+    /// Write to this file instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The export file, or - for standard input.
+    pub file: PathBuf,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -194,3 +194,46 @@ fn config_shows_sources_and_masks_keys() {
     assert_eq!(find("merge.top_k")["source"], "default");
     assert!(!report.to_string().contains("secret-value"));
 }
+
+#[test]
+fn export_and_import_round_trip_through_files() {
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    ok(&haema(
+        a.path(),
+        &[],
+        &["add", "--items", "Ana likes green tea", "Backups run at 02:00"],
+        None,
+    ));
+    ok(&haema(
+        a.path(),
+        &[],
+        &["core", "set", "USER", "--file", "-"],
+        Some("- Name: Ana"),
+    ));
+    let file = a.path().join("export.jsonl");
+    ok(&haema(a.path(), &[], &["export", "-o", file.to_str().unwrap()], None));
+    let report = json_of(&haema(
+        b.path(),
+        &[],
+        &["import", file.to_str().unwrap(), "--json"],
+        None,
+    ));
+    assert_eq!(
+        (report["memories"].as_u64(), report["changesets"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert_eq!(
+        ok(&haema(b.path(), &[], &["export"], None)),
+        std::fs::read_to_string(&file).unwrap(),
+        "identical export"
+    );
+    let twice = ok(&haema(b.path(), &[], &["import", file.to_str().unwrap()], None));
+    assert!(twice.contains("Nothing to import"), "{twice}");
+    let markdown = ok(&haema(b.path(), &[], &["export", "--format", "markdown"], None));
+    assert!(
+        markdown.contains("- Name: Ana") && markdown.contains("Backups run at 02:00"),
+        "{markdown}"
+    );
+    let missing = haema(b.path(), &[], &["import", "/no/such/export.jsonl"], None);
+    assert_eq!(missing.status.code(), Some(2));
+}

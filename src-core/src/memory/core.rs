@@ -21,8 +21,13 @@ pub(crate) fn record_version(
     changeset_id: Option<i64>,
 ) -> Result<i64> {
     let id = core_versions::insert(tx, content, author, changeset_id, store::now_ms())?;
-    store::set_meta(tx, PENDING_WRITE, &id.to_string())?;
+    mark_pending(tx, id)?;
     Ok(id)
+}
+
+/// Marks core.md as owing the content of version `id` (inside a write transaction).
+pub(crate) fn mark_pending(tx: &Transaction<'_>, id: i64) -> Result<()> {
+    store::set_meta(tx, PENDING_WRITE, &id.to_string())
 }
 
 /// Writes core.md (atomically) and clears the pending mark. If this does not happen (a

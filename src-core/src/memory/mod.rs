@@ -5,6 +5,8 @@ mod core;
 mod review;
 mod write;
 
+pub(crate) use core::{finish_write as finish_core_write, mark_pending as mark_core_write};
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 

@@ -40,10 +40,29 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Changeset> {
 
 /// Inserts a changeset with its items and returns its id. `changeset.id` is ignored.
 pub(crate) fn insert(conn: &Connection, changeset: &Changeset) -> Result<i64> {
+    insert_row(conn, changeset, None)
+}
+
+/// Inserts a changeset exactly as recorded, with its id and decision (for import). The
+/// link to a later reverting changeset is set by [`restore_reverted_by`] once that exists.
+pub(crate) fn restore(conn: &Connection, changeset: &Changeset) -> Result<()> {
+    insert_row(conn, changeset, Some(changeset.id)).map(drop)
+}
+
+/// Sets the reverting changeset of a restored changeset.
+pub(crate) fn restore_reverted_by(conn: &Connection, id: i64, by: i64) -> Result<()> {
+    conn.execute(
+        "UPDATE changesets SET reverted_by_id = ?2 WHERE id = ?1",
+        params![id, by],
+    )?;
+    Ok(())
+}
+
+fn insert_row(conn: &Connection, changeset: &Changeset, id: Option<i64>) -> Result<i64> {
     conn.execute(
         "INSERT INTO changesets (kind, status, outcome, created_at_ms, decided_at_ms, decided_by, raw_input, inputs,
-             core_before, core_after, llm, embedder, llm_log, warnings, reverts_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+             core_before, core_after, llm, embedder, llm_log, warnings, reverts_id, id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
         params![
             changeset.kind,
             changeset.status.as_str(),
@@ -60,6 +79,7 @@ pub(crate) fn insert(conn: &Connection, changeset: &Changeset) -> Result<i64> {
             serde_json::to_string(&changeset.llm_calls).unwrap_or_else(|_| "[]".into()),
             serde_json::to_string(&changeset.warnings).unwrap_or_else(|_| "[]".into()),
             changeset.reverts_id,
+            id,
         ],
     )?;
     let id = conn.last_insert_rowid();

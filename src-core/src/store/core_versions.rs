@@ -84,3 +84,12 @@ pub(crate) fn set_lock(conn: &Connection, section: Section, locked: bool, ts: i6
     }
     Ok(())
 }
+
+/// Inserts a version exactly as recorded (for import).
+pub(crate) fn restore(conn: &Connection, v: &CoreVersion) -> Result<()> {
+    conn.execute(
+        "INSERT INTO core_versions (id, content, author, changeset_id, created_at_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![v.id, v.content, v.author, v.changeset_id, v.created_at_ms],
+    )?;
+    Ok(())
+}

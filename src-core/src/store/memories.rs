@@ -128,3 +128,28 @@ pub(crate) fn count(conn: &Connection, status: MemoryStatus) -> Result<usize> {
 fn to_i64(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
+
+/// Every memory in rowid order (for export).
+pub(crate) fn all(conn: &Connection) -> Result<Vec<MemoryRecord>> {
+    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM memories ORDER BY rowid"))?;
+    let rows = stmt.query_map([], from_row)?;
+    Ok(rows.map(|r| r.map(|(_, m)| m)).collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
+/// Inserts a memory exactly as recorded (for import) and returns its rowid.
+pub(crate) fn restore(conn: &Connection, m: &MemoryRecord) -> Result<i64> {
+    conn.execute(
+        "INSERT INTO memories (id, content, status, created_at_ms, updated_at_ms, changeset_id, superseded_by)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            m.id,
+            m.content,
+            m.status.as_str(),
+            m.timestamp_ms,
+            m.updated_at_ms,
+            m.changeset_id,
+            m.superseded_by
+        ],
+    )?;
+    Ok(conn.last_insert_rowid())
+}

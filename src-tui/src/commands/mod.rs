@@ -5,6 +5,7 @@ mod memories;
 mod reembed;
 mod review;
 mod settings;
+mod transfer;
 
 use std::io::Read;
 use std::path::Path;
@@ -60,6 +61,8 @@ pub async fn run(cli: Cli) -> Result<()> {
         Some(Command::Review(command)) => review::run(&memory, command).await,
         Some(Command::History(flag)) => review::history(&memory, flag.json).await,
         Some(Command::Revert(args)) => review::revert(&memory, args.id, args.json).await,
+        Some(Command::Export(args)) => transfer::export(&memory, args).await,
+        Some(Command::Import(args)) => transfer::import(&memory, args).await,
         Some(Command::Reembed(_) | Command::Config(_) | Command::Doctor(_)) => Ok(()),
     }
 }

@@ -1,0 +1,293 @@
+//! Export and import: a lossless JSONL file of a whole store, and Markdown for people.
+//!
+//! The JSONL file has one record per line, each with a `type`: a `header`, then every
+//! `core_version`, `lock`, `changeset` and `memory` exactly as stored (ids, timestamps,
+//! statuses, raw LLM answers). Importing it into an empty store gives the same store; vectors
+//! are made again with the configured embedder.
+
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{Changeset, ChangesetFilter, CoreVersion, MemoryRecord, MemoryStatus, Section};
+use crate::store::{self, changesets, core_versions, fts, memories, vectors};
+use crate::{Error, Memory, Result};
+
+/// The `format` of haema's JSONL export.
+pub const EXPORT_FORMAT: &str = "haema-export";
+
+/// One line of an export.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Record {
+    /// First line.
+    Header {
+        /// Always [`EXPORT_FORMAT`].
+        format: String,
+        /// Format version.
+        version: u32,
+        /// The embedder of the exported store (vectors are not exported).
+        embedder: String,
+    },
+    /// A version of core.md.
+    CoreVersion(CoreVersion),
+    /// A locked core section.
+    Lock {
+        /// The section.
+        section: Section,
+    },
+    /// A changeset with its items.
+    Changeset(Box<Changeset>),
+    /// A memory in any status.
+    Memory(MemoryRecord),
+}
+
+/// What an import did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct ImportReport {
+    /// Memories added.
+    pub memories: usize,
+    /// Memories already in the store (a second import of the same file).
+    pub already_present: usize,
+    /// Changesets added.
+    pub changesets: usize,
+    /// Core versions added.
+    pub core_versions: usize,
+}
+
+fn line_error(number: usize, e: impl std::fmt::Display) -> Error {
+    Error::InvalidArgument(format!(
+        "line {number} of the import file is not a haema export record: {e}"
+    ))
+}
+
+impl Memory {
+    /// Writes the whole store as JSONL.
+    pub async fn export_jsonl(&self, out: &mut (impl Write + Send)) -> Result<usize> {
+        let (records, embedder) = self
+            .blocking(|inner| {
+                inner.store.read(|conn| {
+                    let mut records: Vec<Record> = Vec::new();
+                    let mut all = changesets::list(conn, ChangesetFilter::All)?;
+                    all.reverse();
+                    records.extend(all.into_iter().map(|c| Record::Changeset(Box::new(c))));
+                    let mut versions = core_versions::list(conn)?;
+                    versions.reverse();
+                    records.extend(versions.into_iter().map(Record::CoreVersion));
+                    records.extend(
+                        core_versions::locks(conn)?
+                            .into_iter()
+                            .map(|section| Record::Lock { section }),
+                    );
+                    records.extend(memories::all(conn)?.into_iter().map(Record::Memory));
+                    Ok((records, store::meta(conn, "embedder")?.unwrap_or_else(|| "none".into())))
+                })
+            })
+            .await?;
+        let header = Record::Header {
+            format: EXPORT_FORMAT.into(),
+            version: 1,
+            embedder,
+        };
+        let io = |e: std::io::Error| Error::io("write", "the export", e);
+        for record in std::iter::once(&header).chain(&records) {
+            serde_json::to_writer(&mut *out, record).map_err(|e| Error::Internal(e.to_string()))?;
+            out.write_all(b"\n").map_err(io)?;
+        }
+        out.flush().map_err(io)?;
+        Ok(records.len())
+    }
+
+    /// Reads a JSONL export into this store. The store must be empty, or already hold
+    /// exactly this export (then nothing is added).
+    pub async fn import_jsonl(&self, input: impl BufRead) -> Result<ImportReport> {
+        let mut records = Vec::new();
+        for (index, line) in input.lines().enumerate() {
+            let line = line.map_err(|e| Error::io("read", "the import file", e))?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            records.push(serde_json::from_str::<Record>(&line).map_err(|e| line_error(index + 1, e))?);
+        }
+        match records.first() {
+            Some(Record::Header { format, version: 1, .. }) if format == EXPORT_FORMAT => {}
+            _ => {
+                return Err(Error::InvalidArgument(
+                    "the import file does not start with a haema export header; make it with `haema export`".into(),
+                ));
+            }
+        }
+        let mems: Vec<&MemoryRecord> = records
+            .iter()
+            .filter_map(|r| if let Record::Memory(m) = r { Some(m) } else { None })
+            .collect();
+        let texts: Vec<String> = mems
+            .iter()
+            .filter(|m| matches!(m.status, MemoryStatus::Active | MemoryStatus::Superseded))
+            .map(|m| m.content.clone())
+            .collect();
+        let present = self
+            .blocking({
+                let ids: Vec<String> = mems.iter().map(|m| m.id.clone()).collect();
+                move |inner| {
+                    inner.store.read(|conn| {
+                        Ok(ids
+                            .iter()
+                            .map(|id| memories::by_id(conn, id))
+                            .collect::<Result<Vec<_>>>()?
+                            .iter()
+                            .filter(|m| m.is_some())
+                            .count())
+                    })
+                }
+            })
+            .await?;
+        if present == mems.len() && !mems.is_empty() {
+            return Ok(ImportReport {
+                already_present: present,
+                ..ImportReport::default()
+            });
+        }
+        let vectors = self.document_vectors(texts).await?;
+        let report = self
+            .blocking(move |inner| {
+                let (report, core) = inner.store.write(|tx| {
+                    let edited_core = core_versions::list(tx)?.iter().any(|v| v.author != "initial");
+                    if edited_core || tx.query_row("SELECT count(*) FROM changesets", [], |r| r.get::<_, i64>(0))? > 0 || !memories::all(tx)?.is_empty() {
+                        return Err(Error::InvalidArgument(
+                            "a haema export can only be imported into an empty store (or the store it came from); use a new --store".into(),
+                        ));
+                    }
+                    // Only the template's own version is there; the export brings the history.
+                    tx.execute("DELETE FROM core_versions", [])?;
+                    restore(tx, &records, &vectors)
+                })?;
+                if let Some(content) = core {
+                    crate::memory::finish_core_write(&inner.store, &content)?;
+                }
+                Ok(report)
+            })
+            .await?;
+        Ok(report)
+    }
+}
+
+fn restore(
+    tx: &rusqlite::Transaction<'_>,
+    records: &[Record],
+    vectors_by_text: &HashMap<String, Vec<f32>>,
+) -> Result<(ImportReport, Option<String>)> {
+    let mut report = ImportReport::default();
+    let mut latest_core: Option<String> = None;
+    let has_vectors = vectors::exists(tx)?;
+    let mut last_ts = 0;
+    // Changesets first: core versions and memories refer to them.
+    for record in records {
+        if let Record::Changeset(c) = record {
+            changesets::restore(tx, c)?;
+            report.changesets += 1;
+        }
+    }
+    for record in records {
+        match record {
+            Record::Header { .. } | Record::Changeset(_) => {}
+            Record::CoreVersion(v) => {
+                core_versions::restore(tx, v)?;
+                latest_core = Some(v.content.clone());
+                report.core_versions += 1;
+            }
+            Record::Lock { section } => core_versions::set_lock(tx, *section, true, store::now_ms())?,
+            Record::Memory(m) => {
+                let rowid = memories::restore(tx, m)?;
+                last_ts = last_ts.max(m.timestamp_ms);
+                if matches!(m.status, MemoryStatus::Active | MemoryStatus::Superseded) {
+                    if has_vectors {
+                        let vector = vectors_by_text
+                            .get(&m.content)
+                            .ok_or_else(|| Error::Internal("a memory has no vector".into()))?;
+                        vectors::insert(tx, rowid, vector)?;
+                        if m.status != MemoryStatus::Active {
+                            vectors::set_active(tx, rowid, false)?;
+                        }
+                    }
+                    if m.status == MemoryStatus::Active {
+                        fts::insert(tx, rowid, &m.content)?;
+                    }
+                }
+                report.memories += 1;
+            }
+        }
+    }
+    for record in records {
+        if let Record::Changeset(c) = record {
+            if let Some(by) = c.reverted_by_id {
+                changesets::restore_reverted_by(tx, c.id, by)?;
+            }
+        }
+    }
+    let previous: i64 = store::meta(tx, "last_timestamp_ms")?
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    store::set_meta(tx, "last_timestamp_ms", &previous.max(last_ts).to_string())?;
+    if let Some(version) = core_versions::latest(tx)? {
+        crate::memory::mark_core_write(tx, version.id)?;
+    }
+    Ok((report, latest_core))
+}
+
+impl Memory {
+    /// Writes the store for people: core.md, the active memories newest first, and the
+    /// history of changesets.
+    pub async fn export_markdown(&self, out: &mut (impl Write + Send)) -> Result<()> {
+        let core = self.get_core().await?;
+        let (active, history) = self
+            .blocking(|inner| {
+                inner.store.read(|conn| {
+                    Ok((
+                        memories::latest(conn, 0, usize::MAX)?,
+                        changesets::list(conn, ChangesetFilter::All)?,
+                    ))
+                })
+            })
+            .await?;
+        let mut text = format!("# Memory of {}\n\n## Core\n\n", self.dir().display());
+        for line in core.lines() {
+            // Core headings become third-level headings under "Core".
+            match line.strip_prefix("# ") {
+                Some(title) => text.push_str(&format!("### {title}\n")),
+                None => {
+                    text.push_str(line);
+                    text.push('\n');
+                }
+            }
+        }
+        text.push_str(&format!("\n## Memories ({}, newest first)\n\n", active.len()));
+        for m in &active {
+            text.push_str(&format!(
+                "- {} — {}\n",
+                crate::model::format_utc(m.timestamp_ms),
+                m.content.replace('\n', " ")
+            ));
+        }
+        text.push_str(&format!(
+            "\n## History ({} changesets, newest first)\n\n",
+            history.len()
+        ));
+        for c in &history {
+            text.push_str(&format!(
+                "- #{} {} {} ({}), {} added, {} replaced{}\n",
+                c.id,
+                c.kind,
+                c.status.as_str(),
+                crate::model::format_utc(c.created_at_ms),
+                c.added().count(),
+                c.removed().count(),
+                if c.core_after.is_some() { ", core changed" } else { "" }
+            ));
+        }
+        out.write_all(text.as_bytes())
+            .and_then(|()| out.flush())
+            .map_err(|e| Error::io("write", "the export", e))
+    }
+}

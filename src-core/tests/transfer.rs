@@ -1,0 +1,200 @@
+//! Export and import: a lossless round trip through JSONL, and Markdown for people.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::*;
+use haema_core::{Error, Memory, Record, ReviewPolicy, Section};
+use serde_json::json;
+
+/// A store with history: merges, a revert, a core change, a lock, pending and rejected changesets.
+async fn rich_store() -> Fixture {
+    let f = fixture(ReviewPolicy::Auto).await;
+    f.memory
+        .add(items(&["user likes green tea", "the server runs Debian"]))
+        .await
+        .unwrap();
+    f.llm.push(
+        "reconstruct",
+        json!({"memories": ["user likes green tea with honey"], "coverage": "complete"}),
+    );
+    let md = "# SOUL\n\n# TOOLS\n\n# RULE\n\n# USER\n- Likes tea.\n";
+    f.llm
+        .push("core_update", json!({"should_update": true, "core_markdown": md}));
+    f.memory.add(items(&["user likes green tea with honey"])).await.unwrap();
+    let id = f
+        .memory
+        .add(items(&["a fact to undo"]))
+        .await
+        .unwrap()
+        .changeset
+        .unwrap();
+    f.memory.revert(id).await.unwrap();
+    f.memory.set_core_section(Section::Rule, "- Be brief.").await.unwrap();
+    f.memory.set_section_lock(Section::Rule, true).await.unwrap();
+    let review = reopen(&f, ReviewPolicy::Review).await;
+    let pending = review
+        .add(items(&["a proposal waiting"]))
+        .await
+        .unwrap()
+        .changeset
+        .unwrap();
+    let rejected = review
+        .add(items(&["a proposal declined"]))
+        .await
+        .unwrap()
+        .changeset
+        .unwrap();
+    review.reject(rejected).await.unwrap();
+    let _ = pending;
+    f
+}
+
+async fn export(memory: &Memory) -> Vec<Record> {
+    let mut out = Vec::new();
+    memory.export_jsonl(&mut out).await.unwrap();
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn an_export_imported_into_a_new_store_exports_the_same() {
+    let f = rich_store().await;
+    let mut file = Vec::new();
+    f.memory.export_jsonl(&mut file).await.unwrap();
+    let original = export(&f.memory).await;
+    assert!(matches!(&original[0], Record::Header { format, .. } if format == "haema-export"));
+
+    let target = tempfile::tempdir().unwrap();
+    let copy = Memory::open_with(
+        target.path(),
+        settings(ReviewPolicy::Auto),
+        None,
+        Some(f.embedder.clone()),
+    )
+    .await
+    .unwrap();
+    let report = copy.import_jsonl(file.as_slice()).await.unwrap();
+    assert_eq!(
+        report.memories,
+        original.iter().filter(|r| matches!(r, Record::Memory(_))).count()
+    );
+    assert!(report.changesets >= 5 && report.core_versions >= 3, "{report:?}");
+    assert_eq!(export(&copy).await[1..], original[1..], "every record is identical");
+    assert_eq!(copy.get_core().await.unwrap(), f.memory.get_core().await.unwrap());
+    assert_eq!(
+        copy.get_latest(1, 10).await.unwrap(),
+        f.memory.get_latest(1, 10).await.unwrap()
+    );
+    assert_eq!(
+        copy.search("green tea honey", 1).await.unwrap(),
+        vec!["user likes green tea with honey"]
+    );
+    assert_eq!(copy.pending().await.unwrap().len(), 1);
+    assert!(copy.locked_sections().await.unwrap().contains(&Section::Rule));
+    // The history still works: the pending changeset can be approved in the copy.
+    let pending = copy.pending().await.unwrap()[0].id;
+    copy.approve(pending).await.unwrap();
+    assert!(
+        copy.get_latest(1, 10)
+            .await
+            .unwrap()
+            .contains(&"a proposal waiting".to_owned())
+    );
+    // New memories sort after the imported ones.
+    let newest = copy.get_latest_records(1, 1).await.unwrap()[0].timestamp_ms;
+    assert!(
+        original
+            .iter()
+            .all(|r| !matches!(r, Record::Memory(m) if m.timestamp_ms > newest))
+    );
+}
+
+#[tokio::test]
+async fn importing_twice_adds_nothing_and_other_stores_are_refused() {
+    let f = rich_store().await;
+    let mut file = Vec::new();
+    f.memory.export_jsonl(&mut file).await.unwrap();
+    let again = f.memory.import_jsonl(file.as_slice()).await.unwrap();
+    assert_eq!((again.memories, again.changesets), (0, 0));
+    assert!(again.already_present > 0);
+
+    let other = fixture(ReviewPolicy::Auto).await;
+    other.memory.add(items(&["something else"])).await.unwrap();
+    let err = other.memory.import_jsonl(file.as_slice()).await.unwrap_err();
+    assert!(
+        matches!(err, Error::InvalidArgument(_)) && err.to_string().contains("empty store"),
+        "{err}"
+    );
+    assert_eq!(
+        other.memory.get_latest(1, 10).await.unwrap(),
+        vec!["something else"],
+        "nothing changed"
+    );
+    let core_only = fixture(ReviewPolicy::Auto).await;
+    core_only
+        .memory
+        .set_core_section(Section::User, "- Mine")
+        .await
+        .unwrap();
+    assert!(
+        core_only.memory.import_jsonl(file.as_slice()).await.is_err(),
+        "an edited core counts as content"
+    );
+    assert_eq!(
+        core_only.memory.core_sections().await.unwrap().get(Section::User),
+        "- Mine"
+    );
+}
+
+#[tokio::test]
+async fn files_that_are_not_exports_are_named_and_change_nothing() {
+    let f = fixture(ReviewPolicy::Auto).await;
+    let err = f
+        .memory
+        .import_jsonl("{\"content\": \"x\"}\n".as_bytes())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("line 1"), "{err}");
+    let header = r#"{"type":"header","format":"haema-export","version":1,"embedder":"none"}"#;
+    let err = f
+        .memory
+        .import_jsonl(format!("{header}\n{{\"type\":\"memory\",\"id\":5}}\n").as_bytes())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("line 2"), "{err}");
+    let err = f
+        .memory
+        .import_jsonl(r#"{"type":"memory"}"#.as_bytes())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("line 1") || err.contains("header"), "{err}");
+    assert!(f.memory.get_latest(1, 10).await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn markdown_export_is_for_people() {
+    let f = rich_store().await;
+    let mut out = Vec::new();
+    f.memory.export_markdown(&mut out).await.unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("## Core") && text.contains("### USER") && text.contains("- Likes tea."),
+        "{text}"
+    );
+    assert!(text.contains("user likes green tea with honey"));
+    assert!(
+        !text.contains("a fact to undo"),
+        "superseded memories are not listed as memories"
+    );
+    assert!(
+        text.contains("## History") && text.contains("revert committed"),
+        "{text}"
+    );
+}
