@@ -172,6 +172,8 @@ pub enum Outcome {
     NoLlm,
     /// Undo of an earlier changeset.
     Revert,
+    /// Memories imported from a file, as they were.
+    Import,
 }
 
 impl Outcome {
@@ -182,6 +184,7 @@ impl Outcome {
             Self::Fallback => "fallback",
             Self::NoLlm => "no_llm",
             Self::Revert => "revert",
+            Self::Import => "import",
         }
     }
 
@@ -193,6 +196,7 @@ impl Outcome {
             Self::Fallback => "LLM failed: related memories kept, new contents added as given",
             Self::NoLlm => "stored as given (no LLM configured)",
             Self::Revert => "undo of an earlier changeset",
+            Self::Import => "imported from a file as they were",
         }
     }
 
@@ -202,6 +206,7 @@ impl Outcome {
             "refined" => Self::Refined,
             "fallback" => Self::Fallback,
             "revert" => Self::Revert,
+            "import" => Self::Import,
             _ => Self::NoLlm,
         }
     }

@@ -198,3 +198,33 @@ async fn markdown_export_is_for_people() {
         "{text}"
     );
 }
+
+#[tokio::test]
+async fn plain_items_keep_their_timestamps_and_a_second_import_adds_nothing() {
+    let f = fixture(ReviewPolicy::Review).await;
+    f.memory.add(items(&["already known"])).await.unwrap();
+    let text = "{\"content\": \"learned in 2023\", \"timestamp_ms\": 1690000000000}\n\"no timestamp\"\n\"already known\"\n\"no timestamp\"\n";
+    let parsed = haema_core::parse_items(text).unwrap();
+    let report = f.memory.import_items(parsed.clone(), "test file").await.unwrap();
+    assert_eq!(
+        (report.added, report.skipped),
+        (2, 2),
+        "pending texts count as known; repeats are skipped"
+    );
+    let records = f.memory.get_latest_records(1, 10).await.unwrap();
+    let old = records.iter().find(|m| m.content == "learned in 2023").unwrap();
+    assert_eq!(old.timestamp_ms, 1_690_000_000_000);
+    assert_eq!(records[0].content, "no timestamp", "an item without a time is newest");
+    let changeset = f.memory.changeset(report.changeset.unwrap()).await.unwrap();
+    assert_eq!(
+        (changeset.outcome, changeset.decided_by.as_deref()),
+        (haema_core::Outcome::Import, Some("import"))
+    );
+    assert_eq!(
+        f.memory.search("learned in 2023", 1).await.unwrap(),
+        vec!["learned in 2023"],
+        "vectors and full text are there"
+    );
+    let again = f.memory.import_items(parsed, "test file").await.unwrap();
+    assert_eq!((again.added, again.changeset), (0, None));
+}

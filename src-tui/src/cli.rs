@@ -44,7 +44,8 @@ pub enum Command {
     Status(JsonFlag),
     /// Write the whole store: lossless JSONL (default) or Markdown for people.
     Export(ExportArgs),
-    /// Read a `haema export` JSONL file into an empty store (again into the same store: no-op).
+    /// Import memories: a `haema export` file (into an empty store), JSONL (one memory per
+    /// line) or mem0's JSON export. Importing the same file again adds nothing.
     Import(ImportArgs),
     /// The effective settings and where each comes from (secrets masked).
     Config(JsonFlag),
@@ -66,7 +67,7 @@ pub struct ExportArgs {
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
-    /// The export file, or - for standard input.
+    /// The file, or - for standard input.
     pub file: PathBuf,
     /// Print the report as JSON.
     #[arg(long)]

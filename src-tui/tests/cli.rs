@@ -237,3 +237,48 @@ fn export_and_import_round_trip_through_files() {
     let missing = haema(b.path(), &[], &["import", "/no/such/export.jsonl"], None);
     assert_eq!(missing.status.code(), Some(2));
 }
+
+#[test]
+fn jsonl_and_mem0_files_import_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let jsonl = dir.path().join("memories.jsonl");
+    std::fs::write(
+        &jsonl,
+        "{\"content\": \"Ana moved to Busan\", \"timestamp\": \"2024-03-01T09:00:00Z\"}\n\"Ana learns Korean\"\n",
+    )
+    .unwrap();
+    let report = json_of(&haema(
+        dir.path(),
+        &[],
+        &["import", jsonl.to_str().unwrap(), "--json"],
+        None,
+    ));
+    assert_eq!(
+        (report["added"].as_u64(), report["skipped"].as_u64()),
+        (Some(2), Some(0))
+    );
+    let mem0 = dir.path().join("mem0.json");
+    std::fs::write(&mem0, r#"{"results": [{"id": "m1", "memory": "Ana learns Korean", "created_at": "2024-05-01T10:00:00-07:00"}, {"id": "m2", "memory": "Ana keeps bees", "created_at": "2024-06-01T10:00:00-07:00"}]}"#).unwrap();
+    let report = json_of(&haema(
+        dir.path(),
+        &[],
+        &["import", mem0.to_str().unwrap(), "--json"],
+        None,
+    ));
+    assert_eq!(
+        (report["added"].as_u64(), report["skipped"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let again = ok(&haema(dir.path(), &[], &["import", mem0.to_str().unwrap()], None));
+    assert!(again.contains("Imported 0 memories; 2 skipped"), "{again}");
+    let latest = contents(&json_of(&haema(dir.path(), &[], &["latest", "--json"], None)));
+    assert_eq!(
+        latest,
+        vec!["Ana learns Korean", "Ana keeps bees", "Ana moved to Busan"]
+    );
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(&bad, "{\"content\": \"fine\"}\nnot json\n").unwrap();
+    let out = haema(dir.path(), &[], &["import", bad.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("line 2"), "{}", stderr(&out));
+}

@@ -1,11 +1,9 @@
 //! `haema export` and `haema import`.
 
-use std::io::BufReader;
-
 use anyhow::{Context, Result};
-use haema_core::Memory;
+use haema_core::{Memory, Record};
 
-use crate::UsageError;
+use super::read_source;
 use crate::cli::{ExportArgs, ImportArgs};
 use crate::output::{self, print};
 
@@ -28,24 +26,38 @@ pub async fn export(memory: &Memory, args: ExportArgs) -> Result<()> {
 }
 
 pub async fn import(memory: &Memory, args: ImportArgs) -> Result<()> {
-    let report = if args.file.as_os_str() == "-" {
-        memory.import_jsonl(BufReader::new(std::io::stdin().lock())).await?
-    } else {
-        let file = std::fs::File::open(&args.file)
-            .map_err(|e| UsageError(format!("cannot open {}: {e}", args.file.display())))?;
-        memory.import_jsonl(BufReader::new(file)).await?
-    };
+    let text = read_source(&args.file)?;
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
+    if matches!(serde_json::from_str::<Record>(first), Ok(Record::Header { .. })) {
+        let report = memory.import_jsonl(text.as_bytes()).await?;
+        if args.json {
+            return output::json(&report);
+        }
+        if report.memories == 0 && report.already_present > 0 {
+            return print(&format!(
+                "Nothing to import: all {} memories are already in this store.\n",
+                report.already_present
+            ));
+        }
+        return print(&format!(
+            "Imported {} memories, {} changesets and {} core versions.\n",
+            report.memories, report.changesets, report.core_versions
+        ));
+    }
+    let items = haema_core::parse_items(&text)?;
+    let report = memory
+        .import_items(items, &format!("import of {}", args.file.display()))
+        .await?;
     if args.json {
         return output::json(&report);
     }
-    if report.memories == 0 && report.already_present > 0 {
-        return print(&format!(
-            "Nothing to import: all {} memories are already in this store.\n",
-            report.already_present
-        ));
-    }
     print(&format!(
-        "Imported {} memories, {} changesets and {} core versions.\n",
-        report.memories, report.changesets, report.core_versions
+        "Imported {} memories{}; {} skipped (already known or repeated).\n",
+        report.added,
+        report
+            .changeset
+            .map(|c| format!(" as changeset {c}"))
+            .unwrap_or_default(),
+        report.skipped
     ))
 }

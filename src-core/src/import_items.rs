@@ -1,0 +1,287 @@
+//! Importing plain memories: JSONL (one memory per line, optional timestamp) and mem0's JSON
+//! export. Each memory is stored as it is, with its timestamp; texts already in the store are
+//! skipped, so importing a file twice adds nothing.
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::model::{Changeset, ChangesetStatus, MemoryStatus, Outcome, ProposedItem};
+use crate::store::{self, changesets, fts, memories, vectors};
+use crate::{Error, Memory, Result};
+
+/// One memory to import.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportItem {
+    /// Text.
+    pub content: String,
+    /// When it was learned (Unix ms), if the file says.
+    pub timestamp_ms: Option<i64>,
+}
+
+/// What a plain import did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct ItemsReport {
+    /// Memories added.
+    pub added: usize,
+    /// Items whose text was already a memory (or repeated in the file).
+    pub skipped: usize,
+    /// The changeset that holds them, if any were added.
+    pub changeset: Option<i64>,
+}
+
+/// Unix ms of an RFC 3339 / ISO 8601 time such as `2024-07-20T01:23:45.678-07:00`,
+/// `2024-07-20 01:23:45Z` or `2024-07-20`.
+pub fn parse_time(text: &str) -> Option<i64> {
+    let t = text.trim();
+    let num = |s: &str| s.parse::<i64>().ok();
+    let (year, month, day) = (num(t.get(0..4)?)?, num(t.get(5..7)?)?, num(t.get(8..10)?)?);
+    if t.get(4..5)? != "-" || t.get(7..8)? != "-" || !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
+    let (mut secs, mut rest) = (0i64, t.get(10..).unwrap_or(""));
+    if let Some(time) = rest.strip_prefix('T').or_else(|| rest.strip_prefix(' ')) {
+        let (h, m, s) = (num(time.get(0..2)?)?, num(time.get(3..5)?)?, num(time.get(6..8)?)?);
+        secs = h * 3600 + m * 60 + s;
+        rest = time.get(8..).unwrap_or("");
+    }
+    let mut millis = 0;
+    if let Some(fraction) = rest.strip_prefix('.') {
+        let digits: String = fraction.chars().take_while(char::is_ascii_digit).collect();
+        millis = num(&format!("{:0<3}", &digits[..digits.len().min(3)])).unwrap_or(0);
+        rest = &fraction[digits.len()..];
+    }
+    let offset = match rest {
+        "" | "Z" | "z" => 0,
+        zone => {
+            let sign = match zone.get(0..1)? {
+                "+" => 1,
+                "-" => -1,
+                _ => return None,
+            };
+            sign * (num(zone.get(1..3)?)? * 3600 + num(zone.get(4..6)?)? * 60)
+        }
+    };
+    // Days from civil (Howard Hinnant's algorithm).
+    let (y, m) = if month <= 2 {
+        (year - 1, month + 9)
+    } else {
+        (year, month - 3)
+    };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * m + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some((days * 86_400 + secs - offset) * 1000 + millis)
+}
+
+fn item_of(value: &Value) -> Option<ImportItem> {
+    if let Value::String(text) = value {
+        return Some(ImportItem {
+            content: text.trim().to_owned(),
+            timestamp_ms: None,
+        });
+    }
+    let content = ["memory", "content", "text"]
+        .iter()
+        .find_map(|k| value.get(*k).and_then(Value::as_str))?
+        .trim()
+        .to_owned();
+    let timestamp_ms = ["timestamp_ms", "created_at", "timestamp", "updated_at"]
+        .iter()
+        .find_map(|k| match value.get(*k)? {
+            Value::Number(n) => n.as_i64().map(|v| if v < 100_000_000_000 { v * 1000 } else { v }),
+            Value::String(s) => parse_time(s),
+            _ => None,
+        });
+    Some(ImportItem { content, timestamp_ms })
+}
+
+/// Reads JSONL (a JSON string or an object with `content`/`memory`/`text` per line) or a
+/// mem0 export (a JSON array, or an object with a `results` or `memories` array).
+pub fn parse_items(text: &str) -> Result<Vec<ImportItem>> {
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('[') || (trimmed.starts_with('{') && serde_json::from_str::<Value>(trimmed).is_ok()) {
+        let value: Value = serde_json::from_str(trimmed)
+            .map_err(|e| Error::InvalidArgument(format!("the file is not valid JSON: {e}")))?;
+        let list = match &value {
+            Value::Array(list) => Some(list),
+            Value::Object(o) => o.get("results").or_else(|| o.get("memories")).and_then(Value::as_array),
+            _ => None,
+        };
+        if let Some(list) = list {
+            return list
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    item_of(v).ok_or_else(|| {
+                        Error::InvalidArgument(format!("item {} has no `memory`, `content` or `text`", i + 1))
+                    })
+                })
+                .collect();
+        }
+        if value.is_object() && item_of(&value).is_none() {
+            return Err(Error::InvalidArgument(
+                "the JSON holds no `results` or `memories` list".into(),
+            ));
+        }
+    }
+    let mut items = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let value: Value = serde_json::from_str(line)
+            .map_err(|e| Error::InvalidArgument(format!("line {} is not JSON: {e}", index + 1)))?;
+        items.push(item_of(&value).ok_or_else(|| {
+            Error::InvalidArgument(format!("line {} has no `content`, `memory` or `text`", index + 1))
+        })?);
+    }
+    Ok(items)
+}
+
+impl Memory {
+    /// Adds the items as memories, as they are (no LLM), keeping their timestamps. Texts
+    /// already in the store, and repeats within the file, are skipped.
+    pub async fn import_items(&self, items: Vec<ImportItem>, source: &str) -> Result<ItemsReport> {
+        let total = items.len();
+        let known: HashSet<String> = self
+            .blocking(|inner| {
+                inner.store.read(|conn| {
+                    Ok(memories::all(conn)?
+                        .into_iter()
+                        .filter(|m| m.status != MemoryStatus::Forgotten)
+                        .map(|m| m.content)
+                        .collect())
+                })
+            })
+            .await?;
+        let mut seen = HashSet::new();
+        let fresh: Vec<ImportItem> = items
+            .into_iter()
+            .filter(|i| !i.content.is_empty() && !known.contains(&i.content) && seen.insert(i.content.clone()))
+            .collect();
+        if fresh.is_empty() {
+            return Ok(ItemsReport {
+                added: 0,
+                skipped: total,
+                changeset: None,
+            });
+        }
+        let added = fresh.len();
+        let vectors = self
+            .document_vectors(fresh.iter().map(|i| i.content.clone()).collect())
+            .await?;
+        let source = source.to_owned();
+        let id = self
+            .blocking(move |inner| {
+                inner.store.write(|tx| {
+                    let now = store::now_ms();
+                    let with_ids: Vec<(String, &ImportItem)> =
+                        fresh.iter().map(|i| (uuid::Uuid::new_v4().to_string(), i)).collect();
+                    let changeset = Changeset {
+                        id: 0,
+                        kind: "add".into(),
+                        status: ChangesetStatus::Committed,
+                        outcome: Outcome::Import,
+                        created_at_ms: now,
+                        decided_at_ms: Some(now),
+                        decided_by: Some("import".into()),
+                        raw_input: Some(source.clone()),
+                        inputs: fresh.iter().map(|i| i.content.clone()).collect(),
+                        related: Vec::new(),
+                        proposed: with_ids
+                            .iter()
+                            .map(|(id, i)| ProposedItem {
+                                memory_id: Some(id.clone()),
+                                content: i.content.clone(),
+                                kept: false,
+                            })
+                            .collect(),
+                        core_before: None,
+                        core_after: None,
+                        llm: None,
+                        embedder: None,
+                        llm_calls: Vec::new(),
+                        warnings: Vec::new(),
+                        reverts_id: None,
+                        reverted_by_id: None,
+                    };
+                    let changeset_id = changesets::insert(tx, &changeset)?;
+                    let has_vectors = vectors::exists(tx)?;
+                    for (memory_id, item) in &with_ids {
+                        let ts = match item.timestamp_ms {
+                            Some(ts) => ts,
+                            None => store::next_timestamp(tx)?,
+                        };
+                        let rowid =
+                            memories::insert(tx, memory_id, &item.content, MemoryStatus::Active, ts, changeset_id)?;
+                        if has_vectors {
+                            let vector = vectors
+                                .get(&item.content)
+                                .ok_or_else(|| Error::Internal("an imported memory has no vector".into()))?;
+                            vectors::insert(tx, rowid, vector)?;
+                        }
+                        fts::insert(tx, rowid, &item.content)?;
+                    }
+                    Ok(changeset_id)
+                })
+            })
+            .await?;
+        Ok(ItemsReport {
+            added,
+            skipped: total - added,
+            changeset: Some(id),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_parse_with_zones_and_fractions() {
+        assert_eq!(parse_time("1970-01-01T00:00:00Z"), Some(0));
+        assert_eq!(parse_time("2026-02-23T02:39:17Z"), Some(1_771_814_357_000));
+        assert_eq!(parse_time("2026-02-23T11:39:17.250+09:00"), Some(1_771_814_357_250));
+        assert_eq!(parse_time("2026-02-22 19:39:17-07:00"), Some(1_771_814_357_000));
+        assert_eq!(parse_time("2000-02-29"), Some(951_782_400_000));
+        assert_eq!(parse_time("yesterday"), None);
+        assert_eq!(parse_time("2024-13-01"), None);
+    }
+
+    #[test]
+    fn jsonl_and_mem0_shapes() {
+        let jsonl = "\"plain string\"\n{\"content\": \"with time\", \"timestamp_ms\": 1700000000000}\n\n{\"text\": \"seconds\", \"timestamp\": 1700000000}\n";
+        let items = parse_items(jsonl).unwrap();
+        assert_eq!(
+            items
+                .iter()
+                .map(|i| (i.content.as_str(), i.timestamp_ms))
+                .collect::<Vec<_>>(),
+            vec![
+                ("plain string", None),
+                ("with time", Some(1_700_000_000_000)),
+                ("seconds", Some(1_700_000_000_000))
+            ]
+        );
+        let mem0 = r#"{"results": [{"id": "a1", "memory": "Likes tea", "hash": "x", "metadata": null, "created_at": "2024-07-20T01:23:45.678-07:00", "updated_at": null, "user_id": "ana"}]}"#;
+        let items = parse_items(mem0).unwrap();
+        assert_eq!(items[0].content, "Likes tea");
+        assert_eq!(items[0].timestamp_ms, parse_time("2024-07-20T08:23:45.678Z"));
+        assert_eq!(
+            parse_items(r#"[{"memory": "old mem0 list"}]"#).unwrap()[0].content,
+            "old mem0 list"
+        );
+        assert!(parse_items("not json\n").unwrap_err().to_string().contains("line 1"));
+        assert!(
+            parse_items(r#"{"other": 1}"#)
+                .unwrap_err()
+                .to_string()
+                .contains("results")
+        );
+    }
+}
