@@ -25,6 +25,7 @@ mod pipeline;
 pub mod provider;
 mod recall;
 mod reembed;
+mod sanitize;
 mod search;
 mod store;
 mod transfer;

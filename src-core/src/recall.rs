@@ -42,6 +42,9 @@ pub struct RecallItem {
     pub score: Option<f64>,
     /// Estimated tokens.
     pub tokens: usize,
+    /// True when instruction-like parts of the text (chat control tokens, code fences, role
+    /// labels) were neutralised.
+    pub sanitized: bool,
 }
 
 /// A recall block and what is in it.
@@ -57,13 +60,10 @@ pub struct Recall {
     pub budget: usize,
 }
 
-/// Memory text as data: angle brackets escaped so it cannot open or close a tag, one line.
-fn quote(text: &str) -> String {
-    text.replace('<', "‹")
-        .replace('>', "›")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+/// Memory text as data, on one line, with instruction-like parts neutralised.
+fn quote(text: &str) -> (String, bool) {
+    let (clean, changed) = crate::sanitize::neutralise(text);
+    (clean.split_whitespace().collect::<Vec<_>>().join(" "), changed)
 }
 
 impl Memory {
@@ -81,7 +81,7 @@ impl Memory {
         let mut items = Vec::new();
         let core_body = core.trim();
         if !core_body.is_empty() {
-            let block = quote_block(core_body);
+            let (block, sanitized) = crate::sanitize::neutralise(core_body);
             let tokens = estimate_tokens(&block) + 4;
             let content = if used + tokens <= budget {
                 block
@@ -96,6 +96,7 @@ impl Memory {
                 content,
                 score: None,
                 tokens,
+                sanitized,
             });
         }
         let mut seen = std::collections::HashSet::new();
@@ -107,7 +108,7 @@ impl Memory {
             if !seen.insert(memory.id.clone()) {
                 return;
             }
-            let content = quote(&memory.content);
+            let (content, sanitized) = quote(&memory.content);
             let tokens = estimate_tokens(&content) + 2;
             if *used + tokens <= budget {
                 *used += tokens;
@@ -117,6 +118,7 @@ impl Memory {
                     content,
                     score,
                     tokens,
+                    sanitized,
                 });
             }
         };
@@ -161,10 +163,6 @@ impl Memory {
             budget,
         })
     }
-}
-
-fn quote_block(text: &str) -> String {
-    text.replace('<', "‹").replace('>', "›")
 }
 
 fn cut_to(text: &str, tokens: usize) -> String {
