@@ -228,3 +228,24 @@ async fn plain_items_keep_their_timestamps_and_a_second_import_adds_nothing() {
     let again = f.memory.import_items(parsed, "test file").await.unwrap();
     assert_eq!((again.added, again.changeset), (0, None));
 }
+
+#[tokio::test]
+async fn large_imports_embed_in_requests_of_bounded_size() {
+    let f = fixture(ReviewPolicy::Auto).await;
+    let many: Vec<haema_core::ImportItem> = (0..250)
+        .map(|i| haema_core::ImportItem {
+            content: format!("imported fact {i}"),
+            timestamp_ms: None,
+        })
+        .collect();
+    let report = f.memory.import_items(many, "big file").await.unwrap();
+    assert_eq!(report.added, 250);
+    let sizes: Vec<usize> = f
+        .embedder
+        .calls()
+        .iter()
+        .filter(|(kind, _)| kind == "document")
+        .map(|(_, n)| *n)
+        .collect();
+    assert_eq!(sizes, vec![96, 96, 58]);
+}

@@ -15,6 +15,9 @@ use crate::{Error, Result};
 /// meanwhile before it leaves the proposal as a stale changeset.
 const MAX_ATTEMPTS: usize = 3;
 
+/// Most texts sent in one embedding request.
+const EMBED_REQUEST_MAX: usize = 96;
+
 /// What storing a proposal did.
 enum Stored {
     Committed(i64, Option<String>),
@@ -116,12 +119,14 @@ impl Memory {
         let Some(embedder) = &self.inner.embedder else {
             return Ok(HashMap::new());
         };
-        if texts.is_empty() {
-            return Ok(HashMap::new());
+        let mut out = HashMap::with_capacity(texts.len());
+        // Providers cap a request (Gemini at 100 texts, OpenAI at 2048): large imports go in parts.
+        for chunk in texts.chunks(EMBED_REQUEST_MAX) {
+            let vectors = embedder.embed_document(chunk).await?;
+            let vectors = check_embeddings(&embedder.id(), vectors, chunk.len(), embedder.dims())?;
+            out.extend(chunk.iter().cloned().zip(vectors));
         }
-        let vectors = embedder.embed_document(&texts).await?;
-        let vectors = check_embeddings(&embedder.id(), vectors, texts.len(), embedder.dims())?;
-        Ok(texts.into_iter().zip(vectors).collect())
+        Ok(out)
     }
 
     async fn store_proposal(&self, proposal: Proposal, commit_now: bool, last_attempt: bool) -> Result<Stored> {
