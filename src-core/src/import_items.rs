@@ -146,6 +146,16 @@ impl Memory {
     /// Adds the items as memories, as they are (no LLM), keeping their timestamps. Texts
     /// already in the store, and repeats within the file, are skipped.
     pub async fn import_items(&self, items: Vec<ImportItem>, source: &str) -> Result<ItemsReport> {
+        self.import_items_with_progress(items, source, |_, _| {}).await
+    }
+
+    /// [`Memory::import_items`], calling `progress(embedded, to_embed)` as vectors are made.
+    pub async fn import_items_with_progress(
+        &self,
+        items: Vec<ImportItem>,
+        source: &str,
+        progress: impl FnMut(usize, usize) + Send,
+    ) -> Result<ItemsReport> {
         let total = items.len();
         let known: HashSet<String> = self
             .blocking(|inner| {
@@ -172,7 +182,7 @@ impl Memory {
         }
         let added = fresh.len();
         let vectors = self
-            .document_vectors(fresh.iter().map(|i| i.content.clone()).collect())
+            .document_vectors_with_progress(fresh.iter().map(|i| i.content.clone()).collect(), progress)
             .await?;
         let source = source.to_owned();
         let id = self

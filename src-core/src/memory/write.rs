@@ -116,6 +116,15 @@ impl Memory {
 
     /// Embeds the texts of new memories as documents (nothing for a lexical-only store).
     pub(crate) async fn document_vectors(&self, texts: Vec<String>) -> Result<HashMap<String, Vec<f32>>> {
+        self.document_vectors_with_progress(texts, |_, _| {}).await
+    }
+
+    /// [`Memory::document_vectors`], calling `progress(done, total)` after each request.
+    pub(crate) async fn document_vectors_with_progress(
+        &self,
+        texts: Vec<String>,
+        mut progress: impl FnMut(usize, usize) + Send,
+    ) -> Result<HashMap<String, Vec<f32>>> {
         let Some(embedder) = &self.inner.embedder else {
             return Ok(HashMap::new());
         };
@@ -125,6 +134,7 @@ impl Memory {
             let vectors = embedder.embed_document(chunk).await?;
             let vectors = check_embeddings(&embedder.id(), vectors, chunk.len(), embedder.dims())?;
             out.extend(chunk.iter().cloned().zip(vectors));
+            progress(out.len(), texts.len());
         }
         Ok(out)
     }
