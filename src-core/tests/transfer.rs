@@ -238,7 +238,13 @@ async fn large_imports_embed_in_requests_of_bounded_size() {
             timestamp_ms: None,
         })
         .collect();
-    let report = f.memory.import_items(many, "big file").await.unwrap();
+    let mut steps = Vec::new();
+    let report = f
+        .memory
+        .import_items_with_progress(many, "big file", |done, total| steps.push((done, total)))
+        .await
+        .unwrap();
+    assert_eq!(steps, vec![(96, 250), (192, 250), (250, 250)]);
     assert_eq!(report.added, 250);
     let sizes: Vec<usize> = f
         .embedder
