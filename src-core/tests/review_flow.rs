@@ -7,6 +7,14 @@ use common::*;
 use haema_core::{AddStatus, ChangesetFilter, ChangesetStatus, Error, MemoryStatus, ReviewPolicy, SearchMode, Section};
 use serde_json::json;
 
+/// Scripts the reconstruction to answer `merged`, adds `input` through `memory`, and returns
+/// the changeset.
+async fn propose(f: &Fixture, memory: &haema_core::Memory, merged: &str, input: &str) -> i64 {
+    f.llm
+        .push("reconstruct", json!({"memories": [merged], "coverage": "complete"}));
+    memory.add(items(&[input])).await.unwrap().changeset.unwrap()
+}
+
 #[tokio::test]
 async fn review_policy_holds_everything_and_pending_memories_are_invisible() {
     let f = fixture(ReviewPolicy::Review).await;
@@ -100,16 +108,7 @@ async fn approve_edited_stores_the_persons_version() {
     let f = fixture(ReviewPolicy::Auto).await;
     f.memory.add(items(&["user likes green tea"])).await.unwrap();
     let f2 = reopen(&f, ReviewPolicy::Review).await;
-    f.llm.push(
-        "reconstruct",
-        json!({"memories": ["user likes tea"], "coverage": "complete"}),
-    );
-    let id = f2
-        .add(items(&["user likes green tea a lot"]))
-        .await
-        .unwrap()
-        .changeset
-        .unwrap();
+    let id = propose(&f, &f2, "user likes tea", "user likes green tea a lot").await;
     let approved = f2
         .approve_edited(id, items(&["user likes green tea", "user likes green tea a lot", " "]))
         .await
@@ -135,26 +134,20 @@ async fn approving_after_the_related_memories_changed_marks_stale_and_rerun_rebu
     let f = fixture(ReviewPolicy::Auto).await;
     f.memory.add(items(&["user likes green tea"])).await.unwrap();
     let review = reopen(&f, ReviewPolicy::Review).await;
-    f.llm.push(
-        "reconstruct",
-        json!({"memories": ["user likes green tea with honey"], "coverage": "complete"}),
-    );
-    let first = review
-        .add(items(&["user likes green tea with honey"]))
-        .await
-        .unwrap()
-        .changeset
-        .unwrap();
-    f.llm.push(
-        "reconstruct",
-        json!({"memories": ["user likes green tea with lemon"], "coverage": "complete"}),
-    );
-    let second = review
-        .add(items(&["user likes green tea with lemon"]))
-        .await
-        .unwrap()
-        .changeset
-        .unwrap();
+    let first = propose(
+        &f,
+        &review,
+        "user likes green tea with honey",
+        "user likes green tea with honey",
+    )
+    .await;
+    let second = propose(
+        &f,
+        &review,
+        "user likes green tea with lemon",
+        "user likes green tea with lemon",
+    )
+    .await;
     review.approve(first).await.unwrap();
     let err = review.approve(second).await.unwrap_err();
     assert!(matches!(err, Error::Stale(id) if id == second), "{err}");
