@@ -35,7 +35,7 @@ pub use core_md::CoreSections;
 pub use doctor::{Check, doctor};
 pub use error::{Error, Result};
 pub use import_items::{ImportItem, ItemsReport, parse_items, parse_time};
-pub use memory::{Memory, StoreInfo};
+pub use memory::{Lineage, Memory, StoreInfo};
 pub use model::*;
 pub use pipeline::AddInput;
 pub use recall::{Recall, RecallItem, RecallReason, estimate_tokens};

@@ -334,3 +334,57 @@ async fn re_adding_a_known_fact_is_a_noop() {
     assert_eq!(outcome.status, AddStatus::Noop);
     assert_eq!(latest(&f.memory).await.len(), 1);
 }
+
+#[tokio::test]
+async fn history_pages_by_keyset() {
+    let f = fixture(ReviewPolicy::Review).await;
+    let mut ids = Vec::new();
+    for text in ["a", "b", "c", "d", "e"] {
+        ids.push(f.memory.add(items(&[text])).await.unwrap().changeset.unwrap());
+    }
+    f.memory.reject(ids[1]).await.unwrap();
+    let first = f.memory.changesets_page(ChangesetFilter::All, None, 2).await.unwrap();
+    assert_eq!(first.iter().map(|c| c.id).collect::<Vec<_>>(), vec![ids[4], ids[3]]);
+    let second = f
+        .memory
+        .changesets_page(ChangesetFilter::All, Some(ids[3]), 2)
+        .await
+        .unwrap();
+    assert_eq!(second.iter().map(|c| c.id).collect::<Vec<_>>(), vec![ids[2], ids[1]]);
+    let pending = f
+        .memory
+        .changesets_page(ChangesetFilter::Status(ChangesetStatus::Pending), Some(ids[2]), 10)
+        .await
+        .unwrap();
+    assert_eq!(pending.iter().map(|c| c.id).collect::<Vec<_>>(), vec![ids[0]]);
+}
+
+#[tokio::test]
+async fn lineage_links_a_memory_to_what_it_replaced_and_what_replaced_it() {
+    let f = fixture(ReviewPolicy::Auto).await;
+    f.memory.add(items(&["user drinks coffee"])).await.unwrap();
+    let first = f.memory.get_latest_records(1, 1).await.unwrap()[0].clone();
+    let merge = propose(&f, &f.memory, "user drinks coffee, black", "user takes coffee black").await;
+    let merged = f.memory.get_latest_records(1, 1).await.unwrap()[0].clone();
+    assert_eq!(merged.content, "user drinks coffee, black");
+
+    let old = f.memory.lineage(&first.id).await.unwrap();
+    assert_eq!(old.memory.status, MemoryStatus::Superseded);
+    assert_eq!(old.replaced_by.as_ref().map(|c| c.id), Some(merge));
+    assert_eq!(
+        old.successors().iter().map(|p| p.content.as_str()).collect::<Vec<_>>(),
+        vec!["user drinks coffee, black"]
+    );
+    let new = f.memory.lineage(&merged.id).await.unwrap();
+    assert_eq!(new.origin.as_ref().map(|c| c.id), Some(merge));
+    assert_eq!(new.origin.as_ref().unwrap().inputs, vec!["user takes coffee black"]);
+    assert_eq!(
+        new.replaced().iter().map(|r| r.content.as_str()).collect::<Vec<_>>(),
+        vec!["user drinks coffee"]
+    );
+    assert!(new.replaced_by.is_none());
+    assert!(matches!(
+        f.memory.lineage("no-such-id").await,
+        Err(Error::NotFound { what: "memory", .. })
+    ));
+}

@@ -2,10 +2,12 @@
 
 mod apply;
 mod core;
+mod lineage;
 mod review;
 mod write;
 
 pub(crate) use core::{finish_write as finish_core_write, mark_pending as mark_core_write};
+pub use lineage::Lineage;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

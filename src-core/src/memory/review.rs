@@ -15,6 +15,18 @@ impl Memory {
             .await
     }
 
+    /// At most `limit` changesets older than the changeset `before` (from the newest when
+    /// `None`), newest first: keyset paging for long histories.
+    pub async fn changesets_page(
+        &self,
+        filter: ChangesetFilter,
+        before: Option<i64>,
+        limit: usize,
+    ) -> Result<Vec<Changeset>> {
+        self.blocking(move |inner| inner.store.read(|conn| changesets::page(conn, filter, before, limit)))
+            .await
+    }
+
     /// Changesets waiting for review, newest first.
     pub async fn pending(&self) -> Result<Vec<Changeset>> {
         self.changesets(ChangesetFilter::Status(ChangesetStatus::Pending)).await

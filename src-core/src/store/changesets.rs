@@ -171,17 +171,34 @@ pub(crate) fn get(conn: &Connection, id: i64) -> Result<Option<Changeset>> {
 
 /// Changesets, newest first.
 pub(crate) fn list(conn: &Connection, filter: ChangesetFilter) -> Result<Vec<Changeset>> {
-    let (sql, status) = match filter {
-        ChangesetFilter::All => (format!("SELECT {COLUMNS} FROM changesets ORDER BY id DESC"), None),
-        ChangesetFilter::Status(s) => (
-            format!("SELECT {COLUMNS} FROM changesets WHERE status = ?1 ORDER BY id DESC"),
-            Some(s.as_str()),
-        ),
-    };
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = match status {
-        Some(s) => stmt.query_map([s], from_row)?.collect::<rusqlite::Result<Vec<_>>>()?,
-        None => stmt.query_map([], from_row)?.collect::<rusqlite::Result<Vec<_>>>()?,
+    page(conn, filter, None, usize::MAX)
+}
+
+/// At most `limit` changesets with an id below `before` (all when `None`), newest first.
+pub(crate) fn page(
+    conn: &Connection,
+    filter: ChangesetFilter,
+    before: Option<i64>,
+    limit: usize,
+) -> Result<Vec<Changeset>> {
+    let before = before.unwrap_or(i64::MAX);
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let mut stmt;
+    let rows = match filter {
+        ChangesetFilter::All => {
+            stmt = conn.prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM changesets WHERE id < ?1 ORDER BY id DESC LIMIT ?2"
+            ))?;
+            stmt.query_map(params![before, limit], from_row)?
+                .collect::<rusqlite::Result<Vec<_>>>()?
+        }
+        ChangesetFilter::Status(s) => {
+            stmt = conn.prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM changesets WHERE status = ?3 AND id < ?1 ORDER BY id DESC LIMIT ?2"
+            ))?;
+            stmt.query_map(params![before, limit, s.as_str()], from_row)?
+                .collect::<rusqlite::Result<Vec<_>>>()?
+        }
     };
     let mut out = Vec::with_capacity(rows.len());
     for mut changeset in rows {

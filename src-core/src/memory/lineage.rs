@@ -1,0 +1,53 @@
+//! Lineage: where a memory came from and what became of it.
+
+use serde::{Deserialize, Serialize};
+
+use super::Memory;
+use crate::Result;
+use crate::model::{Changeset, MemoryRecord, ProposedItem, RelatedItem};
+
+/// A memory with the changeset that made it and the one that replaced it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Lineage {
+    /// The memory itself.
+    pub memory: MemoryRecord,
+    /// The changeset that made it (its raw input, and the memories it replaced).
+    pub origin: Option<Changeset>,
+    /// The changeset that replaced it, if it is no longer active.
+    pub replaced_by: Option<Changeset>,
+}
+
+impl Lineage {
+    /// The memories the origin changeset replaced to make this one (empty when it was new).
+    pub fn replaced(&self) -> Vec<&RelatedItem> {
+        self.origin.as_ref().map(|c| c.removed().collect()).unwrap_or_default()
+    }
+
+    /// The memories that took its place.
+    pub fn successors(&self) -> Vec<&ProposedItem> {
+        self.replaced_by
+            .as_ref()
+            .map(|c| c.added().collect())
+            .unwrap_or_default()
+    }
+}
+
+impl Memory {
+    /// The lineage of one memory, in any status.
+    pub async fn lineage(&self, id: &str) -> Result<Lineage> {
+        let memory = self.memory(id).await?;
+        let origin = match memory.changeset_id {
+            Some(c) => Some(self.changeset(c).await?),
+            None => None,
+        };
+        let replaced_by = match memory.superseded_by {
+            Some(c) => Some(self.changeset(c).await?),
+            None => None,
+        };
+        Ok(Lineage {
+            memory,
+            origin,
+            replaced_by,
+        })
+    }
+}
