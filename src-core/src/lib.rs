@@ -30,7 +30,7 @@ mod search;
 mod store;
 mod transfer;
 
-pub use config::{ReviewPolicy, Settings};
+pub use config::{KeyList, ReviewPolicy, Settings, TuiSettings};
 pub use core_md::CoreSections;
 pub use doctor::{Check, doctor};
 pub use error::{Error, Result};

@@ -1,33 +1,15 @@
-//! `haema`: the command-line front end of the haema memory.
-//!
-//! Module map: [`cli`] holds the argument definitions, [`commands`] runs each command
-//! against `haema-core`, [`output`] prints text and JSON, [`store_path`] finds the store.
-
-mod cli;
-mod commands;
-mod output;
-mod store_path;
+//! `haema`: the command-line front end of the haema memory (see the `haema_tui` library
+//! for the module map).
 
 use std::process::ExitCode;
 
 use clap::Parser;
+use haema_tui::{UsageError, cli, commands};
 
 /// mimalloc: the local embedder allocates large short-lived buffers in several threads;
 /// with it, embedding runs about a fifth faster than with the system allocator.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-/// An error caused by how the command was called: exit code 2.
-#[derive(Debug)]
-pub struct UsageError(pub String);
-
-impl std::fmt::Display for UsageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for UsageError {}
 
 fn exit_code(error: &anyhow::Error) -> u8 {
     let usage = error.chain().any(|cause| {

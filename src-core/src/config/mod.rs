@@ -4,6 +4,7 @@
 
 mod explain;
 mod remember;
+mod tui;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -17,6 +18,7 @@ use crate::provider::{Embedder, Llm, RetryPolicy};
 use crate::{Error, Result};
 
 pub use explain::{SettingLine, Source, mask};
+pub use tui::{KeyList, TuiSettings};
 
 /// What happens to a changeset once it is built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -172,6 +174,8 @@ pub struct Settings {
     pub llm: LlmSettings,
     /// The embedder.
     pub embedder: EmbedderSettings,
+    /// The terminal UI.
+    pub tui: TuiSettings,
 }
 
 const OPENAI_URL: &str = "https://api.openai.com/v1";

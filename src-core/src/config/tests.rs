@@ -89,3 +89,15 @@ fn openai_needs_a_key_only_at_openai() {
     let err = s.build_embedder().err().unwrap().to_string();
     assert!(err.contains("HAEMA_EMBED_DIMS"), "{err}");
 }
+
+#[test]
+fn tui_keys_take_a_key_or_a_list() {
+    let settings = Settings::from_toml("[tui]\nmouse = false\n[tui.keys]\nquit = \"ctrl-q\"\napprove = [\"y\", \"enter\"]\n")
+        .unwrap();
+    assert!(!settings.tui.mouse);
+    assert_eq!(settings.tui.keys["quit"].keys(), vec!["ctrl-q"]);
+    assert_eq!(settings.tui.keys["approve"].keys(), vec!["y", "enter"]);
+    assert!(Settings::default().tui.mouse);
+    let bad = Settings::from_toml("[tui]\ncolour = 1\n").unwrap_err();
+    assert!(bad.contains("colour"), "{bad}");
+}

@@ -105,6 +105,30 @@ impl Memory {
         })
     }
 
+    /// Counts of the store in `dir` without opening providers or checking the embedder:
+    /// for listing stores. Its settings file gives the review policy (the default when it
+    /// cannot be read).
+    pub async fn peek(dir: impl AsRef<Path>) -> Result<StoreInfo> {
+        let dir = dir.as_ref().to_path_buf();
+        tokio::task::spawn_blocking(move || {
+            let review = Settings::load(&dir).map(|s| s.review).unwrap_or_default();
+            let store = Store::open(&dir)?;
+            store.read(|conn| {
+                Ok(StoreInfo {
+                    dir: dir.clone(),
+                    active: memories::count(conn, MemoryStatus::Active)?,
+                    pending_changesets: store::changesets::count_pending(conn)?,
+                    embedder: store::meta(conn, "embedder")?.unwrap_or_else(|| "none".into()),
+                    dims: store::meta(conn, "dims")?.and_then(|d| d.parse().ok()).unwrap_or(0),
+                    llm: None,
+                    review,
+                })
+            })
+        })
+        .await
+        .map_err(|e| Error::Internal(e.to_string()))?
+    }
+
     /// Runs blocking store work on the blocking pool.
     pub(crate) async fn blocking<T: Send + 'static>(
         &self,

@@ -7,7 +7,7 @@ mod review;
 mod settings;
 mod transfer;
 
-use std::io::Read;
+use std::io::{IsTerminal, Read};
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -51,6 +51,7 @@ pub async fn run(cli: Cli) -> Result<()> {
     }
     let memory = open(&dir).await?;
     match cli.command {
+        None if std::io::stdout().is_terminal() && std::io::stdin().is_terminal() => crate::tui::run(memory).await,
         None => memories::overview(&memory).await,
         Some(Command::Status(flag)) => memories::status(&memory, flag.json).await,
         Some(Command::Add(args)) => memories::add(&memory, args).await,

@@ -1,0 +1,198 @@
+//! Effects the app asks for, and the messages their results come back as.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use haema_core::{
+    AddOutcome, AddStatus, Changeset, CoreSections, CoreVersion, Lineage, MemoryRecord, Recall, SearchMode,
+    SearchResults, Section, StoreInfo,
+};
+
+/// Work for the runtime: store reads and writes, provider calls, the external editor.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Counts and identities of the store.
+    LoadInfo,
+    /// A page of the newest memories: from the top (`after: None`) or after a record.
+    LoadLatest {
+        /// Keyset position.
+        after: Option<MemoryRecord>,
+        /// Page size.
+        limit: usize,
+    },
+    /// Where a memory came from.
+    LoadLineage(String),
+    /// Search.
+    Search {
+        /// Tags the answer so that stale answers are dropped.
+        generation: u64,
+        /// Query.
+        query: String,
+        /// Mode.
+        mode: SearchMode,
+    },
+    /// The recall block for a query.
+    Recall {
+        /// As for search.
+        generation: u64,
+        /// Query.
+        query: String,
+        /// Token budget.
+        budget: usize,
+    },
+    /// core.md sections and locks.
+    LoadCore,
+    /// A person's new text for a section.
+    SaveSection {
+        /// Section.
+        section: Section,
+        /// New text.
+        text: String,
+    },
+    /// Lock or unlock a section.
+    SetLock {
+        /// Section.
+        section: Section,
+        /// Locked?
+        locked: bool,
+    },
+    /// Every version of core.md.
+    LoadCoreVersions,
+    /// Restore a version of core.md.
+    RestoreCoreVersion(i64),
+    /// Pending and stale changesets.
+    LoadReview,
+    /// Approve a changeset.
+    Approve(i64),
+    /// Approve with a person's memories.
+    ApproveEdited {
+        /// Changeset.
+        id: i64,
+        /// The memories as edited.
+        memories: Vec<String>,
+    },
+    /// Reject a changeset.
+    Reject(i64),
+    /// Approve several, in order.
+    ApproveAll(Vec<i64>),
+    /// Re-run a stale changeset.
+    Rerun(i64),
+    /// A page of the history.
+    LoadHistory {
+        /// Keyset position.
+        before: Option<i64>,
+        /// Page size.
+        limit: usize,
+    },
+    /// Revert a committed changeset.
+    Revert(i64),
+    /// The stores next to the open one.
+    ListStores,
+    /// Open another store (created when missing).
+    SwitchStore(PathBuf),
+    /// Add text through the pipeline (LLM work: off the UI thread).
+    Add(String),
+    /// Edit a section in `$EDITOR` (the runtime suspends the screen).
+    EditExternal {
+        /// Section.
+        section: Section,
+        /// Its text now.
+        text: String,
+    },
+}
+
+/// A store the Stores view lists.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoreEntry {
+    /// Folder.
+    pub dir: PathBuf,
+    /// Counts, or why they could not be read.
+    pub info: Result<StoreInfo, String>,
+}
+
+/// Results coming back to the app.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Msg {
+    /// Store counts.
+    Info(StoreInfo),
+    /// Latest page.
+    Latest {
+        /// Appended to what is loaded (else it replaces it).
+        append: bool,
+        /// Records.
+        records: Vec<MemoryRecord>,
+        /// The page size asked for (fewer means the end).
+        limit: usize,
+    },
+    /// Lineage of a memory.
+    Lineage(Box<Lineage>),
+    /// Search answer.
+    SearchDone {
+        /// Generation of the request.
+        generation: u64,
+        /// Results.
+        results: SearchResults,
+    },
+    /// Recall answer.
+    RecallDone {
+        /// Generation of the request.
+        generation: u64,
+        /// The block.
+        recall: Recall,
+    },
+    /// core.md.
+    Core {
+        /// Sections.
+        sections: CoreSections,
+        /// Locked ones.
+        locked: BTreeSet<Section>,
+    },
+    /// core.md versions, newest first.
+    CoreVersions(Vec<CoreVersion>),
+    /// Pending and stale changesets, newest first.
+    Review(Vec<Changeset>),
+    /// History page.
+    History {
+        /// Appended?
+        append: bool,
+        /// Changesets.
+        page: Vec<Changeset>,
+        /// Page size asked for.
+        limit: usize,
+    },
+    /// Stores found.
+    Stores(Vec<StoreEntry>),
+    /// The runtime opened another store.
+    StoreSwitched {
+        /// Its folder.
+        dir: PathBuf,
+    },
+    /// A write finished; the message says what it did.
+    Done(String),
+    /// An add finished.
+    Added(AddOutcome),
+    /// Something failed; shown in the status line.
+    Failed {
+        /// What was being done (`add`, `approve`...).
+        what: String,
+        /// Why.
+        error: String,
+    },
+    /// Another process wrote the store or core.md.
+    StoreChanged,
+}
+
+/// One line about what an add did.
+pub fn describe_add(outcome: &AddOutcome) -> String {
+    let id = outcome.changeset.map(|c| format!("changeset #{c}")).unwrap_or_default();
+    let head = match outcome.status {
+        AddStatus::Committed => format!("added: {id} committed"),
+        AddStatus::Pending => format!("{id} waits for review (Review view)"),
+        AddStatus::Noop => "nothing to add: the memory already knows this".to_owned(),
+        AddStatus::Stale => format!("{id} is stale: other writes kept changing the same memories; re-run it"),
+    };
+    match outcome.warnings.first() {
+        Some(w) => format!("{head}; {w}"),
+        None => head,
+    }
+}

@@ -1,0 +1,480 @@
+//! The TUI's state machine: events and provider results go in, effects come out as data.
+//! Nothing here touches the terminal or the store, so every path is unit-tested.
+
+mod core_view;
+mod cursor;
+mod effect;
+mod history;
+mod latest;
+mod line_input;
+mod overlay;
+mod review;
+mod search;
+mod stores;
+#[cfg(test)]
+mod tests;
+
+use std::time::{Duration, Instant};
+
+use haema_core::StoreInfo;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
+
+pub use core_view::{CoreMode, CoreState};
+pub use cursor::Cursor;
+pub use effect::{Effect, Msg, StoreEntry, describe_add};
+pub use history::HistoryState;
+pub use latest::LatestState;
+pub use line_input::{Edit, LineInput};
+pub use overlay::{EditTarget, Overlay};
+pub use review::{ReviewState, status_word};
+pub use search::{HITS, SearchState};
+pub use stores::StoresState;
+
+use super::action::{Action, Scope};
+use super::keymap::{Key, Keymap};
+
+/// Rows fetched per page of an endless list.
+pub const PAGE: usize = 200;
+/// Load the next page when the selection comes this close to the end.
+const PREFETCH: usize = 40;
+/// Rows moved by page up / page down.
+const PAGE_STEP: usize = 10;
+/// How long an information message stays in the status line.
+const MESSAGE_TTL: Duration = Duration::from_secs(6);
+
+/// Something that happened in the terminal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// A key press.
+    Key(KeyEvent),
+    /// Pasted text (bracketed paste).
+    Paste(String),
+    /// A mouse event (when mouse capture is on).
+    Mouse(MouseEvent),
+    /// The terminal was resized.
+    Resize,
+    /// Time passes (about ten times a second).
+    Tick(Instant),
+}
+
+/// The views, in tab order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// Newest memories.
+    Latest,
+    /// Search and recall preview.
+    Search,
+    /// core.md.
+    Core,
+    /// Pending changesets.
+    Review,
+    /// Every changeset.
+    History,
+    /// Store switching.
+    Stores,
+}
+
+impl View {
+    /// Tab order.
+    pub const ALL: [Self; 6] = [
+        Self::Latest,
+        Self::Search,
+        Self::Core,
+        Self::Review,
+        Self::History,
+        Self::Stores,
+    ];
+
+    /// Tab title.
+    pub fn title(self) -> &'static str {
+        match self {
+            Self::Latest => "Latest",
+            Self::Search => "Search",
+            Self::Core => "Core",
+            Self::Review => "Review",
+            Self::History => "History",
+            Self::Stores => "Stores",
+        }
+    }
+
+    /// The key scope of the view.
+    pub fn scope(self) -> Scope {
+        match self {
+            Self::Latest => Scope::Latest,
+            Self::Search => Scope::Search,
+            Self::Core => Scope::Core,
+            Self::Review => Scope::Review,
+            Self::History => Scope::History,
+            Self::Stores => Scope::Stores,
+        }
+    }
+
+    fn index(self) -> usize {
+        Self::ALL.iter().position(|v| *v == self).unwrap_or(0)
+    }
+}
+
+/// A line in the status bar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Status {
+    /// Text.
+    pub text: String,
+    /// Shown as an error (and kept until the next action).
+    pub error: bool,
+    /// When it was set.
+    pub at: Instant,
+}
+
+/// Work in progress shown with a spinner.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Busy {
+    /// What is being done.
+    pub label: String,
+    /// Since when.
+    pub since: Instant,
+}
+
+/// Everything the TUI shows.
+pub struct App {
+    /// Current view.
+    pub view: View,
+    /// Key bindings.
+    pub keymap: Keymap,
+    /// The open store, as last read.
+    pub info: Option<StoreInfo>,
+    /// Folder of the open store.
+    pub store_dir: std::path::PathBuf,
+    /// View states.
+    pub latest: LatestState,
+    /// Search view.
+    pub search: SearchState,
+    /// Core view.
+    pub core: CoreState,
+    /// Review view.
+    pub review: ReviewState,
+    /// History view.
+    pub history: HistoryState,
+    /// Stores view.
+    pub stores: StoresState,
+    /// A window over the view (help, confirmation, editor, details).
+    pub overlay: Option<Overlay>,
+    /// An editor waiting while the "discard changes?" question is open.
+    pub pending_editor: Option<Overlay>,
+    /// Status line.
+    pub status: Option<Status>,
+    /// Long work in progress (adding with the LLM).
+    pub busy: Option<Busy>,
+    /// Draft of the add window, kept when it is closed without adding.
+    pub add_draft: String,
+    /// Time as of the last tick.
+    pub now: Instant,
+    /// Ticks so far (drives the spinner).
+    pub ticks: u64,
+    /// Set when the user quits.
+    pub quit: bool,
+    /// Rows of the tab bar as last drawn: (view, first column, last column).
+    pub tab_hits: std::cell::RefCell<Vec<(View, u16, u16)>>,
+}
+
+impl App {
+    /// A new app on the store in `store_dir`; call [`App::start`] for the first effects.
+    pub fn new(store_dir: std::path::PathBuf, keymap: Keymap, now: Instant) -> Self {
+        Self {
+            view: View::Latest,
+            keymap,
+            info: None,
+            store_dir,
+            latest: LatestState::default(),
+            search: SearchState::default(),
+            core: CoreState::default(),
+            review: ReviewState::default(),
+            history: HistoryState::default(),
+            stores: StoresState::default(),
+            overlay: None,
+            pending_editor: None,
+            status: None,
+            busy: None,
+            add_draft: String::new(),
+            now,
+            ticks: 0,
+            quit: false,
+            tab_hits: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The effects that fill the first frame.
+    pub fn start(&mut self) -> Vec<Effect> {
+        let mut effects = vec![Effect::LoadInfo];
+        effects.extend(self.load_view(self.view));
+        effects
+    }
+
+    /// Number of changesets waiting for review (the badge).
+    pub fn pending_count(&self) -> usize {
+        self.info.as_ref().map_or(0, |i| i.pending_changesets)
+    }
+
+    /// Shows an information message.
+    pub fn inform(&mut self, text: impl Into<String>) {
+        self.status = Some(Status {
+            text: text.into(),
+            error: false,
+            at: self.now,
+        });
+    }
+
+    /// Shows an error until the next action.
+    pub fn fail(&mut self, text: impl Into<String>) {
+        self.status = Some(Status {
+            text: text.into(),
+            error: true,
+            at: self.now,
+        });
+    }
+
+    /// Handles a terminal event.
+    pub fn handle_event(&mut self, event: Event) -> Vec<Effect> {
+        match event {
+            Event::Tick(now) => self.tick(now),
+            Event::Resize => Vec::new(),
+            Event::Paste(text) => self.paste(&text),
+            Event::Mouse(mouse) => self.mouse(mouse),
+            Event::Key(key) => {
+                if self.status.as_ref().is_some_and(|s| s.error) {
+                    self.status = None;
+                }
+                self.key(key)
+            }
+        }
+    }
+
+    fn tick(&mut self, now: Instant) -> Vec<Effect> {
+        self.now = now;
+        self.ticks += 1;
+        if self
+            .status
+            .as_ref()
+            .is_some_and(|s| !s.error && now.duration_since(s.at) > MESSAGE_TTL)
+        {
+            self.status = None;
+        }
+        self.search_tick(now)
+    }
+
+    fn paste(&mut self, text: &str) -> Vec<Effect> {
+        if let Some(overlay) = &mut self.overlay {
+            overlay.paste(text);
+            return Vec::new();
+        }
+        match self.view {
+            View::Search => self.search_paste(text),
+            View::Stores => {
+                if let Some(input) = &mut self.stores.new_name {
+                    input.insert_str(text);
+                }
+                Vec::new()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn mouse(&mut self, mouse: MouseEvent) -> Vec<Effect> {
+        if self.overlay.is_some() {
+            return match mouse.kind {
+                MouseEventKind::ScrollDown => self.overlay_key(KeyEvent::new(KeyCode::Down, KeyModifiers::NONE)),
+                MouseEventKind::ScrollUp => self.overlay_key(KeyEvent::new(KeyCode::Up, KeyModifiers::NONE)),
+                _ => Vec::new(),
+            };
+        }
+        match mouse.kind {
+            MouseEventKind::ScrollDown => self.act(Action::Down),
+            MouseEventKind::ScrollUp => self.act(Action::Up),
+            MouseEventKind::Down(_) if mouse.row == 0 => {
+                let hit = self
+                    .tab_hits
+                    .borrow()
+                    .iter()
+                    .find(|(_, a, b)| (*a..=*b).contains(&mouse.column))
+                    .map(|(v, _, _)| *v);
+                hit.map(|v| self.show(v)).unwrap_or_default()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        if self.overlay.is_some() {
+            return self.overlay_key(key);
+        }
+        if self.view == View::Search && self.search.editing {
+            return self.search_input(key);
+        }
+        if self.view == View::Stores && self.stores.new_name.is_some() {
+            return self.stores_input(key);
+        }
+        match self.keymap.lookup(Key::from_event(key), self.view.scope()) {
+            Some(action) => self.act(action),
+            None => Vec::new(),
+        }
+    }
+
+    /// Performs an action.
+    pub fn act(&mut self, action: Action) -> Vec<Effect> {
+        match action {
+            Action::Quit => {
+                self.quit = true;
+                Vec::new()
+            }
+            Action::Help => {
+                self.overlay = Some(Overlay::Help { scroll: 0 });
+                Vec::new()
+            }
+            Action::NextView => self.show(View::ALL[(self.view.index() + 1) % View::ALL.len()]),
+            Action::PrevView => self.show(View::ALL[(self.view.index() + View::ALL.len() - 1) % View::ALL.len()]),
+            Action::ShowLatest => self.show(View::Latest),
+            Action::ShowSearch => self.show(View::Search),
+            Action::ShowCore => self.show(View::Core),
+            Action::ShowReview => self.show(View::Review),
+            Action::ShowHistory => self.show(View::History),
+            Action::ShowStores => self.show(View::Stores),
+            Action::Search => {
+                let mut effects = self.show(View::Search);
+                self.search.editing = true;
+                effects.retain(|e| !matches!(e, Effect::Search { .. } | Effect::Recall { .. }));
+                effects
+            }
+            Action::Add => {
+                if self.busy.is_some() {
+                    self.fail("still adding the last memory; wait until it is done");
+                    return Vec::new();
+                }
+                self.overlay = Some(Overlay::add(&self.add_draft));
+                Vec::new()
+            }
+            Action::Refresh => {
+                self.inform("reloaded");
+                self.refresh()
+            }
+            _ => match self.view {
+                View::Latest => self.latest_action(action),
+                View::Search => self.search_action(action),
+                View::Core => self.core_action(action),
+                View::Review => self.review_action(action),
+                View::History => self.history_action(action),
+                View::Stores => self.stores_action(action),
+            },
+        }
+    }
+
+    /// Switches to a view and reloads it.
+    pub fn show(&mut self, view: View) -> Vec<Effect> {
+        self.view = view;
+        self.load_view(view)
+    }
+
+    fn load_view(&mut self, view: View) -> Vec<Effect> {
+        match view {
+            View::Latest => vec![self.latest.reload()],
+            View::Search => self.search_reload(),
+            View::Core => self.core.reload(),
+            View::Review => vec![Effect::LoadReview],
+            View::History => vec![self.history.reload()],
+            View::Stores => vec![Effect::ListStores],
+        }
+    }
+
+    /// Reloads what is shown (after a write, or when another process wrote the store).
+    pub fn refresh(&mut self) -> Vec<Effect> {
+        let mut effects = vec![Effect::LoadInfo];
+        effects.extend(self.load_view(self.view));
+        effects
+    }
+
+    /// Applies the result of an effect.
+    pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
+        match msg {
+            Msg::Info(info) => {
+                self.info = Some(info);
+                Vec::new()
+            }
+            Msg::StoreChanged => self.refresh(),
+            Msg::Done(message) => {
+                self.inform(message);
+                self.refresh()
+            }
+            Msg::Failed { what, error } => {
+                if what == "add" {
+                    self.busy = None;
+                }
+                self.search.searching = false;
+                self.latest.loading = false;
+                self.history.loading = false;
+                self.fail(format!("{what} failed: {error}"));
+                Vec::new()
+            }
+            Msg::Added(outcome) => {
+                self.busy = None;
+                self.inform(effect::describe_add(&outcome));
+                self.refresh()
+            }
+            Msg::StoreSwitched { dir } => {
+                self.store_dir = dir;
+                self.latest = LatestState::default();
+                self.search = SearchState::default();
+                self.core = CoreState::default();
+                self.review = ReviewState::default();
+                self.history = HistoryState::default();
+                self.inform(format!("opened {}", self.store_dir.display()));
+                self.refresh()
+            }
+            Msg::Latest { append, records, limit } => {
+                self.latest.receive(append, records, limit);
+                Vec::new()
+            }
+            Msg::Lineage(lineage) => {
+                self.overlay = Some(Overlay::Lineage { lineage, scroll: 0 });
+                Vec::new()
+            }
+            Msg::SearchDone { generation, results } => self.search_done(generation, results),
+            Msg::RecallDone { generation, recall } => {
+                self.search.recall_done(generation, recall);
+                Vec::new()
+            }
+            Msg::Core { sections, locked } => {
+                self.core.receive(sections, locked);
+                Vec::new()
+            }
+            Msg::CoreVersions(versions) => {
+                self.core.receive_versions(versions);
+                Vec::new()
+            }
+            Msg::Review(changesets) => {
+                self.review.receive(changesets);
+                Vec::new()
+            }
+            Msg::History { append, page, limit } => {
+                self.history.receive(append, page, limit);
+                Vec::new()
+            }
+            Msg::Stores(entries) => {
+                self.stores.receive(entries, &self.store_dir);
+                Vec::new()
+            }
+        }
+    }
+
+    /// Moves the cursor of a list; returns whether an action was a list move.
+    fn move_cursor(cursor: &mut Cursor, action: Action, len: usize, page: usize) -> bool {
+        let page = isize::try_from(page.max(1)).unwrap_or(10);
+        match action {
+            Action::Up => cursor.move_by(-1, len),
+            Action::Down => cursor.move_by(1, len),
+            Action::PageUp => cursor.move_by(-page, len),
+            Action::PageDown => cursor.move_by(page, len),
+            Action::Top => cursor.selected = 0,
+            Action::Bottom => cursor.selected = len.saturating_sub(1),
+            _ => return false,
+        }
+        true
+    }
+}

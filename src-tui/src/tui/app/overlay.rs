@@ -1,0 +1,235 @@
+//! Windows over a view: help, confirmation, the add and edit text areas, details.
+
+use haema_core::{Changeset, Lineage, Section};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::{Modifier, Style};
+use ratatui::widgets::{Block, Borders};
+use ratatui_textarea::{TextArea, WrapMode};
+
+use super::{App, Effect};
+
+/// What an editor window edits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EditTarget {
+    /// A core section.
+    Section(Section),
+    /// The proposed memories of a pending changeset, one per line; saving approves.
+    Proposal(i64),
+}
+
+/// A window over the current view.
+pub enum Overlay {
+    /// The key list.
+    Help {
+        /// First line shown.
+        scroll: u16,
+    },
+    /// A yes/no question; yes runs the effects.
+    Confirm {
+        /// Question.
+        question: String,
+        /// What yes does.
+        effects: Vec<Effect>,
+    },
+    /// Text to add.
+    Add(Box<TextArea<'static>>),
+    /// An editor.
+    Editor {
+        /// What it edits.
+        target: EditTarget,
+        /// The text area (with undo).
+        area: Box<TextArea<'static>>,
+        /// The text it started with.
+        original: String,
+    },
+    /// A memory's lineage.
+    Lineage {
+        /// The lineage.
+        lineage: Box<Lineage>,
+        /// First line shown.
+        scroll: u16,
+    },
+    /// One changeset in full.
+    Changeset {
+        /// The changeset.
+        changeset: Box<Changeset>,
+        /// First line shown.
+        scroll: u16,
+    },
+}
+
+fn text_area(text: &str, title: String) -> TextArea<'static> {
+    let mut area = TextArea::new(text.split('\n').map(str::to_owned).collect());
+    area.set_wrap_mode(WrapMode::Word);
+    area.set_block(Block::default().borders(Borders::ALL).title(title));
+    area.set_cursor_line_style(Style::default());
+    area.set_cursor_style(Style::default().add_modifier(Modifier::REVERSED));
+    area.move_cursor(ratatui_textarea::CursorMove::Bottom);
+    area.move_cursor(ratatui_textarea::CursorMove::End);
+    area
+}
+
+impl Overlay {
+    /// The add window, starting from a draft.
+    pub fn add(draft: &str) -> Self {
+        let mut area = text_area(
+            draft,
+            " Add a memory · enter adds · alt-enter new line · esc keeps a draft ".into(),
+        );
+        area.set_placeholder_text("What should the memory learn? e.g. \"The user prefers tea to coffee.\"");
+        Self::Add(Box::new(area))
+    }
+
+    /// An editor window.
+    pub fn editor(target: EditTarget, text: &str) -> Self {
+        let title = match &target {
+            EditTarget::Section(s) => format!(" Edit {s} · ctrl-s saves · esc cancels · ctrl-u undo · ctrl-r redo "),
+            EditTarget::Proposal(id) => {
+                format!(" Changeset #{id}: one memory per line · ctrl-s approves · esc cancels · ctrl-u undo ")
+            }
+        };
+        Self::Editor {
+            target,
+            area: Box::new(text_area(text, title)),
+            original: text.to_owned(),
+        }
+    }
+
+    /// Inserts pasted text where it makes sense.
+    pub fn paste(&mut self, text: &str) {
+        match self {
+            Self::Add(area) | Self::Editor { area, .. } => {
+                area.insert_str(text);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn scroll(value: &mut u16, key: KeyEvent) -> bool {
+    match key.code {
+        KeyCode::Down | KeyCode::Char('j') => *value = value.saturating_add(1),
+        KeyCode::Up | KeyCode::Char('k') => *value = value.saturating_sub(1),
+        KeyCode::PageDown | KeyCode::Char(' ') => *value = value.saturating_add(10),
+        KeyCode::PageUp => *value = value.saturating_sub(10),
+        KeyCode::Home | KeyCode::Char('g') => *value = 0,
+        _ => return false,
+    }
+    true
+}
+
+fn is_close(key: KeyEvent) -> bool {
+    matches!(key.code, KeyCode::Esc | KeyCode::Char('q') | KeyCode::Enter)
+        || (key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL))
+}
+
+impl App {
+    /// A key while a window is open.
+    pub(super) fn overlay_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        let Some(mut overlay) = self.overlay.take() else {
+            return Vec::new();
+        };
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        let mut keep = true;
+        let mut effects = Vec::new();
+        match &mut overlay {
+            Overlay::Help { scroll: s } => {
+                if !scroll(s, key) && (is_close(key) || matches!(key.code, KeyCode::Char('?') | KeyCode::F(1))) {
+                    keep = false;
+                }
+            }
+            Overlay::Lineage { scroll: s, .. } | Overlay::Changeset { scroll: s, .. } => {
+                if !scroll(s, key) && is_close(key) {
+                    keep = false;
+                }
+            }
+            Overlay::Confirm { effects: yes, .. } => match key.code {
+                KeyCode::Char('y' | 'Y') | KeyCode::Enter => {
+                    effects = std::mem::take(yes);
+                    keep = false;
+                }
+                KeyCode::Char('n' | 'N' | 'q') | KeyCode::Esc => keep = false,
+                KeyCode::Char('c') if ctrl => keep = false,
+                _ => {}
+            },
+            Overlay::Add(area) => {
+                let newline = key.code == KeyCode::Enter && key.modifiers.contains(KeyModifiers::ALT)
+                    || (ctrl && key.code == KeyCode::Char('j'));
+                if newline {
+                    area.insert_newline();
+                } else if key.code == KeyCode::Enter || (ctrl && key.code == KeyCode::Char('s')) {
+                    let text = area.lines().join("\n");
+                    if text.trim().is_empty() {
+                        self.fail("nothing to add: type what the memory should learn, or press esc");
+                    } else {
+                        self.add_draft.clear();
+                        self.busy = Some(super::Busy {
+                            label: "adding: the LLM is merging it with related memories".into(),
+                            since: self.now,
+                        });
+                        effects.push(Effect::Add(text));
+                        keep = false;
+                    }
+                } else if key.code == KeyCode::Esc || (ctrl && key.code == KeyCode::Char('c')) {
+                    self.add_draft = area.lines().join("\n");
+                    keep = false;
+                } else {
+                    area.input(key);
+                }
+            }
+            Overlay::Editor { target, area, original } => {
+                let text = area.lines().join("\n");
+                if ctrl && key.code == KeyCode::Char('s') {
+                    effects = self.save_editor(target, &text);
+                    keep = effects.is_empty();
+                } else if key.code == KeyCode::Esc || (ctrl && key.code == KeyCode::Char('c')) {
+                    if text == *original {
+                        keep = false;
+                    } else {
+                        // Ask before throwing edits away; "no" returns to the editor.
+                        let restore = std::mem::replace(&mut overlay, Overlay::Help { scroll: 0 });
+                        self.pending_editor = Some(restore);
+                        self.overlay = Some(Overlay::Confirm {
+                            question: "Discard your changes? (y: discard, n: keep editing)".into(),
+                            effects: vec![],
+                        });
+                        return Vec::new();
+                    }
+                } else {
+                    area.input(key);
+                }
+            }
+        }
+        if keep {
+            self.overlay = Some(overlay);
+        } else if let Some(editor) = self.pending_editor.take() {
+            // A discard question was answered: "no" (no effects, not yes) goes back to editing.
+            if !matches!(key.code, KeyCode::Char('y' | 'Y') | KeyCode::Enter) {
+                self.overlay = Some(editor);
+            }
+        }
+        effects
+    }
+
+    fn save_editor(&mut self, target: &EditTarget, text: &str) -> Vec<Effect> {
+        match target {
+            EditTarget::Section(section) => vec![Effect::SaveSection {
+                section: *section,
+                text: text.trim_end().to_owned(),
+            }],
+            EditTarget::Proposal(id) => {
+                let memories: Vec<String> = text
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .map(str::to_owned)
+                    .collect();
+                if memories.is_empty() {
+                    self.fail("no memories left; to drop the whole change, reject it instead (n)");
+                    return Vec::new();
+                }
+                vec![Effect::ApproveEdited { id: *id, memories }]
+            }
+        }
+    }
+}

@@ -1,0 +1,211 @@
+//! How a changeset reads: related memories against proposed ones with the changed words
+//! marked, the core.md diff, and the full record for the details window.
+
+use haema_core::diff::{self, Change};
+use haema_core::{Changeset, ChangesetStatus};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+use super::Ui;
+use crate::tui::clock::Clock;
+
+/// Share of words two texts have in common (0..=1).
+fn similarity(a: &str, b: &str) -> f64 {
+    let pieces = diff::words(a, b);
+    let same = pieces.iter().filter(|p| p.change == Change::Same).count();
+    let total = a.split_whitespace().count().max(b.split_whitespace().count()).max(1);
+    same as f64 / total as f64
+}
+
+/// The most similar text among `others` (at least a fifth of the words shared).
+fn partner<'a>(text: &str, others: &[&'a str]) -> Option<&'a str> {
+    others
+        .iter()
+        .map(|o| (similarity(text, o), *o))
+        .filter(|(s, _)| *s >= 0.2)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, o)| o)
+}
+
+/// `marker text`, with the words that differ from the partner emphasised.
+fn marked<'a>(marker: &'a str, text: &str, partner: Option<&str>, base: Style, removed: bool, ui: &Ui) -> Line<'a> {
+    let mut spans = vec![Span::styled(marker, base)];
+    match partner {
+        Some(other) => {
+            let (old, new) = if removed { (text, other) } else { (other, text) };
+            for piece in diff::words(old, new) {
+                let style = match (piece.change, removed) {
+                    (Change::Same, _) => base,
+                    (Change::Removed, true) | (Change::Added, false) => ui.theme.emphasis(base),
+                    _ => continue,
+                };
+                spans.push(Span::styled(piece.text, style));
+            }
+        }
+        None => spans.push(Span::styled(text.to_owned(), base)),
+    }
+    Line::from(spans)
+}
+
+/// The related memories: replaced ones marked `-` (with their distance), kept ones `=`.
+pub fn related_lines(cs: &Changeset, ui: &Ui) -> Vec<Line<'static>> {
+    let added: Vec<&str> = cs.added().map(|p| p.content.as_str()).collect();
+    let mut lines = Vec::new();
+    for r in &cs.related {
+        let distance = r.distance.map(|d| format!("  d={d:.3}")).unwrap_or_default();
+        let mut line = if r.kept {
+            Line::from(vec![Span::styled("= ", ui.theme.dim()), Span::styled(r.content.clone(), ui.theme.dim())])
+        } else {
+            marked("- ", &r.content, partner(&r.content, &added), ui.theme.removed(), true, ui)
+        };
+        line.spans.push(Span::styled(distance, ui.theme.dim()));
+        lines.push(line);
+    }
+    if lines.is_empty() {
+        lines.push(Line::from(Span::styled("(no related memories: only new ones)", ui.theme.dim())));
+    }
+    lines
+}
+
+/// The proposed memories: new ones `+`, carried over ones `=`.
+pub fn proposed_lines(cs: &Changeset, ui: &Ui) -> Vec<Line<'static>> {
+    let removed: Vec<&str> = cs.removed().map(|r| r.content.as_str()).collect();
+    let mut lines: Vec<Line<'static>> = cs
+        .proposed
+        .iter()
+        .map(|p| {
+            if p.kept {
+                Line::from(vec![Span::styled("= ", ui.theme.dim()), Span::styled(p.content.clone(), ui.theme.dim())])
+            } else {
+                marked("+ ", &p.content, partner(&p.content, &removed), ui.theme.added(), false, ui)
+            }
+        })
+        .collect();
+    if lines.is_empty() {
+        lines.push(Line::from(Span::styled("(removes memories, adds none)", ui.theme.dim())));
+    }
+    lines
+}
+
+/// The core.md diff: changed lines with one line of context.
+pub fn core_lines(cs: &Changeset, ui: &Ui) -> Vec<Line<'static>> {
+    let (Some(before), Some(after)) = (&cs.core_before, &cs.core_after) else {
+        return Vec::new();
+    };
+    diff_lines(before, after, ui)
+}
+
+/// A line diff with one line of context around changes; `…` marks skipped lines.
+pub fn diff_lines(before: &str, after: &str, ui: &Ui) -> Vec<Line<'static>> {
+    let pieces = diff::lines(before, after);
+    let near_change = |i: usize| {
+        pieces[i.saturating_sub(1)..(i + 2).min(pieces.len())]
+            .iter()
+            .any(|p| p.change != Change::Same)
+    };
+    let mut lines = Vec::new();
+    let mut skipped = false;
+    for (i, piece) in pieces.iter().enumerate() {
+        let (marker, style) = match piece.change {
+            Change::Same if !near_change(i) => {
+                if !skipped {
+                    lines.push(Line::from(Span::styled("  …", ui.theme.dim())));
+                }
+                skipped = true;
+                continue;
+            }
+            Change::Same => ("  ", ui.theme.dim()),
+            Change::Removed => ("- ", ui.theme.removed()),
+            Change::Added => ("+ ", ui.theme.added()),
+        };
+        skipped = false;
+        lines.push(Line::from(Span::styled(format!("{marker}{}", piece.text), style)));
+    }
+    if lines.iter().all(|l| l.spans.iter().all(|s| s.content.trim() == "…")) {
+        return vec![Line::from(Span::styled("(no difference)", ui.theme.dim()))];
+    }
+    lines
+}
+
+/// `committed by user` and the like.
+pub fn status_text(cs: &Changeset) -> String {
+    let word = crate::tui::app::status_word(cs.status);
+    match (&cs.decided_by, cs.status) {
+        (_, ChangesetStatus::Pending) => "pending".into(),
+        (Some(by), _) => format!("{word} by {by}"),
+        (None, _) => word.into(),
+    }
+}
+
+/// One line for lists: `#12  pending  +2 -1  core  input…`.
+pub fn summary(cs: &Changeset) -> String {
+    let input = cs
+        .raw_input
+        .clone()
+        .unwrap_or_else(|| cs.inputs.join(" · "));
+    let core = if cs.core_after.is_some() { " core" } else { "" };
+    format!(
+        "+{} -{}{core}  {}",
+        cs.added().count(),
+        cs.removed().count(),
+        super::widgets::one_line(&input)
+    )
+}
+
+/// Everything about a changeset, for the details window.
+pub fn full_lines(cs: &Changeset, ui: &Ui, clock: Clock) -> Vec<Line<'static>> {
+    let mut lines = vec![
+        Line::from(Span::styled(
+            format!("Changeset #{} · {} · {}", cs.id, cs.kind, status_text(cs)),
+            ui.theme.accent(),
+        )),
+        Line::from(Span::styled(
+            format!("made {} · {}", clock.format(cs.created_at_ms), cs.outcome.describe()),
+            ui.theme.dim(),
+        )),
+    ];
+    if let Some(at) = cs.decided_at_ms {
+        lines.push(Line::from(Span::styled(format!("decided {}", clock.format(at)), ui.theme.dim())));
+    }
+    if let Some(r) = cs.reverts_id {
+        lines.push(Line::from(format!("reverts changeset #{r}")));
+    }
+    if let Some(r) = cs.reverted_by_id {
+        lines.push(Line::from(format!("reverted by changeset #{r}")));
+    }
+    let section = |title: &str| vec![Line::from(""), Line::from(Span::styled(title.to_owned(), ui.theme.accent()))];
+    lines.extend(section("Input"));
+    match &cs.raw_input {
+        Some(raw) => lines.extend(raw.lines().map(|l| Line::from(l.to_owned()))),
+        None => lines.extend(cs.inputs.iter().map(|i| Line::from(format!("• {i}")))),
+    }
+    lines.extend(section("Related memories"));
+    lines.extend(related_lines(cs, ui));
+    lines.extend(section("Proposed memories"));
+    lines.extend(proposed_lines(cs, ui));
+    let core = core_lines(cs, ui);
+    if !core.is_empty() {
+        lines.extend(section("core.md"));
+        lines.extend(core);
+    }
+    if !cs.warnings.is_empty() {
+        lines.extend(section("Warnings"));
+        lines.extend(cs.warnings.iter().map(|w| Line::from(Span::styled(format!("! {w}"), ui.theme.warning()))));
+    }
+    let models: Vec<String> = [cs.llm.clone(), cs.embedder.clone()].into_iter().flatten().collect();
+    if !models.is_empty() {
+        lines.extend(section("Providers"));
+        lines.push(Line::from(models.join(" · ")));
+    }
+    for call in &cs.llm_calls {
+        lines.extend(section(&format!("LLM answer: {}", call.stage)));
+        if let Some(answer) = &call.answer {
+            let pretty = serde_json::to_string_pretty(answer).unwrap_or_default();
+            lines.extend(pretty.lines().map(|l| Line::from(Span::styled(l.to_owned(), ui.theme.dim()))));
+        }
+        if let Some(e) = &call.error {
+            lines.push(Line::from(Span::styled(format!("not used: {e}"), ui.theme.warning())));
+        }
+    }
+    lines
+}

@@ -1,0 +1,137 @@
+//! The tab bar (with the pending badge and the store) and the status line.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use unicode_width::UnicodeWidthStr;
+
+use super::Ui;
+use super::widgets::thousands;
+use crate::tui::action::Action;
+use crate::tui::app::{App, CoreMode, View};
+
+const SPINNER: [&str; 4] = ["|", "/", "-", "\\"];
+
+/// The top line: views, the pending badge, the store.
+pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
+    let mut spans = Vec::new();
+    let mut hits = Vec::new();
+    let mut column: u16 = 0;
+    for (i, view) in View::ALL.iter().enumerate() {
+        let mut label = format!(" {} {} ", i + 1, view.title());
+        if *view == View::Review && app.pending_count() > 0 {
+            label = format!(" {} {} ({}) ", i + 1, view.title(), app.pending_count());
+        }
+        let width = u16::try_from(label.width()).unwrap_or(0);
+        hits.push((*view, column, column + width.saturating_sub(1)));
+        column += width;
+        let style = if *view == app.view {
+            ui.theme.accent().add_modifier(ratatui::style::Modifier::REVERSED)
+        } else if *view == View::Review && app.pending_count() > 0 {
+            ui.theme.warning()
+        } else {
+            ui.theme.text()
+        };
+        spans.push(Span::styled(label, style));
+    }
+    *app.tab_hits.borrow_mut() = hits;
+    let name = app
+        .store_dir
+        .file_name()
+        .map_or_else(|| app.store_dir.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let count = app
+        .info
+        .as_ref()
+        .map(|i| format!(" · {} memories", thousands(i.active)))
+        .unwrap_or_default();
+    let right = format!("{name}{count} ");
+    let right_width = u16::try_from(right.width()).unwrap_or(0);
+    let [left_area, right_area] =
+        Layout::horizontal([Constraint::Min(0), Constraint::Length(right_width)]).areas(area);
+    frame.render_widget(Paragraph::new(Line::from(spans)), left_area);
+    if column + right_width <= area.width {
+        frame.render_widget(Paragraph::new(Span::styled(right, ui.theme.dim())), right_area);
+    }
+}
+
+/// Key hints for the current view.
+fn hints(app: &App) -> Vec<(Action, &'static str)> {
+    let mut list = match app.view {
+        View::Latest => vec![(Action::Open, "lineage"), (Action::Add, "add")],
+        View::Search if app.search.editing => Vec::new(),
+        View::Search => vec![
+            (Action::Search, "query"),
+            (Action::CycleMode, "mode"),
+            (Action::ToggleRecall, "recall"),
+        ],
+        View::Core if app.core.mode == CoreMode::Versions => vec![
+            (Action::MarkVersion, "mark"),
+            (Action::Restore, "restore"),
+            (Action::Back, "sections"),
+        ],
+        View::Core => vec![
+            (Action::EditSection, "edit"),
+            (Action::EditExternal, "$EDITOR"),
+            (Action::ToggleLock, "lock"),
+            (Action::Versions, "versions"),
+        ],
+        View::Review => vec![
+            (Action::Approve, "approve"),
+            (Action::Reject, "reject"),
+            (Action::EditProposal, "edit"),
+            (Action::ApproveAll, "all"),
+            (Action::Rerun, "re-run"),
+        ],
+        View::History => vec![(Action::Open, "details"), (Action::Revert, "revert")],
+        View::Stores => vec![(Action::SwitchStore, "open"), (Action::NewStore, "new")],
+    };
+    list.push((Action::Help, "help"));
+    list.push((Action::Quit, "quit"));
+    list
+}
+
+/// The bottom line: work in progress or a message on the left, key hints on the right.
+pub fn status(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
+    let left = if let Some(busy) = &app.busy {
+        let frame_no = usize::try_from(app.ticks % 4).unwrap_or(0);
+        let secs = app.now.saturating_duration_since(busy.since).as_secs();
+        Line::from(vec![
+            Span::styled(format!("{} ", SPINNER[frame_no]), ui.theme.accent()),
+            Span::raw(format!("{} ({secs}s)", busy.label)),
+        ])
+    } else if let Some(status) = &app.status {
+        let style = if status.error { ui.theme.error() } else { ui.theme.text() };
+        Line::from(Span::styled(status.text.clone(), style))
+    } else if app.view == View::Search && app.search.editing {
+        Line::from(Span::styled(
+            "type to search · enter/↓ to the results · esc stops typing",
+            ui.theme.dim(),
+        ))
+    } else {
+        Line::default()
+    };
+    let hint_text: Vec<String> = hints(app)
+        .into_iter()
+        .map(|(a, word)| format!("{} {word}", app.keymap.label(a).split('/').next().unwrap_or("")))
+        .collect();
+    let left_width = left.width();
+    let room = usize::from(area.width).saturating_sub(left_width + 2);
+    let mut shown = String::new();
+    for part in &hint_text {
+        let candidate = if shown.is_empty() {
+            part.clone()
+        } else {
+            format!("{shown} · {part}")
+        };
+        if candidate.width() > room {
+            break;
+        }
+        shown = candidate;
+    }
+    let shown_width = u16::try_from(shown.width()).unwrap_or(0);
+    let [left_area, right_area] =
+        Layout::horizontal([Constraint::Min(0), Constraint::Length(shown_width)]).areas(area);
+    frame.render_widget(Paragraph::new(left), left_area);
+    frame.render_widget(Paragraph::new(Span::styled(shown, ui.theme.dim())), right_area);
+}

@@ -1,0 +1,63 @@
+//! The Latest view: newest memories with the selected one in full below.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::ListItem;
+
+use super::Ui;
+use super::widgets::{self, block, field, one_line};
+use crate::tui::app::App;
+
+/// Draws the view.
+pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
+    let state = &app.latest;
+    let title = if state.exhausted || state.items.is_empty() {
+        format!(" Latest · {} ", state.items.len())
+    } else {
+        format!(" Latest · {}+ ", state.items.len())
+    };
+    if state.items.is_empty() {
+        let message = if state.loaded {
+            vec![
+                Line::from("No memories yet."),
+                Line::from(""),
+                Line::from(Span::styled(
+                    format!("Press {} to add one, or run `haema add \"...\"`.", app.keymap.label(crate::tui::action::Action::Add)),
+                    ui.theme.dim(),
+                )),
+            ]
+        } else {
+            vec![Line::from(Span::styled("loading…", ui.theme.dim()))]
+        };
+        widgets::placeholder(frame, area, message, block(title, ui));
+        return;
+    }
+    let preview_height = (area.height / 3).clamp(5, 10);
+    let [list_area, preview_area] =
+        Layout::vertical([Constraint::Min(3), Constraint::Length(preview_height)]).areas(area);
+    let items: Vec<ListItem<'_>> = state
+        .items
+        .iter()
+        .map(|m| {
+            let changeset = m.changeset_id.map(|c| format!(" #{c}")).unwrap_or_default();
+            ListItem::new(Line::from(vec![
+                Span::styled(ui.clock.format(m.timestamp_ms), ui.theme.dim()),
+                Span::raw("  "),
+                Span::raw(one_line(&m.content)),
+                Span::styled(changeset, ui.theme.dim()),
+            ]))
+        })
+        .collect();
+    widgets::list(frame, list_area, items, &state.cursor, block(title, ui), ui);
+    if let Some(m) = state.selected() {
+        let mut lines = vec![Line::from(m.content.clone())];
+        lines.push(Line::from(""));
+        let mut meta = format!("added {}", ui.clock.format(m.timestamp_ms));
+        if let Some(c) = m.changeset_id {
+            meta.push_str(&format!(" by changeset #{c}"));
+        }
+        lines.push(field("memory", meta, ui));
+        widgets::text(frame, preview_area, lines, block(" Memory · enter: lineage ", ui), 0);
+    }
+}

@@ -1,0 +1,109 @@
+//! Windows over the view: help, confirmation, add, editors, lineage, changeset details.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph, Wrap};
+
+use super::Ui;
+use super::changeset::full_lines;
+use super::widgets::{self, block, centered, field};
+use crate::tui::app::{App, Overlay};
+
+/// Draws the open window.
+pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
+    let Some(overlay) = &app.overlay else {
+        return;
+    };
+    let large = centered(area, area.width.saturating_sub(4).max(20), area.height.saturating_sub(2).max(5));
+    match overlay {
+        Overlay::Help { scroll } => {
+            frame.render_widget(Clear, large);
+            let lines = super::help::lines(&app.keymap, ui);
+            widgets::text(frame, large, lines, block(" Keys · esc closes · j/k scroll ", ui), *scroll);
+        }
+        Overlay::Confirm { question, .. } => {
+            let width = area.width.saturating_sub(8).clamp(20, 70);
+            let height = u16::try_from(textwrap_lines(question, width.saturating_sub(2))).unwrap_or(3) + 2;
+            let rect = centered(area, width, height);
+            frame.render_widget(Clear, rect);
+            frame.render_widget(
+                Paragraph::new(question.as_str())
+                    .wrap(Wrap { trim: true })
+                    .block(block(" Confirm ", ui).border_style(ui.theme.warning())),
+                rect,
+            );
+        }
+        Overlay::Add(area_widget) | Overlay::Editor { area: area_widget, .. } => {
+            let rect = if matches!(overlay, Overlay::Add(_)) {
+                centered(area, area.width.saturating_sub(6).max(20), 10)
+            } else {
+                large
+            };
+            frame.render_widget(Clear, rect);
+            frame.render_widget(&**area_widget, rect);
+        }
+        Overlay::Lineage { lineage, scroll } => {
+            frame.render_widget(Clear, large);
+            let m = &lineage.memory;
+            let mut lines = vec![
+                Line::from(m.content.clone()),
+                Line::from(""),
+                field("status", format!("{:?}", m.status).to_lowercase(), ui),
+                field("added", ui.clock.format(m.timestamp_ms), ui),
+                field("id", m.id.clone(), ui),
+            ];
+            if let Some(origin) = &lineage.origin {
+                lines.push(Line::from(""));
+                lines.push(Line::from(Span::styled(
+                    format!("Made by changeset #{} · {}", origin.id, origin.outcome.describe()),
+                    ui.theme.accent(),
+                )));
+                let input = origin.raw_input.clone().unwrap_or_else(|| origin.inputs.join("\n"));
+                lines.push(field("raw input", widgets::one_line(&input), ui));
+                let replaced = lineage.replaced();
+                if replaced.is_empty() {
+                    lines.push(Line::from(Span::styled("It replaced nothing: it was new.", ui.theme.dim())));
+                } else {
+                    lines.push(Line::from("It replaced:"));
+                    for r in replaced {
+                        lines.push(Line::from(Span::styled(format!("- {}", r.content), ui.theme.removed())));
+                    }
+                }
+            }
+            if let Some(by) = &lineage.replaced_by {
+                lines.push(Line::from(""));
+                lines.push(Line::from(Span::styled(
+                    format!("Replaced by changeset #{} ({})", by.id, super::changeset::status_text(by)),
+                    ui.theme.accent(),
+                )));
+                for p in lineage.successors() {
+                    lines.push(Line::from(Span::styled(format!("+ {}", p.content), ui.theme.added())));
+                }
+            }
+            widgets::text(frame, large, lines, block(" Lineage · esc closes ", ui), *scroll);
+        }
+        Overlay::Changeset { changeset, scroll } => {
+            frame.render_widget(Clear, large);
+            let lines = full_lines(changeset, ui, ui.clock);
+            widgets::text(frame, large, lines, block(" Changeset · esc closes · j/k scroll ", ui), *scroll);
+        }
+    }
+}
+
+/// Lines `text` takes when wrapped at `width` (words, roughly as the paragraph wraps).
+fn textwrap_lines(text: &str, width: u16) -> usize {
+    let width = usize::from(width.max(1));
+    let mut lines = 1;
+    let mut used = 0;
+    for word in text.split_whitespace() {
+        let w = unicode_width::UnicodeWidthStr::width(word);
+        if used > 0 && used + 1 + w > width {
+            lines += 1;
+            used = w;
+        } else {
+            used += w + usize::from(used > 0);
+        }
+    }
+    lines
+}

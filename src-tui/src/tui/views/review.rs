@@ -1,0 +1,92 @@
+//! The Review view: the changesets waiting for a decision and, for the selected one, what
+//! it replaces next to what it proposes, and the core.md diff.
+
+use haema_core::ChangesetStatus;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::ListItem;
+
+use super::Ui;
+use super::changeset::{core_lines, proposed_lines, related_lines, summary};
+use super::widgets::{self, block};
+use crate::tui::action::Action;
+use crate::tui::app::App;
+
+/// Draws the view.
+pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
+    let state = &app.review;
+    if state.items.is_empty() {
+        let lines = if state.loaded {
+            vec![
+                Line::from("Nothing waits for review."),
+                Line::from(""),
+                Line::from(Span::styled(
+                    "Changes the LLM proposes under the `review` or `guarded` policy appear here.",
+                    ui.theme.dim(),
+                )),
+            ]
+        } else {
+            vec![Line::from(Span::styled("loading…", ui.theme.dim()))]
+        };
+        widgets::placeholder(frame, area, lines, block(" Review ", ui));
+        return;
+    }
+    let list_height = u16::try_from(state.items.len()).unwrap_or(u16::MAX).clamp(1, 5) + 2;
+    let [list_area, detail_area] =
+        Layout::vertical([Constraint::Length(list_height), Constraint::Min(4)]).areas(area);
+    let items: Vec<ListItem<'_>> = state
+        .items
+        .iter()
+        .map(|cs| {
+            let tag = match cs.status {
+                ChangesetStatus::Stale => Span::styled("stale   ", ui.theme.warning()),
+                _ => Span::styled("pending ", ui.theme.dim()),
+            };
+            ListItem::new(Line::from(vec![
+                Span::styled(format!("#{:<5}", cs.id), ui.theme.dim()),
+                tag,
+                Span::styled(format!("{}  ", ui.clock.format(cs.created_at_ms)), ui.theme.dim()),
+                Span::raw(summary(cs)),
+            ]))
+        })
+        .collect();
+    let title = format!(" Review · {} waiting ", state.items.len());
+    widgets::list(frame, list_area, items, &state.cursor, block(title, ui), ui);
+    let Some(cs) = state.selected() else {
+        return;
+    };
+    let core = core_lines(cs, ui);
+    let (sides_area, core_area) = if core.is_empty() {
+        (detail_area, None)
+    } else {
+        let core_height = (u16::try_from(core.len()).unwrap_or(u16::MAX) + 2).min(detail_area.height / 2);
+        let [s, c] = Layout::vertical([Constraint::Min(4), Constraint::Length(core_height)]).areas(detail_area);
+        (s, Some(c))
+    };
+    let [left, right] = if sides_area.width >= 70 {
+        Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(sides_area)
+    } else {
+        Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(sides_area)
+    };
+    let mut left_lines = Vec::new();
+    if cs.status == ChangesetStatus::Stale {
+        left_lines.push(Line::from(Span::styled(
+            format!(
+                "stale: the memories it was built on changed. {} re-runs it.",
+                app.keymap.label(Action::Rerun)
+            ),
+            ui.theme.warning(),
+        )));
+    }
+    for w in &cs.warnings {
+        left_lines.push(Line::from(Span::styled(format!("! {w}"), ui.theme.warning())));
+    }
+    left_lines.extend(related_lines(cs, ui));
+    widgets::text(frame, left, left_lines, block(" Replaces ", ui), 0);
+    let title = format!(" Proposed · {} ", cs.outcome.describe());
+    widgets::text(frame, right, proposed_lines(cs, ui), block(title, ui), 0);
+    if let Some(core_area) = core_area {
+        widgets::text(frame, core_area, core, block(" core.md ", ui), 0);
+    }
+}

@@ -1,0 +1,142 @@
+//! The Search view: the query, hits with their scores and signals, and a preview of the
+//! selected hit or the recall block an agent would get.
+
+use haema_core::{FoundBy, RecallReason, SearchMode};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Position, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{ListItem, Paragraph};
+
+use super::Ui;
+use super::widgets::{self, block, field, one_line};
+use crate::tui::app::App;
+
+fn mode_name(mode: SearchMode) -> &'static str {
+    match mode {
+        SearchMode::Hybrid => "hybrid",
+        SearchMode::Vector => "vector",
+        SearchMode::Lexical => "lexical",
+    }
+}
+
+fn found_by(found: FoundBy) -> &'static str {
+    match found {
+        FoundBy::Vector => "vec",
+        FoundBy::Lexical => "text",
+        FoundBy::Both => "both",
+    }
+}
+
+/// Draws the view.
+pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
+    let state = &app.search;
+    let [query_area, rest] = Layout::vertical([Constraint::Length(3), Constraint::Min(3)]).areas(area);
+    let mode = format!(" Search · mode: {} (m) ", mode_name(state.mode));
+    let query_block = if state.editing {
+        block(mode, ui).border_style(ui.theme.accent())
+    } else {
+        block(mode, ui)
+    };
+    let inner = query_block.inner(query_area);
+    let query_line = if state.query.text().is_empty() && !state.editing {
+        Line::from(Span::styled("press / and type what to look for", ui.theme.dim()))
+    } else {
+        Line::from(format!("> {}", state.query.text()))
+    };
+    frame.render_widget(Paragraph::new(query_line).block(query_block), query_area);
+    if state.editing {
+        let column = u16::try_from(state.query.cursor() + 2).unwrap_or(0);
+        let before: String = state.query.text().chars().take(state.query.cursor()).collect();
+        let width = u16::try_from(unicode_width::UnicodeWidthStr::width(before.as_str()) + 2).unwrap_or(column);
+        frame.set_cursor_position(Position::new(inner.x + width.min(inner.width.saturating_sub(1)), inner.y));
+    }
+
+    let (list_area, preview_area) = if rest.width >= 100 {
+        let [l, p] = Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(rest);
+        (l, p)
+    } else {
+        let preview = (rest.height / 3).clamp(4, 10);
+        let [l, p] = Layout::vertical([Constraint::Min(3), Constraint::Length(preview)]).areas(rest);
+        (l, p)
+    };
+    hits(frame, list_area, app, ui);
+    if state.show_recall {
+        recall(frame, preview_area, app, ui);
+    } else {
+        preview(frame, preview_area, app, ui);
+    }
+}
+
+fn hits(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
+    let state = &app.search;
+    let Some(results) = &state.results else {
+        let text = if state.searching { "searching…" } else { "Results appear as you type." };
+        widgets::placeholder(frame, area, vec![Line::from(Span::styled(text, ui.theme.dim()))], block(" Hits ", ui));
+        return;
+    };
+    let title = format!(
+        " Hits · {} · ran {}{} ",
+        results.hits.len(),
+        mode_name(results.mode),
+        if state.searching { " · searching…" } else { "" }
+    );
+    if results.hits.is_empty() {
+        let lines = vec![
+            Line::from("Nothing found."),
+            Line::from(Span::styled("Try other words, or another mode (m).", ui.theme.dim())),
+        ];
+        widgets::placeholder(frame, area, lines, block(title, ui));
+        return;
+    }
+    let items: Vec<ListItem<'_>> = results
+        .hits
+        .iter()
+        .map(|h| {
+            ListItem::new(Line::from(vec![
+                Span::styled(format!("{:>6.3} {:<4} ", h.score, found_by(h.found_by)), ui.theme.dim()),
+                Span::raw(one_line(&h.memory.content)),
+            ]))
+        })
+        .collect();
+    widgets::list(frame, area, items, &state.cursor, block(title, ui), ui);
+}
+
+fn preview(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
+    let Some(hit) = app.search.selected() else {
+        widgets::text(frame, area, Vec::new(), block(" Preview · p: recall preview ", ui), 0);
+        return;
+    };
+    let mut lines = vec![Line::from(hit.memory.content.clone()), Line::from("")];
+    lines.push(field("score", format!("{:.4} (found by {})", hit.score, found_by(hit.found_by)), ui));
+    if let Some(d) = hit.distance {
+        lines.push(field("cosine distance", format!("{d:.4}"), ui));
+    }
+    if let Some(b) = hit.bm25 {
+        lines.push(field("bm25", format!("{b:.3}"), ui));
+    }
+    lines.push(field("added", ui.clock.format(hit.memory.timestamp_ms), ui));
+    widgets::text(frame, area, lines, block(" Preview · enter: lineage · p: recall ", ui), 0);
+}
+
+fn recall(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
+    let Some(recall) = &app.search.recall else {
+        let lines = vec![Line::from(Span::styled("building the recall block…", ui.theme.dim()))];
+        widgets::text(frame, area, lines, block(" Recall preview ", ui), 0);
+        return;
+    };
+    let title = format!(" Recall preview · {} / {} tokens ", recall.tokens, recall.budget);
+    let mut lines: Vec<Line<'_>> = recall.text.lines().map(|l| Line::from(l.to_owned())).collect();
+    lines.push(Line::from(""));
+    let count = |r: RecallReason| recall.items.iter().filter(|i| i.reason == r).count();
+    lines.push(Line::from(Span::styled(
+        format!(
+            "core {} · latest {} · relevant {} · sanitised {}",
+            count(RecallReason::Core),
+            count(RecallReason::Latest),
+            count(RecallReason::Relevant),
+            recall.items.iter().filter(|i| i.sanitized).count()
+        ),
+        ui.theme.dim(),
+    )));
+    widgets::text(frame, area, lines, block(title, ui), 0);
+}

@@ -1,0 +1,107 @@
+//! The History view (every changeset) and the Stores view.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{ListItem, Paragraph};
+
+use super::Ui;
+use super::changeset::{status_text, summary};
+use super::widgets::{self, block, field, thousands};
+use crate::tui::app::App;
+
+/// Draws the History view.
+pub fn history(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
+    let state = &app.history;
+    if state.items.is_empty() {
+        let text = if state.loaded { "No changesets yet." } else { "loading…" };
+        widgets::placeholder(frame, area, vec![Line::from(text)], block(" History ", ui));
+        return;
+    }
+    let more = if state.exhausted { "" } else { "+" };
+    let title = format!(" History · {}{more} ", state.items.len());
+    let preview_height = (area.height / 3).clamp(5, 9);
+    let [list_area, preview_area] =
+        Layout::vertical([Constraint::Min(3), Constraint::Length(preview_height)]).areas(area);
+    let items: Vec<ListItem<'_>> = state
+        .items
+        .iter()
+        .map(|cs| {
+            ListItem::new(Line::from(vec![
+                Span::styled(format!("#{:<5}", cs.id), ui.theme.dim()),
+                Span::raw(format!("{:<18}", status_text(cs))),
+                Span::styled(format!("{}  ", ui.clock.format(cs.created_at_ms)), ui.theme.dim()),
+                Span::raw(summary(cs)),
+            ]))
+        })
+        .collect();
+    widgets::list(frame, list_area, items, &state.cursor, block(title, ui), ui);
+    if let Some(cs) = state.selected() {
+        let mut lines = vec![
+            field("status", status_text(cs), ui),
+            field("how", cs.outcome.describe(), ui),
+            field("changes", summary(cs), ui),
+        ];
+        if let Some(r) = cs.reverts_id {
+            lines.push(field("reverts", format!("#{r}"), ui));
+        }
+        if let Some(r) = cs.reverted_by_id {
+            lines.push(field("reverted by", format!("#{r}"), ui));
+        }
+        widgets::text(frame, preview_area, lines, block(" Changeset · enter: details · u: revert ", ui), 0);
+    }
+}
+
+/// Draws the Stores view.
+pub fn stores(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
+    let state = &app.stores;
+    let (list_area, input_area) = if state.new_name.is_some() {
+        let [l, i] = Layout::vertical([Constraint::Min(3), Constraint::Length(3)]).areas(area);
+        (l, Some(i))
+    } else {
+        (area, None)
+    };
+    let title = format!(" Stores in {} ", app.stores_root().display());
+    if state.items.is_empty() {
+        let text = if state.loaded { "No stores found." } else { "loading…" };
+        widgets::placeholder(frame, list_area, vec![Line::from(text)], block(title, ui));
+    } else {
+        let items: Vec<ListItem<'_>> = state
+            .items
+            .iter()
+            .map(|s| {
+                let name = s
+                    .dir
+                    .file_name()
+                    .map_or_else(|| s.dir.display().to_string(), |n| n.to_string_lossy().into_owned());
+                let open = if s.dir == app.store_dir { " (open)" } else { "" };
+                let detail = match &s.info {
+                    Ok(info) => Span::styled(
+                        format!(
+                            "{} memories · {} pending · {}",
+                            thousands(info.active),
+                            info.pending_changesets,
+                            info.embedder
+                        ),
+                        ui.theme.dim(),
+                    ),
+                    Err(e) => Span::styled(format!("cannot open: {e}"), ui.theme.error()),
+                };
+                ListItem::new(Line::from(vec![
+                    Span::styled(format!("{name}{open}"), ui.theme.accent()),
+                    Span::raw("  "),
+                    detail,
+                ]))
+            })
+            .collect();
+        widgets::list(frame, list_area, items, &state.cursor, block(title, ui), ui);
+    }
+    if let (Some(area), Some(input)) = (input_area, &state.new_name) {
+        let b = block(" New store name · enter creates and opens · esc cancels ", ui);
+        let inner = b.inner(area);
+        frame.render_widget(Paragraph::new(format!("> {}", input.text())).block(b), area);
+        let before: String = input.text().chars().take(input.cursor()).collect();
+        let x = u16::try_from(unicode_width::UnicodeWidthStr::width(before.as_str()) + 2).unwrap_or(0);
+        frame.set_cursor_position((inner.x + x.min(inner.width.saturating_sub(1)), inner.y));
+    }
+}

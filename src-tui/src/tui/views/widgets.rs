@@ -1,0 +1,106 @@
+//! Small drawing helpers shared by the views.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph, Wrap};
+
+use super::Ui;
+use crate::tui::app::Cursor;
+
+/// Text on one line: runs of whitespace (newlines included) become one space.
+pub fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A bordered block with a title.
+pub fn block<'a>(title: impl Into<Line<'a>>, ui: &Ui) -> Block<'a> {
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(ui.theme.dim())
+        .title(title.into().style(ui.theme.accent()))
+}
+
+/// A list with the cursor's selection, scrolled to keep it visible.
+pub fn list(frame: &mut Frame<'_>, area: Rect, items: Vec<ListItem<'_>>, cursor: &Cursor, block: Block<'_>, ui: &Ui) {
+    let inner_height = block.inner(area).height as usize;
+    let offset = cursor.visible_offset(inner_height);
+    let mut state = ListState::default()
+        .with_offset(offset)
+        .with_selected((!items.is_empty()).then_some(cursor.selected));
+    let widget = List::new(items).block(block).highlight_style(ui.theme.selected());
+    frame.render_stateful_widget(widget, area, &mut state);
+}
+
+/// A paragraph that wraps, scrolled by `scroll` lines.
+pub fn text(frame: &mut Frame<'_>, area: Rect, lines: Vec<Line<'_>>, block: Block<'_>, scroll: u16) {
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(block)
+            .wrap(Wrap { trim: false })
+            .scroll((scroll, 0)),
+        area,
+    );
+}
+
+/// A centred window of at most `width` x `height` inside `area`.
+pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let [row] = Layout::vertical([Constraint::Length(height.min(area.height))])
+        .flex(Flex::Center)
+        .areas(area);
+    let [cell] = Layout::horizontal([Constraint::Length(width.min(area.width))])
+        .flex(Flex::Center)
+        .areas(row);
+    cell
+}
+
+/// A message in the middle of an empty area (empty lists, loading).
+pub fn placeholder(frame: &mut Frame<'_>, area: Rect, lines: Vec<Line<'_>>, block: Block<'_>) {
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let height = u16::try_from(lines.len()).unwrap_or(u16::MAX);
+    let [middle] = Layout::vertical([Constraint::Length(height)])
+        .flex(Flex::Center)
+        .areas(inner);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .alignment(ratatui::layout::Alignment::Center)
+            .wrap(Wrap { trim: true }),
+        middle,
+    );
+}
+
+/// `label: value` with the label dimmed.
+pub fn field<'a>(label: &'a str, value: impl Into<String>, ui: &Ui) -> Line<'a> {
+    Line::from(vec![
+        Span::styled(format!("{label}: "), ui.theme.dim()),
+        Span::styled(value.into(), Style::default()),
+    ])
+}
+
+/// `1,234`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_and_one_line() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(1234), "1,234");
+        assert_eq!(thousands(100_000), "100,000");
+        assert_eq!(one_line(" a\n b\t c "), "a b c");
+    }
+}

@@ -1,0 +1,188 @@
+//! Runs effects against `haema-core` on the async runtime, off the UI thread, and turns
+//! the results into messages for the app.
+
+use std::path::{Path, PathBuf};
+
+use haema_core::{ChangesetFilter, ChangesetStatus, Error, Memory};
+
+use super::app::{Effect, Msg, StoreEntry, describe_add};
+
+fn failed(what: &str, error: &Error) -> Msg {
+    Msg::Failed {
+        what: what.to_owned(),
+        error: error.to_string(),
+    }
+}
+
+/// Performs one effect. Effects that need the terminal or replace the store
+/// (`EditExternal`, `SwitchStore`) are the runtime's, not this function's.
+pub async fn perform(memory: &Memory, effect: Effect) -> Vec<Msg> {
+    let result = run(memory, effect).await;
+    match result {
+        Ok(msgs) => msgs,
+        Err((what, Error::Stale(id))) => vec![
+            Msg::Failed {
+                what: what.to_owned(),
+                error: format!(
+                    "changeset #{id} is stale: the memories or core it was built on changed since; re-run it (R) or reject it"
+                ),
+            },
+            Msg::StoreChanged,
+        ],
+        Err((what, e)) => vec![failed(what, &e)],
+    }
+}
+
+type Outcome = Result<Vec<Msg>, (&'static str, Error)>;
+
+fn tag(what: &'static str) -> impl FnOnce(Error) -> (&'static str, Error) {
+    move |e| (what, e)
+}
+
+async fn run(memory: &Memory, effect: Effect) -> Outcome {
+    Ok(match effect {
+        Effect::LoadInfo => vec![Msg::Info(memory.info().await.map_err(tag("reading the store"))?)],
+        Effect::LoadLatest { after, limit } => {
+            let append = after.is_some();
+            let records = match after {
+                Some(after) => memory.latest_after(&after, limit).await,
+                None => memory.get_latest_records(1, i64::try_from(limit).unwrap_or(i64::MAX)).await,
+            }
+            .map_err(tag("loading latest"))?;
+            vec![Msg::Latest { append, records, limit }]
+        }
+        Effect::LoadLineage(id) => vec![Msg::Lineage(Box::new(
+            memory.lineage(&id).await.map_err(tag("loading the lineage"))?,
+        ))],
+        Effect::Search { generation, query, mode } => {
+            let results = memory
+                .search_records(&query, super::app::HITS, mode)
+                .await
+                .map_err(tag("search"))?;
+            vec![Msg::SearchDone { generation, results }]
+        }
+        Effect::Recall {
+            generation,
+            query,
+            budget,
+        } => {
+            let recall = memory.recall(&query, budget).await.map_err(tag("recall"))?;
+            vec![Msg::RecallDone { generation, recall }]
+        }
+        Effect::LoadCore => {
+            let sections = memory.core_sections().await.map_err(tag("reading core.md"))?;
+            let locked = memory.locked_sections().await.map_err(tag("reading core.md"))?;
+            vec![Msg::Core { sections, locked }]
+        }
+        Effect::SaveSection { section, text } => {
+            let version = memory
+                .set_core_section(section, &text)
+                .await
+                .map_err(tag("saving the section"))?;
+            vec![Msg::Done(format!("saved {section} (core version {version})"))]
+        }
+        Effect::SetLock { section, locked } => {
+            memory
+                .set_section_lock(section, locked)
+                .await
+                .map_err(tag("locking"))?;
+            let word = if locked { "locked: the LLM will not change it" } else { "unlocked" };
+            vec![Msg::Done(format!("{section} {word}"))]
+        }
+        Effect::LoadCoreVersions => vec![Msg::CoreVersions(
+            memory.core_versions().await.map_err(tag("reading core versions"))?,
+        )],
+        Effect::RestoreCoreVersion(id) => {
+            let new = memory
+                .restore_core_version(id)
+                .await
+                .map_err(tag("restoring"))?;
+            vec![Msg::Done(format!("restored version {id} as version {new}"))]
+        }
+        Effect::LoadReview => {
+            let mut items = memory.pending().await.map_err(tag("loading the review"))?;
+            let stale = memory
+                .changesets_page(ChangesetFilter::Status(ChangesetStatus::Stale), None, 100)
+                .await
+                .map_err(tag("loading the review"))?;
+            items.extend(stale);
+            vec![Msg::Review(items)]
+        }
+        Effect::Approve(id) => {
+            memory.approve(id).await.map_err(tag("approve"))?;
+            vec![Msg::Done(format!("approved changeset #{id}"))]
+        }
+        Effect::ApproveEdited { id, memories } => {
+            memory
+                .approve_edited(id, memories)
+                .await
+                .map_err(tag("approve"))?;
+            vec![Msg::Done(format!("approved changeset #{id} as you edited it"))]
+        }
+        Effect::Reject(id) => {
+            memory.reject(id).await.map_err(tag("reject"))?;
+            vec![Msg::Done(format!("rejected changeset #{id}; nothing of it was applied"))]
+        }
+        Effect::ApproveAll(ids) => {
+            let (mut approved, mut stale) = (0, Vec::new());
+            for id in ids {
+                match memory.approve(id).await {
+                    Ok(_) => approved += 1,
+                    Err(Error::Stale(id)) => stale.push(format!("#{id}")),
+                    Err(e) => return Err(("approve all", e)),
+                }
+            }
+            let mut message = format!("approved {approved}");
+            if !stale.is_empty() {
+                message.push_str(&format!("; stale, re-run them: {}", stale.join(", ")));
+            }
+            vec![Msg::Done(message)]
+        }
+        Effect::Rerun(id) => {
+            let outcome = memory.rerun(id).await.map_err(tag("re-run"))?;
+            vec![Msg::Done(format!("re-ran #{id}: {}", describe_add(&outcome)))]
+        }
+        Effect::LoadHistory { before, limit } => {
+            let page = memory
+                .changesets_page(ChangesetFilter::All, before, limit)
+                .await
+                .map_err(tag("loading the history"))?;
+            vec![Msg::History {
+                append: before.is_some(),
+                page,
+                limit,
+            }]
+        }
+        Effect::Revert(id) => {
+            let revert = memory.revert(id).await.map_err(tag("revert"))?;
+            vec![Msg::Done(format!("reverted changeset #{id} with changeset #{}", revert.id))]
+        }
+        Effect::ListStores => vec![Msg::Stores(list_stores(memory.dir()).await)],
+        Effect::Add(text) => vec![Msg::Added(memory.add(text).await.map_err(tag("add"))?)],
+        Effect::SwitchStore(_) | Effect::EditExternal { .. } => Vec::new(),
+    })
+}
+
+/// The open store and every store folder (one with a `memory.db`) beside it.
+pub async fn list_stores(open: &Path) -> Vec<StoreEntry> {
+    let root = open.parent().map_or_else(|| open.to_path_buf(), Path::to_path_buf);
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.join("memory.db").is_file())
+                .collect()
+        })
+        .unwrap_or_default();
+    if !dirs.iter().any(|d| d == open) {
+        dirs.push(open.to_path_buf());
+    }
+    dirs.sort();
+    let mut out = Vec::with_capacity(dirs.len());
+    for dir in dirs {
+        let info = Memory::peek(&dir).await.map_err(|e| e.to_string());
+        out.push(StoreEntry { dir, info });
+    }
+    out
+}
