@@ -4,6 +4,8 @@
 mod core_view;
 mod cursor;
 mod effect;
+#[cfg(test)]
+pub mod fixtures;
 mod history;
 mod latest;
 mod line_input;

@@ -132,6 +132,10 @@ pub fn status_text(cs: &Changeset) -> String {
     let word = crate::tui::app::status_word(cs.status);
     match (&cs.decided_by, cs.status) {
         (_, ChangesetStatus::Pending) => "pending".into(),
+        (_, ChangesetStatus::Reverted) => match cs.reverted_by_id {
+            Some(by) => format!("reverted by #{by}"),
+            None => "reverted".into(),
+        },
         (Some(by), _) => format!("{word} by {by}"),
         (None, _) => word.into(),
     }
@@ -139,10 +143,10 @@ pub fn status_text(cs: &Changeset) -> String {
 
 /// One line for lists: `#12  pending  +2 -1  core  input…`.
 pub fn summary(cs: &Changeset) -> String {
-    let input = cs
-        .raw_input
-        .clone()
-        .unwrap_or_else(|| cs.inputs.join(" · "));
+    let input = match cs.reverts_id {
+        Some(r) => format!("undo of #{r}"),
+        None => cs.raw_input.clone().unwrap_or_else(|| cs.inputs.join(" · ")),
+    };
     let core = if cs.core_after.is_some() { " core" } else { "" };
     format!(
         "+{} -{}{core}  {}",

@@ -47,12 +47,14 @@ pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
         .unwrap_or_default();
     let right = format!("{name}{count} ");
     let right_width = u16::try_from(right.width()).unwrap_or(0);
+    if column + right_width > area.width {
+        frame.render_widget(Paragraph::new(Line::from(spans)), area);
+        return;
+    }
     let [left_area, right_area] =
         Layout::horizontal([Constraint::Min(0), Constraint::Length(right_width)]).areas(area);
     frame.render_widget(Paragraph::new(Line::from(spans)), left_area);
-    if column + right_width <= area.width {
-        frame.render_widget(Paragraph::new(Span::styled(right, ui.theme.dim())), right_area);
-    }
+    frame.render_widget(Paragraph::new(Span::styled(right, ui.theme.dim())), right_area);
 }
 
 /// Key hints for the current view.

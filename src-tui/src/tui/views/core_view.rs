@@ -67,7 +67,7 @@ fn versions(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
         widgets::placeholder(frame, area, lines, block(" Versions ", ui));
         return;
     }
-    let list_width = if area.width >= 100 { 40 } else { 30 };
+    let list_width = if area.width >= 100 { 42 } else { 36 };
     let [list_area, diff_area] =
         Layout::horizontal([Constraint::Length(list_width), Constraint::Min(10)]).areas(area);
     let items: Vec<ListItem<'_>> = state

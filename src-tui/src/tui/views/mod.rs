@@ -10,6 +10,8 @@ mod overlay;
 mod review;
 mod search;
 mod stores_history;
+#[cfg(test)]
+mod tests;
 mod widgets;
 
 use ratatui::Frame;

@@ -1,0 +1,342 @@
+//! Snapshot tests of every view at 80x24 and 120x40 in its empty, normal, long-text,
+//! unicode and error states, and of the windows over them.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use haema_core::{FoundBy, Recall, RecallItem, RecallReason, SearchHit, SearchMode, SearchResults};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use super::{Ui, draw};
+use crate::tui::action::Action;
+use crate::tui::app::fixtures::{self, T0};
+use crate::tui::app::{App, CoreMode, Effect, Msg, Overlay, StoreEntry, View};
+use crate::tui::clock::Clock;
+use crate::tui::highlight::Highlighter;
+use crate::tui::keymap::Keymap;
+use crate::tui::theme::Theme;
+
+const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
+
+fn ui() -> Ui {
+    Ui {
+        theme: Theme::new(true),
+        clock: Clock::Utc,
+        highlighter: Highlighter::loaded(),
+    }
+}
+
+fn app(view: View) -> App {
+    let mut app = App::new(PathBuf::from("/stores/default"), Keymap::default(), Instant::now());
+    app.view = view;
+    app.update(Msg::Info(fixtures::info(1234, 0)));
+    app
+}
+
+fn render(app: &App, width: u16, height: u16) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|f| draw(f, app, &ui())).unwrap();
+    terminal
+}
+
+/// Snapshots `app` at both sizes as `<name>_<w>x<h>`.
+fn snap(name: &str, app: &App) {
+    for (w, h) in SIZES {
+        let terminal = render(app, w, h);
+        insta::assert_snapshot!(format!("{name}_{w}x{h}"), terminal.backend());
+    }
+}
+
+fn failing(mut app: App, what: &str) -> App {
+    app.update(Msg::Failed {
+        what: what.into(),
+        error: "database is locked (another process holds it); try again".into(),
+    });
+    app
+}
+
+fn latest(records: Vec<haema_core::MemoryRecord>) -> App {
+    let mut app = app(View::Latest);
+    app.update(Msg::Latest {
+        append: false,
+        records,
+        limit: 200,
+    });
+    app
+}
+
+#[test]
+fn latest_view() {
+    snap("latest_empty", &latest(Vec::new()));
+    snap("latest_normal", &latest(fixtures::memories()));
+    snap("latest_long", &latest(fixtures::long_memories()));
+    snap("latest_unicode", &latest(fixtures::unicode_memories()));
+    snap("latest_error", &failing(latest(fixtures::memories()), "loading latest"));
+    let mut loading = app(View::Latest);
+    loading.latest.loaded = false;
+    snap("latest_loading", &loading);
+}
+
+fn hits(records: Vec<haema_core::MemoryRecord>) -> SearchResults {
+    let hits = records
+        .into_iter()
+        .enumerate()
+        .map(|(i, memory)| {
+            let f = i as f64;
+            SearchHit {
+                memory,
+                score: 0.0328 - f * 0.001,
+                found_by: [FoundBy::Both, FoundBy::Vector, FoundBy::Lexical][i % 3],
+                distance: (i % 3 != 2).then_some(0.21 + f * 0.05),
+                bm25: (i % 3 != 1).then_some(-3.2 + f * 0.4),
+            }
+        })
+        .collect();
+    SearchResults {
+        mode: SearchMode::Hybrid,
+        notice: None,
+        hits,
+    }
+}
+
+fn search(query: &str, records: Vec<haema_core::MemoryRecord>) -> App {
+    let mut app = app(View::Search);
+    app.search.query.insert_str(query);
+    let generation = app.search.generation;
+    app.update(Msg::SearchDone {
+        generation,
+        results: hits(records),
+    });
+    app
+}
+
+#[test]
+fn search_view() {
+    let mut empty = app(View::Search);
+    empty.search.editing = true;
+    snap("search_empty", &empty);
+    snap("search_normal", &search("tea", fixtures::memories()));
+    let mut long = search("practice journal", fixtures::long_memories());
+    long.act(Action::ToggleRecall);
+    let generation = long.search.generation;
+    long.update(Msg::RecallDone {
+        generation,
+        recall: Recall {
+            text: "## Core\n# SOUL\nYou are calm.\n\n## Relevant memories\n- \"The user keeps a detailed practice journal: scales, Bach suites, excerpts.\"".into(),
+            items: vec![
+                RecallItem {
+                    reason: RecallReason::Core,
+                    id: None,
+                    content: "You are calm.".into(),
+                    score: None,
+                    tokens: 4,
+                    sanitized: false,
+                },
+                RecallItem {
+                    reason: RecallReason::Relevant,
+                    id: Some("m9".into()),
+                    content: "journal".into(),
+                    score: Some(0.03),
+                    tokens: 20,
+                    sanitized: true,
+                },
+            ],
+            tokens: 42,
+            budget: 1000,
+        },
+    });
+    snap("search_long_recall", &long);
+    snap("search_unicode", &search("첼로 🎻", fixtures::unicode_memories()));
+    snap("search_nothing_found", &search("zebra", Vec::new()));
+    snap("search_error", &failing(search("tea", Vec::new()), "search"));
+}
+
+fn core(sections: haema_core::CoreSections) -> App {
+    let mut app = app(View::Core);
+    app.update(Msg::Core {
+        sections,
+        locked: fixtures::core().1,
+    });
+    app
+}
+
+#[test]
+fn core_view() {
+    let template = haema_core::CoreSections::parse(haema_core::core_md::TEMPLATE).unwrap();
+    snap("core_empty", &core(template));
+    snap("core_normal", &core(fixtures::core().0));
+    let mut long_sections = fixtures::core().0;
+    let long_text = (1..=40)
+        .map(|i| format!("- rule {i}: always double-check the calendar before booking anything for the user"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    long_sections.set(haema_core::Section::Rule, &long_text).unwrap();
+    let mut long = core(long_sections);
+    long.core.cursor.selected = 2;
+    snap("core_long", &long);
+    let mut unicode = core(fixtures::core().0);
+    unicode.core.cursor.selected = 3;
+    snap("core_unicode_locked", &unicode);
+    snap("core_error", &failing(core(fixtures::core().0), "saving the section"));
+    let mut versions = core(fixtures::core().0);
+    versions.core.mode = CoreMode::Versions;
+    versions.update(Msg::CoreVersions(fixtures::core_versions()));
+    snap("core_versions", &versions);
+    versions.act(Action::MarkVersion);
+    versions.act(Action::Down);
+    versions.act(Action::Down);
+    snap("core_versions_marked", &versions);
+}
+
+fn review(items: Vec<haema_core::Changeset>, pending: usize) -> App {
+    let mut app = app(View::Review);
+    app.update(Msg::Info(fixtures::info(1234, pending)));
+    app.update(Msg::Review(items));
+    app
+}
+
+#[test]
+fn review_view() {
+    snap("review_empty", &review(Vec::new(), 0));
+    snap("review_normal", &review(vec![fixtures::merge(7), fixtures::merge(6)], 2));
+    let mut long = fixtures::merge(8);
+    long.related[0].content = fixtures::long_memories()[0].content.clone();
+    long.proposed[0].content = fixtures::long_memories()[1].content.clone();
+    long.warnings.push("the LLM answer was incomplete; refined once".into());
+    snap("review_long", &review(vec![long], 1));
+    snap("review_unicode_stale", &review(vec![fixtures::stale(9)], 0));
+    snap("review_error", &failing(review(vec![fixtures::merge(7)], 1), "approve"));
+}
+
+fn history(items: Vec<haema_core::Changeset>) -> App {
+    let mut app = app(View::History);
+    app.update(Msg::History {
+        append: false,
+        page: items,
+        limit: 200,
+    });
+    app
+}
+
+#[test]
+fn history_view() {
+    snap("history_empty", &history(Vec::new()));
+    snap("history_normal", &history(fixtures::history()));
+    let mut long = fixtures::history();
+    long[3].raw_input = Some(fixtures::long_memories()[0].content.clone());
+    let mut long_app = history(long);
+    long_app.act(Action::Bottom);
+    snap("history_long", &long_app);
+    snap("history_unicode", &history(vec![fixtures::stale(9)]));
+    snap("history_error", &failing(history(fixtures::history()), "revert"));
+}
+
+fn stores(entries: Vec<StoreEntry>) -> App {
+    let mut app = app(View::Stores);
+    app.update(Msg::Stores(entries));
+    app
+}
+
+fn entry(name: &str, active: usize) -> StoreEntry {
+    let dir = PathBuf::from("/stores").join(name);
+    StoreEntry {
+        info: Ok(haema_core::StoreInfo {
+            dir: dir.clone(),
+            ..fixtures::info(active, active % 3)
+        }),
+        dir,
+    }
+}
+
+#[test]
+fn stores_view() {
+    snap("stores_empty", &stores(Vec::new()));
+    snap("stores_normal", &stores(vec![entry("default", 1234), entry("work-agent", 56), entry("scratch", 0)]));
+    snap(
+        "stores_long",
+        &stores(vec![entry("default", 1234), entry("an-agent-with-a-very-long-store-name-for-its-memories", 100_000)]),
+    );
+    let mut unicode = stores(vec![entry("default", 3), entry("비서-기억", 12), entry("助手🤖", 7)]);
+    unicode.act(Action::NewStore);
+    unicode.stores.new_name.as_mut().unwrap().insert_str("새 저장소");
+    snap("stores_unicode_new", &unicode);
+    let broken = StoreEntry {
+        dir: "/stores/broken".into(),
+        info: Err("memory.db is not a haema store (file is not a database)".into()),
+    };
+    snap("stores_error", &stores(vec![entry("default", 3), broken]));
+}
+
+#[test]
+fn windows_over_the_views() {
+    let mut help = latest(fixtures::memories());
+    help.act(Action::Help);
+    snap("overlay_help", &help);
+
+    let mut confirm = history(fixtures::history());
+    confirm.act(Action::Down);
+    confirm.act(Action::Down);
+    confirm.act(Action::Down);
+    confirm.act(Action::Revert);
+    assert!(matches!(confirm.overlay, Some(Overlay::Confirm { .. })));
+    snap("overlay_confirm_revert", &confirm);
+
+    let mut add = latest(fixtures::memories());
+    add.act(Action::Add);
+    add.overlay.as_mut().unwrap().paste("The user now drinks black coffee ☕");
+    snap("overlay_add", &add);
+
+    let mut adding = latest(fixtures::memories());
+    adding.act(Action::Add);
+    adding.overlay.as_mut().unwrap().paste("The user now drinks black coffee");
+    let effects = adding.handle_event(crate::tui::app::Event::Key(ratatui::crossterm::event::KeyEvent::from(
+        ratatui::crossterm::event::KeyCode::Enter,
+    )));
+    assert!(matches!(effects.as_slice(), [Effect::Add(_)]));
+    snap("status_adding", &adding);
+
+    let mut detail = review(vec![fixtures::merge(7)], 1);
+    detail.act(Action::Open);
+    snap("overlay_changeset", &detail);
+
+    let mut lineage = latest(fixtures::memories());
+    let mut old = fixtures::memory("m0", "The user prefers green tea.", 900, 1);
+    old.status = haema_core::MemoryStatus::Superseded;
+    old.superseded_by = Some(7);
+    lineage.update(Msg::Lineage(Box::new(haema_core::Lineage {
+        memory: old,
+        origin: None,
+        replaced_by: Some(haema_core::Changeset {
+            status: haema_core::ChangesetStatus::Committed,
+            decided_by: Some("user".into()),
+            decided_at_ms: Some(T0),
+            ..fixtures::merge(7)
+        }),
+    })));
+    snap("overlay_lineage", &lineage);
+
+    let mut editor = core(fixtures::core().0);
+    editor.act(Action::EditSection);
+    snap("overlay_editor", &editor);
+}
+
+#[test]
+fn no_color_keeps_the_layout_and_drops_colours() {
+    let app = review(vec![fixtures::merge(7)], 1);
+    let plain = Ui {
+        theme: Theme::new(false),
+        ..ui()
+    };
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    terminal.draw(|f| draw(f, &app, &plain)).unwrap();
+    let coloured = render(&app, 80, 24);
+    assert_eq!(
+        terminal.backend().to_string(),
+        coloured.backend().to_string(),
+        "the same text with and without colour"
+    );
+    let buffer = terminal.backend().buffer();
+    assert!(buffer.content().iter().all(|c| c.fg == ratatui::style::Color::Reset));
+    assert!(coloured.backend().buffer().content().iter().any(|c| c.fg == ratatui::style::Color::Green));
+}
