@@ -92,8 +92,9 @@ fn openai_needs_a_key_only_at_openai() {
 
 #[test]
 fn tui_keys_take_a_key_or_a_list() {
-    let settings = Settings::from_toml("[tui]\nmouse = false\n[tui.keys]\nquit = \"ctrl-q\"\napprove = [\"y\", \"enter\"]\n")
-        .unwrap();
+    let settings =
+        Settings::from_toml("[tui]\nmouse = false\n[tui.keys]\nquit = \"ctrl-q\"\napprove = [\"y\", \"enter\"]\n")
+            .unwrap();
     assert!(!settings.tui.mouse);
     assert_eq!(settings.tui.keys["quit"].keys(), vec!["ctrl-q"]);
     assert_eq!(settings.tui.keys["approve"].keys(), vec!["y", "enter"]);

@@ -120,7 +120,11 @@ mod tests {
     #[test]
     fn names_are_unique_and_snake_case() {
         let mut names: Vec<&str> = Action::ALL.iter().map(|a| a.name()).collect();
-        assert!(names.iter().all(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '_')));
+        assert!(
+            names
+                .iter()
+                .all(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+        );
         names.sort_unstable();
         let before = names.len();
         names.dedup();

@@ -132,7 +132,11 @@ mod tests {
         let h = Highlighter::loaded();
         let lines = h.markdown("## Tone\n- likes `rg` and **bold** words\n", Theme::new(true));
         assert_eq!(lines.len(), 2);
-        assert!(lines[0].spans.iter().all(|s| s.style.fg == Some(Color::Blue)), "{:?}", lines[0]);
+        assert!(
+            lines[0].spans.iter().all(|s| s.style.fg == Some(Color::Blue)),
+            "{:?}",
+            lines[0]
+        );
         let code = lines[1].spans.iter().find(|s| s.content.contains("rg")).unwrap();
         assert_eq!(code.style.fg, Some(Color::Yellow));
         let bullet = lines[1].spans.iter().find(|s| s.content.trim() == "-").unwrap();

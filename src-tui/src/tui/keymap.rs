@@ -87,7 +87,9 @@ impl Key {
         }
         let shift_only = mods == KeyModifiers::SHIFT;
         Ok(match code {
-            KeyCode::Tab if mods.contains(KeyModifiers::SHIFT) => Self::from_event(KeyEvent::new(KeyCode::BackTab, mods)),
+            KeyCode::Tab if mods.contains(KeyModifiers::SHIFT) => {
+                Self::from_event(KeyEvent::new(KeyCode::BackTab, mods))
+            }
             KeyCode::Char(c) if shift_only && c.is_ascii_alphabetic() => Self {
                 code: KeyCode::Char(c.to_ascii_uppercase()),
                 mods: KeyModifiers::NONE,
@@ -155,7 +157,10 @@ impl Keymap {
         for (name, keys) in &settings.keys {
             let action = Action::ALL.iter().copied().find(|a| a.name() == name).ok_or_else(|| {
                 let names: Vec<&str> = Action::ALL.iter().map(|a| a.name()).collect();
-                format!("[tui.keys] has an unknown action `{name}`; actions are: {}", names.join(", "))
+                format!(
+                    "[tui.keys] has an unknown action `{name}`; actions are: {}",
+                    names.join(", ")
+                )
             })?;
             let parsed = keys
                 .keys()
@@ -217,10 +222,22 @@ mod tests {
     fn parsed_names_match_pressed_keys() {
         assert_eq!(Key::parse("q").unwrap(), press(KeyCode::Char('q'), KeyModifiers::NONE));
         assert_eq!(Key::parse("G").unwrap(), press(KeyCode::Char('G'), KeyModifiers::SHIFT));
-        assert_eq!(Key::parse("shift-g").unwrap(), press(KeyCode::Char('G'), KeyModifiers::SHIFT));
-        assert_eq!(Key::parse("ctrl-r").unwrap(), press(KeyCode::Char('r'), KeyModifiers::CONTROL));
-        assert_eq!(Key::parse("shift-tab").unwrap(), press(KeyCode::BackTab, KeyModifiers::SHIFT));
-        assert_eq!(Key::parse("space").unwrap(), press(KeyCode::Char(' '), KeyModifiers::NONE));
+        assert_eq!(
+            Key::parse("shift-g").unwrap(),
+            press(KeyCode::Char('G'), KeyModifiers::SHIFT)
+        );
+        assert_eq!(
+            Key::parse("ctrl-r").unwrap(),
+            press(KeyCode::Char('r'), KeyModifiers::CONTROL)
+        );
+        assert_eq!(
+            Key::parse("shift-tab").unwrap(),
+            press(KeyCode::BackTab, KeyModifiers::SHIFT)
+        );
+        assert_eq!(
+            Key::parse("space").unwrap(),
+            press(KeyCode::Char(' '), KeyModifiers::NONE)
+        );
         assert_eq!(Key::parse("F5").unwrap(), press(KeyCode::F(5), KeyModifiers::NONE));
         assert_eq!(Key::parse("?").unwrap(), press(KeyCode::Char('?'), KeyModifiers::SHIFT));
         assert!(Key::parse("hyper-x").unwrap_err().contains("not a key"));
@@ -255,13 +272,19 @@ mod tests {
             .keys
             .insert("approve".into(), KeyList::Many(vec!["enter".into(), "ctrl-a".into()]));
         let map = Keymap::from_settings(&settings).unwrap();
-        assert_eq!(map.lookup(Key::parse("ctrl-a").unwrap(), Scope::Review), Some(Action::Approve));
+        assert_eq!(
+            map.lookup(Key::parse("ctrl-a").unwrap(), Scope::Review),
+            Some(Action::Approve)
+        );
         assert_eq!(map.lookup(Key::parse("y").unwrap(), Scope::Review), None);
         assert_eq!(map.label(Action::Approve), "enter/ctrl-a");
 
         settings.keys.insert("aprove".into(), KeyList::One("y".into()));
         let err = Keymap::from_settings(&settings).unwrap_err();
-        assert!(err.contains("unknown action `aprove`") && err.contains("approve"), "{err}");
+        assert!(
+            err.contains("unknown action `aprove`") && err.contains("approve"),
+            "{err}"
+        );
 
         let mut clash = TuiSettings::default();
         clash.keys.insert("reject".into(), KeyList::One("y".into()));

@@ -71,7 +71,10 @@ pub async fn run(memory: Memory) -> Result<()> {
             Incoming::Event(event) => {
                 let tick = matches!(event, Event::Tick(_));
                 let effects = app.handle_event(event);
-                dirty = !tick || app.busy.is_some() || !effects.is_empty() || before != (app.status.clone(), app.busy.is_some());
+                dirty = !tick
+                    || app.busy.is_some()
+                    || !effects.is_empty()
+                    || before != (app.status.clone(), app.busy.is_some());
                 effects
             }
             Incoming::Msg(msg) => {

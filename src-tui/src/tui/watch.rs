@@ -27,7 +27,11 @@ fn watch_core(dir: &Path, flag: &Arc<AtomicBool>) -> Option<notify::RecommendedW
     let flag = Arc::clone(flag);
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         if let Ok(event) = event {
-            if event.paths.iter().any(|p| p.file_name().is_some_and(|n| n == "core.md")) {
+            if event
+                .paths
+                .iter()
+                .any(|p| p.file_name().is_some_and(|n| n == "core.md"))
+            {
                 flag.store(true, Ordering::Release);
             }
         }

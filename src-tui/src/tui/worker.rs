@@ -46,7 +46,11 @@ async fn run(memory: &Memory, effect: Effect) -> Outcome {
             let append = after.is_some();
             let records = match after {
                 Some(after) => memory.latest_after(&after, limit).await,
-                None => memory.get_latest_records(1, i64::try_from(limit).unwrap_or(i64::MAX)).await,
+                None => {
+                    memory
+                        .get_latest_records(1, i64::try_from(limit).unwrap_or(i64::MAX))
+                        .await
+                }
             }
             .map_err(tag("loading latest"))?;
             vec![Msg::Latest { append, records, limit }]
@@ -54,7 +58,11 @@ async fn run(memory: &Memory, effect: Effect) -> Outcome {
         Effect::LoadLineage(id) => vec![Msg::Lineage(Box::new(
             memory.lineage(&id).await.map_err(tag("loading the lineage"))?,
         ))],
-        Effect::Search { generation, query, mode } => {
+        Effect::Search {
+            generation,
+            query,
+            mode,
+        } => {
             let results = memory
                 .search_records(&query, super::app::HITS, mode)
                 .await
@@ -82,21 +90,19 @@ async fn run(memory: &Memory, effect: Effect) -> Outcome {
             vec![Msg::Done(format!("saved {section} (core version {version})"))]
         }
         Effect::SetLock { section, locked } => {
-            memory
-                .set_section_lock(section, locked)
-                .await
-                .map_err(tag("locking"))?;
-            let word = if locked { "locked: the LLM will not change it" } else { "unlocked" };
+            memory.set_section_lock(section, locked).await.map_err(tag("locking"))?;
+            let word = if locked {
+                "locked: the LLM will not change it"
+            } else {
+                "unlocked"
+            };
             vec![Msg::Done(format!("{section} {word}"))]
         }
         Effect::LoadCoreVersions => vec![Msg::CoreVersions(
             memory.core_versions().await.map_err(tag("reading core versions"))?,
         )],
         Effect::RestoreCoreVersion(id) => {
-            let new = memory
-                .restore_core_version(id)
-                .await
-                .map_err(tag("restoring"))?;
+            let new = memory.restore_core_version(id).await.map_err(tag("restoring"))?;
             vec![Msg::Done(format!("restored version {id} as version {new}"))]
         }
         Effect::LoadReview => {
@@ -113,15 +119,14 @@ async fn run(memory: &Memory, effect: Effect) -> Outcome {
             vec![Msg::Done(format!("approved changeset #{id}"))]
         }
         Effect::ApproveEdited { id, memories } => {
-            memory
-                .approve_edited(id, memories)
-                .await
-                .map_err(tag("approve"))?;
+            memory.approve_edited(id, memories).await.map_err(tag("approve"))?;
             vec![Msg::Done(format!("approved changeset #{id} as you edited it"))]
         }
         Effect::Reject(id) => {
             memory.reject(id).await.map_err(tag("reject"))?;
-            vec![Msg::Done(format!("rejected changeset #{id}; nothing of it was applied"))]
+            vec![Msg::Done(format!(
+                "rejected changeset #{id}; nothing of it was applied"
+            ))]
         }
         Effect::ApproveAll(ids) => {
             let (mut approved, mut stale) = (0, Vec::new());
@@ -155,7 +160,10 @@ async fn run(memory: &Memory, effect: Effect) -> Outcome {
         }
         Effect::Revert(id) => {
             let revert = memory.revert(id).await.map_err(tag("revert"))?;
-            vec![Msg::Done(format!("reverted changeset #{id} with changeset #{}", revert.id))]
+            vec![Msg::Done(format!(
+                "reverted changeset #{id} with changeset #{}",
+                revert.id
+            ))]
         }
         Effect::ListStores => vec![Msg::Stores(list_stores(memory.dir()).await)],
         Effect::Add(text) => vec![Msg::Added(memory.add(text).await.map_err(tag("add"))?)],

@@ -40,7 +40,10 @@ pub fn long_memories() -> Vec<MemoryRecord> {
     let long = "The user keeps a detailed practice journal: scales for twenty minutes, then Bach suites, \
                 then orchestral excerpts, and writes down every tempo, every fingering change and every \
                 tension in the shoulders so that the teacher can see the week at a glance on Fridays.";
-    vec![memory("m9", long, 2, 9), memory("m8", &long.replace("Fridays", "Mondays"), 3, 8)]
+    vec![
+        memory("m9", long, 2, 9),
+        memory("m8", &long.replace("Fridays", "Mondays"), 3, 8),
+    ]
 }
 
 /// CJK, Korean and emoji.
@@ -194,8 +197,18 @@ pub fn core_versions() -> Vec<CoreVersion> {
         created_at_ms: T0 - minutes * 60_000,
     };
     vec![
-        v(3, "# SOUL\nYou are calm.\n\n# TOOLS\n\n# RULE\n\n# USER\n- Likes black coffee\n", "llm", 1),
-        v(2, "# SOUL\nYou are calm.\n\n# TOOLS\n\n# RULE\n\n# USER\n- Likes green tea\n", "user", 60),
+        v(
+            3,
+            "# SOUL\nYou are calm.\n\n# TOOLS\n\n# RULE\n\n# USER\n- Likes black coffee\n",
+            "llm",
+            1,
+        ),
+        v(
+            2,
+            "# SOUL\nYou are calm.\n\n# TOOLS\n\n# RULE\n\n# USER\n- Likes green tea\n",
+            "user",
+            60,
+        ),
         v(1, haema_core::core_md::TEMPLATE, "initial", 600),
     ]
 }

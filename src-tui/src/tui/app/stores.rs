@@ -62,7 +62,12 @@ impl App {
         }
         match action {
             Action::Open | Action::SwitchStore => {
-                match self.stores.items.get(self.stores.cursor.selected).map(|s| s.dir.clone()) {
+                match self
+                    .stores
+                    .items
+                    .get(self.stores.cursor.selected)
+                    .map(|s| s.dir.clone())
+                {
                     Some(dir) if dir == self.store_dir => {
                         self.inform("this store is already open");
                         Vec::new()

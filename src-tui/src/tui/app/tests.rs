@@ -6,6 +6,7 @@ use haema_core::{MemoryRecord, MemoryStatus};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::*;
+use crate::tui::app::fixtures;
 use crate::tui::keymap::Keymap;
 
 fn app() -> App {
@@ -37,7 +38,13 @@ fn start_loads_info_and_the_first_page() {
     let mut a = app();
     assert_eq!(
         a.start(),
-        vec![Effect::LoadInfo, Effect::LoadLatest { after: None, limit: PAGE }]
+        vec![
+            Effect::LoadInfo,
+            Effect::LoadLatest {
+                after: None,
+                limit: PAGE
+            }
+        ]
     );
 }
 
@@ -90,4 +97,278 @@ fn typing_a_query_runs_one_search_after_the_pause() {
         }]
     );
     assert!(a.handle_event(Event::Tick(t0 + Duration::from_millis(800))).is_empty());
+}
+
+fn ctrl(app: &mut App, c: char) -> Vec<Effect> {
+    app.handle_event(Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)))
+}
+
+fn reviewing() -> App {
+    let mut a = app();
+    key(&mut a, KeyCode::Char('4'));
+    a.update(Msg::Review(vec![fixtures::merge(7), fixtures::stale(5)]));
+    a
+}
+
+#[test]
+fn review_keys_approve_reject_and_refuse_stale_approval() {
+    let mut a = reviewing();
+    assert_eq!(key(&mut a, KeyCode::Char('y')), vec![Effect::Approve(7)]);
+    assert_eq!(key(&mut a, KeyCode::Char('n')), vec![Effect::Reject(7)]);
+    key(&mut a, KeyCode::Down);
+    assert!(key(&mut a, KeyCode::Char('y')).is_empty());
+    let status = a.status.clone().unwrap();
+    assert!(
+        status.error && status.text.contains("stale") && status.text.contains("re-run"),
+        "{status:?}"
+    );
+    assert_eq!(key(&mut a, KeyCode::Char('R')), vec![Effect::Rerun(5)]);
+    assert!(a.status.is_none(), "an error clears on the next key");
+}
+
+#[test]
+fn approve_all_asks_first_and_goes_oldest_first() {
+    let mut a = app();
+    key(&mut a, KeyCode::Char('4'));
+    a.update(Msg::Review(vec![
+        fixtures::merge(9),
+        fixtures::merge(8),
+        fixtures::stale(5),
+    ]));
+    assert!(key(&mut a, KeyCode::Char('Y')).is_empty());
+    assert!(matches!(a.overlay, Some(Overlay::Confirm { .. })));
+    assert!(key(&mut a, KeyCode::Char('n')).is_empty());
+    assert!(a.overlay.is_none());
+    key(&mut a, KeyCode::Char('Y'));
+    assert_eq!(key(&mut a, KeyCode::Char('y')), vec![Effect::ApproveAll(vec![8, 9])]);
+}
+
+#[test]
+fn editing_a_proposal_approves_the_edited_lines() {
+    let mut a = reviewing();
+    key(&mut a, KeyCode::Char('e'));
+    assert!(matches!(a.overlay, Some(Overlay::Editor { .. })));
+    chars(&mut a, " (since May)");
+    let effects = ctrl(&mut a, 's');
+    assert_eq!(
+        effects,
+        vec![Effect::ApproveEdited {
+            id: 7,
+            memories: vec![
+                "The user prefers black coffee to green tea, without sugar.".into(),
+                "The user is allergic to peanuts. (since May)".into()
+            ]
+        }]
+    );
+    assert!(a.overlay.is_none());
+}
+
+#[test]
+fn leaving_an_edited_text_asks_and_no_returns_to_it() {
+    let mut a = app();
+    key(&mut a, KeyCode::Char('3'));
+    let (sections, locked) = fixtures::core();
+    a.update(Msg::Core { sections, locked });
+    key(&mut a, KeyCode::Char('e'));
+    chars(&mut a, "!");
+    key(&mut a, KeyCode::Esc);
+    assert!(matches!(a.overlay, Some(Overlay::Confirm { .. })));
+    key(&mut a, KeyCode::Char('n'));
+    assert!(matches!(a.overlay, Some(Overlay::Editor { .. })), "back to the editor");
+    key(&mut a, KeyCode::Esc);
+    key(&mut a, KeyCode::Char('y'));
+    assert!(a.overlay.is_none(), "discarded");
+    key(&mut a, KeyCode::Char('e'));
+    assert!(key(&mut a, KeyCode::Esc).is_empty());
+    assert!(a.overlay.is_none(), "an unchanged text closes without asking");
+}
+
+#[test]
+fn core_keys_save_lock_and_restore() {
+    let mut a = app();
+    key(&mut a, KeyCode::Char('3'));
+    let (sections, locked) = fixtures::core();
+    a.update(Msg::Core { sections, locked });
+    key(&mut a, KeyCode::Char('G'));
+    assert_eq!(
+        key(&mut a, KeyCode::Char('l')),
+        vec![Effect::SetLock {
+            section: haema_core::Section::User,
+            locked: false
+        }]
+    );
+    key(&mut a, KeyCode::Char('e'));
+    ctrl(&mut a, 'u');
+    let saved = ctrl(&mut a, 's');
+    assert!(matches!(
+        &saved[..],
+        [Effect::SaveSection {
+            section: haema_core::Section::User,
+            ..
+        }]
+    ));
+    assert_eq!(
+        key(&mut a, KeyCode::Char('E')),
+        vec![Effect::EditExternal {
+            section: haema_core::Section::User,
+            text: fixtures::core().0.get(haema_core::Section::User).to_owned()
+        }]
+    );
+    assert_eq!(key(&mut a, KeyCode::Char('v')), vec![Effect::LoadCoreVersions]);
+    a.update(Msg::CoreVersions(fixtures::core_versions()));
+    key(&mut a, KeyCode::Down);
+    key(&mut a, KeyCode::Char('r'));
+    assert_eq!(key(&mut a, KeyCode::Enter), vec![Effect::RestoreCoreVersion(2)]);
+    key(&mut a, KeyCode::Esc);
+    assert_eq!(a.core.mode, CoreMode::Sections);
+}
+
+#[test]
+fn revert_asks_and_only_committed_changesets_can_be_reverted() {
+    let mut a = app();
+    key(&mut a, KeyCode::Char('5'));
+    a.update(Msg::History {
+        append: false,
+        page: fixtures::history(),
+        limit: PAGE,
+    });
+    key(&mut a, KeyCode::Down);
+    key(&mut a, KeyCode::Char('u'));
+    assert!(
+        a.status
+            .as_ref()
+            .is_some_and(|s| s.error && s.text.contains("reverted"))
+    );
+    key(&mut a, KeyCode::Char('G'));
+    key(&mut a, KeyCode::Char('u'));
+    assert_eq!(key(&mut a, KeyCode::Char('y')), vec![Effect::Revert(1)]);
+}
+
+#[test]
+fn a_refresh_keeps_the_cursor_on_the_same_memory() {
+    let mut a = app();
+    a.update(Msg::Latest {
+        append: false,
+        records: fixtures::memories(),
+        limit: PAGE,
+    });
+    key(&mut a, KeyCode::Down);
+    key(&mut a, KeyCode::Down);
+    assert_eq!(a.latest.selected().unwrap().id, "m3");
+    let effects = a.update(Msg::StoreChanged);
+    assert_eq!(
+        effects,
+        vec![
+            Effect::LoadInfo,
+            Effect::LoadLatest {
+                after: None,
+                limit: PAGE
+            }
+        ]
+    );
+    let mut newer = vec![fixtures::memory("m6", "new from another process", 0, 6)];
+    newer.extend(fixtures::memories());
+    a.update(Msg::Latest {
+        append: false,
+        records: newer,
+        limit: PAGE,
+    });
+    assert_eq!(a.latest.selected().unwrap().id, "m3");
+    assert_eq!(a.latest.cursor.selected, 3);
+}
+
+#[test]
+fn adding_shows_progress_and_a_failure_never_loses_the_screen() {
+    let mut a = app();
+    key(&mut a, KeyCode::Char('a'));
+    chars(&mut a, "tea");
+    key(&mut a, KeyCode::Esc);
+    assert_eq!(a.add_draft, "tea", "esc keeps a draft");
+    key(&mut a, KeyCode::Char('a'));
+    chars(&mut a, "!");
+    assert_eq!(key(&mut a, KeyCode::Enter), vec![Effect::Add("tea!".into())]);
+    assert!(a.busy.is_some());
+    assert!(key(&mut a, KeyCode::Char('a')).is_empty(), "one add at a time");
+    a.update(Msg::Failed {
+        what: "add".into(),
+        error: "openai: 401 invalid key".into(),
+    });
+    assert!(a.busy.is_none());
+    assert!(a.status.as_ref().unwrap().text.contains("401"));
+    key(&mut a, KeyCode::Char('a'));
+    assert!(key(&mut a, KeyCode::Enter).is_empty(), "empty text is not added");
+    assert!(a.status.as_ref().unwrap().error);
+}
+
+#[test]
+fn new_store_names_are_checked() {
+    let mut a = app();
+    key(&mut a, KeyCode::Char('6'));
+    key(&mut a, KeyCode::Char('N'));
+    chars(&mut a, "../x");
+    assert!(key(&mut a, KeyCode::Enter).is_empty());
+    assert!(a.status.as_ref().unwrap().text.contains("cannot be a store name"));
+    key(&mut a, KeyCode::Esc);
+    key(&mut a, KeyCode::Char('N'));
+    chars(&mut a, "work");
+    assert_eq!(
+        key(&mut a, KeyCode::Enter),
+        vec![Effect::SwitchStore("/stores/work".into())]
+    );
+}
+
+#[test]
+fn tab_cycles_views_and_quit_quits() {
+    let mut a = app();
+    for view in [
+        View::Search,
+        View::Core,
+        View::Review,
+        View::History,
+        View::Stores,
+        View::Latest,
+    ] {
+        key(&mut a, KeyCode::Tab);
+        assert_eq!(a.view, view);
+    }
+    a.handle_event(Event::Key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT)));
+    assert_eq!(a.view, View::Stores);
+    key(&mut a, KeyCode::Char('?'));
+    key(&mut a, KeyCode::Char('q'));
+    assert!(!a.quit, "q closes help first");
+    key(&mut a, KeyCode::Char('q'));
+    assert!(a.quit);
+}
+
+#[test]
+fn stale_search_answers_are_dropped() {
+    let mut a = app();
+    key(&mut a, KeyCode::Char('/'));
+    chars(&mut a, "tea");
+    key(&mut a, KeyCode::Enter);
+    let old = a.search.generation;
+    key(&mut a, KeyCode::Char('m'));
+    let results = |n| haema_core::SearchResults {
+        mode: haema_core::SearchMode::Lexical,
+        notice: None,
+        hits: (0..n)
+            .map(|i| haema_core::SearchHit {
+                memory: record(i),
+                score: 1.0,
+                found_by: haema_core::FoundBy::Lexical,
+                distance: None,
+                bm25: Some(-1.0),
+            })
+            .collect(),
+    };
+    a.update(Msg::SearchDone {
+        generation: old,
+        results: results(3),
+    });
+    assert!(a.search.results.is_none());
+    a.update(Msg::SearchDone {
+        generation: a.search.generation,
+        results: results(2),
+    });
+    assert_eq!(a.search.results.as_ref().unwrap().hits.len(), 2);
 }

@@ -54,15 +54,28 @@ pub fn related_lines(cs: &Changeset, ui: &Ui) -> Vec<Line<'static>> {
     for r in &cs.related {
         let distance = r.distance.map(|d| format!("  d={d:.3}")).unwrap_or_default();
         let mut line = if r.kept {
-            Line::from(vec![Span::styled("= ", ui.theme.dim()), Span::styled(r.content.clone(), ui.theme.dim())])
+            Line::from(vec![
+                Span::styled("= ", ui.theme.dim()),
+                Span::styled(r.content.clone(), ui.theme.dim()),
+            ])
         } else {
-            marked("- ", &r.content, partner(&r.content, &added), ui.theme.removed(), true, ui)
+            marked(
+                "- ",
+                &r.content,
+                partner(&r.content, &added),
+                ui.theme.removed(),
+                true,
+                ui,
+            )
         };
         line.spans.push(Span::styled(distance, ui.theme.dim()));
         lines.push(line);
     }
     if lines.is_empty() {
-        lines.push(Line::from(Span::styled("(no related memories: only new ones)", ui.theme.dim())));
+        lines.push(Line::from(Span::styled(
+            "(no related memories: only new ones)",
+            ui.theme.dim(),
+        )));
     }
     lines
 }
@@ -75,14 +88,27 @@ pub fn proposed_lines(cs: &Changeset, ui: &Ui) -> Vec<Line<'static>> {
         .iter()
         .map(|p| {
             if p.kept {
-                Line::from(vec![Span::styled("= ", ui.theme.dim()), Span::styled(p.content.clone(), ui.theme.dim())])
+                Line::from(vec![
+                    Span::styled("= ", ui.theme.dim()),
+                    Span::styled(p.content.clone(), ui.theme.dim()),
+                ])
             } else {
-                marked("+ ", &p.content, partner(&p.content, &removed), ui.theme.added(), false, ui)
+                marked(
+                    "+ ",
+                    &p.content,
+                    partner(&p.content, &removed),
+                    ui.theme.added(),
+                    false,
+                    ui,
+                )
             }
         })
         .collect();
     if lines.is_empty() {
-        lines.push(Line::from(Span::styled("(removes memories, adds none)", ui.theme.dim())));
+        lines.push(Line::from(Span::styled(
+            "(removes memories, adds none)",
+            ui.theme.dim(),
+        )));
     }
     lines
 }
@@ -169,7 +195,10 @@ pub fn full_lines(cs: &Changeset, ui: &Ui, clock: Clock) -> Vec<Line<'static>> {
         )),
     ];
     if let Some(at) = cs.decided_at_ms {
-        lines.push(Line::from(Span::styled(format!("decided {}", clock.format(at)), ui.theme.dim())));
+        lines.push(Line::from(Span::styled(
+            format!("decided {}", clock.format(at)),
+            ui.theme.dim(),
+        )));
     }
     if let Some(r) = cs.reverts_id {
         lines.push(Line::from(format!("reverts changeset #{r}")));
@@ -177,7 +206,12 @@ pub fn full_lines(cs: &Changeset, ui: &Ui, clock: Clock) -> Vec<Line<'static>> {
     if let Some(r) = cs.reverted_by_id {
         lines.push(Line::from(format!("reverted by changeset #{r}")));
     }
-    let section = |title: &str| vec![Line::from(""), Line::from(Span::styled(title.to_owned(), ui.theme.accent()))];
+    let section = |title: &str| {
+        vec![
+            Line::from(""),
+            Line::from(Span::styled(title.to_owned(), ui.theme.accent())),
+        ]
+    };
     lines.extend(section("Input"));
     match &cs.raw_input {
         Some(raw) => lines.extend(raw.lines().map(|l| Line::from(l.to_owned()))),
@@ -194,7 +228,11 @@ pub fn full_lines(cs: &Changeset, ui: &Ui, clock: Clock) -> Vec<Line<'static>> {
     }
     if !cs.warnings.is_empty() {
         lines.extend(section("Warnings"));
-        lines.extend(cs.warnings.iter().map(|w| Line::from(Span::styled(format!("! {w}"), ui.theme.warning()))));
+        lines.extend(
+            cs.warnings
+                .iter()
+                .map(|w| Line::from(Span::styled(format!("! {w}"), ui.theme.warning()))),
+        );
     }
     let models: Vec<String> = [cs.llm.clone(), cs.embedder.clone()].into_iter().flatten().collect();
     if !models.is_empty() {
@@ -205,7 +243,11 @@ pub fn full_lines(cs: &Changeset, ui: &Ui, clock: Clock) -> Vec<Line<'static>> {
         lines.extend(section(&format!("LLM answer: {}", call.stage)));
         if let Some(answer) = &call.answer {
             let pretty = serde_json::to_string_pretty(answer).unwrap_or_default();
-            lines.extend(pretty.lines().map(|l| Line::from(Span::styled(l.to_owned(), ui.theme.dim()))));
+            lines.extend(
+                pretty
+                    .lines()
+                    .map(|l| Line::from(Span::styled(l.to_owned(), ui.theme.dim()))),
+            );
         }
         if let Some(e) = &call.error {
             lines.push(Line::from(Span::styled(format!("not used: {e}"), ui.theme.warning())));

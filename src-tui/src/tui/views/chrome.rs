@@ -36,10 +36,10 @@ pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
         spans.push(Span::styled(label, style));
     }
     *app.tab_hits.borrow_mut() = hits;
-    let name = app
-        .store_dir
-        .file_name()
-        .map_or_else(|| app.store_dir.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let name = app.store_dir.file_name().map_or_else(
+        || app.store_dir.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
     let count = app
         .info
         .as_ref()
@@ -51,8 +51,7 @@ pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
         frame.render_widget(Paragraph::new(Line::from(spans)), area);
         return;
     }
-    let [left_area, right_area] =
-        Layout::horizontal([Constraint::Min(0), Constraint::Length(right_width)]).areas(area);
+    let [left_area, right_area] = Layout::horizontal([Constraint::Min(0), Constraint::Length(right_width)]).areas(area);
     frame.render_widget(Paragraph::new(Line::from(spans)), left_area);
     frame.render_widget(Paragraph::new(Span::styled(right, ui.theme.dim())), right_area);
 }
@@ -103,7 +102,11 @@ pub fn status(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
             Span::raw(format!("{} ({secs}s)", busy.label)),
         ])
     } else if let Some(status) = &app.status {
-        let style = if status.error { ui.theme.error() } else { ui.theme.text() };
+        let style = if status.error {
+            ui.theme.error()
+        } else {
+            ui.theme.text()
+        };
         Line::from(Span::styled(status.text.clone(), style))
     } else if app.view == View::Search && app.search.editing {
         Line::from(Span::styled(
@@ -132,8 +135,7 @@ pub fn status(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
         shown = candidate;
     }
     let shown_width = u16::try_from(shown.width()).unwrap_or(0);
-    let [left_area, right_area] =
-        Layout::horizontal([Constraint::Min(0), Constraint::Length(shown_width)]).areas(area);
+    let [left_area, right_area] = Layout::horizontal([Constraint::Min(0), Constraint::Length(shown_width)]).areas(area);
     frame.render_widget(Paragraph::new(left), left_area);
     frame.render_widget(Paragraph::new(Span::styled(shown, ui.theme.dim())), right_area);
 }

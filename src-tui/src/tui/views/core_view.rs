@@ -68,8 +68,7 @@ fn versions(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
         return;
     }
     let list_width = if area.width >= 100 { 42 } else { 36 };
-    let [list_area, diff_area] =
-        Layout::horizontal([Constraint::Length(list_width), Constraint::Min(10)]).areas(area);
+    let [list_area, diff_area] = Layout::horizontal([Constraint::Length(list_width), Constraint::Min(10)]).areas(area);
     let items: Vec<ListItem<'_>> = state
         .versions
         .iter()

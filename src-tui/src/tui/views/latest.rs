@@ -23,7 +23,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
                 Line::from("No memories yet."),
                 Line::from(""),
                 Line::from(Span::styled(
-                    format!("Press {} to add one, or run `haema add \"...\"`.", app.keymap.label(crate::tui::action::Action::Add)),
+                    format!(
+                        "Press {} to add one, or run `haema add \"...\"`.",
+                        app.keymap.label(crate::tui::action::Action::Add)
+                    ),
                     ui.theme.dim(),
                 )),
             ]

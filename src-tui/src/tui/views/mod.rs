@@ -35,12 +35,8 @@ pub struct Ui {
 
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame<'_>, app: &App, ui: &Ui) {
-    let [tabs, body, status] = Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Min(1),
-        Constraint::Length(1),
-    ])
-    .areas(frame.area());
+    let [tabs, body, status] =
+        Layout::vertical([Constraint::Length(1), Constraint::Min(1), Constraint::Length(1)]).areas(frame.area());
     chrome::tabs(frame, tabs, app, ui);
     match app.view {
         View::Latest => latest::draw(frame, body, app, ui),

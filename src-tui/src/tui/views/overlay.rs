@@ -15,12 +15,22 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     let Some(overlay) = &app.overlay else {
         return;
     };
-    let large = centered(area, area.width.saturating_sub(4).max(20), area.height.saturating_sub(2).max(5));
+    let large = centered(
+        area,
+        area.width.saturating_sub(4).max(20),
+        area.height.saturating_sub(2).max(5),
+    );
     match overlay {
         Overlay::Help { scroll } => {
             frame.render_widget(Clear, large);
             let lines = super::help::lines(&app.keymap, ui);
-            widgets::text(frame, large, lines, block(" Keys · esc closes · j/k scroll ", ui), *scroll);
+            widgets::text(
+                frame,
+                large,
+                lines,
+                block(" Keys · esc closes · j/k scroll ", ui),
+                *scroll,
+            );
         }
         Overlay::Confirm { question, .. } => {
             let width = area.width.saturating_sub(8).clamp(20, 70);
@@ -63,7 +73,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
                 lines.push(field("raw input", widgets::one_line(&input), ui));
                 let replaced = lineage.replaced();
                 if replaced.is_empty() {
-                    lines.push(Line::from(Span::styled("It replaced nothing: it was new.", ui.theme.dim())));
+                    lines.push(Line::from(Span::styled(
+                        "It replaced nothing: it was new.",
+                        ui.theme.dim(),
+                    )));
                 } else {
                     lines.push(Line::from("It replaced:"));
                     for r in replaced {
@@ -74,7 +87,11 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
             if let Some(by) = &lineage.replaced_by {
                 lines.push(Line::from(""));
                 lines.push(Line::from(Span::styled(
-                    format!("Replaced by changeset #{} ({})", by.id, super::changeset::status_text(by)),
+                    format!(
+                        "Replaced by changeset #{} ({})",
+                        by.id,
+                        super::changeset::status_text(by)
+                    ),
                     ui.theme.accent(),
                 )));
                 for p in lineage.successors() {
@@ -86,7 +103,13 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
         Overlay::Changeset { changeset, scroll } => {
             frame.render_widget(Clear, large);
             let lines = full_lines(changeset, ui, ui.clock);
-            widgets::text(frame, large, lines, block(" Changeset · esc closes · j/k scroll ", ui), *scroll);
+            widgets::text(
+                frame,
+                large,
+                lines,
+                block(" Changeset · esc closes · j/k scroll ", ui),
+                *scroll,
+            );
         }
     }
 }

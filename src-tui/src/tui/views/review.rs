@@ -33,8 +33,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
         return;
     }
     let list_height = u16::try_from(state.items.len()).unwrap_or(u16::MAX).clamp(1, 5) + 2;
-    let [list_area, detail_area] =
-        Layout::vertical([Constraint::Length(list_height), Constraint::Min(4)]).areas(area);
+    let [list_area, detail_area] = Layout::vertical([Constraint::Length(list_height), Constraint::Min(4)]).areas(area);
     let items: Vec<ListItem<'_>> = state
         .items
         .iter()

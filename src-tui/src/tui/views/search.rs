@@ -48,7 +48,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
         let column = u16::try_from(state.query.cursor() + 2).unwrap_or(0);
         let before: String = state.query.text().chars().take(state.query.cursor()).collect();
         let width = u16::try_from(unicode_width::UnicodeWidthStr::width(before.as_str()) + 2).unwrap_or(column);
-        frame.set_cursor_position(Position::new(inner.x + width.min(inner.width.saturating_sub(1)), inner.y));
+        frame.set_cursor_position(Position::new(
+            inner.x + width.min(inner.width.saturating_sub(1)),
+            inner.y,
+        ));
     }
 
     let (list_area, preview_area) = if rest.width >= 100 {
@@ -70,8 +73,17 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
 fn hits(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     let state = &app.search;
     let Some(results) = &state.results else {
-        let text = if state.searching { "searching…" } else { "Results appear as you type." };
-        widgets::placeholder(frame, area, vec![Line::from(Span::styled(text, ui.theme.dim()))], block(" Hits ", ui));
+        let text = if state.searching {
+            "searching…"
+        } else {
+            "Results appear as you type."
+        };
+        widgets::placeholder(
+            frame,
+            area,
+            vec![Line::from(Span::styled(text, ui.theme.dim()))],
+            block(" Hits ", ui),
+        );
         return;
     };
     let title = format!(
@@ -107,7 +119,11 @@ fn preview(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
         return;
     };
     let mut lines = vec![Line::from(hit.memory.content.clone()), Line::from("")];
-    lines.push(field("score", format!("{:.4} (found by {})", hit.score, found_by(hit.found_by)), ui));
+    lines.push(field(
+        "score",
+        format!("{:.4} (found by {})", hit.score, found_by(hit.found_by)),
+        ui,
+    ));
     if let Some(d) = hit.distance {
         lines.push(field("cosine distance", format!("{d:.4}"), ui));
     }
@@ -115,7 +131,13 @@ fn preview(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
         lines.push(field("bm25", format!("{b:.3}"), ui));
     }
     lines.push(field("added", ui.clock.format(hit.memory.timestamp_ms), ui));
-    widgets::text(frame, area, lines, block(" Preview · enter: lineage · p: recall ", ui), 0);
+    widgets::text(
+        frame,
+        area,
+        lines,
+        block(" Preview · enter: lineage · p: recall ", ui),
+        0,
+    );
 }
 
 fn recall(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {

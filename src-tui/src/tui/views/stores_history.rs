@@ -14,7 +14,11 @@ use crate::tui::app::App;
 pub fn history(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     let state = &app.history;
     if state.items.is_empty() {
-        let text = if state.loaded { "No changesets yet." } else { "loading…" };
+        let text = if state.loaded {
+            "No changesets yet."
+        } else {
+            "loading…"
+        };
         widgets::placeholder(frame, area, vec![Line::from(text)], block(" History ", ui));
         return;
     }
@@ -48,7 +52,13 @@ pub fn history(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
         if let Some(r) = cs.reverted_by_id {
             lines.push(field("reverted by", format!("#{r}"), ui));
         }
-        widgets::text(frame, preview_area, lines, block(" Changeset · enter: details · u: revert ", ui), 0);
+        widgets::text(
+            frame,
+            preview_area,
+            lines,
+            block(" Changeset · enter: details · u: revert ", ui),
+            0,
+        );
     }
 }
 

@@ -199,7 +199,10 @@ fn review(items: Vec<haema_core::Changeset>, pending: usize) -> App {
 #[test]
 fn review_view() {
     snap("review_empty", &review(Vec::new(), 0));
-    snap("review_normal", &review(vec![fixtures::merge(7), fixtures::merge(6)], 2));
+    snap(
+        "review_normal",
+        &review(vec![fixtures::merge(7), fixtures::merge(6)], 2),
+    );
     let mut long = fixtures::merge(8);
     long.related[0].content = fixtures::long_memories()[0].content.clone();
     long.proposed[0].content = fixtures::long_memories()[1].content.clone();
@@ -252,10 +255,20 @@ fn entry(name: &str, active: usize) -> StoreEntry {
 #[test]
 fn stores_view() {
     snap("stores_empty", &stores(Vec::new()));
-    snap("stores_normal", &stores(vec![entry("default", 1234), entry("work-agent", 56), entry("scratch", 0)]));
+    snap(
+        "stores_normal",
+        &stores(vec![
+            entry("default", 1234),
+            entry("work-agent", 56),
+            entry("scratch", 0),
+        ]),
+    );
     snap(
         "stores_long",
-        &stores(vec![entry("default", 1234), entry("an-agent-with-a-very-long-store-name-for-its-memories", 100_000)]),
+        &stores(vec![
+            entry("default", 1234),
+            entry("an-agent-with-a-very-long-store-name-for-its-memories", 100_000),
+        ]),
     );
     let mut unicode = stores(vec![entry("default", 3), entry("비서-기억", 12), entry("助手🤖", 7)]);
     unicode.act(Action::NewStore);
@@ -284,12 +297,19 @@ fn windows_over_the_views() {
 
     let mut add = latest(fixtures::memories());
     add.act(Action::Add);
-    add.overlay.as_mut().unwrap().paste("The user now drinks black coffee ☕");
+    add.overlay
+        .as_mut()
+        .unwrap()
+        .paste("The user now drinks black coffee ☕");
     snap("overlay_add", &add);
 
     let mut adding = latest(fixtures::memories());
     adding.act(Action::Add);
-    adding.overlay.as_mut().unwrap().paste("The user now drinks black coffee");
+    adding
+        .overlay
+        .as_mut()
+        .unwrap()
+        .paste("The user now drinks black coffee");
     let effects = adding.handle_event(crate::tui::app::Event::Key(ratatui::crossterm::event::KeyEvent::from(
         ratatui::crossterm::event::KeyCode::Enter,
     )));
@@ -338,5 +358,12 @@ fn no_color_keeps_the_layout_and_drops_colours() {
     );
     let buffer = terminal.backend().buffer();
     assert!(buffer.content().iter().all(|c| c.fg == ratatui::style::Color::Reset));
-    assert!(coloured.backend().buffer().content().iter().any(|c| c.fg == ratatui::style::Color::Green));
+    assert!(
+        coloured
+            .backend()
+            .buffer()
+            .content()
+            .iter()
+            .any(|c| c.fg == ratatui::style::Color::Green)
+    );
 }
