@@ -1,0 +1,151 @@
+//! The real `haema` TUI in tmux (send-keys, capture-pane), with the LLM and embedder on
+//! 127.0.0.1: add → review → approve → search, then quit with the terminal restored.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::*;
+use haema_tests::FakeOpenAi;
+use serde_json::json;
+
+/// A tmux server of its own, killed on drop.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn start(command: &str, width: u16, height: u16) -> Self {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let socket = format!("haema-test-{}-{n}", std::process::id());
+        let this = Self { socket };
+        let status = this
+            .cmd()
+            .args(["new-session", "-d", "-s", "t", "-x", &width.to_string(), "-y", &height.to_string()])
+            .arg(command)
+            .status()
+            .expect("tmux is needed for this test (apt-get install tmux)");
+        assert!(status.success());
+        this
+    }
+
+    fn cmd(&self) -> Command {
+        let mut c = Command::new("tmux");
+        c.args(["-L", &self.socket, "-f", "/dev/null"]);
+        c
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        assert!(self.cmd().args(["send-keys", "-t", "t"]).args(keys).status().unwrap().success());
+    }
+
+    fn text(&self, text: &str) {
+        assert!(self.cmd().args(["send-keys", "-t", "t", "-l", text]).status().unwrap().success());
+    }
+
+    fn screen(&self) -> String {
+        let out = self.cmd().args(["capture-pane", "-p", "-t", "t"]).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    async fn wait_for(&self, needle: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if screen.contains(needle) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "`{needle}` did not appear; the screen is:\n{screen}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.cmd().arg("kill-server").status();
+    }
+}
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn add_review_approve_search_in_tmux() {
+    let fake = FakeOpenAi::start(64).await;
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("agent");
+    let mut env = openai_env(&fake.base_url());
+    env.push(("HAEMA_REVIEW", "auto".into()));
+    ok(&haema(&store, &refs(&env), &["add", "--items", "Ana likes green tea."], None));
+
+    env.pop();
+    env.push(("HAEMA_REVIEW", "review".into()));
+    let exports: Vec<String> = env.iter().map(|(k, v)| format!("{k}={}", shell_quote(v))).collect();
+    let command = format!(
+        "env -i PATH=/usr/bin:/bin TERM=screen-256color {} {} --store {}",
+        exports.join(" "),
+        shell_quote(env!("CARGO_BIN_EXE_haema")),
+        shell_quote(&store.display().to_string())
+    );
+    let tmux = Tmux::start(&command, 100, 30);
+    tmux.wait_for("Ana likes green tea.").await;
+    tmux.wait_for("1 memories").await;
+
+    fake.answer("pre_split", json!({"contents": ["Ana likes black tea now, not green tea."]}));
+    fake.answer(
+        "reconstruct",
+        json!({"memories": ["Ana likes black tea now."], "coverage": "complete"}),
+    );
+    tmux.keys(&["a"]);
+    tmux.wait_for("Add a memory").await;
+    tmux.text("I drink black tea now, not green tea");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("waits for review").await;
+    tmux.wait_for("Review (1)").await;
+
+    tmux.keys(&["4"]);
+    let review = tmux.wait_for("+ Ana likes black tea now.").await;
+    assert!(review.contains("- Ana likes green tea."), "{review}");
+    tmux.keys(&["y"]);
+    tmux.wait_for("approved changeset").await;
+
+    tmux.keys(&["/"]);
+    tmux.text("black tea");
+    tmux.keys(&["Enter"]);
+    let found = tmux.wait_for("Hits · 1").await;
+    assert!(found.contains("Ana likes black tea now."), "{found}");
+
+    tmux.keys(&["q"]);
+    let start = Instant::now();
+    while tmux.cmd().args(["has-session", "-t", "t"]).status().unwrap().success() {
+        assert!(start.elapsed() < Duration::from_secs(10), "haema did not quit:\n{}", tmux.screen());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let latest = contents(&json_of(&haema(&store, &refs(&env), &["latest", "--json"], None)));
+    assert_eq!(latest, vec!["Ana likes black tea now."]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_key_bindings_are_explained_before_the_screen_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("agent");
+    std::fs::create_dir_all(&store).unwrap();
+    std::fs::write(store.join("haema.toml"), "[tui.keys]\naprove = \"y\"\n").unwrap();
+    let command = format!(
+        "env -i PATH=/usr/bin:/bin TERM=screen-256color {} --store {}; echo EXIT=$?; sleep 30",
+        shell_quote(env!("CARGO_BIN_EXE_haema")),
+        shell_quote(&store.display().to_string())
+    );
+    let tmux = Tmux::start(&command, 100, 30);
+    let screen = tmux.wait_for("EXIT=").await;
+    assert!(screen.contains("EXIT=2"), "{screen}");
+    assert!(screen.contains("unknown action `aprove`"), "{screen}");
+}
