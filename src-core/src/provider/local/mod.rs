@@ -33,16 +33,29 @@ struct Model {
     query_prefix: String,
     document_prefix: String,
     batch_size: usize,
-    dims: usize,
     /// One single-threaded pool per core: a batch is split across them so that each part
     /// runs its matrix products without cross-thread synchronisation.
     workers: Vec<rayon::ThreadPool>,
 }
 
-/// A sentence-transformers model run locally.
+/// What is known of a model folder without loading its weights.
+struct Spec {
+    dir: std::path::PathBuf,
+    config: BertConfig,
+    pooling: Pooling,
+    normalize: bool,
+    max_len: usize,
+    query_prefix: String,
+    document_prefix: String,
+    batch_size: usize,
+}
+
+/// A sentence-transformers model run locally. Opening reads only the small files (so a
+/// store opens fast and small); the tokenizer and weights load on the first embedding.
 #[derive(Clone)]
 pub struct LocalEmbedder {
-    model: Arc<Model>,
+    spec: Arc<Spec>,
+    model: Arc<std::sync::Mutex<Option<Arc<Model>>>>,
     id: String,
     name: String,
 }
@@ -108,22 +121,10 @@ impl LocalEmbedder {
             })
             .min(config.max_position_embeddings);
         let (query_prefix, document_prefix) = prompts_of(dir, name);
-        let mut tokenizer =
-            Tokenizer::from_file(dir.join("tokenizer.json")).map_err(|e| format!("cannot load tokenizer.json: {e}"))?;
-        tokenizer
-            .with_truncation(Some(TruncationParams {
-                max_length: max_len,
-                strategy: TruncationStrategy::LongestFirst,
-                stride: 0,
-                direction: TruncationDirection::Right,
-            }))
-            .map_err(|e| format!("cannot set truncation: {e}"))?;
-        tokenizer.with_padding(None);
-        let weights_path = dir.join("model.safetensors");
-        let header = safetensors_header(&weights_path)?;
-        let tensors = candle_core::safetensors::load(&weights_path, &candle_core::Device::Cpu)
-            .map_err(|e| format!("cannot load {}: {e}", weights_path.display()))?;
-        let bert = Bert::load(&config, tensors)?;
+        if !dir.join("tokenizer.json").is_file() {
+            return Err(format!("{} has no tokenizer.json", dir.display()));
+        }
+        let header = safetensors_header(&dir.join("model.safetensors"))?;
         let id = format!(
             "local:{:016x}",
             fnv(&[
@@ -132,32 +133,33 @@ impl LocalEmbedder {
                 format!("{pooling:?}{normalize}{query_prefix}\u{0}{document_prefix}").as_bytes()
             ])
         );
-        let threads = std::thread::available_parallelism().map_or(1, usize::from);
-        let workers = (0..threads)
-            .map(|i| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(1)
-                    .thread_name(move |_| format!("haema-embed-{i}"))
-                    .build()
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| format!("cannot start embedding threads: {e}"))?;
-        let model = Model {
-            bert,
-            tokenizer,
+        let spec = Spec {
+            dir: dir.to_path_buf(),
+            config,
             pooling,
             normalize,
+            max_len,
             query_prefix,
             document_prefix,
             batch_size: batch_size.max(1),
-            dims: config.hidden_size,
-            workers,
         };
         Ok(Self {
-            model: Arc::new(model),
+            spec: Arc::new(spec),
+            model: Arc::default(),
             id,
             name: name.to_owned(),
         })
+    }
+
+    /// The loaded model, loading it on first use.
+    fn model(&self) -> Result<Arc<Model>, String> {
+        let mut slot = self.model.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(model) = slot.as_ref() {
+            return Ok(Arc::clone(model));
+        }
+        let model = Arc::new(Model::load(&self.spec)?);
+        *slot = Some(Arc::clone(&model));
+        Ok(model)
     }
 
     /// The name it was loaded by.
@@ -169,11 +171,11 @@ impl LocalEmbedder {
         if texts.is_empty() {
             return Ok(Vec::new());
         }
-        let model = Arc::clone(&self.model);
+        let this = self.clone();
         let texts = texts.to_vec();
         let id = self.id.clone();
         let fail = move |m: String| ProviderError::new(id.clone(), ProviderErrorKind::BadAnswer, m);
-        tokio::task::spawn_blocking(move || model.embed(&texts, query))
+        tokio::task::spawn_blocking(move || this.model()?.embed(&texts, query))
             .await
             .map_err(|e| fail(e.to_string()))?
             .map_err(fail)
@@ -181,7 +183,7 @@ impl LocalEmbedder {
 
     /// Embeds on the calling thread (for benchmarks and blocking callers).
     pub fn embed_blocking(&self, texts: &[String], query: bool) -> Result<Vec<Vec<f32>>, String> {
-        self.model.embed(texts, query)
+        self.model()?.embed(texts, query)
     }
 }
 
@@ -248,6 +250,46 @@ fn prompts_of(dir: &Path, name: &str) -> (String, String) {
 }
 
 impl Model {
+    /// Loads the tokenizer and weights and starts the worker threads.
+    fn load(spec: &Spec) -> Result<Self, String> {
+        let dir = &spec.dir;
+        let mut tokenizer =
+            Tokenizer::from_file(dir.join("tokenizer.json")).map_err(|e| format!("cannot load tokenizer.json: {e}"))?;
+        tokenizer
+            .with_truncation(Some(TruncationParams {
+                max_length: spec.max_len,
+                strategy: TruncationStrategy::LongestFirst,
+                stride: 0,
+                direction: TruncationDirection::Right,
+            }))
+            .map_err(|e| format!("cannot set truncation: {e}"))?;
+        tokenizer.with_padding(None);
+        let weights_path = dir.join("model.safetensors");
+        let tensors = candle_core::safetensors::load(&weights_path, &candle_core::Device::Cpu)
+            .map_err(|e| format!("cannot load {}: {e}", weights_path.display()))?;
+        let bert = Bert::load(&spec.config, tensors)?;
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        let workers = (0..threads)
+            .map(|i| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(1)
+                    .thread_name(move |_| format!("haema-embed-{i}"))
+                    .build()
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| format!("cannot start embedding threads: {e}"))?;
+        Ok(Self {
+            bert,
+            tokenizer,
+            pooling: spec.pooling,
+            normalize: spec.normalize,
+            query_prefix: spec.query_prefix.clone(),
+            document_prefix: spec.document_prefix.clone(),
+            batch_size: spec.batch_size,
+            workers,
+        })
+    }
+
     /// Pooled (and normalised) vectors of the texts `rows` points at, as one padded batch.
     fn forward(&self, rows: &[usize], encoded: &[Vec<u32>]) -> Result<Vec<Vec<f32>>, String> {
         let len = rows.iter().map(|&i| encoded[i].len()).max().unwrap_or(1).max(1);
@@ -335,7 +377,7 @@ impl Embedder for LocalEmbedder {
     }
 
     fn dims(&self) -> usize {
-        self.model.dims
+        self.spec.config.hidden_size
     }
 
     async fn embed_query(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, ProviderError> {
