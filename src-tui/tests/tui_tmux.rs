@@ -24,7 +24,16 @@ impl Tmux {
         let this = Self { socket };
         let status = this
             .cmd()
-            .args(["new-session", "-d", "-s", "t", "-x", &width.to_string(), "-y", &height.to_string()])
+            .args([
+                "new-session",
+                "-d",
+                "-s",
+                "t",
+                "-x",
+                &width.to_string(),
+                "-y",
+                &height.to_string(),
+            ])
             .arg(command)
             .status()
             .expect("tmux is needed for this test (apt-get install tmux)");
@@ -39,11 +48,24 @@ impl Tmux {
     }
 
     fn keys(&self, keys: &[&str]) {
-        assert!(self.cmd().args(["send-keys", "-t", "t"]).args(keys).status().unwrap().success());
+        assert!(
+            self.cmd()
+                .args(["send-keys", "-t", "t"])
+                .args(keys)
+                .status()
+                .unwrap()
+                .success()
+        );
     }
 
     fn text(&self, text: &str) {
-        assert!(self.cmd().args(["send-keys", "-t", "t", "-l", text]).status().unwrap().success());
+        assert!(
+            self.cmd()
+                .args(["send-keys", "-t", "t", "-l", text])
+                .status()
+                .unwrap()
+                .success()
+        );
     }
 
     fn screen(&self) -> String {
@@ -84,7 +106,12 @@ async fn add_review_approve_search_in_tmux() {
     let store = dir.path().join("agent");
     let mut env = openai_env(&fake.base_url());
     env.push(("HAEMA_REVIEW", "auto".into()));
-    ok(&haema(&store, &refs(&env), &["add", "--items", "Ana likes green tea."], None));
+    ok(&haema(
+        &store,
+        &refs(&env),
+        &["add", "--items", "Ana likes green tea."],
+        None,
+    ));
 
     env.pop();
     env.push(("HAEMA_REVIEW", "review".into()));
@@ -99,7 +126,10 @@ async fn add_review_approve_search_in_tmux() {
     tmux.wait_for("Ana likes green tea.").await;
     tmux.wait_for("1 memories").await;
 
-    fake.answer("pre_split", json!({"contents": ["Ana likes black tea now, not green tea."]}));
+    fake.answer(
+        "pre_split",
+        json!({"contents": ["Ana likes black tea now, not green tea."]}),
+    );
     fake.answer(
         "reconstruct",
         json!({"memories": ["Ana likes black tea now."], "coverage": "complete"}),
@@ -126,7 +156,11 @@ async fn add_review_approve_search_in_tmux() {
     tmux.keys(&["q"]);
     let start = Instant::now();
     while tmux.cmd().args(["has-session", "-t", "t"]).status().unwrap().success() {
-        assert!(start.elapsed() < Duration::from_secs(10), "haema did not quit:\n{}", tmux.screen());
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "haema did not quit:\n{}",
+            tmux.screen()
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let latest = contents(&json_of(&haema(&store, &refs(&env), &["latest", "--json"], None)));
