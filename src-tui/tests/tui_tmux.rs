@@ -183,3 +183,40 @@ async fn bad_key_bindings_are_explained_before_the_screen_opens() {
     assert!(screen.contains("EXIT=2"), "{screen}");
     assert!(screen.contains("unknown action `aprove`"), "{screen}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn other_writers_show_live_and_editor_edits_are_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("agent");
+    ok(&haema(&store, &[], &["add", "--items", "First memory."], None));
+    let editor = dir.path().join("editor.sh");
+    std::fs::write(&editor, "#!/bin/sh\necho '- written in the editor' >> \"$1\"\n").unwrap();
+    std::process::Command::new("chmod").arg("+x").arg(&editor).status().unwrap();
+    let command = format!(
+        "env -i PATH=/usr/bin:/bin TERM=xterm-256color EDITOR={} {} --store {}",
+        shell_quote(&editor.display().to_string()),
+        shell_quote(env!("CARGO_BIN_EXE_haema")),
+        shell_quote(&store.display().to_string())
+    );
+    let tmux = Tmux::start(&command, 80, 24);
+    tmux.wait_for("First memory.").await;
+
+    // Another process adds a memory: it appears without a key press.
+    ok(&haema(&store, &[], &["add", "--items", "Second memory, from another process."], None));
+    tmux.wait_for("Second memory, from another process.").await;
+
+    // core.md edited outside: the Core view follows.
+    tmux.keys(&["3"]);
+    tmux.wait_for("SOUL is empty").await;
+    let core = std::fs::read_to_string(store.join("core.md")).unwrap();
+    std::fs::write(store.join("core.md"), core.replace("# SOUL\n", "# SOUL\nYou are patient.\n")).unwrap();
+    tmux.wait_for("You are patient.").await;
+
+    // $EDITOR on USER: the screen comes back and the section is saved.
+    tmux.keys(&["G", "E"]);
+    tmux.wait_for("saved USER").await;
+    tmux.wait_for("- written in the editor").await;
+    tmux.keys(&["q"]);
+    let shown = ok(&haema(&store, &[], &["core", "show"], None));
+    assert!(shown.contains("You are patient.") && shown.contains("- written in the editor"), "{shown}");
+}
