@@ -191,7 +191,11 @@ async fn other_writers_show_live_and_editor_edits_are_saved() {
     ok(&haema(&store, &[], &["add", "--items", "First memory."], None));
     let editor = dir.path().join("editor.sh");
     std::fs::write(&editor, "#!/bin/sh\necho '- written in the editor' >> \"$1\"\n").unwrap();
-    std::process::Command::new("chmod").arg("+x").arg(&editor).status().unwrap();
+    std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(&editor)
+        .status()
+        .unwrap();
     let command = format!(
         "env -i PATH=/usr/bin:/bin TERM=xterm-256color EDITOR={} {} --store {}",
         shell_quote(&editor.display().to_string()),
@@ -202,14 +206,23 @@ async fn other_writers_show_live_and_editor_edits_are_saved() {
     tmux.wait_for("First memory.").await;
 
     // Another process adds a memory: it appears without a key press.
-    ok(&haema(&store, &[], &["add", "--items", "Second memory, from another process."], None));
+    ok(&haema(
+        &store,
+        &[],
+        &["add", "--items", "Second memory, from another process."],
+        None,
+    ));
     tmux.wait_for("Second memory, from another process.").await;
 
     // core.md edited outside: the Core view follows.
     tmux.keys(&["3"]);
     tmux.wait_for("SOUL is empty").await;
     let core = std::fs::read_to_string(store.join("core.md")).unwrap();
-    std::fs::write(store.join("core.md"), core.replace("# SOUL\n", "# SOUL\nYou are patient.\n")).unwrap();
+    std::fs::write(
+        store.join("core.md"),
+        core.replace("# SOUL\n", "# SOUL\nYou are patient.\n"),
+    )
+    .unwrap();
     tmux.wait_for("You are patient.").await;
 
     // $EDITOR on USER: the screen comes back and the section is saved.
@@ -218,5 +231,8 @@ async fn other_writers_show_live_and_editor_edits_are_saved() {
     tmux.wait_for("- written in the editor").await;
     tmux.keys(&["q"]);
     let shown = ok(&haema(&store, &[], &["core", "show"], None));
-    assert!(shown.contains("You are patient.") && shown.contains("- written in the editor"), "{shown}");
+    assert!(
+        shown.contains("You are patient.") && shown.contains("- written in the editor"),
+        "{shown}"
+    );
 }

@@ -355,3 +355,44 @@ async fn the_ollama_recipe_works_with_ollama_shaped_answers() {
     assert_eq!(err.kind, ProviderErrorKind::BadRequest);
     assert!(err.to_string().contains("try pulling it first"), "{err}");
 }
+
+#[tokio::test]
+async fn hybrid_search_falls_back_to_full_text_when_the_embedder_fails() {
+    let fake = FakeOpenAi::start(64).await;
+    let dir = tempfile::tempdir().unwrap();
+    let base = fake.base_url();
+    let env = move |name: &str| -> Option<String> {
+        match name {
+            "HAEMA_EMBEDDER" => Some("openai".into()),
+            "HAEMA_EMBED_BASE_URL" => Some(base.clone()),
+            "HAEMA_EMBED_MODEL" => Some("hash".into()),
+            "HAEMA_EMBED_DIMS" => Some("64".into()),
+            _ => None,
+        }
+    };
+    let mut settings = Settings::load_with_env(dir.path(), env).unwrap();
+    settings.embedder.max_retries = 0;
+    let memory = Memory::open(dir.path(), settings).await.unwrap();
+    memory.add(vec!["User hates coffee.".to_owned()]).await.unwrap();
+
+    fake.server()
+        .push(Reply::status(401, r#"{"error":{"message":"bad key"}}"#));
+    let results = memory
+        .search_records("coffee", 5, haema_core::SearchMode::Hybrid)
+        .await
+        .unwrap();
+    assert_eq!(results.mode, haema_core::SearchMode::Lexical);
+    assert!(
+        results.notice.as_deref().is_some_and(|n| n.contains("bad key")),
+        "{results:?}"
+    );
+    assert_eq!(results.hits[0].memory.content, "User hates coffee.");
+
+    fake.server()
+        .push(Reply::status(401, r#"{"error":{"message":"bad key"}}"#));
+    let err = memory
+        .search_records("coffee", 5, haema_core::SearchMode::Vector)
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("bad key"), "{err}");
+}

@@ -244,16 +244,27 @@ impl Memory {
         }
         let n = usize::try_from(n).unwrap_or(usize::MAX);
         let has_vectors = self.inner.embedder.is_some();
-        let (mode, notice) = match (mode, has_vectors) {
+        let (mut mode, mut notice) = match (mode, has_vectors) {
             (SearchMode::Lexical, _) | (_, true) => (mode, None),
             (_, false) => (SearchMode::Lexical, Some("this store has no embedder configured, so search is lexical (full text) only; configure an embedder and run `haema reembed` for vector search".to_owned())),
         };
         let query_vector = match (mode, &self.inner.embedder) {
             (SearchMode::Hybrid | SearchMode::Vector, Some(embedder)) => {
                 let texts = vec![query.to_owned()];
-                let vectors = embedder.embed_query(&texts).await?;
-                let mut checked = crate::provider::check_embeddings(&embedder.id(), vectors, 1, embedder.dims())?;
-                checked.pop()
+                let embedded = match embedder.embed_query(&texts).await {
+                    Ok(vectors) => crate::provider::check_embeddings(&embedder.id(), vectors, 1, embedder.dims()),
+                    Err(e) => Err(e),
+                };
+                match embedded {
+                    Ok(mut checked) => checked.pop(),
+                    // Hybrid search still has the full-text signal: answer with it and say why.
+                    Err(e) if mode == SearchMode::Hybrid => {
+                        mode = SearchMode::Lexical;
+                        notice = Some(format!("the embedder failed, so these are full-text results only: {e}"));
+                        None
+                    }
+                    Err(e) => return Err(e.into()),
+                }
             }
             _ => None,
         };
