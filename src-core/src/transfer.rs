@@ -102,6 +102,15 @@ impl Memory {
     /// Reads a JSONL export into this store. The store must be empty, or already hold
     /// exactly this export (then nothing is added).
     pub async fn import_jsonl(&self, input: impl BufRead) -> Result<ImportReport> {
+        self.import_jsonl_with_progress(input, |_, _| {}).await
+    }
+
+    /// [`Memory::import_jsonl`], calling `progress(embedded, to_embed)` as vectors are made.
+    pub async fn import_jsonl_with_progress(
+        &self,
+        input: impl BufRead,
+        progress: impl FnMut(usize, usize) + Send,
+    ) -> Result<ImportReport> {
         let mut records = Vec::new();
         for (index, line) in input.lines().enumerate() {
             let line = line.map_err(|e| Error::io("read", "the import file", e))?;
@@ -149,7 +158,7 @@ impl Memory {
                 ..ImportReport::default()
             });
         }
-        let vectors = self.document_vectors(texts).await?;
+        let vectors = self.document_vectors_with_progress(texts, progress).await?;
         let report = self
             .blocking(move |inner| {
                 let (report, core) = inner.store.write(|tx| {

@@ -7,7 +7,8 @@ use haema_core::{SearchMode, Section};
 
 /// haema: a local-first memory for AI agents.
 ///
-/// Without a command it shows the store's status. Settings come from <store>/haema.toml
+/// Without a command it opens the terminal UI on the store (or shows its status when not
+/// run in a terminal). Settings come from <store>/haema.toml
 /// and HAEMA_* environment variables (see the README).
 #[derive(Debug, Parser)]
 #[command(name = "haema", version, about, long_about = None, propagate_version = true)]
@@ -45,7 +46,8 @@ pub enum Command {
     /// Write the whole store: lossless JSONL (default) or Markdown for people.
     Export(ExportArgs),
     /// Import memories: a `haema export` file (into an empty store), JSONL (one memory per
-    /// line) or mem0's JSON export. Importing the same file again adds nothing.
+    /// line), mem0's JSON export, or a HAEMA (Python) store folder. Importing the same
+    /// source again adds nothing.
     Import(ImportArgs),
     /// The effective settings and where each comes from (secrets masked).
     Config(JsonFlag),
@@ -53,6 +55,15 @@ pub enum Command {
     Doctor(JsonFlag),
     /// Switch the store to another embedder (or to vectors from lexical-only); resumable.
     Reembed(ReembedArgs),
+    /// Open a demo store made from a bundled sample (offline) in the terminal UI.
+    Demo(DemoArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Start the demo store again from the sample (only a folder `haema demo` made).
+    #[arg(long)]
+    pub reset: bool,
 }
 
 #[derive(Debug, Args)]
@@ -67,7 +78,7 @@ pub struct ExportArgs {
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
-    /// The file, or - for standard input.
+    /// The file, - for standard input, or a HAEMA store folder.
     pub file: PathBuf,
     /// Print the report as JSON.
     #[arg(long)]

@@ -34,3 +34,16 @@ pub fn score(value: f64) -> String {
 pub fn one_line(text: &str) -> String {
     text.replace('\n', " ⏎ ")
 }
+
+/// A progress bar on standard error for embedding `what` (hidden when stderr is not a
+/// terminal, as indicatif does).
+pub fn progress(what: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!(
+            "{{spinner}} embedding {what} {{bar:30}} {{pos}}/{{len}} ({{per_sec}}, {{eta}} left)"
+        ))
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar
+}

@@ -282,3 +282,91 @@ fn jsonl_and_mem0_files_import_once() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("line 2"), "{}", stderr(&out));
 }
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_haema_python_store_folder_imports_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("haema-store");
+    copy_dir(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/haema-store"),
+        &source,
+    );
+    let store = dir.path().join("store");
+    let first = ok(&haema(&store, &[], &["import", source.to_str().unwrap()], None));
+    assert!(
+        first.contains("Imported 6 memories from the HAEMA store as changeset 1; 0 already here."),
+        "{first}"
+    );
+    assert!(first.contains("1 of them were only in Chroma"), "{first}");
+    assert!(first.contains("3 memories HAEMA had replaced"), "{first}");
+    assert!(first.contains("core.md imported"), "{first}");
+    let again = json_of(&haema(
+        &store,
+        &[],
+        &["import", source.to_str().unwrap(), "--json"],
+        None,
+    ));
+    assert_eq!((again["added"].as_u64(), again["skipped"].as_u64()), (Some(0), Some(6)));
+    assert_eq!(again["core"], "same");
+    let shown = ok(&haema(&store, &[], &["core", "show"], None));
+    assert!(shown.contains("- Drinks black coffee in the morning."), "{shown}");
+    let latest = contents(&json_of(&haema(&store, &[], &["latest", "--json"], None)));
+    assert_eq!(latest[0], "The user reads science fiction on the subway.");
+
+    let not_haema = dir.path().join("photos");
+    std::fs::create_dir_all(&not_haema).unwrap();
+    let out = haema(&store, &[], &["import", not_haema.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not a HAEMA store"), "{}", stderr(&out));
+}
+
+#[test]
+fn demo_makes_a_store_from_the_sample_once_and_resets_only_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let demo = dir.path().join("demo");
+    let out = haema(&demo, &[], &["demo"], None);
+    let status = ok(&out);
+    assert!(stderr(&out).contains("demo store created"), "{}", stderr(&out));
+    assert!(status.contains("pending   2 changeset(s)"), "{status}");
+    let pending = json_of(&haema(&demo, &[], &["review", "list", "--json"], None));
+    assert!(pending[0]["proposed"].as_array().is_some_and(|p| !p.is_empty()));
+    let memories = json_of(&haema(&demo, &[], &["status", "--json"], None))["active"]
+        .as_u64()
+        .unwrap();
+    assert!(memories >= 15, "{memories}");
+    let shown = ok(&haema(&demo, &[], &["core", "show"], None));
+    assert!(shown.contains("Mina"), "{shown}");
+
+    let again = haema(&demo, &[], &["demo"], None);
+    assert!(
+        !stderr(&again).contains("created"),
+        "the second run opens the same store"
+    );
+    let reset = haema(&demo, &[], &["demo", "--reset"], None);
+    assert!(stderr(&reset).contains("demo store created"), "{}", stderr(&reset));
+
+    let other = dir.path().join("mine");
+    ok(&haema(&other, &[], &["add", "--items", "mine"], None));
+    for args in [&["demo"][..], &["demo", "--reset"][..]] {
+        let out = haema(&other, &[], args, None);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(stderr(&out).contains("not"), "{}", stderr(&out));
+    }
+    assert_eq!(
+        contents(&json_of(&haema(&other, &[], &["latest", "--json"], None))),
+        vec!["mine"]
+    );
+}

@@ -133,6 +133,21 @@ impl Memory {
         self.blocking(|inner| inner.store.read(core_versions::list)).await
     }
 
+    /// Replaces the whole core.md with `markdown` (which must have the four sections) as a
+    /// person's edit. Returns the new core version id.
+    pub async fn replace_core(&self, markdown: &str) -> Result<i64> {
+        let content = CoreSections::parse(markdown)?.render();
+        self.blocking(move |inner| {
+            let id = inner.store.write(|tx| {
+                sync_external(tx, &inner.store)?;
+                record_version(tx, &content, "user", None)
+            })?;
+            finish_write(&inner.store, &content)?;
+            Ok(id)
+        })
+        .await
+    }
+
     /// Makes an old version current again (as a new `user` version).
     pub async fn restore_core_version(&self, version_id: i64) -> Result<i64> {
         self.blocking(move |inner| {

@@ -1,6 +1,7 @@
 //! Runs each command against `haema-core`.
 
 mod core;
+mod demo;
 mod memories;
 mod reembed;
 mod review;
@@ -41,6 +42,10 @@ pub fn read_source(path: &Path) -> Result<String> {
 }
 
 pub async fn run(cli: Cli) -> Result<()> {
+    if let Some(Command::Demo(args)) = cli.command {
+        let dir = demo::folder(cli.store)?;
+        return demo::run(&dir, args).await;
+    }
     let dir = store_path::resolve(cli.store)?;
     // These work on a store whose recorded embedder differs from the configured one.
     match cli.command {
@@ -64,6 +69,6 @@ pub async fn run(cli: Cli) -> Result<()> {
         Some(Command::Revert(args)) => review::revert(&memory, args.id, args.json).await,
         Some(Command::Export(args)) => transfer::export(&memory, args).await,
         Some(Command::Import(args)) => transfer::import(&memory, args).await,
-        Some(Command::Reembed(_) | Command::Config(_) | Command::Doctor(_)) => Ok(()),
+        Some(Command::Reembed(_) | Command::Config(_) | Command::Doctor(_) | Command::Demo(_)) => Ok(()),
     }
 }

@@ -4,7 +4,6 @@ use std::path::Path;
 
 use anyhow::Result;
 use haema_core::{ReembedProgress, Settings};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::ReembedArgs;
 use crate::output::{self, print};
@@ -26,11 +25,7 @@ pub async fn run(dir: &Path, args: ReembedArgs) -> Result<()> {
     }
     settings.validate()?;
     let embedder = settings.build_embedder()?;
-    let bar = ProgressBar::new(0);
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} embedding memories {bar:30} {pos}/{len} ({per_sec}, {eta} left)")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = output::progress("memories");
     let report = haema_core::reembed(dir, embedder, |p: ReembedProgress| {
         bar.set_length(p.total as u64);
         bar.set_position(p.done as u64);

@@ -26,10 +26,21 @@ pub async fn export(memory: &Memory, args: ExportArgs) -> Result<()> {
 }
 
 pub async fn import(memory: &Memory, args: ImportArgs) -> Result<()> {
+    if args.file.is_dir() {
+        return import_haema(memory, &args).await;
+    }
     let text = read_source(&args.file)?;
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
     if matches!(serde_json::from_str::<Record>(first), Ok(Record::Header { .. })) {
-        let report = memory.import_jsonl(text.as_bytes()).await?;
+        let bar = output::progress("memories");
+        let report = memory
+            .import_jsonl_with_progress(text.as_bytes(), |done, total| {
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
+            })
+            .await;
+        bar.finish_and_clear();
+        let report = report?;
         if args.json {
             return output::json(&report);
         }
@@ -45,9 +56,15 @@ pub async fn import(memory: &Memory, args: ImportArgs) -> Result<()> {
         ));
     }
     let items = haema_core::parse_items(&text)?;
+    let bar = output::progress("memories");
     let report = memory
-        .import_items(items, &format!("import of {}", args.file.display()))
-        .await?;
+        .import_items_with_progress(items, &format!("import of {}", args.file.display()), |done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        })
+        .await;
+    bar.finish_and_clear();
+    let report = report?;
     if args.json {
         return output::json(&report);
     }
@@ -60,4 +77,58 @@ pub async fn import(memory: &Memory, args: ImportArgs) -> Result<()> {
             .unwrap_or_default(),
         report.skipped
     ))
+}
+
+/// `haema import <HAEMA store folder>`.
+async fn import_haema(memory: &Memory, args: &ImportArgs) -> Result<()> {
+    if !haema_core::is_haema_store(&args.file) {
+        return Err(crate::UsageError(format!(
+            "{} is a folder but not a HAEMA store (it has neither latest.sqlite3 nor db/chroma.sqlite3); to import a file, name the file",
+            args.file.display()
+        ))
+        .into());
+    }
+    let bar = output::progress("memories");
+    let report = memory
+        .import_haema_with_progress(&args.file, |done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        })
+        .await;
+    bar.finish_and_clear();
+    let report = report?;
+    if args.json {
+        return output::json(&report);
+    }
+    let mut text = format!(
+        "Imported {} memories from the HAEMA store{}; {} already here.\n",
+        report.added,
+        report
+            .changeset
+            .map(|c| format!(" as changeset {c}"))
+            .unwrap_or_default(),
+        report.skipped
+    );
+    if report.only_in_chroma > 0 {
+        text.push_str(&format!(
+            "{} of them were only in Chroma (a HAEMA write was interrupted before latest.sqlite3).\n",
+            report.only_in_chroma
+        ));
+    }
+    if report.replaced_not_imported > 0 {
+        text.push_str(&format!(
+            "{} memories HAEMA had replaced (kept there as deleted rows) were not imported.\n",
+            report.replaced_not_imported
+        ));
+    }
+    text.push_str(match report.core {
+        haema_core::CoreImport::Imported => "core.md imported as a new core version.\n",
+        haema_core::CoreImport::Same => "core.md: already the same here.\n",
+        haema_core::CoreImport::KeptYours => "core.md: not applied (see below).\n",
+        haema_core::CoreImport::Missing => "The HAEMA store has no core.md.\n",
+    });
+    for w in &report.warnings {
+        text.push_str(&format!("note: {w}\n"));
+    }
+    print(&text)
 }
