@@ -57,6 +57,8 @@ pub enum Command {
     Reembed(ReembedArgs),
     /// Open a demo store made from a bundled sample (offline) in the terminal UI.
     Demo(DemoArgs),
+    /// Serve the store to agents as an MCP server on standard input and output.
+    Mcp,
 }
 
 #[derive(Debug, Args)]

@@ -2,10 +2,11 @@
 //!
 //! Module map: [`cli`] holds the argument definitions, [`commands`] runs each command
 //! against `haema-core`, [`output`] prints text and JSON, [`store_path`] finds the store,
-//! [`tui`] is the terminal UI that `haema` opens without a subcommand.
+//! [`tui`] is the terminal UI that `haema` opens without a subcommand, [`mcp`] the MCP server.
 
 pub mod cli;
 pub mod commands;
+pub mod mcp;
 pub mod output;
 pub mod store_path;
 pub mod tui;

@@ -69,6 +69,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Some(Command::Revert(args)) => review::revert(&memory, args.id, args.json).await,
         Some(Command::Export(args)) => transfer::export(&memory, args).await,
         Some(Command::Import(args)) => transfer::import(&memory, args).await,
+        Some(Command::Mcp) => crate::mcp::serve(memory).await,
         Some(Command::Reembed(_) | Command::Config(_) | Command::Doctor(_) | Command::Demo(_)) => Ok(()),
     }
 }
