@@ -69,13 +69,12 @@ pub fn is_haema_store(dir: &Path) -> bool {
 /// folder we may not write), a copy in a temporary folder.
 fn open_read_only(path: &Path) -> Result<(Connection, Option<PathBuf>)> {
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    if let Ok(conn) = Connection::open_with_flags(path, flags) {
-        if conn
+    if let Ok(conn) = Connection::open_with_flags(path, flags)
+        && conn
             .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0))
             .is_ok()
-        {
-            return Ok((conn, None));
-        }
+    {
+        return Ok((conn, None));
     }
     let copy = std::env::temp_dir().join(format!("haema-import-{}", uuid::Uuid::new_v4()));
     std::fs::create_dir_all(&copy).map_err(|e| Error::io("create folder", &copy, e))?;

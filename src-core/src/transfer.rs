@@ -229,10 +229,10 @@ fn restore(
         }
     }
     for record in records {
-        if let Record::Changeset(c) = record {
-            if let Some(by) = c.reverted_by_id {
-                changesets::restore_reverted_by(tx, c.id, by)?;
-            }
+        if let Record::Changeset(c) = record
+            && let Some(by) = c.reverted_by_id
+        {
+            changesets::restore_reverted_by(tx, c.id, by)?;
         }
     }
     let previous: i64 = store::meta(tx, "last_timestamp_ms")?

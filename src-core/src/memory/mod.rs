@@ -80,10 +80,10 @@ impl Memory {
         embedder: Option<Arc<dyn Embedder>>,
     ) -> Result<Self> {
         settings.validate()?;
-        if let Some(e) = &embedder {
-            if e.dims() == 0 {
-                return Err(Error::Config("the embedding dimension must be greater than 0".into()));
-            }
+        if let Some(e) = &embedder
+            && e.dims() == 0
+        {
+            return Err(Error::Config("the embedding dimension must be greater than 0".into()));
         }
         let dir = dir.as_ref().to_path_buf();
         let embedder_identity = embedder.as_ref().map(|e| (e.id(), e.dims()));

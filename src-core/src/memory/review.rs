@@ -303,10 +303,9 @@ fn drop_pending_rows(tx: &rusqlite::Transaction<'_>, changeset: &Changeset) -> R
             .map(|m| memories::by_id(tx, m))
             .transpose()?
             .flatten()
+            && memory.status == MemoryStatus::Pending
         {
-            if memory.status == MemoryStatus::Pending {
-                memories::delete_pending(tx, rowid)?;
-            }
+            memories::delete_pending(tx, rowid)?;
         }
     }
     Ok(())

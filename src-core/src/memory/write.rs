@@ -205,10 +205,10 @@ fn conflict(tx: &rusqlite::Transaction<'_>, inner: &Inner, proposal: &Proposal) 
             )));
         }
     }
-    if let Some(before) = &proposal.core_before {
-        if &core_md::read(&inner.store.core_path())? != before {
-            return Ok(Some("core.md changed while the changeset was built".into()));
-        }
+    if let Some(before) = &proposal.core_before
+        && &core_md::read(&inner.store.core_path())? != before
+    {
+        return Ok(Some("core.md changed while the changeset was built".into()));
     }
     Ok(None)
 }

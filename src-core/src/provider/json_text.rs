@@ -25,10 +25,10 @@ pub(crate) fn extract_object(text: &str) -> Option<Value> {
     let mut from = 0;
     while let Some(offset) = trimmed[from..].find('{') {
         let start = from + offset;
-        if let Some(end) = balanced_end(&bytes[start..]) {
-            if let Ok(value @ Value::Object(_)) = serde_json::from_str(&trimmed[start..start + end]) {
-                return Some(value);
-            }
+        if let Some(end) = balanced_end(&bytes[start..])
+            && let Ok(value @ Value::Object(_)) = serde_json::from_str(&trimmed[start..start + end])
+        {
+            return Some(value);
         }
         from = start + 1;
     }

@@ -44,10 +44,10 @@ impl Input {
                     Ok(_) => None,
                     Err(_) => break,
                 };
-                if let Some(event) = event {
-                    if tx.send(Incoming::Event(event)).is_err() {
-                        break;
-                    }
+                if let Some(event) = event
+                    && tx.send(Incoming::Event(event)).is_err()
+                {
+                    break;
                 }
                 if last_tick.elapsed() >= TICK {
                     last_tick = Instant::now();

@@ -26,14 +26,13 @@ pub struct Watcher {
 fn watch_core(dir: &Path, flag: &Arc<AtomicBool>) -> Option<notify::RecommendedWatcher> {
     let flag = Arc::clone(flag);
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-        if let Ok(event) = event {
-            if event
+        if let Ok(event) = event
+            && event
                 .paths
                 .iter()
                 .any(|p| p.file_name().is_some_and(|n| n == "core.md"))
-            {
-                flag.store(true, Ordering::Release);
-            }
+        {
+            flag.store(true, Ordering::Release);
         }
     })
     .ok()?;

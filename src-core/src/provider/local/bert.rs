@@ -182,7 +182,7 @@ impl Bert {
                 config.hidden_act
             ));
         }
-        if config.num_attention_heads == 0 || config.hidden_size % config.num_attention_heads != 0 {
+        if config.num_attention_heads == 0 || !config.hidden_size.is_multiple_of(config.num_attention_heads) {
             return Err("hidden_size must be a multiple of num_attention_heads".into());
         }
         let w = Weights::new(tensors);
