@@ -236,3 +236,26 @@ async fn other_writers_show_live_and_editor_edits_are_saved() {
         "{shown}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn demo_opens_the_sample_in_the_tui_offline() {
+    let dir = tempfile::tempdir().unwrap();
+    let command = format!(
+        "env -i PATH=/usr/bin:/bin TERM=screen-256color XDG_DATA_HOME={} {} demo",
+        shell_quote(&dir.path().display().to_string()),
+        shell_quote(env!("CARGO_BIN_EXE_haema")),
+    );
+    let tmux = Tmux::start(&command, 100, 30);
+    tmux.wait_for("Review (2)").await;
+    tmux.wait_for("demo · 15 memories").await;
+    tmux.keys(&["4"]);
+    let review = tmux.wait_for("+ Mina's teacher, Mr. Lee, moved the lessons to").await;
+    assert!(
+        review.contains("- Mina's teacher, Mr. Lee, gives lessons on"),
+        "{review}"
+    );
+    tmux.keys(&["3"]);
+    tmux.wait_for("calm, practical assistant").await;
+    tmux.keys(&["q"]);
+    assert!(dir.path().join("haema/demo/.haema-demo").is_file());
+}
