@@ -47,3 +47,12 @@ pub fn progress(what: &str) -> indicatif::ProgressBar {
     );
     bar
 }
+
+/// The `(done, total)` callback that moves `bar`.
+pub fn advance(bar: &indicatif::ProgressBar) -> impl FnMut(usize, usize) + Send + use<> {
+    let bar = bar.clone();
+    move |done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    }
+}

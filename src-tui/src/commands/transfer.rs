@@ -34,10 +34,7 @@ pub async fn import(memory: &Memory, args: ImportArgs) -> Result<()> {
     if matches!(serde_json::from_str::<Record>(first), Ok(Record::Header { .. })) {
         let bar = output::progress("memories");
         let report = memory
-            .import_jsonl_with_progress(text.as_bytes(), |done, total| {
-                bar.set_length(total as u64);
-                bar.set_position(done as u64);
-            })
+            .import_jsonl_with_progress(text.as_bytes(), output::advance(&bar))
             .await;
         bar.finish_and_clear();
         let report = report?;
@@ -58,10 +55,11 @@ pub async fn import(memory: &Memory, args: ImportArgs) -> Result<()> {
     let items = haema_core::parse_items(&text)?;
     let bar = output::progress("memories");
     let report = memory
-        .import_items_with_progress(items, &format!("import of {}", args.file.display()), |done, total| {
-            bar.set_length(total as u64);
-            bar.set_position(done as u64);
-        })
+        .import_items_with_progress(
+            items,
+            &format!("import of {}", args.file.display()),
+            output::advance(&bar),
+        )
         .await;
     bar.finish_and_clear();
     let report = report?;
@@ -90,10 +88,7 @@ async fn import_haema(memory: &Memory, args: &ImportArgs) -> Result<()> {
     }
     let bar = output::progress("memories");
     let report = memory
-        .import_haema_with_progress(&args.file, |done, total| {
-            bar.set_length(total as u64);
-            bar.set_position(done as u64);
-        })
+        .import_haema_with_progress(&args.file, output::advance(&bar))
         .await;
     bar.finish_and_clear();
     let report = report?;
