@@ -9,6 +9,29 @@ use ratatui::text::{Line, Span};
 use super::Ui;
 use crate::tui::clock::Clock;
 
+/// Items of one kind shown in a changeset before "… and N more" (an import can hold
+/// thousands; the export has them all).
+const SHOWN: usize = 200;
+
+/// `… and 12 more` when `total` items were cut to [`SHOWN`].
+fn more_line(total: usize, ui: &Ui) -> Option<Line<'static>> {
+    (total > SHOWN).then(|| {
+        Line::from(Span::styled(
+            format!("… and {} more (`haema export` lists them all)", total - SHOWN),
+            ui.theme.dim(),
+        ))
+    })
+}
+
+/// The inputs of a changeset on one line: the first three, and how many more.
+pub fn inputs_line(cs: &Changeset) -> String {
+    let mut line = cs.inputs.iter().take(3).cloned().collect::<Vec<_>>().join(" · ");
+    if cs.inputs.len() > 3 {
+        line.push_str(&format!(" · (+{} more)", cs.inputs.len() - 3));
+    }
+    line
+}
+
 /// Share of words two texts have in common (0..=1).
 fn similarity(a: &str, b: &str) -> f64 {
     let pieces = diff::words(a, b);
@@ -51,7 +74,7 @@ fn marked<'a>(marker: &'a str, text: &str, partner: Option<&str>, base: Style, r
 pub fn related_lines(cs: &Changeset, ui: &Ui) -> Vec<Line<'static>> {
     let added: Vec<&str> = cs.added().map(|p| p.content.as_str()).collect();
     let mut lines = Vec::new();
-    for r in &cs.related {
+    for r in cs.related.iter().take(SHOWN) {
         let distance = r.distance.map(|d| format!("  d={d:.3}")).unwrap_or_default();
         let mut line = if r.kept {
             Line::from(vec![
@@ -71,6 +94,7 @@ pub fn related_lines(cs: &Changeset, ui: &Ui) -> Vec<Line<'static>> {
         line.spans.push(Span::styled(distance, ui.theme.dim()));
         lines.push(line);
     }
+    lines.extend(more_line(cs.related.len(), ui));
     if lines.is_empty() {
         lines.push(Line::from(Span::styled(
             "(no related memories: only new ones)",
@@ -86,6 +110,7 @@ pub fn proposed_lines(cs: &Changeset, ui: &Ui) -> Vec<Line<'static>> {
     let mut lines: Vec<Line<'static>> = cs
         .proposed
         .iter()
+        .take(SHOWN)
         .map(|p| {
             if p.kept {
                 Line::from(vec![
@@ -104,6 +129,7 @@ pub fn proposed_lines(cs: &Changeset, ui: &Ui) -> Vec<Line<'static>> {
             }
         })
         .collect();
+    lines.extend(more_line(cs.proposed.len(), ui));
     if lines.is_empty() {
         lines.push(Line::from(Span::styled(
             "(removes memories, adds none)",
@@ -171,7 +197,7 @@ pub fn status_text(cs: &Changeset) -> String {
 pub fn summary(cs: &Changeset) -> String {
     let input = match cs.reverts_id {
         Some(r) => format!("undo of #{r}"),
-        None => cs.raw_input.clone().unwrap_or_else(|| cs.inputs.join(" · ")),
+        None => cs.raw_input.clone().unwrap_or_else(|| inputs_line(cs)),
     };
     let core = if cs.core_after.is_some() { " core" } else { "" };
     format!(
@@ -215,7 +241,10 @@ pub fn full_lines(cs: &Changeset, ui: &Ui, clock: Clock) -> Vec<Line<'static>> {
     lines.extend(section("Input"));
     match &cs.raw_input {
         Some(raw) => lines.extend(raw.lines().map(|l| Line::from(l.to_owned()))),
-        None => lines.extend(cs.inputs.iter().map(|i| Line::from(format!("• {i}")))),
+        None => {
+            lines.extend(cs.inputs.iter().take(SHOWN).map(|i| Line::from(format!("• {i}"))));
+            lines.extend(more_line(cs.inputs.len(), ui));
+        }
     }
     lines.extend(section("Related memories"));
     lines.extend(related_lines(cs, ui));

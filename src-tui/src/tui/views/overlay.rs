@@ -69,7 +69,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
                     format!("Made by changeset #{} · {}", origin.id, origin.outcome.describe()),
                     ui.theme.accent(),
                 )));
-                let input = origin.raw_input.clone().unwrap_or_else(|| origin.inputs.join("\n"));
+                let input = origin
+                    .raw_input
+                    .clone()
+                    .unwrap_or_else(|| super::changeset::inputs_line(origin));
                 lines.push(field("raw input", widgets::one_line(&input), ui));
                 let replaced = lineage.replaced();
                 if replaced.is_empty() {

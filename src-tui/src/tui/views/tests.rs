@@ -367,3 +367,26 @@ fn no_color_keeps_the_layout_and_drops_colours() {
             .any(|c| c.fg == ratatui::style::Color::Green)
     );
 }
+
+#[test]
+fn huge_changesets_show_the_first_items_and_how_many_more() {
+    let mut import = fixtures::history().pop().unwrap();
+    import.raw_input = None;
+    import.inputs = (0..1000).map(|i| format!("fact {i}")).collect();
+    import.proposed = (0..1000)
+        .map(|i| haema_core::ProposedItem {
+            memory_id: None,
+            content: format!("fact {i}"),
+            kept: false,
+        })
+        .collect();
+    let lines = super::changeset::proposed_lines(&import, &ui());
+    assert_eq!(lines.len(), 201);
+    assert!(lines[200].to_string().contains("… and 800 more"), "{}", lines[200]);
+    assert_eq!(
+        super::changeset::summary(&import),
+        "+1000 -0  fact 0 · fact 1 · fact 2 · (+997 more)"
+    );
+    let full = super::changeset::full_lines(&import, &ui(), Clock::Utc);
+    assert!(full.len() < 500, "{}", full.len());
+}
