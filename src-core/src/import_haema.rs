@@ -94,6 +94,21 @@ fn open_read_only(path: &Path) -> Result<(Connection, Option<PathBuf>)> {
     Ok((conn, Some(copy)))
 }
 
+/// Runs `read` on a read-only connection to `path` (see [`open_read_only`]) and removes
+/// any temporary copy afterwards.
+fn with_read_only<T>(
+    path: &Path,
+    read: impl FnOnce(&Connection) -> rusqlite::Result<T>,
+) -> Result<rusqlite::Result<T>> {
+    let (conn, copy) = open_read_only(path)?;
+    let result = read(&conn);
+    drop(conn);
+    if let Some(copy) = copy {
+        let _ = std::fs::remove_dir_all(copy);
+    }
+    Ok(result)
+}
+
 struct Row {
     document: String,
     timestamp_ms: Option<i64>,
@@ -101,8 +116,7 @@ struct Row {
 }
 
 fn read_latest(path: &Path) -> Result<BTreeMap<String, Row>> {
-    let (conn, copy) = open_read_only(path)?;
-    let rows = (|| -> rusqlite::Result<BTreeMap<String, Row>> {
+    let rows = with_read_only(path, |conn| -> rusqlite::Result<BTreeMap<String, Row>> {
         let mut stmt = conn.prepare("SELECT id, document, timestamp_ms, deleted FROM latest_memories")?;
         let rows = stmt.query_map([], |r| {
             Ok((
@@ -115,11 +129,7 @@ fn read_latest(path: &Path) -> Result<BTreeMap<String, Row>> {
             ))
         })?;
         rows.collect()
-    })();
-    drop(conn);
-    if let Some(copy) = copy {
-        let _ = std::fs::remove_dir_all(copy);
-    }
+    })?;
     rows.map_err(|e| {
         Error::InvalidArgument(format!(
             "{} is not a HAEMA latest.sqlite3 (no readable latest_memories table: {e})",
@@ -130,10 +140,11 @@ fn read_latest(path: &Path) -> Result<BTreeMap<String, Row>> {
 
 /// Documents of Chroma's `memory` collection: id → (document, timestamp_ms).
 fn read_chroma(path: &Path) -> Result<BTreeMap<String, (String, Option<i64>)>> {
-    let (conn, copy) = open_read_only(path)?;
-    let rows = (|| -> rusqlite::Result<BTreeMap<String, (String, Option<i64>)>> {
-        let mut stmt = conn.prepare(
-            "SELECT e.embedding_id,
+    let rows = with_read_only(
+        path,
+        |conn| -> rusqlite::Result<BTreeMap<String, (String, Option<i64>)>> {
+            let mut stmt = conn.prepare(
+                "SELECT e.embedding_id,
                     MAX(CASE WHEN m.key = 'chroma:document' THEN m.string_value END),
                     MAX(CASE WHEN m.key = 'timestamp_ms' THEN m.int_value END)
              FROM embeddings e
@@ -142,27 +153,24 @@ fn read_chroma(path: &Path) -> Result<BTreeMap<String, (String, Option<i64>)>> {
              JOIN collections c ON c.id = s.collection
              WHERE c.name = 'memory'
              GROUP BY e.id",
-        )?;
-        let rows = stmt.query_map([], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, Option<String>>(1)?,
-                r.get::<_, Option<i64>>(2)?,
-            ))
-        })?;
-        let mut out = BTreeMap::new();
-        for row in rows {
-            let (id, document, ts) = row?;
-            if let Some(document) = document {
-                out.insert(id, (document, ts.filter(|t| *t > 0)));
+            )?;
+            let rows = stmt.query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, Option<String>>(1)?,
+                    r.get::<_, Option<i64>>(2)?,
+                ))
+            })?;
+            let mut out = BTreeMap::new();
+            for row in rows {
+                let (id, document, ts) = row?;
+                if let Some(document) = document {
+                    out.insert(id, (document, ts.filter(|t| *t > 0)));
+                }
             }
-        }
-        Ok(out)
-    })();
-    drop(conn);
-    if let Some(copy) = copy {
-        let _ = std::fs::remove_dir_all(copy);
-    }
+            Ok(out)
+        },
+    )?;
     rows.map_err(|e| {
         Error::InvalidArgument(format!(
             "{} is not a Chroma database this version can read: {e}",

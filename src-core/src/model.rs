@@ -17,7 +17,8 @@ pub enum MemoryStatus {
 }
 
 impl MemoryStatus {
-    pub(crate) fn as_str(self) -> &'static str {
+    /// The status as stored and serialised (`active`, ...).
+    pub fn as_str(self) -> &'static str {
         match self {
             Self::Active => "active",
             Self::Pending => "pending",
@@ -80,6 +81,17 @@ pub enum SearchMode {
     Lexical,
 }
 
+impl SearchMode {
+    /// The mode's name (`hybrid`, `vector`, `lexical`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Hybrid => "hybrid",
+            Self::Vector => "vector",
+            Self::Lexical => "lexical",
+        }
+    }
+}
+
 impl std::str::FromStr for SearchMode {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -137,7 +149,8 @@ pub enum ChangesetStatus {
 }
 
 impl ChangesetStatus {
-    pub(crate) fn as_str(self) -> &'static str {
+    /// The status as stored and serialised (`pending`, ...).
+    pub fn as_str(self) -> &'static str {
         match self {
             Self::Pending => "pending",
             Self::Committed => "committed",

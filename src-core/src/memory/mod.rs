@@ -113,17 +113,7 @@ impl Memory {
         tokio::task::spawn_blocking(move || {
             let review = Settings::load(&dir).map(|s| s.review).unwrap_or_default();
             let store = Store::open(&dir)?;
-            store.read(|conn| {
-                Ok(StoreInfo {
-                    dir: dir.clone(),
-                    active: memories::count(conn, MemoryStatus::Active)?,
-                    pending_changesets: store::changesets::count_pending(conn)?,
-                    embedder: store::meta(conn, "embedder")?.unwrap_or_else(|| "none".into()),
-                    dims: store::meta(conn, "dims")?.and_then(|d| d.parse().ok()).unwrap_or(0),
-                    llm: None,
-                    review,
-                })
-            })
+            store.read(|conn| store_info(conn, &dir, None, review))
         })
         .await
         .map_err(|e| Error::Internal(e.to_string()))?
@@ -153,17 +143,10 @@ impl Memory {
     /// Counts and identities of the store.
     pub async fn info(&self) -> Result<StoreInfo> {
         self.blocking(|inner| {
-            inner.store.read(|conn| {
-                Ok(StoreInfo {
-                    dir: inner.store.dir().to_path_buf(),
-                    active: memories::count(conn, MemoryStatus::Active)?,
-                    pending_changesets: store::changesets::count_pending(conn)?,
-                    embedder: store::meta(conn, "embedder")?.unwrap_or_else(|| "none".into()),
-                    dims: store::meta(conn, "dims")?.and_then(|d| d.parse().ok()).unwrap_or(0),
-                    llm: inner.llm.as_ref().map(|l| l.id()),
-                    review: inner.settings.review,
-                })
-            })
+            let llm = inner.llm.as_ref().map(|l| l.id());
+            inner
+                .store
+                .read(|conn| store_info(conn, inner.store.dir(), llm, inner.settings.review))
         })
         .await
     }
@@ -278,6 +261,24 @@ impl Memory {
             .await?;
         Ok(SearchResults { mode, notice, hits })
     }
+}
+
+/// Counts and identities of a store, read on `conn`.
+fn store_info(
+    conn: &rusqlite::Connection,
+    dir: &Path,
+    llm: Option<String>,
+    review: crate::ReviewPolicy,
+) -> Result<StoreInfo> {
+    Ok(StoreInfo {
+        dir: dir.to_path_buf(),
+        active: memories::count(conn, MemoryStatus::Active)?,
+        pending_changesets: store::changesets::count_pending(conn)?,
+        embedder: store::meta(conn, "embedder")?.unwrap_or_else(|| "none".into()),
+        dims: store::meta(conn, "dims")?.and_then(|d| d.parse().ok()).unwrap_or(0),
+        llm,
+        review,
+    })
 }
 
 /// Checks (or, for a new store, records) the embedder identity. Takes the write lock only

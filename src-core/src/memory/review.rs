@@ -32,6 +32,17 @@ impl Memory {
         self.changesets(ChangesetFilter::Status(ChangesetStatus::Pending)).await
     }
 
+    /// What waits for a person: pending changesets, then (at most 100) stale ones that
+    /// need a re-run or a rejection, newest first in each group.
+    pub async fn awaiting_review(&self) -> Result<Vec<Changeset>> {
+        let mut items = self.pending().await?;
+        items.extend(
+            self.changesets_page(ChangesetFilter::Status(ChangesetStatus::Stale), None, 100)
+                .await?,
+        );
+        Ok(items)
+    }
+
     /// One changeset.
     pub async fn changeset(&self, id: i64) -> Result<Changeset> {
         self.blocking(move |inner| {

@@ -45,15 +45,6 @@ fn tool_error(message: impl std::fmt::Display) -> Result<CallToolResult, ErrorDa
     Ok(CallToolResult::error(vec![ContentBlock::text(message.to_string())]))
 }
 
-fn status_word(status: AddStatus) -> &'static str {
-    match status {
-        AddStatus::Committed => "committed",
-        AddStatus::Pending => "pending",
-        AddStatus::Noop => "noop",
-        AddStatus::Stale => "stale",
-    }
-}
-
 #[tool_router]
 impl HaemaServer {
     /// A server over `memory`.
@@ -83,7 +74,7 @@ impl HaemaServer {
                     AddStatus::Stale => "other writes kept changing the same memories; a person has to re-run it",
                 };
                 ok(json!({
-                    "status": status_word(outcome.status),
+                    "status": outcome.status,
                     "changeset": outcome.changeset,
                     "message": message,
                     "warnings": outcome.warnings,

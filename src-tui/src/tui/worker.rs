@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use haema_core::{ChangesetFilter, ChangesetStatus, Error, Memory};
+use haema_core::{ChangesetFilter, Error, Memory};
 
 use super::app::{Effect, Msg, StoreEntry, describe_add};
 
@@ -105,15 +105,9 @@ async fn run(memory: &Memory, effect: Effect) -> Outcome {
             let new = memory.restore_core_version(id).await.map_err(tag("restoring"))?;
             vec![Msg::Done(format!("restored version {id} as version {new}"))]
         }
-        Effect::LoadReview => {
-            let mut items = memory.pending().await.map_err(tag("loading the review"))?;
-            let stale = memory
-                .changesets_page(ChangesetFilter::Status(ChangesetStatus::Stale), None, 100)
-                .await
-                .map_err(tag("loading the review"))?;
-            items.extend(stale);
-            vec![Msg::Review(items)]
-        }
+        Effect::LoadReview => vec![Msg::Review(
+            memory.awaiting_review().await.map_err(tag("loading the review"))?,
+        )],
         Effect::Approve(id) => {
             memory.approve(id).await.map_err(tag("approve"))?;
             vec![Msg::Done(format!("approved changeset #{id}"))]

@@ -97,7 +97,7 @@ impl App {
                     let id = selected.id;
                     self.fail(format!(
                         "changeset #{id} is {}; only committed changesets can be reverted",
-                        super::review::status_word(status)
+                        status.as_str()
                     ));
                 }
             },

@@ -28,7 +28,7 @@ pub use history::HistoryState;
 pub use latest::LatestState;
 pub use line_input::{Edit, LineInput};
 pub use overlay::{EditTarget, Overlay};
-pub use review::{ReviewState, status_word};
+pub use review::ReviewState;
 pub use search::{HITS, SearchState};
 pub use stores::StoresState;
 

@@ -17,17 +17,6 @@ pub struct ReviewState {
     pub loaded: bool,
 }
 
-/// A status as a word.
-pub fn status_word(status: ChangesetStatus) -> &'static str {
-    match status {
-        ChangesetStatus::Pending => "pending",
-        ChangesetStatus::Committed => "committed",
-        ChangesetStatus::Rejected => "rejected",
-        ChangesetStatus::Reverted => "reverted",
-        ChangesetStatus::Stale => "stale",
-    }
-}
-
 impl ReviewState {
     /// Takes the list, keeping the selection on the same changeset.
     pub fn receive(&mut self, items: Vec<Changeset>) {

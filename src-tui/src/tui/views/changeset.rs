@@ -181,7 +181,7 @@ pub fn diff_lines(before: &str, after: &str, ui: &Ui) -> Vec<Line<'static>> {
 
 /// `committed by user` and the like.
 pub fn status_text(cs: &Changeset) -> String {
-    let word = crate::tui::app::status_word(cs.status);
+    let word = cs.status.as_str();
     match (&cs.decided_by, cs.status) {
         (_, ChangesetStatus::Pending) => "pending".into(),
         (_, ChangesetStatus::Reverted) => match cs.reverted_by_id {

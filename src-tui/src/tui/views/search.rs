@@ -1,7 +1,7 @@
 //! The Search view: the query, hits with their scores and signals, and a preview of the
 //! selected hit or the recall block an agent would get.
 
-use haema_core::{FoundBy, RecallReason, SearchMode};
+use haema_core::{FoundBy, RecallReason};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::text::{Line, Span};
@@ -10,14 +10,6 @@ use ratatui::widgets::{ListItem, Paragraph};
 use super::Ui;
 use super::widgets::{self, block, field, one_line};
 use crate::tui::app::App;
-
-fn mode_name(mode: SearchMode) -> &'static str {
-    match mode {
-        SearchMode::Hybrid => "hybrid",
-        SearchMode::Vector => "vector",
-        SearchMode::Lexical => "lexical",
-    }
-}
 
 fn found_by(found: FoundBy) -> &'static str {
     match found {
@@ -31,7 +23,7 @@ fn found_by(found: FoundBy) -> &'static str {
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     let state = &app.search;
     let [query_area, rest] = Layout::vertical([Constraint::Length(3), Constraint::Min(3)]).areas(area);
-    let mode = format!(" Search · mode: {} (m) ", mode_name(state.mode));
+    let mode = format!(" Search · mode: {} (m) ", state.mode.as_str());
     let query_block = if state.editing {
         block(mode, ui).border_style(ui.theme.accent())
     } else {
@@ -89,7 +81,7 @@ fn hits(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     let title = format!(
         " Hits · {} · ran {}{} ",
         results.hits.len(),
-        mode_name(results.mode),
+        results.mode.as_str(),
         if state.searching { " · searching…" } else { "" }
     );
     if results.hits.is_empty() {
