@@ -1,0 +1,20 @@
+//! haema's desktop app: thin Tauri commands over `haema-core`; the window is `ui/`.
+//!
+//! Module map: [`commands`] (one `#[tauri::command]` per action), [`state`] (the open
+//! store), [`error`] (errors as `{kind, message}`).
+
+pub mod commands;
+pub mod error;
+pub mod state;
+
+/// Builds and runs the app.
+pub fn run() -> Result<(), tauri::Error> {
+    tauri::Builder::default()
+        .manage(state::AppState::default())
+        .invoke_handler(tauri::generate_handler![
+            commands::app_status,
+            commands::open_store,
+            commands::latest
+        ])
+        .run(tauri::generate_context!())
+}
