@@ -5,6 +5,7 @@
 
 pub mod commands;
 pub mod error;
+pub mod review;
 pub mod state;
 
 /// Builds and runs the app.
@@ -14,7 +15,18 @@ pub fn run() -> Result<(), tauri::Error> {
         .invoke_handler(tauri::generate_handler![
             commands::app_status,
             commands::open_store,
-            commands::latest
+            commands::latest,
+            review::pending,
+            review::approve,
+            review::approve_edited,
+            review::reject,
+            review::revert,
+            review::history,
+            review::core,
+            review::set_section,
+            review::set_lock,
+            review::core_versions,
+            review::restore_version
         ])
         .run(tauri::generate_context!())
 }
