@@ -39,12 +39,18 @@ pub async fn app_status(state: State<'_, AppState>) -> CommandResult<AppStatus> 
 
 /// Opens the store in `dir` (the default store when `None`), creating it when missing.
 #[tauri::command]
-pub async fn open_store(state: State<'_, AppState>, dir: Option<PathBuf>) -> CommandResult<StoreInfo> {
+pub async fn open_store(
+    app: tauri::AppHandle,
+    state: State<'_, AppState>,
+    dir: Option<PathBuf>,
+) -> CommandResult<StoreInfo> {
     let dir = dir.or_else(default_store).ok_or_else(|| crate::error::CommandError {
         kind: "invalid",
         message: "There is no home folder to keep the memory in; choose a folder.".into(),
     })?;
     let memory = state.open(dir).await?;
+    let mine = state.generation.fetch_add(1, std::sync::atomic::Ordering::AcqRel) + 1;
+    crate::live::watch(app, memory.clone(), std::sync::Arc::clone(&state.generation), mine);
     Ok(memory.info().await?)
 }
 
@@ -59,6 +65,10 @@ pub async fn latest(
     let count = count.clamp(1, 500);
     Ok(match after {
         Some(after) => memory.latest_after(&after, count).await?,
-        None => memory.get_latest_records(1, i64::try_from(count).unwrap_or(500)).await?,
+        None => {
+            memory
+                .get_latest_records(1, i64::try_from(count).unwrap_or(500))
+                .await?
+        }
     })
 }

@@ -5,6 +5,8 @@
 
 pub mod commands;
 pub mod error;
+pub mod live;
+pub mod memories;
 pub mod review;
 pub mod state;
 
@@ -16,6 +18,10 @@ pub fn run() -> Result<(), tauri::Error> {
             commands::app_status,
             commands::open_store,
             commands::latest,
+            memories::add,
+            memories::search,
+            memories::recall,
+            memories::lineage,
             review::pending,
             review::approve,
             review::approve_edited,

@@ -11,6 +11,8 @@ use crate::error::{CommandError, CommandResult};
 #[derive(Default)]
 pub struct AppState {
     memory: RwLock<Option<Memory>>,
+    /// Bumped when another store opens, so that the old store's watcher stops.
+    pub generation: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// `$XDG_DATA_HOME/haema/default`, the store the CLI and TUI use by default.

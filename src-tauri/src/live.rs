@@ -1,0 +1,25 @@
+//! Live refresh: tells the window when another process (an agent, the TUI) changed the
+//! store, by polling SQLite's `data_version` twice a second.
+
+use std::time::Duration;
+
+use haema_core::Memory;
+use tauri::{AppHandle, Emitter};
+
+/// The event the window listens to.
+pub const STORE_CHANGED: &str = "store-changed";
+
+/// Watches `memory` until `generation` is no longer the current one (another store opened).
+pub fn watch(app: AppHandle, memory: Memory, generation: std::sync::Arc<std::sync::atomic::AtomicU64>, mine: u64) {
+    tauri::async_runtime::spawn(async move {
+        let mut last = memory.data_version().await.ok();
+        while generation.load(std::sync::atomic::Ordering::Acquire) == mine {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            let now = memory.data_version().await.ok();
+            if now.is_some() && now != last {
+                last = now;
+                let _ = app.emit(STORE_CHANGED, ());
+            }
+        }
+    });
+}
