@@ -104,6 +104,41 @@ async fn reject_applies_nothing_and_keeps_the_proposal_in_history() {
 }
 
 #[tokio::test]
+async fn a_rejection_can_be_taken_back_and_the_change_approved() {
+    let f = fixture(ReviewPolicy::Review).await;
+    let id = f
+        .memory
+        .add(items(&["the user owns a kayak"]))
+        .await
+        .unwrap()
+        .changeset
+        .unwrap();
+    f.memory.reject(id).await.unwrap();
+    let err = f.memory.reopen(id + 1).await.unwrap_err();
+    assert!(matches!(err, Error::NotFound { .. }), "{err}");
+
+    let reopened = f.memory.reopen(id).await.unwrap();
+    assert_eq!(reopened.status, ChangesetStatus::Pending);
+    assert_eq!((reopened.decided_by, reopened.decided_at_ms), (None, None));
+    assert_eq!(f.memory.pending().await.unwrap().len(), 1);
+    let err = f.memory.reopen(id).await.unwrap_err();
+    assert!(err.to_string().contains("pending and cannot be reopened"), "{err}");
+    f.memory.approve(id).await.unwrap();
+    assert_eq!(latest(&f.memory).await, vec!["the user owns a kayak"]);
+
+    let second = f
+        .memory
+        .add(items(&["the user owns a canoe"]))
+        .await
+        .unwrap()
+        .changeset
+        .unwrap();
+    f.memory.rerun(second).await.unwrap();
+    let err = f.memory.reopen(second).await.unwrap_err();
+    assert!(err.to_string().contains("re-run"), "{err}");
+}
+
+#[tokio::test]
 async fn approve_edited_stores_the_persons_version() {
     let f = fixture(ReviewPolicy::Auto).await;
     f.memory.add(items(&["user likes green tea"])).await.unwrap();

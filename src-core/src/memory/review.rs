@@ -188,6 +188,29 @@ impl Memory {
         self.changeset(id).await
     }
 
+    /// Takes back a person's rejection: the changeset waits for review again, as it was
+    /// (approving it still checks that what it was built on has not changed since).
+    pub async fn reopen(&self, id: i64) -> Result<Changeset> {
+        self.blocking(move |inner| {
+            inner.store.write(|tx| {
+                let current = changesets::get(tx, id)?.ok_or(Error::NotFound {
+                    what: "changeset",
+                    id: id.to_string(),
+                })?;
+                expect_status(&current, &[ChangesetStatus::Rejected], "reopened")?;
+                if current.decided_by.as_deref() != Some("user") {
+                    return Err(Error::InvalidState(format!(
+                        "changeset {id} was replaced by a re-run, so it cannot be reopened; review the new one"
+                    )));
+                }
+                changesets::reopen(tx, id)?;
+                write::insert_pending_rows(tx, id, &current)
+            })
+        })
+        .await?;
+        self.changeset(id).await
+    }
+
     /// Builds a stale (or pending) changeset again from its inputs against the memories as
     /// they are now; the old one is rejected.
     pub async fn rerun(&self, id: i64) -> Result<AddOutcome> {

@@ -225,6 +225,15 @@ pub(crate) fn decide(conn: &Connection, id: i64, status: ChangesetStatus, by: &s
     Ok(())
 }
 
+/// Puts a decided changeset back to waiting for review.
+pub(crate) fn reopen(conn: &Connection, id: i64) -> Result<()> {
+    conn.execute(
+        "UPDATE changesets SET status = 'pending', decided_by = NULL, decided_at_ms = NULL WHERE id = ?1",
+        [id],
+    )?;
+    Ok(())
+}
+
 /// Links a reverted changeset to the changeset that reverted it.
 pub(crate) fn set_reverted_by(conn: &Connection, id: i64, by: i64) -> Result<()> {
     conn.execute(

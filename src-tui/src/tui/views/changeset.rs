@@ -2,16 +2,13 @@
 //! marked, the core.md diff, and the full record for the details window.
 
 use haema_core::diff::{self, Change};
+use haema_core::review_view::{self, SHOWN_ITEMS as SHOWN, partner};
 use haema_core::{Changeset, ChangesetStatus};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::Ui;
 use crate::tui::clock::Clock;
-
-/// Items of one kind shown in a changeset before "… and N more" (an import can hold
-/// thousands; the export has them all).
-const SHOWN: usize = 200;
 
 /// `… and 12 more` when `total` items were cut to [`SHOWN`].
 fn more_line(total: usize, ui: &Ui) -> Option<Line<'static>> {
@@ -32,40 +29,19 @@ pub fn inputs_line(cs: &Changeset) -> String {
     line
 }
 
-/// Share of words two texts have in common (0..=1).
-fn similarity(a: &str, b: &str) -> f64 {
-    let pieces = diff::words(a, b);
-    let same = pieces.iter().filter(|p| p.change == Change::Same).count();
-    let total = a.split_whitespace().count().max(b.split_whitespace().count()).max(1);
-    same as f64 / total as f64
-}
-
-/// The most similar text among `others` (at least a fifth of the words shared).
-fn partner<'a>(text: &str, others: &[&'a str]) -> Option<&'a str> {
-    others
-        .iter()
-        .map(|o| (similarity(text, o), *o))
-        .filter(|(s, _)| *s >= 0.2)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, o)| o)
-}
-
 /// `marker text`, with the words that differ from the partner emphasised.
 fn marked<'a>(marker: &'a str, text: &str, partner: Option<&str>, base: Style, removed: bool, ui: &Ui) -> Line<'a> {
     let mut spans = vec![Span::styled(marker, base)];
-    match partner {
-        Some(other) => {
-            let (old, new) = if removed { (text, other) } else { (other, text) };
-            for piece in diff::words(old, new) {
-                let style = match (piece.change, removed) {
-                    (Change::Same, _) => base,
-                    (Change::Removed, true) | (Change::Added, false) => ui.theme.emphasis(base),
-                    _ => continue,
-                };
-                spans.push(Span::styled(piece.text, style));
-            }
-        }
-        None => spans.push(Span::styled(text.to_owned(), base)),
+    if partner.is_none() {
+        spans.push(Span::styled(text.to_owned(), base));
+        return Line::from(spans);
+    }
+    for piece in review_view::marked(text, partner, removed) {
+        let style = match piece.change {
+            Change::Same => base,
+            _ => ui.theme.emphasis(base),
+        };
+        spans.push(Span::styled(piece.text, style));
     }
     Line::from(spans)
 }
