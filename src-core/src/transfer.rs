@@ -62,6 +62,13 @@ fn line_error(number: usize, e: impl std::fmt::Display) -> Error {
     ))
 }
 
+/// Whether `text` is a haema export (its first line is the export header), as opposed to
+/// plain JSONL or mem0 JSON for [`crate::parse_items`].
+pub fn is_export(text: &str) -> bool {
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
+    matches!(serde_json::from_str::<Record>(first), Ok(Record::Header { .. }))
+}
+
 impl Memory {
     /// Writes the whole store as JSONL.
     pub async fn export_jsonl(&self, out: &mut (impl Write + Send)) -> Result<usize> {

@@ -1,57 +1,125 @@
-//! Thin `#[tauri::command]` wrappers over haema-core: each returns the core's serde view
-//! model or a [`CommandError`].
+//! Store commands: what opens at start, opening and creating stores, listing them, and the
+//! newest memories.
 
 use std::path::PathBuf;
 
-use haema_core::{MemoryRecord, StoreInfo};
+use haema_core::{Memory, MemoryRecord, StoreInfo};
 use serde::Serialize;
 use tauri::State;
 
-use crate::error::CommandResult;
-use crate::state::{AppState, default_store};
+use crate::error::{CommandError, CommandResult};
+use crate::state::{AppState, default_store, is_store};
 
 /// What the first screen needs to know.
 #[derive(Debug, Serialize)]
 pub struct AppStatus {
     /// The open store's counts, if one is open.
     pub store: Option<StoreInfo>,
+    /// The store to open at start: `HAEMA_STORE`, else the last one opened, when it exists.
+    pub start_store: Option<PathBuf>,
     /// Where the default store is (or would be).
     pub default_store: Option<PathBuf>,
     /// Whether the default store already exists.
     pub default_exists: bool,
 }
 
-/// Whether a store is open, and where the default one is.
+/// Whether a store is open, which one to open at start, and where the default one is.
 #[tauri::command]
 pub async fn app_status(state: State<'_, AppState>) -> CommandResult<AppStatus> {
     let store = match state.memory().await {
         Ok(memory) => Some(memory.info().await?),
         Err(_) => None,
     };
+    let from_env = std::env::var_os("HAEMA_STORE")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
+    let start_store = match from_env.filter(|d| is_store(d)) {
+        Some(dir) => Some(dir),
+        None => state.prefs().await.recent.into_iter().find(|d| is_store(d)),
+    };
     let default = default_store();
-    let default_exists = default.as_ref().is_some_and(|d| d.join("memory.db").is_file());
+    let default_exists = default.as_deref().is_some_and(is_store);
     Ok(AppStatus {
         store,
+        start_store,
         default_store: default,
         default_exists,
     })
 }
 
-/// Opens the store in `dir` (the default store when `None`), creating it when missing.
+/// Opens the store in `dir`. With `create`, a missing store is made; without it, a folder
+/// that is not a store is refused (so a typo does not make an empty memory).
 #[tauri::command]
 pub async fn open_store(
     app: tauri::AppHandle,
     state: State<'_, AppState>,
     dir: Option<PathBuf>,
+    create: bool,
 ) -> CommandResult<StoreInfo> {
-    let dir = dir.or_else(default_store).ok_or_else(|| crate::error::CommandError {
-        kind: "invalid",
-        message: "There is no home folder to keep the memory in; choose a folder.".into(),
-    })?;
-    let memory = state.open(dir).await?;
-    let mine = state.generation.fetch_add(1, std::sync::atomic::Ordering::AcqRel) + 1;
-    crate::live::watch(app, memory.clone(), std::sync::Arc::clone(&state.generation), mine);
+    let dir = dir
+        .filter(|d| !d.as_os_str().is_empty())
+        .or_else(default_store)
+        .ok_or_else(|| CommandError::invalid("There is no home folder to keep the memory in; choose a folder."))?;
+    if !dir.is_absolute() {
+        return Err(CommandError::invalid(format!(
+            "“{}” is not a full path. Give the whole path, starting with /.",
+            dir.display()
+        )));
+    }
+    if !create && !is_store(&dir) {
+        return Err(CommandError {
+            kind: "not_found",
+            message: format!(
+                "There is no memory in {}. Check the folder, or choose “Create” to start a new memory there.",
+                dir.display()
+            ),
+        });
+    }
+    if create && dir.is_file() {
+        return Err(CommandError::invalid(format!(
+            "{} is a file, not a folder. Choose a folder for the new memory.",
+            dir.display()
+        )));
+    }
+    let (memory, generation) = state.open(dir).await?;
+    crate::live::watch(app, memory.clone(), std::sync::Arc::clone(&state.generation), generation);
     Ok(memory.info().await?)
+}
+
+/// A store that can be switched to.
+#[derive(Debug, Serialize)]
+pub struct StoreEntry {
+    /// Its folder.
+    pub dir: PathBuf,
+    /// Its counts, when it could be read.
+    pub info: Option<StoreInfo>,
+    /// Why it could not be read.
+    pub error: Option<String>,
+    /// Whether it is the open one.
+    pub open: bool,
+}
+
+/// The stores beside the open one and the ones opened recently.
+#[tauri::command]
+pub async fn stores(state: State<'_, AppState>) -> CommandResult<Vec<StoreEntry>> {
+    let open = state.memory().await.ok().map(|m| m.dir().to_path_buf());
+    let mut dirs = open.as_deref().map(haema_core::store_folders_beside).unwrap_or_default();
+    for dir in state.prefs().await.recent {
+        if !dirs.contains(&dir) && is_store(&dir) {
+            dirs.push(dir);
+        }
+    }
+    let mut out = Vec::with_capacity(dirs.len());
+    for dir in dirs {
+        let peeked = Memory::peek(&dir).await;
+        out.push(StoreEntry {
+            open: open.as_ref() == Some(&dir),
+            info: peeked.as_ref().ok().cloned(),
+            error: peeked.err().map(|e| e.to_string()),
+            dir,
+        });
+    }
+    Ok(out)
 }
 
 /// A page of the newest memories: from the top, or after the last one shown.

@@ -22,6 +22,16 @@ impl CommandError {
     }
 }
 
+impl CommandError {
+    /// Something the person gave is not usable.
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Self {
+            kind: "invalid",
+            message: message.into(),
+        }
+    }
+}
+
 impl From<haema_core::Error> for CommandError {
     fn from(e: haema_core::Error) -> Self {
         use haema_core::Error as E;

@@ -1,38 +1,61 @@
 //! haema's desktop app: thin Tauri commands over `haema-core`; the window is `ui/`.
 //!
-//! Module map: [`commands`] (one `#[tauri::command]` per action), [`state`] (the open
-//! store), [`error`] (errors as `{kind, message}`).
+//! Module map: [`commands`] (stores and the newest memories), [`memories`] (add, search,
+//! import, re-embed), [`review`] (changes and history), [`core_view`] (the core profile),
+//! [`state`] (the open store), [`prefs`] (recent stores, window size), [`window`],
+//! [`live`] (refresh when another process writes), [`progress`] (events of long work),
+//! [`error`] (errors as `{kind, message}`).
 
+pub mod command_names;
 pub mod commands;
+pub mod core_view;
 pub mod error;
 pub mod live;
 pub mod memories;
+pub mod prefs;
+pub mod progress;
 pub mod review;
 pub mod state;
+pub mod window;
+
+use tauri::Manager;
 
 /// Builds and runs the app.
 pub fn run() -> Result<(), tauri::Error> {
     tauri::Builder::default()
-        .manage(state::AppState::default())
+        .setup(|app| {
+            let prefs_file = app.path().app_config_dir().ok().map(|d| d.join("desktop.json"));
+            app.manage(state::AppState::new(prefs_file));
+            if let Some(main) = app.get_webview_window("main") {
+                window::keep_size(&main);
+            }
+            Ok(())
+        })
         .invoke_handler(tauri::generate_handler![
             commands::app_status,
             commands::open_store,
+            commands::stores,
             commands::latest,
             memories::add,
             memories::search,
             memories::recall,
             memories::lineage,
-            review::pending,
+            memories::import_file,
+            memories::reembed,
+            review::awaiting_review,
+            review::changeset,
             review::approve,
             review::approve_edited,
             review::reject,
+            review::reopen,
+            review::rerun,
             review::revert,
             review::history,
-            review::core,
-            review::set_section,
-            review::set_lock,
-            review::core_versions,
-            review::restore_version
+            core_view::core,
+            core_view::set_section,
+            core_view::set_lock,
+            core_view::section_history,
+            core_view::text_diff
         ])
         .run(tauri::generate_context!())
 }

@@ -1,16 +1,32 @@
-//! Commands of the memories and search views, and adding.
+//! Commands of the memories and search views: adding, searching, recall, lineage, and the
+//! long work of importing and re-embedding (with progress events).
 
 use haema_core::{AddInput, AddOutcome, Lineage, Recall, SearchMode, SearchResults};
-use tauri::State;
+use serde::Serialize;
+use tauri::{AppHandle, State};
 
-use crate::error::CommandResult;
+use crate::error::{CommandError, CommandResult};
+use crate::progress::Reporter;
 use crate::state::AppState;
 
 /// Adds what a person typed; the LLM (when configured) merges it with related memories.
 /// Runs on the async runtime, never on the window's thread.
 #[tauri::command]
-pub async fn add(state: State<'_, AppState>, text: String) -> CommandResult<AddOutcome> {
-    Ok(state.memory().await?.add(AddInput::Text(text)).await?)
+pub async fn add(app: AppHandle, state: State<'_, AppState>, text: String) -> CommandResult<AddOutcome> {
+    if text.trim().is_empty() {
+        return Err(CommandError::invalid("There is nothing to remember yet: type something first."));
+    }
+    let memory = state.memory().await?;
+    let progress = Reporter::new(app, "add");
+    let with_llm = memory.info().await.is_ok_and(|i| i.llm.is_some());
+    progress.say(if with_llm {
+        "Asking the language model how this fits with what is already remembered…"
+    } else {
+        "Saving…"
+    });
+    let outcome = memory.add(AddInput::Text(text)).await;
+    progress.finish();
+    Ok(outcome?)
 }
 
 /// Searches long-term memory.
@@ -38,4 +54,78 @@ pub async fn recall(state: State<'_, AppState>, query: String, budget: Option<us
 #[tauri::command]
 pub async fn lineage(state: State<'_, AppState>, id: String) -> CommandResult<Lineage> {
     Ok(state.memory().await?.lineage(&id).await?)
+}
+
+/// What an import did, in the window's terms.
+#[derive(Debug, Serialize)]
+pub struct ImportSummary {
+    /// Memories added.
+    pub added: usize,
+    /// Memories skipped because the store already had them.
+    pub skipped: usize,
+    /// The changeset that holds them, when one was made (it can be reverted).
+    pub changeset: Option<i64>,
+}
+
+/// Imports the text of a file the person chose (a haema export, JSONL lines or mem0
+/// JSON), embedding in batches with progress events.
+#[tauri::command]
+pub async fn import_file(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    name: String,
+    text: String,
+) -> CommandResult<ImportSummary> {
+    let memory = state.memory().await?;
+    let progress = Reporter::new(app, "import");
+    progress.say(format!("Reading {name}…"));
+    let step = |p: &Reporter| {
+        let p = p.clone();
+        move |done, total| p.step(done, total, "Making the memories searchable…")
+    };
+    let result = if haema_core::is_export(&text) {
+        memory
+            .import_jsonl_with_progress(text.as_bytes(), step(&progress))
+            .await
+            .map(|r| ImportSummary {
+                added: r.memories,
+                skipped: r.already_present,
+                changeset: None,
+            })
+    } else {
+        match haema_core::parse_items(&text) {
+            Ok(items) => memory
+                .import_items_with_progress(items, &format!("import of {name}"), step(&progress))
+                .await
+                .map(|r| ImportSummary {
+                    added: r.added,
+                    skipped: r.skipped,
+                    changeset: r.changeset,
+                }),
+            Err(e) => Err(e),
+        }
+    };
+    progress.finish();
+    Ok(result?)
+}
+
+/// Makes the search vectors of every memory again with the embedder the store's settings
+/// name (after the settings changed), then reopens the store.
+#[tauri::command]
+pub async fn reembed(app: AppHandle, state: State<'_, AppState>) -> CommandResult<haema_core::ReembedReport> {
+    let memory = state.memory().await?;
+    let dir = memory.dir().to_path_buf();
+    let embedder = memory.settings().build_embedder()?;
+    drop(memory);
+    let progress = Reporter::new(app.clone(), "reembed");
+    progress.say("Making the search vectors again…");
+    let report = haema_core::reembed(&dir, embedder, |p| {
+        progress.step(p.done, p.total, "Making the search vectors again…");
+    })
+    .await;
+    progress.finish();
+    let report = report?;
+    let (memory, generation) = state.open(dir).await?;
+    crate::live::watch(app, memory, std::sync::Arc::clone(&state.generation), generation);
+    Ok(report)
 }

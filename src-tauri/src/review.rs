@@ -1,98 +1,75 @@
-//! Commands of the review, history and core views.
+//! Commands of the review and history views: changes as before/after views, and deciding
+//! them (each decision can be undone: approve by revert, reject by reopen).
 
-use haema_core::{Changeset, ChangesetFilter, ChangesetStatus, CoreSections, CoreVersion, Section};
-use serde::Serialize;
+use haema_core::{AddOutcome, ChangesetFilter, ChangesetView};
 use tauri::State;
 
 use crate::error::CommandResult;
 use crate::state::AppState;
 
-/// Changes waiting for a person: pending first, then stale ones.
+fn views(changesets: Vec<haema_core::Changeset>) -> Vec<ChangesetView> {
+    changesets.into_iter().map(ChangesetView::new).collect()
+}
+
+/// Changes waiting for a person (pending, then stale), as before/after views.
 #[tauri::command]
-pub async fn pending(state: State<'_, AppState>) -> CommandResult<Vec<Changeset>> {
-    let memory = state.memory().await?;
-    let mut items = memory.pending().await?;
-    items.extend(
-        memory
-            .changesets_page(ChangesetFilter::Status(ChangesetStatus::Stale), None, 100)
-            .await?,
-    );
-    Ok(items)
+pub async fn awaiting_review(state: State<'_, AppState>) -> CommandResult<Vec<ChangesetView>> {
+    Ok(views(state.memory().await?.awaiting_review().await?))
+}
+
+/// One change as a before/after view.
+#[tauri::command]
+pub async fn changeset(state: State<'_, AppState>, id: i64) -> CommandResult<ChangesetView> {
+    Ok(ChangesetView::new(state.memory().await?.changeset(id).await?))
 }
 
 /// Approves a change as proposed.
 #[tauri::command]
-pub async fn approve(state: State<'_, AppState>, id: i64) -> CommandResult<Changeset> {
-    Ok(state.memory().await?.approve(id).await?)
+pub async fn approve(state: State<'_, AppState>, id: i64) -> CommandResult<ChangesetView> {
+    Ok(ChangesetView::new(state.memory().await?.approve(id).await?))
 }
 
-/// Approves a change with a person's version of its memories.
+/// Approves a change with a person's version of its memories (edited, some left out, or
+/// old ones kept).
 #[tauri::command]
-pub async fn approve_edited(state: State<'_, AppState>, id: i64, memories: Vec<String>) -> CommandResult<Changeset> {
-    Ok(state.memory().await?.approve_edited(id, memories).await?)
+pub async fn approve_edited(state: State<'_, AppState>, id: i64, memories: Vec<String>) -> CommandResult<ChangesetView> {
+    Ok(ChangesetView::new(
+        state.memory().await?.approve_edited(id, memories).await?,
+    ))
 }
 
 /// Declines a change.
 #[tauri::command]
-pub async fn reject(state: State<'_, AppState>, id: i64) -> CommandResult<Changeset> {
-    Ok(state.memory().await?.reject(id).await?)
+pub async fn reject(state: State<'_, AppState>, id: i64) -> CommandResult<ChangesetView> {
+    Ok(ChangesetView::new(state.memory().await?.reject(id).await?))
 }
 
-/// Undoes a committed change (as a new change).
+/// Takes back a rejection: the change waits for review again.
 #[tauri::command]
-pub async fn revert(state: State<'_, AppState>, id: i64) -> CommandResult<Changeset> {
-    Ok(state.memory().await?.revert(id).await?)
+pub async fn reopen(state: State<'_, AppState>, id: i64) -> CommandResult<ChangesetView> {
+    Ok(ChangesetView::new(state.memory().await?.reopen(id).await?))
+}
+
+/// Builds an outdated change again against the memories as they are now.
+#[tauri::command]
+pub async fn rerun(state: State<'_, AppState>, id: i64) -> CommandResult<AddOutcome> {
+    Ok(state.memory().await?.rerun(id).await?)
+}
+
+/// Undoes a committed change (as a new change, itself undoable).
+#[tauri::command]
+pub async fn revert(state: State<'_, AppState>, id: i64) -> CommandResult<ChangesetView> {
+    Ok(ChangesetView::new(state.memory().await?.revert(id).await?))
 }
 
 /// A page of every change, newest first.
 #[tauri::command]
-pub async fn history(state: State<'_, AppState>, before: Option<i64>, count: usize) -> CommandResult<Vec<Changeset>> {
-    Ok(state
-        .memory()
-        .await?
-        .changesets_page(ChangesetFilter::All, before, count.clamp(1, 200))
-        .await?)
-}
-
-/// The core profile as four sections, with their locks.
-#[derive(Debug, Serialize)]
-pub struct CoreView {
-    /// The sections.
-    pub sections: CoreSections,
-    /// Locked ones.
-    pub locked: Vec<Section>,
-}
-
-/// The core profile.
-#[tauri::command]
-pub async fn core(state: State<'_, AppState>) -> CommandResult<CoreView> {
-    let memory = state.memory().await?;
-    Ok(CoreView {
-        sections: memory.core_sections().await?,
-        locked: memory.locked_sections().await?.into_iter().collect(),
-    })
-}
-
-/// Saves a person's text for a section; returns the new version.
-#[tauri::command]
-pub async fn set_section(state: State<'_, AppState>, section: Section, text: String) -> CommandResult<i64> {
-    Ok(state.memory().await?.set_core_section(section, &text).await?)
-}
-
-/// Locks or unlocks a section.
-#[tauri::command]
-pub async fn set_lock(state: State<'_, AppState>, section: Section, locked: bool) -> CommandResult<()> {
-    Ok(state.memory().await?.set_section_lock(section, locked).await?)
-}
-
-/// Every version of the core profile, newest first.
-#[tauri::command]
-pub async fn core_versions(state: State<'_, AppState>) -> CommandResult<Vec<CoreVersion>> {
-    Ok(state.memory().await?.core_versions().await?)
-}
-
-/// Makes an old version current again; returns the new version.
-#[tauri::command]
-pub async fn restore_version(state: State<'_, AppState>, id: i64) -> CommandResult<i64> {
-    Ok(state.memory().await?.restore_core_version(id).await?)
+pub async fn history(state: State<'_, AppState>, before: Option<i64>, count: usize) -> CommandResult<Vec<ChangesetView>> {
+    Ok(views(
+        state
+            .memory()
+            .await?
+            .changesets_page(ChangesetFilter::All, before, count.clamp(1, 200))
+            .await?,
+    ))
 }

@@ -1,18 +1,22 @@
-//! The open store, shared by every command.
+//! The open store and the remembered preferences, shared by every command.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use haema_core::{Memory, Settings};
-use tokio::sync::RwLock;
+use tokio::sync::{Mutex, RwLock};
 
 use crate::error::{CommandError, CommandResult};
+use crate::prefs::Prefs;
 
-/// The app's state: the open store, if any.
-#[derive(Default)]
+/// The app's state.
 pub struct AppState {
     memory: RwLock<Option<Memory>>,
     /// Bumped when another store opens, so that the old store's watcher stops.
-    pub generation: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    pub generation: Arc<AtomicU64>,
+    /// Preferences and the file they live in.
+    prefs: Mutex<(Prefs, Option<PathBuf>)>,
 }
 
 /// `$XDG_DATA_HOME/haema/default`, the store the CLI and TUI use by default.
@@ -20,17 +24,52 @@ pub fn default_store() -> Option<PathBuf> {
     directories::BaseDirs::new().map(|b| b.data_dir().join("haema").join("default"))
 }
 
+/// Whether `dir` holds a haema store.
+pub fn is_store(dir: &Path) -> bool {
+    dir.join("memory.db").is_file()
+}
+
 impl AppState {
+    /// State with the preferences in `prefs_file` (none remembered when `None`).
+    pub fn new(prefs_file: Option<PathBuf>) -> Self {
+        let prefs = prefs_file.as_deref().map(Prefs::load).unwrap_or_default();
+        Self {
+            memory: RwLock::new(None),
+            generation: Arc::new(AtomicU64::new(0)),
+            prefs: Mutex::new((prefs, prefs_file)),
+        }
+    }
+
     /// The open store.
     pub async fn memory(&self) -> CommandResult<Memory> {
         self.memory.read().await.clone().ok_or_else(CommandError::no_store)
     }
 
-    /// Opens (creating when missing) the store in `dir` with its settings.
-    pub async fn open(&self, dir: PathBuf) -> CommandResult<Memory> {
+    /// Opens the store in `dir` with its settings (creating it when missing) and remembers
+    /// it; returns the store and the generation its watcher runs under.
+    pub async fn open(&self, dir: PathBuf) -> CommandResult<(Memory, u64)> {
         let settings = Settings::load(&dir)?;
         let memory = Memory::open(&dir, settings).await?;
         *self.memory.write().await = Some(memory.clone());
-        Ok(memory)
+        let generation = self.generation.fetch_add(1, Ordering::AcqRel) + 1;
+        self.update_prefs(|p| p.opened(&dir)).await;
+        Ok((memory, generation))
+    }
+
+    /// The remembered preferences.
+    pub async fn prefs(&self) -> Prefs {
+        self.prefs.lock().await.0.clone()
+    }
+
+    /// Changes the preferences and writes them (a failed write only costs the memory of
+    /// this change, so it is reported on stderr, not to the person).
+    pub async fn update_prefs(&self, change: impl FnOnce(&mut Prefs)) {
+        let mut guard = self.prefs.lock().await;
+        change(&mut guard.0);
+        if let Some(file) = &guard.1
+            && let Err(e) = guard.0.save(file)
+        {
+            eprintln!("haema-desktop: cannot save preferences to {}: {e}", file.display());
+        }
     }
 }

@@ -60,6 +60,26 @@ pub struct StoreInfo {
     pub review: crate::ReviewPolicy,
 }
 
+/// The store folders (those with a `memory.db`) beside `open`, and `open` itself, sorted:
+/// what a front end offers to switch to.
+pub fn store_folders_beside(open: &Path) -> Vec<PathBuf> {
+    let root = open.parent().map_or_else(|| open.to_path_buf(), Path::to_path_buf);
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .map(|entries| {
+            entries
+                .filter_map(std::result::Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.join("memory.db").is_file())
+                .collect()
+        })
+        .unwrap_or_default();
+    if !dirs.iter().any(|d| d == open) {
+        dirs.push(open.to_path_buf());
+    }
+    dirs.sort();
+    dirs
+}
+
 impl Memory {
     /// Opens the store in `dir` with the providers its settings describe.
     pub async fn open(dir: impl AsRef<Path>, settings: Settings) -> Result<Self> {

@@ -1,7 +1,7 @@
 //! `haema export` and `haema import`.
 
 use anyhow::{Context, Result};
-use haema_core::{Memory, Record};
+use haema_core::Memory;
 
 use super::read_source;
 use crate::cli::{ExportArgs, ImportArgs};
@@ -30,8 +30,7 @@ pub async fn import(memory: &Memory, args: ImportArgs) -> Result<()> {
         return import_haema(memory, &args).await;
     }
     let text = read_source(&args.file)?;
-    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
-    if matches!(serde_json::from_str::<Record>(first), Ok(Record::Header { .. })) {
+    if haema_core::is_export(&text) {
         let bar = output::progress("memories");
         let report = memory
             .import_jsonl_with_progress(text.as_bytes(), output::advance(&bar))

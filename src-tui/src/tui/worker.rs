@@ -1,7 +1,7 @@
 //! Runs effects against `haema-core` on the async runtime, off the UI thread, and turns
 //! the results into messages for the app.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use haema_core::{ChangesetFilter, Error, Memory};
 
@@ -167,20 +167,7 @@ async fn run(memory: &Memory, effect: Effect) -> Outcome {
 
 /// The open store and every store folder (one with a `memory.db`) beside it.
 pub async fn list_stores(open: &Path) -> Vec<StoreEntry> {
-    let root = open.parent().map_or_else(|| open.to_path_buf(), Path::to_path_buf);
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .map(|entries| {
-            entries
-                .filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|p| p.join("memory.db").is_file())
-                .collect()
-        })
-        .unwrap_or_default();
-    if !dirs.iter().any(|d| d == open) {
-        dirs.push(open.to_path_buf());
-    }
-    dirs.sort();
+    let dirs = haema_core::store_folders_beside(open);
     let mut out = Vec::with_capacity(dirs.len());
     for dir in dirs {
         let info = Memory::peek(&dir).await.map_err(|e| e.to_string());

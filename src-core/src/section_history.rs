@@ -1,0 +1,91 @@
+//! The history of one core section: the versions of core.md in which its text changed,
+//! each with a line diff against the text before, for rolling a section back.
+
+use serde::Serialize;
+
+use crate::core_md::CoreSections;
+use crate::diff::{self, Piece};
+use crate::model::{CoreVersion, Section};
+
+/// One text a section had.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SectionChange {
+    /// The core.md version that brought this text.
+    pub version_id: i64,
+    /// When (Unix ms).
+    pub created_at_ms: i64,
+    /// `llm`, `user`, `external` or `initial`.
+    pub author: String,
+    /// The changeset that made it, for LLM and revert versions.
+    pub changeset_id: Option<i64>,
+    /// The section's text in that version.
+    pub text: String,
+    /// Line diff from the text before.
+    pub diff: Vec<Piece>,
+}
+
+/// The texts `section` had, newest first, from `versions` in any order. Versions whose
+/// core.md cannot be parsed (an outside edit that broke the headings) are skipped.
+pub fn section_history(versions: &[CoreVersion], section: Section) -> Vec<SectionChange> {
+    let mut sorted: Vec<&CoreVersion> = versions.iter().collect();
+    sorted.sort_by_key(|v| v.id);
+    let mut out: Vec<SectionChange> = Vec::new();
+    let mut previous: Option<String> = None;
+    for version in sorted {
+        let Ok(sections) = CoreSections::parse(&version.content) else {
+            continue;
+        };
+        let text = sections.get(section).to_owned();
+        if previous.as_deref() == Some(text.as_str()) {
+            continue;
+        }
+        out.push(SectionChange {
+            version_id: version.id,
+            created_at_ms: version.created_at_ms,
+            author: version.author.clone(),
+            changeset_id: version.changeset_id,
+            diff: diff::lines(previous.as_deref().unwrap_or_default(), &text),
+            text: text.clone(),
+        });
+        previous = Some(text);
+    }
+    out.reverse();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::Change;
+
+    fn version(id: i64, user: &str) -> CoreVersion {
+        CoreVersion {
+            id,
+            content: format!("# SOUL\nCalm.\n\n# TOOLS\n\n# RULE\n\n# USER\n{user}\n"),
+            author: if id == 1 { "initial".into() } else { "user".into() },
+            changeset_id: None,
+            created_at_ms: id * 1000,
+        }
+    }
+
+    #[test]
+    fn only_versions_that_changed_the_section_are_listed_newest_first() {
+        let mut versions = vec![
+            version(3, "- Likes jazz.\n- Plays cello."),
+            version(1, ""),
+            version(2, "- Likes jazz."),
+        ];
+        versions.push(CoreVersion {
+            content: "no headings at all".into(),
+            ..version(4, "")
+        });
+        let user = section_history(&versions, Section::User);
+        let ids: Vec<i64> = user.iter().map(|c| c.version_id).collect();
+        assert_eq!(ids, vec![3, 2, 1]);
+        let kinds: Vec<(Change, &str)> = user[0].diff.iter().map(|p| (p.change, p.text.as_str())).collect();
+        assert_eq!(kinds, vec![(Change::Same, "- Likes jazz."), (Change::Added, "- Plays cello.")]);
+        let soul = section_history(&versions, Section::Soul);
+        assert_eq!(soul.len(), 1, "SOUL never changed after the first version");
+        assert_eq!(soul[0].text, "Calm.");
+    }
+}

@@ -1,0 +1,66 @@
+//! Progress of long work (adding with an LLM, importing, re-embedding), sent to the window
+//! as `progress` events while the work runs on the async runtime.
+
+use serde::Serialize;
+use tauri::{AppHandle, Emitter};
+
+/// The event the window listens to.
+pub const PROGRESS: &str = "progress";
+
+/// One step of a long task.
+#[derive(Debug, Clone, Serialize)]
+pub struct Progress {
+    /// `add`, `import` or `reembed`.
+    pub task: &'static str,
+    /// Units done (memories embedded), 0 when unknown.
+    pub done: usize,
+    /// Units in all, 0 when unknown.
+    pub total: usize,
+    /// What is happening, in plain words.
+    pub message: String,
+    /// True on the last event of the task.
+    pub finished: bool,
+}
+
+/// Sends progress events for one task.
+#[derive(Clone)]
+pub struct Reporter {
+    app: AppHandle,
+    task: &'static str,
+}
+
+impl Reporter {
+    /// A reporter for `task`.
+    pub fn new(app: AppHandle, task: &'static str) -> Self {
+        Self { app, task }
+    }
+
+    /// Says what is happening.
+    pub fn say(&self, message: impl Into<String>) {
+        self.send(0, 0, message.into(), false);
+    }
+
+    /// `done` of `total` units.
+    pub fn step(&self, done: usize, total: usize, message: &str) {
+        self.send(done, total, message.to_owned(), false);
+    }
+
+    /// The task ended (well or not).
+    pub fn finish(&self) {
+        self.send(0, 0, String::new(), true);
+    }
+
+    fn send(&self, done: usize, total: usize, message: String, finished: bool) {
+        // A window that went away cannot be told; the work itself is not affected.
+        let _ = self.app.emit(
+            PROGRESS,
+            Progress {
+                task: self.task,
+                done,
+                total,
+                message,
+                finished,
+            },
+        );
+    }
+}
