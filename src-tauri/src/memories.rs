@@ -1,7 +1,7 @@
 //! Commands of the memories and search views: adding, searching, recall, lineage, and the
 //! long work of importing and re-embedding (with progress events).
 
-use haema_core::{AddInput, AddOutcome, Lineage, Recall, SearchMode, SearchResults};
+use haema_core::{AddInput, AddOutcome, ChangesetView, Lineage, MemoryRecord, Recall, SearchMode, SearchResults};
 use serde::Serialize;
 use tauri::{AppHandle, State};
 
@@ -50,10 +50,30 @@ pub async fn recall(state: State<'_, AppState>, query: String, budget: Option<us
     Ok(state.memory().await?.recall(&query, budget.unwrap_or(800)).await?)
 }
 
+/// A memory with the changes that made and replaced it, as before/after views.
+#[derive(Debug, Serialize)]
+pub struct LineageView {
+    /// The memory itself.
+    pub memory: MemoryRecord,
+    /// The change that made it.
+    pub origin: Option<ChangesetView>,
+    /// The change that replaced it, if it is no longer active.
+    pub replaced_by: Option<ChangesetView>,
+}
+
 /// Where a memory came from and what became of it.
 #[tauri::command]
-pub async fn lineage(state: State<'_, AppState>, id: String) -> CommandResult<Lineage> {
-    Ok(state.memory().await?.lineage(&id).await?)
+pub async fn lineage(state: State<'_, AppState>, id: String) -> CommandResult<LineageView> {
+    let Lineage {
+        memory,
+        origin,
+        replaced_by,
+    } = state.memory().await?.lineage(&id).await?;
+    Ok(LineageView {
+        memory,
+        origin: origin.map(ChangesetView::new),
+        replaced_by: replaced_by.map(ChangesetView::new),
+    })
 }
 
 /// What an import did, in the window's terms.

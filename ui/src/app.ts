@@ -1,0 +1,263 @@
+// The window's shell: which store is open, which view shows, notices with Undo, errors in
+// plain words, progress of long work, keyboard shortcuts and live refresh. Views get an
+// `App` to act through; they keep no business logic of their own.
+import { api, errorText, type StoreInfo } from "./api";
+import { h } from "./dom";
+import { applyTheme, loadTheme, nextTheme, THEME_WORDS, type ThemeChoice } from "./logic/theme";
+import { type Undoable, UndoStack } from "./logic/undo";
+import { storeName } from "./logic/words";
+
+export type ViewName = "latest" | "search" | "review" | "core" | "history" | "stores";
+
+export interface View {
+  element: HTMLElement;
+  /** Loads the view's data again (after a change here or in another process). */
+  refresh(): Promise<void>;
+  /** Puts keyboard focus where work starts. */
+  focus?(): void;
+}
+
+export type ViewFactory = (app: App) => View;
+
+const NAV: Array<{ name: ViewName; label: string }> = [
+  { name: "latest", label: "Memories" },
+  { name: "search", label: "Search" },
+  { name: "review", label: "Review" },
+  { name: "core", label: "Profile" },
+  { name: "history", label: "History" },
+  { name: "stores", label: "Switch memory" },
+];
+
+export class App {
+  store: StoreInfo | null = null;
+  readonly undos = new UndoStack();
+  private current: ViewName = "latest";
+  private view: View | null = null;
+  private readonly main = h("main", { id: "view", tabindex: "-1" });
+  private readonly nav = h("nav", { "aria-label": "Views" });
+  private readonly storeLabel = h("span", { class: "store-name" });
+  private readonly notice = h("div", { class: "notice", role: "status", "aria-live": "polite" });
+  private readonly alert = h("div", { class: "alert", role: "alert" });
+  private readonly progress = h("div", { class: "progress", role: "status", "aria-live": "polite", hidden: true });
+  private readonly themeButton = h("button", { type: "button", class: "quiet" });
+  private theme: ThemeChoice;
+  private noticeTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    readonly root: HTMLElement,
+    private readonly views: Record<ViewName, ViewFactory>,
+    private readonly firstRun: (app: App, status: import("./api").AppStatus) => HTMLElement,
+    readonly now: () => number = () => Date.now(),
+  ) {
+    this.theme = loadTheme(localStorage);
+    applyTheme(document.documentElement, localStorage, this.theme);
+    this.themeButton.textContent = THEME_WORDS[this.theme];
+    this.themeButton.addEventListener("click", () => this.cycleTheme());
+  }
+
+  /** Opens the store of the last run (or `HAEMA_STORE`), else the first-run screen. */
+  async start(): Promise<void> {
+    void api.onStoreChanged(() => void this.refresh());
+    void api.onProgress((p) => this.showProgress(p.finished ? null : p.message, p.done, p.total));
+    document.addEventListener("keydown", (e) => this.onKey(e));
+    try {
+      const status = await api.appStatus();
+      if (status.store) {
+        this.store = status.store;
+      } else if (status.start_store) {
+        this.store = await api.openStore(status.start_store, false);
+      }
+      if (this.store) this.showShell("latest");
+      else this.root.replaceChildren(this.firstRun(this, status), this.alert);
+    } catch (e) {
+      this.root.replaceChildren(this.firstRun(this, emptyStatus()), this.alert);
+      this.fail(e);
+    }
+  }
+
+  /** Opens (or creates) a store and shows its memories; undoable back to the store before. */
+  async openStore(dir: string | null, create: boolean): Promise<boolean> {
+    const before = this.store?.dir ?? null;
+    try {
+      this.store = await api.openStore(dir, create);
+    } catch (e) {
+      this.fail(e);
+      return false;
+    }
+    this.undos.clear();
+    this.showShell("latest");
+    if (before !== null && before !== this.store.dir) {
+      this.say(`Opened “${storeName(this.store.dir)}”.`, {
+        done: "Opened",
+        undo: async () => {
+          await this.openStore(before, false);
+          return `Back to “${storeName(before)}”.`;
+        },
+      });
+    }
+    return true;
+  }
+
+  private showShell(view: ViewName): void {
+    const skip = h("a", { href: "#view", class: "skip" }, "Skip to content");
+    const header = h(
+      "header",
+      {},
+      h("span", { class: "brand" }, "haema"),
+      this.storeLabel,
+      this.nav,
+      this.themeButton,
+    );
+    this.root.replaceChildren(skip, header, this.alert, this.main, h("footer", {}, this.progress, this.notice));
+    void this.show(view);
+  }
+
+  /** Shows a view (Alt+1…6 or the tabs). */
+  async show(name: ViewName): Promise<void> {
+    this.current = name;
+    this.view = this.views[name](this);
+    this.main.replaceChildren(this.view.element);
+    this.renderNav();
+    this.clearAlert();
+    await this.refresh();
+    this.view.focus?.();
+  }
+
+  get currentView(): ViewName {
+    return this.current;
+  }
+
+  private renderNav(): void {
+    const waiting = this.store?.pending_changesets ?? 0;
+    this.nav.replaceChildren(
+      ...NAV.map((item, i) => {
+        const label = item.name === "review" && waiting > 0 ? `${item.label} (${waiting})` : item.label;
+        const button = h(
+          "button",
+          { type: "button", title: `${item.label} (Alt+${i + 1})`, "data-view": item.name },
+          label,
+        );
+        if (item.name === this.current) button.setAttribute("aria-current", "page");
+        button.addEventListener("click", () => void this.show(item.name));
+        return button;
+      }),
+    );
+    this.storeLabel.textContent = this.store ? storeName(this.store.dir) : "";
+    this.storeLabel.title = this.store?.dir ?? "";
+  }
+
+  /** Reloads the store's counts and the current view. */
+  async refresh(): Promise<void> {
+    try {
+      const status = await api.appStatus();
+      if (status.store) this.store = status.store;
+      this.renderNav();
+      await this.view?.refresh();
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  /** Runs something that changes the store: shows its result with Undo, or its error. */
+  async act(work: () => Promise<Undoable | string | null>): Promise<boolean> {
+    this.clearAlert();
+    try {
+      const result = await work();
+      if (typeof result === "string") this.say(result);
+      else if (result) this.say(`${result.done}.`, result);
+      await this.refresh();
+      return true;
+    } catch (e) {
+      this.fail(e);
+      await this.refresh();
+      return false;
+    }
+  }
+
+  /** Undoes the newest action. */
+  async undo(): Promise<void> {
+    if (this.undos.size === 0) {
+      this.say("There is nothing to undo.");
+      return;
+    }
+    await this.act(async () => this.undos.undo());
+  }
+
+  /** A notice; with an undoable action, it offers Undo (also Ctrl+Z). */
+  say(text: string, undoable?: Undoable): void {
+    if (undoable) this.undos.push(undoable);
+    const children: Node[] = [h("span", {}, text)];
+    if (undoable) {
+      const button = h("button", { type: "button", class: "undo" }, "Undo");
+      button.addEventListener("click", () => void this.undo());
+      children.push(button);
+    }
+    this.notice.replaceChildren(...children);
+    clearTimeout(this.noticeTimer);
+    this.noticeTimer = setTimeout(() => this.notice.replaceChildren(), 12_000);
+  }
+
+  /** Shows an error in plain words. */
+  fail(error: unknown): void {
+    this.alert.replaceChildren(
+      h("span", {}, errorText(error)),
+      closeButton(() => this.clearAlert()),
+    );
+  }
+
+  clearAlert(): void {
+    this.alert.replaceChildren();
+  }
+
+  /** Shows (or, with `null`, hides) what long work is doing. */
+  showProgress(message: string | null, done = 0, total = 0): void {
+    if (message === null) {
+      this.progress.hidden = true;
+      this.progress.replaceChildren();
+      return;
+    }
+    const bar = h("progress", { "aria-label": message });
+    if (total > 0) {
+      bar.max = total;
+      bar.value = done;
+    }
+    const count = total > 0 ? ` ${done} of ${total}` : "";
+    this.progress.replaceChildren(bar, h("span", {}, message + count));
+    this.progress.hidden = false;
+  }
+
+  private cycleTheme(): void {
+    this.theme = nextTheme(this.theme);
+    applyTheme(document.documentElement, localStorage, this.theme);
+    this.themeButton.textContent = THEME_WORDS[this.theme];
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const typing = isTyping(e.target);
+    if (e.altKey && /^[1-6]$/.test(e.key) && this.store) {
+      e.preventDefault();
+      const item = NAV[Number(e.key) - 1];
+      if (item) void this.show(item.name);
+    } else if ((e.ctrlKey || e.metaKey) && e.key === "z" && !typing && this.store) {
+      e.preventDefault();
+      void this.undo();
+    } else if (e.key === "/" && !typing && this.store) {
+      e.preventDefault();
+      void this.show("search");
+    }
+  }
+}
+
+function isTyping(target: EventTarget | null): boolean {
+  return target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
+}
+
+function emptyStatus(): import("./api").AppStatus {
+  return { store: null, start_store: null, default_store: null, default_exists: false };
+}
+
+export function closeButton(onClose: () => void): HTMLButtonElement {
+  const button = h("button", { type: "button", class: "quiet", "aria-label": "Dismiss" }, "×");
+  button.addEventListener("click", onClose);
+  return button;
+}

@@ -1,0 +1,126 @@
+import { describe, expect, it, vi } from "vitest";
+import { mergeView } from "../test/backend";
+import { PagedList } from "./paged";
+import { freshDraft, isEdited, plan, planWords, resultingMemories } from "./review";
+import { applyTheme, loadTheme, nextTheme } from "./theme";
+import { UndoStack } from "./undo";
+import { changeHeadline, countWords, inputWords, statusWords, storeName, storeSummary } from "./words";
+
+describe("review drafts", () => {
+  it("approves as suggested until something is changed", () => {
+    const view = mergeView();
+    const draft = freshDraft(view);
+    expect(isEdited(view, draft)).toBe(false);
+    expect(plan(view, draft)).toEqual({ kind: "approve" });
+    expect(planWords(view, draft)).toBe("Saves the change as suggested.");
+  });
+
+  it("turns edits, left-out memories and kept old ones into one edited approval", () => {
+    const view = mergeView();
+    const draft = freshDraft(view);
+    draft.after[0] = { kind: "edit", text: "  The user drinks black tea with milk " };
+    draft.after[1] = { kind: "leave" };
+    draft.keepOld[0] = true;
+    expect(resultingMemories(view, draft)).toEqual(["The user drinks black tea with milk", "The user drinks green tea"]);
+    expect(plan(view, draft)).toEqual({
+      kind: "approve_edited",
+      memories: ["The user drinks black tea with milk", "The user drinks green tea"],
+    });
+    expect(planWords(view, draft)).toBe("Saves 2 memories as you edited them.");
+  });
+
+  it("leaving out everything of a pure addition is a rejection; of a merge, a removal", () => {
+    const merge = mergeView();
+    const draft = freshDraft(merge);
+    draft.after = [{ kind: "leave" }, { kind: "edit", text: "   " }];
+    expect(plan(merge, draft)).toEqual({ kind: "approve_edited", memories: [] });
+    expect(planWords(merge, draft)).toBe("Removes the older memories and saves nothing new.");
+    const addition = { ...mergeView(), before: [] };
+    const d2 = freshDraft(addition);
+    d2.after = [{ kind: "leave" }, { kind: "leave" }];
+    expect(plan(addition, d2)).toEqual({ kind: "reject" });
+  });
+
+  it("changes too long to show whole are approved as suggested", () => {
+    const view = { ...mergeView(), after_more: 3 };
+    const draft = freshDraft(view);
+    draft.after[0] = { kind: "leave" };
+    expect(plan(view, draft)).toEqual({ kind: "approve" });
+  });
+});
+
+describe("plain words", () => {
+  it("says what a change does and where it stands", () => {
+    const view = mergeView();
+    expect(changeHeadline(view)).toBe("Remember 2 new things, replace 1 older memory");
+    expect(statusWords(view)).toBe("Waiting for you");
+    const auto = { ...view, changeset: { ...view.changeset, status: "committed" as const, decided_by: "auto" } };
+    expect(statusWords(auto)).toBe("Saved automatically");
+    const rerun = { ...view, changeset: { ...view.changeset, status: "rejected" as const, decided_by: "rerun" } };
+    expect(statusWords(rerun)).toBe("Replaced by a newer version");
+    const imported = { ...view, changeset: { ...view.changeset, outcome: "import" as const } };
+    expect(changeHeadline(imported)).toBe("Imported 2 memories");
+    expect(inputWords({ ...view, changeset: { ...view.changeset, raw_input: "x".repeat(200) } }, 10)).toBe("xxxxxxxxx…");
+  });
+
+  it("names stores and counts", () => {
+    expect(storeName("/home/ann/.local/share/haema/work/")).toBe("work");
+    expect(countWords(1, "memory", "memories")).toBe("1 memory");
+    expect(countWords(12000, "memory", "memories")).toBe("12,000 memories");
+    expect(
+      storeSummary({ dir: "/s", active: 3, pending_changesets: 1, embedder: "none", dims: 0, llm: null, review: "auto" }),
+    ).toBe("3 memories · 1 change waiting");
+  });
+});
+
+describe("undo stack", () => {
+  it("undoes the newest first and forgets beyond its limit", async () => {
+    const stack = new UndoStack(2);
+    const undone: string[] = [];
+    for (const name of ["a", "b", "c"]) {
+      stack.push({ done: name, undo: async () => (undone.push(name), `undid ${name}`) });
+    }
+    expect(stack.size).toBe(2);
+    expect(await stack.undo()).toBe("undid c");
+    expect(await stack.undo()).toBe("undid b");
+    expect(await stack.undo()).toBeNull();
+    expect(undone).toEqual(["c", "b"]);
+  });
+});
+
+describe("theme", () => {
+  it("cycles system → light → dark and remembers the choice", () => {
+    const store = new Map<string, string>();
+    const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) };
+    expect(loadTheme(storage)).toBe("system");
+    const root = document.createElement("html");
+    applyTheme(root, storage, nextTheme("system"));
+    expect(root.dataset.theme).toBe("light");
+    expect(loadTheme(storage)).toBe("light");
+    applyTheme(root, storage, nextTheme("dark"));
+    expect(root.dataset.theme).toBeUndefined();
+    store.set("haema.theme", "purple");
+    expect(loadTheme(storage)).toBe("system");
+  });
+});
+
+describe("paged list", () => {
+  it("pages after the last item and keeps what is shown on reload", async () => {
+    const all = Array.from({ length: 5 }, (_, i) => i);
+    const fetch = vi.fn(async (after: number | null, count: number) => {
+      const start = after === null ? 0 : after + 1;
+      return all.slice(start, start + count);
+    });
+    const list = new PagedList<number>(fetch, 2);
+    await list.reload();
+    expect(list.items).toEqual([0, 1]);
+    expect(await list.more()).toBe(true);
+    expect(list.items).toEqual([0, 1, 2, 3]);
+    await list.reload();
+    expect(fetch).toHaveBeenLastCalledWith(null, 4);
+    await list.more();
+    expect(list.items).toEqual([0, 1, 2, 3, 4]);
+    expect(list.done).toBe(true);
+    expect(await list.more()).toBe(false);
+  });
+});

@@ -1,0 +1,93 @@
+// Plain words for what the store reports: no ids, no jargon.
+import type { ChangesetView, Section, SearchHit, SearchMode, StoreInfo } from "../api";
+
+export const SECTION_WORDS: Record<Section, { title: string; help: string }> = {
+  SOUL: { title: "Personality", help: "Who your assistant is: its mission and how it talks." },
+  TOOLS: { title: "Tools", help: "What your assistant can use and how." },
+  RULE: { title: "Rules", help: "Rules your assistant always follows." },
+  USER: { title: "About you", help: "What your assistant always keeps in mind about you." },
+};
+
+export const MODE_WORDS: Record<SearchMode, string> = {
+  hybrid: "Best match (meaning and words)",
+  vector: "By meaning",
+  lexical: "By exact words",
+};
+
+/** How a search result was found, for people. */
+export function foundWords(hit: SearchHit): string {
+  if (hit.found_by === "both") return "matches the meaning and the words";
+  if (hit.found_by === "vector") return "similar in meaning";
+  return "contains the words";
+}
+
+/** The last folder name of a store: how people tell stores apart. */
+export function storeName(dir: string): string {
+  const parts = dir.split(/[\\/]/).filter((p) => p.length > 0);
+  return parts[parts.length - 1] ?? dir;
+}
+
+export function countWords(n: number, one: string, many: string): string {
+  return `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
+}
+
+/** One line about a store: how much it holds and what waits. */
+export function storeSummary(info: StoreInfo): string {
+  const parts = [countWords(info.active, "memory", "memories")];
+  if (info.pending_changesets > 0) parts.push(countWords(info.pending_changesets, "change waiting", "changes waiting"));
+  return parts.join(" · ");
+}
+
+/** What the new input of a change was, shortened for a heading. */
+export function inputWords(view: ChangesetView, max = 140): string {
+  const cs = view.changeset;
+  const text = cs.raw_input ?? cs.inputs.join(" · ");
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** A change in one sentence: what happened and who decided. */
+export function changeHeadline(view: ChangesetView): string {
+  const cs = view.changeset;
+  const added = cs.proposed.filter((p) => !p.kept).length;
+  const removed = cs.related.filter((r) => !r.kept).length;
+  if (cs.kind === "revert") return "Undid an earlier change";
+  if (cs.outcome === "import") return `Imported ${countWords(added, "memory", "memories")}`;
+  const parts: string[] = [];
+  if (added > 0) parts.push(`remember ${countWords(added, "new thing", "new things")}`);
+  if (removed > 0) parts.push(`replace ${countWords(removed, "older memory", "older memories")}`);
+  if (cs.core_after !== null && cs.core_before !== cs.core_after) parts.push("update the profile");
+  if (parts.length === 0) return "Nothing to change";
+  const sentence = parts.join(", ");
+  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+}
+
+/** Where a change stands, in words. */
+export function statusWords(view: ChangesetView): string {
+  const cs = view.changeset;
+  switch (cs.status) {
+    case "pending":
+      return "Waiting for you";
+    case "stale":
+      return "Out of date: the memories it was built on changed since";
+    case "rejected":
+      return cs.decided_by === "rerun" ? "Replaced by a newer version" : "You said no";
+    case "reverted":
+      return "Undone";
+    case "committed":
+      if (cs.decided_by === "auto") return "Saved automatically";
+      if (cs.kind === "revert") return "Done";
+      return "You approved it";
+  }
+}
+
+/** Why the LLM did not rebuild the memories, when it did not. */
+export function outcomeNote(view: ChangesetView): string | null {
+  switch (view.changeset.outcome) {
+    case "fallback":
+      return "The language model could not help, so the new text is kept as it was typed.";
+    case "no_llm":
+      return "No language model is set up, so the new text is kept as it was typed.";
+    default:
+      return null;
+  }
+}

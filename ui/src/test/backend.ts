@@ -1,0 +1,198 @@
+// A small in-memory stand-in for the Rust side, behind @tauri-apps/api's mockIPC: enough
+// state for the views' logic to be tested (the real app is driven by the e2e tests).
+import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
+import type { ChangesetView, CoreView, MemoryRecord, Section, SectionChange, StoreEntry, StoreInfo } from "../api";
+
+export interface Call {
+  cmd: string;
+  args: Record<string, unknown>;
+}
+
+export const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
+
+export function memory(id: string, content: string, minutesAgo = 5): MemoryRecord {
+  const ts = NOW - minutesAgo * 60_000;
+  return { id, content, timestamp_ms: ts, updated_at_ms: ts, status: "active", changeset_id: 1, superseded_by: null };
+}
+
+/** A pending merge: "green tea" becomes "black tea", a kept memory, and a new one. */
+export function mergeView(id = 7): ChangesetView {
+  return {
+    changeset: {
+      id,
+      kind: "add",
+      status: "pending",
+      outcome: "reconstructed",
+      created_at_ms: NOW - 60_000,
+      decided_at_ms: null,
+      decided_by: null,
+      raw_input: "I switched to black tea",
+      inputs: ["I switched to black tea"],
+      related: [{ memory_id: "m1", content: "The user drinks green tea", distance: 0.2, kept: false }],
+      proposed: [
+        { memory_id: "p1", content: "The user drinks black tea", kept: false },
+        { memory_id: "p2", content: "The user stopped green tea", kept: false },
+      ],
+      core_before: null,
+      core_after: null,
+      llm: "openai:gpt-4o-mini",
+      embedder: "none",
+      llm_calls: [{ stage: "reconstruct", answer: { memories: ["…"] }, error: null }],
+      warnings: [],
+      reverts_id: null,
+      reverted_by_id: null,
+    },
+    before: [
+      {
+        memory_id: "m1",
+        content: "The user drinks green tea",
+        kept: false,
+        distance: 0.2,
+        pieces: [
+          { change: "same", text: "The user drinks " },
+          { change: "removed", text: "green " },
+          { change: "same", text: "tea" },
+        ],
+      },
+    ],
+    before_more: 0,
+    after: [
+      {
+        memory_id: "p1",
+        content: "The user drinks black tea",
+        kept: false,
+        distance: null,
+        pieces: [
+          { change: "same", text: "The user drinks " },
+          { change: "added", text: "black " },
+          { change: "same", text: "tea" },
+        ],
+      },
+      {
+        memory_id: "p2",
+        content: "The user stopped green tea",
+        kept: false,
+        distance: null,
+        pieces: [{ change: "added", text: "The user stopped green tea" }],
+      },
+    ],
+    after_more: 0,
+    core: null,
+  };
+}
+
+export function storeInfo(dir = "/home/ann/.local/share/haema/default", pending = 0, active = 2): StoreInfo {
+  return { dir, active, pending_changesets: pending, embedder: "none", dims: 0, llm: null, review: "guarded" };
+}
+
+export class Backend {
+  calls: Call[] = [];
+  open: StoreInfo | null = storeInfo();
+  startStore: string | null = null;
+  memories: MemoryRecord[] = [memory("a", "The user drinks green tea", 5), memory("b", "The user lives in Oslo", 90)];
+  waiting: ChangesetView[] = [];
+  history: ChangesetView[] = [];
+  core: CoreView = {
+    sections: { SOUL: "Calm and brief.", TOOLS: "", RULE: "", USER: "- Likes jazz." },
+    locked: [],
+  };
+  sectionHistory: SectionChange[] = [];
+  stores: StoreEntry[] = [];
+  failOn = new Map<string, { kind: string; message: string }>();
+  nextChangeset = 100;
+
+  constructor() {
+    mockIPC((cmd, args) => this.handle(cmd, (args ?? {}) as Record<string, unknown>), { shouldMockEvents: true });
+  }
+
+  stop(): void {
+    clearMocks();
+  }
+
+  named(cmd: string): Call[] {
+    return this.calls.filter((c) => c.cmd === cmd);
+  }
+
+  private handle(cmd: string, args: Record<string, unknown>): unknown {
+    this.calls.push({ cmd, args });
+    const failure = this.failOn.get(cmd);
+    if (failure) throw failure;
+    const info = () => (this.open ? { ...this.open, pending_changesets: this.waiting.length } : null);
+    switch (cmd) {
+      case "app_status":
+        return { store: info(), start_store: this.startStore, default_store: "/home/ann/.local/share/haema/default", default_exists: false };
+      case "open_store":
+        this.open = storeInfo((args.dir as string | null) ?? "/home/ann/.local/share/haema/default");
+        return info();
+      case "stores":
+        return this.stores;
+      case "latest": {
+        const after = args.after as MemoryRecord | null;
+        const start = after ? this.memories.findIndex((m) => m.id === after.id) + 1 : 0;
+        return this.memories.slice(start, start + (args.count as number));
+      }
+      case "add":
+        return { changeset: this.nextChangeset++, status: "committed", warnings: [] };
+      case "awaiting_review":
+        return this.waiting;
+      case "approve":
+      case "approve_edited":
+      case "reject":
+      case "reopen":
+      case "revert": {
+        const id = args.id as number;
+        const found = this.waiting.find((v) => v.changeset.id === id) ?? this.history.find((v) => v.changeset.id === id);
+        if (cmd !== "reopen" && cmd !== "revert") this.waiting = this.waiting.filter((v) => v.changeset.id !== id);
+        const view = found ?? mergeView(id);
+        return { ...view, changeset: { ...view.changeset, id: cmd === "revert" ? this.nextChangeset++ : id } };
+      }
+      case "history":
+        return this.history;
+      case "core":
+        return this.core;
+      case "set_section":
+        this.core.sections[args.section as Section] = args.text as string;
+        return 2;
+      case "set_lock": {
+        const section = args.section as Section;
+        this.core.locked = (args.locked as boolean) ? [...this.core.locked, section] : this.core.locked.filter((s) => s !== section);
+        return null;
+      }
+      case "section_history":
+        return this.sectionHistory;
+      case "search":
+        return {
+          mode: args.mode,
+          notice: null,
+          hits: this.memories
+            .filter((m) => m.content.toLowerCase().includes(String(args.query).toLowerCase()))
+            .map((m) => ({ ...m, score: 0.9, found_by: "lexical", distance: null, bm25: 1.2 })),
+        };
+      case "recall":
+        return { text: "## Core\nCalm.", items: [], tokens: 12, budget: args.budget };
+      case "import_file":
+        return { added: 3, skipped: 1, changeset: 55 };
+      case "lineage":
+        return { memory: this.memories[0], origin: mergeView(3), replaced_by: null };
+      default:
+        return null;
+    }
+  }
+}
+
+/** Lets pending promises (mocked invokes are async) settle. */
+export async function settle(rounds = 10): Promise<void> {
+  for (let i = 0; i < rounds; i++) await new Promise((r) => setTimeout(r, 0));
+}
+
+/** The visible text of an element, whitespace squeezed. */
+export function text(el: Element | null): string {
+  return (el?.textContent ?? "").replace(/\s+/g, " ").trim();
+}
+
+/** The button whose text is `label` inside `root`. */
+export function button(root: ParentNode, label: string): HTMLButtonElement {
+  const found = [...root.querySelectorAll("button")].find((b) => text(b) === label);
+  if (!found) throw new Error(`no button “${label}” in: ${[...root.querySelectorAll("button")].map((b) => text(b)).join(" | ")}`);
+  return found;
+}

@@ -1,0 +1,216 @@
+// "Changes waiting for you": each change as a before/after with the changed words marked;
+// every new memory can be kept, edited or left out and every replaced one kept too, then
+// the change approved (as drafted) or rejected. Every decision can be undone.
+import { api, type ChangesetView } from "../api";
+import type { App, View } from "../app";
+import { h } from "../dom";
+import { type Choice, type Draft, freshDraft, isEdited, plan, planWords } from "../logic/review";
+import { when } from "../logic/time";
+import type { Undoable } from "../logic/undo";
+import { changeHeadline, inputWords, outcomeNote } from "../logic/words";
+import { lineDiff, pieces, technical } from "./pieces";
+
+export function reviewView(app: App): View {
+  const drafts = new Map<number, Draft>();
+  const list = h("div", { class: "changes" });
+  const intro = h("p", { class: "muted" });
+  const approveAll = h("button", { type: "button" }, "Approve all as suggested");
+  let waiting: ChangesetView[] = [];
+
+  approveAll.addEventListener("click", () => void app.act(() => decideAll(waiting)));
+
+  function render(): void {
+    const pending = waiting.filter((v) => v.changeset.status === "pending");
+    intro.textContent =
+      waiting.length === 0
+        ? "Nothing is waiting. When something new changes what your assistant already knows, it waits here for you."
+        : "Your assistant wants to change what it remembers. Look at each change, adjust it if you like, then approve or reject it.";
+    approveAll.hidden = pending.length < 2;
+    const focused = document.activeElement?.id;
+    list.replaceChildren(...waiting.map((view) => card(app, view, draftFor(view), () => render())));
+    if (focused) document.getElementById(focused)?.focus();
+  }
+
+  function draftFor(view: ChangesetView): Draft {
+    const id = view.changeset.id;
+    let draft = drafts.get(id);
+    if (!draft || draft.after.length !== view.after.length) {
+      draft = freshDraft(view);
+      drafts.set(id, draft);
+    }
+    return draft;
+  }
+
+  const element = h(
+    "section",
+    { class: "view", "aria-labelledby": "review-title" },
+    h("h1", { id: "review-title" }, "Changes waiting for you"),
+    intro,
+    approveAll,
+    list,
+  );
+  return {
+    element,
+    async refresh() {
+      waiting = await api.awaitingReview();
+      const ids = new Set(waiting.map((v) => v.changeset.id));
+      for (const id of drafts.keys()) if (!ids.has(id)) drafts.delete(id);
+      render();
+    },
+    focus: () => element.querySelector<HTMLElement>(".change button")?.focus(),
+  };
+}
+
+/** Approves every pending change as suggested; the undo reverts them all. */
+export async function decideAll(views: ChangesetView[]): Promise<Undoable> {
+  const done: number[] = [];
+  for (const view of views.filter((v) => v.changeset.status === "pending")) {
+    await api.approve(view.changeset.id);
+    done.push(view.changeset.id);
+  }
+  return {
+    done: `Approved ${done.length} changes`,
+    undo: async () => {
+      for (const id of done.reverse()) await api.revert(id);
+      return `Undid ${done.length} changes.`;
+    },
+  };
+}
+
+/** Carries out a person's decision on one change. */
+export async function decide(view: ChangesetView, draft: Draft | "reject"): Promise<Undoable> {
+  const id = view.changeset.id;
+  const p = draft === "reject" ? { kind: "reject" as const } : plan(view, draft);
+  if (p.kind === "reject") {
+    await api.reject(id);
+    return {
+      done: "Rejected: nothing was changed",
+      undo: async () => {
+        await api.reopen(id);
+        return "The change is waiting for you again.";
+      },
+    };
+  }
+  if (p.kind === "approve") await api.approve(id);
+  else await api.approveEdited(id, p.memories);
+  return {
+    done: p.kind === "approve" ? "Approved" : "Approved with your edits",
+    undo: async () => {
+      await api.revert(id);
+      return "Undone: your assistant remembers what it did before.";
+    },
+  };
+}
+
+function card(app: App, view: ChangesetView, draft: Draft, rerender: () => void): HTMLElement {
+  const cs = view.changeset;
+  const titleId = `change-${cs.id}`;
+  const stale = cs.status === "stale";
+  const note = outcomeNote(view);
+  const buttons = h("div", { class: "actions" });
+  const explain = h("p", { class: "muted" }, stale ? "" : planWords(view, draft));
+  if (stale) {
+    const again = h("button", { type: "button", class: "primary" }, "Build it again");
+    again.addEventListener("click", () =>
+      void app.act(async () => {
+        await api.rerun(cs.id);
+        return "Built again from what your assistant remembers now.";
+      }),
+    );
+    buttons.append(again);
+  } else {
+    const approve = h("button", { type: "button", class: "primary" }, isEdited(view, draft) ? "Approve with my edits" : "Approve");
+    approve.addEventListener("click", () => void app.act(() => decide(view, draft)));
+    buttons.append(approve);
+  }
+  const reject = h("button", { type: "button" }, "Reject");
+  reject.addEventListener("click", () => void app.act(() => decide(view, "reject")));
+  buttons.append(reject);
+
+  const before = view.before.map((item, i) => {
+    const row = h("li", { class: item.kept ? "kept" : "changed" }, h("span", { class: "text" }, pieces(item.pieces)));
+    if (item.kept) row.append(h("span", { class: "tag" }, "stays"));
+    else if (!stale && view.before_more === 0) {
+      const box = h("input", { type: "checkbox", id: `${titleId}-keep-${i}` });
+      box.checked = draft.keepOld[i] ?? false;
+      box.addEventListener("change", () => {
+        draft.keepOld[i] = box.checked;
+        rerender();
+      });
+      row.append(h("label", { class: "inline", for: `${titleId}-keep-${i}` }, box, " Keep this one too"));
+    }
+    return row;
+  });
+  const after = view.after.map((_, i) => afterRow(view, draft, i, `${titleId}-after-${i}`, !stale, rerender));
+
+  return h(
+    "article",
+    { class: `change ${cs.status}`, "aria-labelledby": titleId },
+    h("h2", { id: titleId }, changeHeadline(view)),
+    h("p", { class: "meta" }, `Because your assistant learned: “${inputWords(view)}” · ${when(cs.created_at_ms, app.now())}`),
+    stale ? h("p", { class: "warning" }, "This change is out of date: the memories it was built on changed since. Build it again or reject it.") : null,
+    note ? h("p", { class: "muted" }, note) : null,
+    ...cs.warnings.map((w) => h("p", { class: "warning" }, w)),
+    h(
+      "div",
+      { class: "before-after" },
+      h(
+        "section",
+        { class: "side", "aria-label": "Before" },
+        h("h3", {}, "Before"),
+        before.length === 0 ? h("p", { class: "muted" }, "Nothing: these are new.") : h("ul", {}, ...before),
+        view.before_more > 0 ? h("p", { class: "muted" }, `… and ${view.before_more} more`) : null,
+      ),
+      h(
+        "section",
+        { class: "side", "aria-label": "After" },
+        h("h3", {}, "After"),
+        after.length === 0 ? h("p", { class: "muted" }, "Nothing: the older memories go.") : h("ul", {}, ...after),
+        view.after_more > 0 ? h("p", { class: "muted" }, `… and ${view.after_more} more`) : null,
+      ),
+    ),
+    view.core ? h("section", { class: "core-diff" }, h("h3", {}, "Profile changes"), lineDiff(view.core, "Profile changes")) : null,
+    explain,
+    buttons,
+    technical(view),
+  );
+}
+
+const CHOICE_WORDS: Record<Choice["kind"], string> = { keep: "Keep", edit: "Edit", leave: "Leave out" };
+
+function afterRow(view: ChangesetView, draft: Draft, i: number, id: string, editable: boolean, rerender: () => void): HTMLElement {
+  const item = view.after[i];
+  if (!item) return h("li", {});
+  const choice = draft.after[i] ?? { kind: "keep" };
+  const row = h("li", { class: `${item.kept ? "kept" : "changed"} choice-${choice.kind}` });
+  if (choice.kind === "edit") {
+    const area = h("textarea", { id: `${id}-text`, rows: "2", "aria-label": "Your version of this memory" });
+    area.value = choice.text;
+    area.addEventListener("input", () => {
+      draft.after[i] = { kind: "edit", text: area.value };
+    });
+    area.addEventListener("change", rerender);
+    row.append(area);
+  } else {
+    row.append(h("span", { class: "text" }, pieces(item.pieces)));
+  }
+  if (item.kept) row.append(h("span", { class: "tag" }, "stays"));
+  if (editable && view.after_more === 0 && view.before_more === 0) {
+    const group = h("div", { class: "segmented", role: "group", "aria-label": "What to do with this memory" });
+    for (const kind of ["keep", "edit", "leave"] as const) {
+      const button = h(
+        "button",
+        { type: "button", id: `${id}-${kind}`, "aria-pressed": String(choice.kind === kind) },
+        CHOICE_WORDS[kind],
+      );
+      button.addEventListener("click", () => {
+        draft.after[i] = kind === "edit" ? { kind, text: choice.kind === "edit" ? choice.text : item.content } : { kind };
+        rerender();
+        if (kind === "edit") document.getElementById(`${id}-text`)?.focus();
+      });
+      group.append(button);
+    }
+    row.append(group);
+  }
+  return row;
+}

@@ -1,0 +1,112 @@
+// "Your memories on this computer": switch between stores, start a new one, bring in
+// memories from a file, and make the search vectors again.
+import { api, type ImportSummary, type StoreEntry } from "../api";
+import type { App, View } from "../app";
+import { h } from "../dom";
+import type { Undoable } from "../logic/undo";
+import { countWords, storeName, storeSummary } from "../logic/words";
+
+/** Imports a file's text; the undo reverts the import's change when it made one. */
+export async function importText(name: string, text: string): Promise<Undoable | string> {
+  const summary: ImportSummary = await api.importFile(name, text);
+  const words = `Brought in ${countWords(summary.added, "memory", "memories")} from ${name}${
+    summary.skipped > 0 ? ` (${summary.skipped} already known)` : ""
+  }`;
+  const id = summary.changeset;
+  if (id === null) return `${words}.`;
+  return {
+    done: words,
+    undo: async () => {
+      await api.revert(id);
+      return "The imported memories are gone again.";
+    },
+  };
+}
+
+export function storesView(app: App): View {
+  const list = h("ul", { class: "stores", "aria-label": "Memories on this computer" });
+  const folder = h("input", { id: "new-store", type: "text", placeholder: "/home/you/.local/share/haema/work" });
+  const create = h("button", { type: "submit" }, "Create");
+  const form = h(
+    "form",
+    { class: "inline-form" },
+    h("label", { for: "new-store" }, "Start a new memory in this folder"),
+    folder,
+    create,
+  );
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    void app.openStore(folder.value.trim(), true);
+  });
+  const file = h("input", { id: "import-file", type: "file", accept: ".jsonl,.json,.ndjson,.txt" });
+  file.addEventListener("change", async () => {
+    const chosen = file.files?.[0];
+    if (!chosen) return;
+    const text = await chosen.text();
+    await app.act(() => importText(chosen.name, text));
+    file.value = "";
+  });
+  const reembed = h("button", { type: "button" }, "Make search vectors again");
+  const embedder = h("p", { class: "muted" });
+  reembed.addEventListener("click", () =>
+    void app.act(async () => {
+      const report = await api.reembed();
+      return `Search vectors made again with ${report.to} for ${countWords(report.embedded, "memory", "memories")}.`;
+    }),
+  );
+
+  function render(entries: StoreEntry[]): void {
+    list.replaceChildren(
+      ...entries.map((entry) => {
+        const name = storeName(entry.dir);
+        const row = h(
+          "li",
+          {},
+          h("h2", {}, name),
+          h("p", { class: "meta" }, entry.info ? storeSummary(entry.info) : `Cannot be read: ${entry.error ?? "unknown"}`),
+          h("p", { class: "path" }, entry.dir),
+        );
+        if (entry.open) row.append(h("span", { class: "tag" }, "open now"));
+        else if (entry.info) {
+          const open = h("button", { type: "button", "aria-label": `Open ${name}` }, "Open");
+          open.addEventListener("click", () => void app.openStore(entry.dir, false));
+          row.append(open);
+        }
+        return row;
+      }),
+    );
+    const info = app.store;
+    embedder.textContent = info
+      ? info.embedder === "none"
+        ? "Search uses words only (no embedder is set up in haema.toml)."
+        : `Search vectors: ${info.embedder}, ${info.dims} numbers each. Make them again after changing the embedder in haema.toml.`
+      : "";
+  }
+
+  const element = h(
+    "section",
+    { class: "view", "aria-labelledby": "stores-title" },
+    h("h1", { id: "stores-title" }, "Memories on this computer"),
+    h("p", { class: "muted" }, "Each assistant or project can have its own memory. Open another one here."),
+    list,
+    form,
+    h("h2", {}, "Bring in memories"),
+    h(
+      "p",
+      { class: "muted" },
+      "A haema export, or a file with one memory per line (JSON lines) or mem0's JSON. Nothing already known is added twice.",
+    ),
+    h("label", { for: "import-file" }, "Choose a file"),
+    file,
+    h("h2", {}, "Search"),
+    embedder,
+    reembed,
+  );
+  return {
+    element,
+    async refresh() {
+      render(await api.stores());
+    },
+    focus: () => folder.focus(),
+  };
+}
