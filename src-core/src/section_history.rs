@@ -83,7 +83,10 @@ mod tests {
         let ids: Vec<i64> = user.iter().map(|c| c.version_id).collect();
         assert_eq!(ids, vec![3, 2, 1]);
         let kinds: Vec<(Change, &str)> = user[0].diff.iter().map(|p| (p.change, p.text.as_str())).collect();
-        assert_eq!(kinds, vec![(Change::Same, "- Likes jazz."), (Change::Added, "- Plays cello.")]);
+        assert_eq!(
+            kinds,
+            vec![(Change::Same, "- Likes jazz."), (Change::Added, "- Plays cello.")]
+        );
         let soul = section_history(&versions, Section::Soul);
         assert_eq!(soul.len(), 1, "SOUL never changed after the first version");
         assert_eq!(soul[0].text, "Calm.");

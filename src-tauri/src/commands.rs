@@ -15,7 +15,8 @@ use crate::state::{AppState, default_store, is_store};
 pub struct AppStatus {
     /// The open store's counts, if one is open.
     pub store: Option<StoreInfo>,
-    /// The store to open at start: `HAEMA_STORE`, else the last one opened, when it exists.
+    /// The store to open at start: `--store DIR`, else `HAEMA_STORE`, else the last one
+    /// opened, when it exists.
     pub start_store: Option<PathBuf>,
     /// Where the default store is (or would be).
     pub default_store: Option<PathBuf>,
@@ -30,10 +31,7 @@ pub async fn app_status(state: State<'_, AppState>) -> CommandResult<AppStatus> 
         Ok(memory) => Some(memory.info().await?),
         Err(_) => None,
     };
-    let from_env = std::env::var_os("HAEMA_STORE")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from);
-    let start_store = match from_env.filter(|d| is_store(d)) {
+    let start_store = match store_argument().filter(|d| is_store(d)) {
         Some(dir) => Some(dir),
         None => state.prefs().await.recent.into_iter().find(|d| is_store(d)),
     };
@@ -45,6 +43,22 @@ pub async fn app_status(state: State<'_, AppState>) -> CommandResult<AppStatus> 
         default_store: default,
         default_exists,
     })
+}
+
+/// `--store DIR` (or `--store=DIR`) from the command line, else `HAEMA_STORE`.
+fn store_argument() -> Option<PathBuf> {
+    let mut args = std::env::args_os().skip(1);
+    while let Some(arg) = args.next() {
+        if arg == "--store" {
+            return args.next().map(PathBuf::from);
+        }
+        if let Some(dir) = arg.to_str().and_then(|a| a.strip_prefix("--store=")) {
+            return Some(PathBuf::from(dir));
+        }
+    }
+    std::env::var_os("HAEMA_STORE")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
 }
 
 /// Opens the store in `dir`. With `create`, a missing store is made; without it, a folder
@@ -82,7 +96,12 @@ pub async fn open_store(
         )));
     }
     let (memory, generation) = state.open(dir).await?;
-    crate::live::watch(app, memory.clone(), std::sync::Arc::clone(&state.generation), generation);
+    crate::live::watch(
+        app,
+        memory.clone(),
+        std::sync::Arc::clone(&state.generation),
+        generation,
+    );
     Ok(memory.info().await?)
 }
 
@@ -103,7 +122,10 @@ pub struct StoreEntry {
 #[tauri::command]
 pub async fn stores(state: State<'_, AppState>) -> CommandResult<Vec<StoreEntry>> {
     let open = state.memory().await.ok().map(|m| m.dir().to_path_buf());
-    let mut dirs = open.as_deref().map(haema_core::store_folders_beside).unwrap_or_default();
+    let mut dirs = open
+        .as_deref()
+        .map(haema_core::store_folders_beside)
+        .unwrap_or_default();
     for dir in state.prefs().await.recent {
         if !dirs.contains(&dir) && is_store(&dir) {
             dirs.push(dir);

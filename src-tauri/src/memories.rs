@@ -14,7 +14,9 @@ use crate::state::AppState;
 #[tauri::command]
 pub async fn add(app: AppHandle, state: State<'_, AppState>, text: String) -> CommandResult<AddOutcome> {
     if text.trim().is_empty() {
-        return Err(CommandError::invalid("There is nothing to remember yet: type something first."));
+        return Err(CommandError::invalid(
+            "There is nothing to remember yet: type something first.",
+        ));
     }
     let memory = state.memory().await?;
     let progress = Reporter::new(app, "add");

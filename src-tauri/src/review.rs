@@ -32,7 +32,11 @@ pub async fn approve(state: State<'_, AppState>, id: i64) -> CommandResult<Chang
 /// Approves a change with a person's version of its memories (edited, some left out, or
 /// old ones kept).
 #[tauri::command]
-pub async fn approve_edited(state: State<'_, AppState>, id: i64, memories: Vec<String>) -> CommandResult<ChangesetView> {
+pub async fn approve_edited(
+    state: State<'_, AppState>,
+    id: i64,
+    memories: Vec<String>,
+) -> CommandResult<ChangesetView> {
     Ok(ChangesetView::new(
         state.memory().await?.approve_edited(id, memories).await?,
     ))
@@ -64,7 +68,11 @@ pub async fn revert(state: State<'_, AppState>, id: i64) -> CommandResult<Change
 
 /// A page of every change, newest first.
 #[tauri::command]
-pub async fn history(state: State<'_, AppState>, before: Option<i64>, count: usize) -> CommandResult<Vec<ChangesetView>> {
+pub async fn history(
+    state: State<'_, AppState>,
+    before: Option<i64>,
+    count: usize,
+) -> CommandResult<Vec<ChangesetView>> {
     Ok(views(
         state
             .memory()

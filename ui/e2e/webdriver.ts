@@ -25,9 +25,9 @@ export class Session {
   ) {}
 
   /** Starts the app at `application` through tauri-driver at `base`. */
-  static async start(base: string, application: string): Promise<Session> {
+  static async start(base: string, application: string, args: string[] = []): Promise<Session> {
     const value = (await call(base, "POST", "/session", {
-      capabilities: { alwaysMatch: { "tauri:options": { application } } },
+      capabilities: { alwaysMatch: { "tauri:options": { application, args } } },
     })) as { sessionId: string };
     return new Session(base, value.sessionId);
   }
@@ -60,6 +60,45 @@ export class Session {
 
   async type(element: string, text: string): Promise<void> {
     await call(this.base, "POST", this.path(`/element/${element}/value`), { text });
+  }
+
+  /** Waits until an element matching `css` has text containing `wanted`; returns it. */
+  async waitText(css: string, wanted: string, timeoutMs = 10_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = (await this.script(
+        `return [...document.querySelectorAll(arguments[0])].map((e) => e.textContent).find((t) => t.includes(arguments[1])) ?? null;`,
+        [css, wanted],
+      )) as string | null;
+      if (found !== null) return found;
+      if (Date.now() > deadline) throw new WebDriverError(`no “${css}” containing “${wanted}” within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Runs `body` in the window (synchronous script) and returns its value. */
+  async script(body: string, args: unknown[] = []): Promise<unknown> {
+    return call(this.base, "POST", this.path("/execute/sync"), { script: body, args });
+  }
+
+  /** Clicks the button whose text is `label` inside the first `within` element. */
+  async clickButton(label: string, within = "body"): Promise<void> {
+    const el = await this.findWhere(`${within} button`, label);
+    await this.click(el);
+  }
+
+  /** The first element matching `css` whose text is `label`, waiting for it. */
+  async findWhere(css: string, label: string, timeoutMs = 5000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = (await this.script(
+        `return [...document.querySelectorAll(arguments[0])].find((e) => e.textContent.trim() === arguments[1]) ?? null;`,
+        [css, label],
+      )) as Record<string, string> | null;
+      if (value) return value[ELEMENT];
+      if (Date.now() > deadline) throw new WebDriverError(`no “${css}” with text “${label}” within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
 
   /** A PNG of the window. */

@@ -103,12 +103,17 @@ export class App {
     const header = h(
       "header",
       {},
-      h("span", { class: "brand" }, "haema"),
-      this.storeLabel,
-      this.nav,
-      this.themeButton,
+      h(
+        "div",
+        { class: "bar" },
+        h("span", { class: "brand" }, "haema"),
+        this.storeLabel,
+        this.nav,
+        this.themeButton,
+      ),
+      h("div", { class: "status-row" }, this.progress, this.notice),
     );
-    this.root.replaceChildren(skip, header, this.alert, this.main, h("footer", {}, this.progress, this.notice));
+    this.root.replaceChildren(skip, header, this.alert, this.main);
     void this.show(view);
   }
 

@@ -78,7 +78,7 @@ export async function remember(text: string): Promise<Undoable | string> {
   if (outcome.status === "noop" || id === null) return `Already known: nothing changed${warning}.`;
   if (outcome.status === "pending" || outcome.status === "stale") {
     return {
-      done: `This changes what your assistant already knows, so it waits for you in Review${warning}`,
+      done: `Sent to Review: it waits for you there before your assistant uses it${warning}`,
       undo: async () => {
         await api.reject(id);
         return "Taken back: the change will not be made.";

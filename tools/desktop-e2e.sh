@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Drives the real desktop app through tauri-driver + WebKitWebDriver under Xvfb:
+# the journey (ui/e2e/journey.e2e.ts) on a fresh user's folders, then the start-up time
+# with a 10,000-memory store (ui/e2e/startup.e2e.ts).
+#
+#   tools/desktop-e2e.sh APP_BINARY HAEMA_CLI_BINARY
+#
+# Needs Xvfb, WebKitWebDriver (Debian: xvfb, webkit2gtk-driver), tauri-driver on PATH
+# (cargo install tauri-driver --locked) and ui/node_modules (npm ci in ui/).
+set -euo pipefail
+app=$(realpath "$1")
+cli=$(realpath "$2")
+here=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+display=:$((90 + RANDOM % 9))
+cleanup() {
+  [[ -n "${driver_pid:-}" ]] && kill "$driver_pid" 2>/dev/null || true
+  [[ -n "${xvfb_pid:-}" ]] && kill "$xvfb_pid" 2>/dev/null || true
+  pkill -f "$app" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+Xvfb "$display" -screen 0 1280x860x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+xvfb_pid=$!
+
+# A 10,000-memory store for the start-up measurement (lexical: no model needed).
+python3 - "$work/big.jsonl" <<'PY'
+import json, sys
+topics = ["tea", "cello", "Vienna", "sourdough", "peanuts", "running", "Korean", "jazz", "rust", "garden"]
+with open(sys.argv[1], "w") as f:
+    for i in range(10_000):
+        t = topics[i % len(topics)]
+        f.write(json.dumps({"content": f"Note {i}: the user mentioned {t} on day {i // 10} while planning the week.",
+                            "timestamp_ms": 1_700_000_000_000 + i * 60_000}) + "\n")
+PY
+"$cli" --store "$work/big" import "$work/big.jsonl" >/dev/null
+
+mkdir -p "$work/data" "$work/config"
+DISPLAY=$display XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" HAEMA_REVIEW=review \
+  tauri-driver --port 4444 >"$work/driver.log" 2>&1 &
+driver_pid=$!
+for _ in $(seq 50); do
+  curl -fsS http://127.0.0.1:4444/status >/dev/null 2>&1 && break
+  sleep 0.2
+done
+
+cd "$here/ui"
+status=0
+HAEMA_E2E_APP="$app" HAEMA_E2E_BIG_STORE="$work/big" TAURI_DRIVER_URL=http://127.0.0.1:4444 \
+  npm run --silent e2e || status=$?
+if [[ $status -ne 0 ]]; then
+  echo "--- tauri-driver log" >&2
+  tail -50 "$work/driver.log" >&2
+fi
+exit $status
