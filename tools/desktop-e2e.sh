@@ -5,6 +5,9 @@
 #
 #   tools/desktop-e2e.sh APP_BINARY HAEMA_CLI_BINARY
 #
+# HAEMA_E2E_PORT picks tauri-driver's port (4444; WebKitWebDriver gets the next one); HAEMA_E2E_SCREENSHOTS the folder for
+# the screenshots (docs/screenshots).
+#
 # Needs Xvfb, WebKitWebDriver (Debian: xvfb, webkit2gtk-driver), tauri-driver on PATH
 # (cargo install tauri-driver --locked) and ui/node_modules (npm ci in ui/).
 set -euo pipefail
@@ -36,18 +39,21 @@ with open(sys.argv[1], "w") as f:
 PY
 "$cli" --store "$work/big" import "$work/big.jsonl" >/dev/null
 
+port=${HAEMA_E2E_PORT:-4444}
 mkdir -p "$work/data" "$work/config"
-DISPLAY=$display XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" HAEMA_REVIEW=review \
-  tauri-driver --port 4444 >"$work/driver.log" 2>&1 &
+export HAEMA_REVIEW=review
+DISPLAY=$display XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" \
+  tauri-driver --port "$port" --native-port "$((port + 1))" >"$work/driver.log" 2>&1 &
 driver_pid=$!
 for _ in $(seq 50); do
-  curl -fsS http://127.0.0.1:4444/status >/dev/null 2>&1 && break
+  curl -fsS "http://127.0.0.1:$port/status" >/dev/null 2>&1 && break
   sleep 0.2
 done
 
 cd "$here/ui"
 status=0
-HAEMA_E2E_APP="$app" HAEMA_E2E_BIG_STORE="$work/big" TAURI_DRIVER_URL=http://127.0.0.1:4444 \
+HAEMA_E2E_APP="$app" HAEMA_E2E_CLI="$cli" HAEMA_E2E_STORE="$work/data/haema/default" \
+  HAEMA_E2E_BIG_STORE="$work/big" TAURI_DRIVER_URL="http://127.0.0.1:$port" \
   npm run --silent e2e || status=$?
 if [[ $status -ne 0 ]]; then
   echo "--- tauri-driver log" >&2

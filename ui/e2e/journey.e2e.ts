@@ -2,13 +2,17 @@
 // tools/desktop-e2e.sh with fresh XDG folders and HAEMA_REVIEW=review, so every new memory
 // waits for a person): first run → add → review → approve → search → edit the profile →
 // undo from the history. Saves screenshots for the README.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Session } from "./webdriver";
 
 const driver = process.env.TAURI_DRIVER_URL ?? "http://127.0.0.1:4444";
 const app = process.env.HAEMA_E2E_APP ?? "";
 const shots = process.env.HAEMA_E2E_SCREENSHOTS ?? "../docs/screenshots";
+const cli = process.env.HAEMA_E2E_CLI ?? "";
+const store = process.env.HAEMA_E2E_STORE ?? "";
 let session: Session;
 
 async function shot(name: string): Promise<void> {
@@ -75,4 +79,65 @@ it("undoes the approved change from the history", async () => {
   await shot("history");
   await session.click(await session.find("nav [data-view=latest]"));
   await session.waitText(".memories", "Nothing yet.");
+  // Undo the undo: the memory is back.
+  await session.clickButton("Undo", ".notice");
+  await session.waitText(".notice", "The change is back.");
+  await session.waitText(".memories", "allergic to peanuts");
+});
+
+it.skipIf(cli === "")("shows what another process adds, live, in the dark theme", async () => {
+  execFileSync(cli, ["--store", store, "add", "Prefers oat milk in coffee since last spring."]);
+  await session.waitText("nav button", "Review (1)", 5000);
+  await session.clickButton("Theme: as the system");
+  await session.clickButton("Theme: light");
+  await session.waitText("header", "Theme: dark");
+  await session.click(await session.find("nav [data-view=review]"));
+  await session.waitText("article.change", "oat milk");
+  await shot("review-dark");
+});
+
+/** axe-core's WCAG 2 A/AA rules on the current view; the violations in words. */
+async function accessibilityProblems(): Promise<string[]> {
+  const source = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+  const result = (await session.scriptAsync(
+    `${source}
+     const done = arguments[arguments.length - 1];
+     axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } })
+       .then((r) => done(r.violations.map((v) => v.id + ": " + v.help + " (" + v.nodes.map((n) => n.target.join(" ")).join(", ") + ")")))
+       .catch((e) => done(["axe failed: " + e]));`,
+  )) as string[];
+  return result;
+}
+
+it("passes axe's WCAG 2.1 AA checks in every view, dark and light", async () => {
+  const problems: string[] = [];
+  for (const theme of ["dark", "light"]) {
+    for (const view of ["latest", "search", "review", "core", "history", "stores"]) {
+      await session.click(await session.find(`nav [data-view=${view}]`));
+      await session.waitText("nav [aria-current=page]", "");
+      await new Promise((r) => setTimeout(r, 300));
+      problems.push(...(await accessibilityProblems()).map((p) => `${theme}/${view}: ${p}`));
+    }
+    if (theme === "dark") {
+      await session.clickButton("Theme: dark");
+      await session.clickButton("Theme: as the system");
+      await session.waitText("header", "Theme: light");
+    }
+  }
+  await session.clickButton("Theme: light");
+  await session.waitText("header", "Theme: dark");
+  expect(problems).toEqual([]);
+}, 60_000);
+
+it("remembers the window size and reopens the last memory", async () => {
+  await session.setRect(1000, 700);
+  const wanted = await session.rect();
+  await new Promise((r) => setTimeout(r, 1000)); // the app writes the size once resizing settles
+  await session.closeWindow();
+  await session.end().catch(() => {});
+  session = await Session.start(driver, app);
+  await session.waitText("h1", "Things your assistant remembers");
+  const now = await session.rect();
+  expect([now.width, now.height]).toEqual([wanted.width, wanted.height]);
+  await session.waitText("header", "Theme: dark");
 });

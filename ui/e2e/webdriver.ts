@@ -101,6 +101,26 @@ export class Session {
     }
   }
 
+  /** Runs `body` in the window as an asynchronous script: it ends by calling
+   * `arguments[arguments.length - 1]` with its result. */
+  async scriptAsync(body: string, args: unknown[] = []): Promise<unknown> {
+    return call(this.base, "POST", this.path("/execute/async"), { script: body, args });
+  }
+
+  /** The window's size and place. */
+  async rect(): Promise<{ width: number; height: number }> {
+    return (await call(this.base, "GET", this.path("/window/rect"))) as { width: number; height: number };
+  }
+
+  async setRect(width: number, height: number): Promise<void> {
+    await call(this.base, "POST", this.path("/window/rect"), { width, height });
+  }
+
+  /** Closes the window as a person would (the app gets its close request). */
+  async closeWindow(): Promise<void> {
+    await call(this.base, "DELETE", this.path("/window"));
+  }
+
   /** A PNG of the window. */
   async screenshot(): Promise<Buffer> {
     const b64 = (await call(this.base, "GET", this.path("/screenshot"))) as string;

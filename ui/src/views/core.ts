@@ -5,7 +5,7 @@ import { api, type CoreView, type Section, SECTIONS, type SectionChange } from "
 import type { App, View } from "../app";
 import { h } from "../dom";
 import { when } from "../logic/time";
-import type { Undoable } from "../logic/undo";
+import { saveSection, lockSection } from "../logic/actions";
 import { SECTION_WORDS } from "../logic/words";
 import { lineDiff } from "./pieces";
 
@@ -15,32 +15,6 @@ const AUTHOR_WORDS: Record<string, string> = {
   external: "edited in a file",
   initial: "the start",
 };
-
-/** Saves a section's new text; the undo puts the old text back. */
-export async function saveSection(section: Section, before: string, text: string): Promise<Undoable | string> {
-  if (text.trim() === before.trim()) return "Nothing changed.";
-  await api.setSection(section, text);
-  return {
-    done: `Saved “${SECTION_WORDS[section].title}”`,
-    undo: async () => {
-      await api.setSection(section, before);
-      return `“${SECTION_WORDS[section].title}” is as it was.`;
-    },
-  };
-}
-
-/** Locks or unlocks a section; the undo does the opposite. */
-export async function lockSection(section: Section, locked: boolean): Promise<Undoable> {
-  await api.setLock(section, locked);
-  const title = SECTION_WORDS[section].title;
-  return {
-    done: locked ? `Locked “${title}”: the language model will not change it` : `Unlocked “${title}”`,
-    undo: async () => {
-      await api.setLock(section, !locked);
-      return locked ? `Unlocked “${title}” again.` : `Locked “${title}” again.`;
-    },
-  };
-}
 
 export function coreView(app: App): View {
   const editing = new Map<Section, string>();

@@ -5,42 +5,9 @@ import type { App, View } from "../app";
 import { h } from "../dom";
 import { PagedList } from "../logic/paged";
 import { when } from "../logic/time";
-import type { Undoable } from "../logic/undo";
+import { historyActions, lookAgain, undoChange } from "../logic/actions";
 import { changeHeadline, inputWords, statusWords } from "../logic/words";
 import { beforeAfter, technical } from "./pieces";
-
-/** Undoes a saved change; the undo undoes the undoing. */
-export async function undoChange(view: ChangesetView): Promise<Undoable> {
-  const revert = await api.revert(view.changeset.id);
-  return {
-    done: "Undone",
-    undo: async () => {
-      await api.revert(revert.changeset.id);
-      return "The change is back.";
-    },
-  };
-}
-
-/** Puts a rejected change back to review; the undo rejects it again. */
-export async function lookAgain(view: ChangesetView): Promise<Undoable> {
-  const id = view.changeset.id;
-  await api.reopen(id);
-  return {
-    done: "The change waits for you in Review again",
-    undo: async () => {
-      await api.reject(id);
-      return "Rejected again.";
-    },
-  };
-}
-
-/** What can still be done with a change from the history. */
-export function historyActions(view: ChangesetView): Array<"undo" | "look_again"> {
-  const cs = view.changeset;
-  if (cs.status === "committed" && cs.reverted_by_id === null) return ["undo"];
-  if (cs.status === "rejected" && cs.decided_by === "user") return ["look_again"];
-  return [];
-}
 
 export function historyView(app: App): View {
   const list = new PagedList<ChangesetView>((after, count) => api.history(after?.changeset.id ?? null, count), 30);

@@ -5,7 +5,7 @@ import type { App, View } from "../app";
 import { h } from "../dom";
 import { PagedList } from "../logic/paged";
 import { when } from "../logic/time";
-import type { Undoable } from "../logic/undo";
+import { remember } from "../logic/actions";
 import { countWords, statusWords } from "../logic/words";
 import { beforeAfter } from "./pieces";
 
@@ -67,30 +67,6 @@ export function latestView(app: App): View {
       render();
     },
     focus: () => input.focus(),
-  };
-}
-
-/** Adds `text`; the undo takes it back whether it was saved or sent for review. */
-export async function remember(text: string): Promise<Undoable | string> {
-  const outcome = await api.add(text);
-  const id = outcome.changeset;
-  const warning = outcome.warnings.length > 0 ? ` (${outcome.warnings.join("; ")})` : "";
-  if (outcome.status === "noop" || id === null) return `Already known: nothing changed${warning}.`;
-  if (outcome.status === "pending" || outcome.status === "stale") {
-    return {
-      done: `Sent to Review: it waits for you there before your assistant uses it${warning}`,
-      undo: async () => {
-        await api.reject(id);
-        return "Taken back: the change will not be made.";
-      },
-    };
-  }
-  return {
-    done: `Remembered${warning}`,
-    undo: async () => {
-      await api.revert(id);
-      return "Forgotten again.";
-    },
   };
 }
 

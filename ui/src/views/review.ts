@@ -4,9 +4,9 @@
 import { api, type ChangesetView } from "../api";
 import type { App, View } from "../app";
 import { h } from "../dom";
-import { type Choice, type Draft, freshDraft, isEdited, plan, planWords } from "../logic/review";
+import { type Choice, type Draft, freshDraft, isEdited, planWords } from "../logic/review";
 import { when } from "../logic/time";
-import type { Undoable } from "../logic/undo";
+import { decide, decideAll } from "../logic/actions";
 import { changeHeadline, inputWords, outcomeNote } from "../logic/words";
 import { lineDiff, pieces, technical } from "./pieces";
 
@@ -58,47 +58,6 @@ export function reviewView(app: App): View {
       render();
     },
     focus: () => element.querySelector<HTMLElement>(".change button")?.focus(),
-  };
-}
-
-/** Approves every pending change as suggested; the undo reverts them all. */
-export async function decideAll(views: ChangesetView[]): Promise<Undoable> {
-  const done: number[] = [];
-  for (const view of views.filter((v) => v.changeset.status === "pending")) {
-    await api.approve(view.changeset.id);
-    done.push(view.changeset.id);
-  }
-  return {
-    done: `Approved ${done.length} changes`,
-    undo: async () => {
-      for (const id of done.reverse()) await api.revert(id);
-      return `Undid ${done.length} changes.`;
-    },
-  };
-}
-
-/** Carries out a person's decision on one change. */
-export async function decide(view: ChangesetView, draft: Draft | "reject"): Promise<Undoable> {
-  const id = view.changeset.id;
-  const p = draft === "reject" ? { kind: "reject" as const } : plan(view, draft);
-  if (p.kind === "reject") {
-    await api.reject(id);
-    return {
-      done: "Rejected: nothing was changed",
-      undo: async () => {
-        await api.reopen(id);
-        return "The change is waiting for you again.";
-      },
-    };
-  }
-  if (p.kind === "approve") await api.approve(id);
-  else await api.approveEdited(id, p.memories);
-  return {
-    done: p.kind === "approve" ? "Approved" : "Approved with your edits",
-    undo: async () => {
-      await api.revert(id);
-      return "Undone: your assistant remembers what it did before.";
-    },
   };
 }
 

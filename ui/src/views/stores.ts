@@ -1,27 +1,10 @@
 // "Your memories on this computer": switch between stores, start a new one, bring in
 // memories from a file, and make the search vectors again.
-import { api, type ImportSummary, type StoreEntry } from "../api";
+import { api, type StoreEntry } from "../api";
 import type { App, View } from "../app";
 import { h } from "../dom";
-import type { Undoable } from "../logic/undo";
+import { importText } from "../logic/actions";
 import { countWords, storeName, storeSummary } from "../logic/words";
-
-/** Imports a file's text; the undo reverts the import's change when it made one. */
-export async function importText(name: string, text: string): Promise<Undoable | string> {
-  const summary: ImportSummary = await api.importFile(name, text);
-  const words = `Brought in ${countWords(summary.added, "memory", "memories")} from ${name}${
-    summary.skipped > 0 ? ` (${summary.skipped} already known)` : ""
-  }`;
-  const id = summary.changeset;
-  if (id === null) return `${words}.`;
-  return {
-    done: words,
-    undo: async () => {
-      await api.revert(id);
-      return "The imported memories are gone again.";
-    },
-  };
-}
 
 export function storesView(app: App): View {
   const list = h("ul", { class: "stores", "aria-label": "Memories on this computer" });

@@ -281,7 +281,7 @@ describe("stores", () => {
 
   it("imports a chosen file with undo", async () => {
     const { backend } = await start();
-    const { importText } = await import("./stores");
+    const { importText } = await import("../logic/actions");
     const result = await importText("notes.jsonl", '{"content":"a"}');
     expect(backend.named("import_file")[0]?.args).toEqual({ name: "notes.jsonl", text: '{"content":"a"}' });
     expect(typeof result === "string" ? result : result.done).toBe("Brought in 3 memories from notes.jsonl (1 already known)");

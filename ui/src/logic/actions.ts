@@ -1,0 +1,147 @@
+// What each action does to the store and how it is undone: the views call these and show
+// the result; nothing here touches the DOM.
+import { api, type ChangesetView, type ImportSummary, type Section } from "../api";
+import { type Draft, plan } from "./review";
+import type { Undoable } from "./undo";
+import { countWords, SECTION_WORDS } from "./words";
+
+/** Saves a section's new text; the undo puts the old text back. */
+export async function saveSection(section: Section, before: string, text: string): Promise<Undoable | string> {
+  if (text.trim() === before.trim()) return "Nothing changed.";
+  await api.setSection(section, text);
+  return {
+    done: `Saved “${SECTION_WORDS[section].title}”`,
+    undo: async () => {
+      await api.setSection(section, before);
+      return `“${SECTION_WORDS[section].title}” is as it was.`;
+    },
+  };
+}
+
+/** Locks or unlocks a section; the undo does the opposite. */
+export async function lockSection(section: Section, locked: boolean): Promise<Undoable> {
+  await api.setLock(section, locked);
+  const title = SECTION_WORDS[section].title;
+  return {
+    done: locked ? `Locked “${title}”: the language model will not change it` : `Unlocked “${title}”`,
+    undo: async () => {
+      await api.setLock(section, !locked);
+      return locked ? `Unlocked “${title}” again.` : `Locked “${title}” again.`;
+    },
+  };
+}
+
+/** Undoes a saved change; the undo undoes the undoing. */
+export async function undoChange(view: ChangesetView): Promise<Undoable> {
+  const revert = await api.revert(view.changeset.id);
+  return {
+    done: "Undone",
+    undo: async () => {
+      await api.revert(revert.changeset.id);
+      return "The change is back.";
+    },
+  };
+}
+
+/** Puts a rejected change back to review; the undo rejects it again. */
+export async function lookAgain(view: ChangesetView): Promise<Undoable> {
+  const id = view.changeset.id;
+  await api.reopen(id);
+  return {
+    done: "The change waits for you in Review again",
+    undo: async () => {
+      await api.reject(id);
+      return "Rejected again.";
+    },
+  };
+}
+
+/** What can still be done with a change from the history. */
+export function historyActions(view: ChangesetView): Array<"undo" | "look_again"> {
+  const cs = view.changeset;
+  if (cs.status === "committed" && cs.reverted_by_id === null) return ["undo"];
+  if (cs.status === "rejected" && cs.decided_by === "user") return ["look_again"];
+  return [];
+}
+
+/** Adds `text`; the undo takes it back whether it was saved or sent for review. */
+export async function remember(text: string): Promise<Undoable | string> {
+  const outcome = await api.add(text);
+  const id = outcome.changeset;
+  const warning = outcome.warnings.length > 0 ? ` (${outcome.warnings.join("; ")})` : "";
+  if (outcome.status === "noop" || id === null) return `Already known: nothing changed${warning}.`;
+  if (outcome.status === "pending" || outcome.status === "stale") {
+    return {
+      done: `Sent to Review: it waits for you there before your assistant uses it${warning}`,
+      undo: async () => {
+        await api.reject(id);
+        return "Taken back: the change will not be made.";
+      },
+    };
+  }
+  return {
+    done: `Remembered${warning}`,
+    undo: async () => {
+      await api.revert(id);
+      return "Forgotten again.";
+    },
+  };
+}
+
+/** Approves every pending change as suggested; the undo reverts them all. */
+export async function decideAll(views: ChangesetView[]): Promise<Undoable> {
+  const done: number[] = [];
+  for (const view of views.filter((v) => v.changeset.status === "pending")) {
+    await api.approve(view.changeset.id);
+    done.push(view.changeset.id);
+  }
+  return {
+    done: `Approved ${done.length} changes`,
+    undo: async () => {
+      for (const id of done.reverse()) await api.revert(id);
+      return `Undid ${done.length} changes.`;
+    },
+  };
+}
+
+/** Carries out a person's decision on one change. */
+export async function decide(view: ChangesetView, draft: Draft | "reject"): Promise<Undoable> {
+  const id = view.changeset.id;
+  const p = draft === "reject" ? { kind: "reject" as const } : plan(view, draft);
+  if (p.kind === "reject") {
+    await api.reject(id);
+    return {
+      done: "Rejected: nothing was changed",
+      undo: async () => {
+        await api.reopen(id);
+        return "The change is waiting for you again.";
+      },
+    };
+  }
+  if (p.kind === "approve") await api.approve(id);
+  else await api.approveEdited(id, p.memories);
+  return {
+    done: p.kind === "approve" ? "Approved" : "Approved with your edits",
+    undo: async () => {
+      await api.revert(id);
+      return "Undone: your assistant remembers what it did before.";
+    },
+  };
+}
+
+/** Imports a file's text; the undo reverts the import's change when it made one. */
+export async function importText(name: string, text: string): Promise<Undoable | string> {
+  const summary: ImportSummary = await api.importFile(name, text);
+  const words = `Brought in ${countWords(summary.added, "memory", "memories")} from ${name}${
+    summary.skipped > 0 ? ` (${summary.skipped} already known)` : ""
+  }`;
+  const id = summary.changeset;
+  if (id === null) return `${words}.`;
+  return {
+    done: words,
+    undo: async () => {
+      await api.revert(id);
+      return "The imported memories are gone again.";
+    },
+  };
+}
