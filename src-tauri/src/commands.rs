@@ -74,12 +74,7 @@ pub async fn open_store(
         .filter(|d| !d.as_os_str().is_empty())
         .or_else(default_store)
         .ok_or_else(|| CommandError::invalid("There is no home folder to keep the memory in; choose a folder."))?;
-    if !dir.is_absolute() {
-        return Err(CommandError::invalid(format!(
-            "“{}” is not a full path. Give the whole path, starting with /.",
-            dir.display()
-        )));
-    }
+    let dir = resolve_folder(dir)?;
     if !create && !is_store(&dir) {
         return Err(CommandError {
             kind: "not_found",
@@ -103,6 +98,26 @@ pub async fn open_store(
         generation,
     );
     Ok(memory.info().await?)
+}
+
+/// A full path as it is; a bare name (`work`) means a store beside the default one
+/// (`$XDG_DATA_HOME/haema/work`), so people need not know where stores live.
+fn resolve_folder(dir: PathBuf) -> CommandResult<PathBuf> {
+    if dir.is_absolute() {
+        return Ok(dir);
+    }
+    let mut parts = dir.components();
+    let bare = matches!(
+        (parts.next(), parts.next()),
+        (Some(std::path::Component::Normal(_)), None)
+    );
+    match default_store().as_deref().and_then(std::path::Path::parent) {
+        Some(root) if bare => Ok(root.join(dir)),
+        _ => Err(CommandError::invalid(format!(
+            "“{}” is neither a name (like “work”) nor a full path starting with /.",
+            dir.display()
+        ))),
+    }
 }
 
 /// A store that can be switched to.
@@ -161,4 +176,22 @@ pub async fn latest(
                 .await?
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_stores_beside_the_default_and_paths_stay_as_given() {
+        let absolute = std::env::temp_dir().join("haema-x");
+        assert_eq!(resolve_folder(absolute.clone()).ok(), Some(absolute));
+        if let Some(root) = default_store().as_deref().and_then(std::path::Path::parent) {
+            assert_eq!(resolve_folder(PathBuf::from("work")).ok(), Some(root.join("work")));
+        }
+        for bad in ["a/b", "..", "./x"] {
+            let err = resolve_folder(PathBuf::from(bad)).err().map(|e| e.kind);
+            assert_eq!(err, Some("invalid"), "{bad}");
+        }
+    }
 }

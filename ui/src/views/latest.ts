@@ -4,10 +4,9 @@ import { api, type MemoryRecord } from "../api";
 import type { App, View } from "../app";
 import { h } from "../dom";
 import { PagedList } from "../logic/paged";
-import { when } from "../logic/time";
 import { remember } from "../logic/actions";
-import { countWords, statusWords } from "../logic/words";
-import { beforeAfter } from "./pieces";
+import { countWords } from "../logic/words";
+import { memoryRow } from "./memory-row";
 
 export function latestView(app: App): View {
   const list = new PagedList<MemoryRecord>((after, count) => api.latest(after, count));
@@ -44,7 +43,7 @@ export function latestView(app: App): View {
   function render(): void {
     const total = app.store?.active ?? list.items.length;
     summary.textContent = total === 0 ? "" : `${countWords(total, "memory", "memories")}, newest first.`;
-    items.replaceChildren(...list.items.map((m) => row(app, m)));
+    items.replaceChildren(...list.items.map((m) => memoryRow(app, m)));
     if (list.items.length === 0) {
       items.replaceChildren(h("li", { class: "empty" }, "Nothing yet. What your assistant learns appears here."));
     }
@@ -68,39 +67,4 @@ export function latestView(app: App): View {
     },
     focus: () => input.focus(),
   };
-}
-
-function row(app: App, memory: MemoryRecord): HTMLElement {
-  const details = h("div", { class: "lineage", hidden: true });
-  const toggle = h("button", { type: "button", class: "quiet", "aria-expanded": "false" }, "Where this came from");
-  toggle.addEventListener("click", async () => {
-    const open = toggle.getAttribute("aria-expanded") === "true";
-    toggle.setAttribute("aria-expanded", String(!open));
-    details.hidden = open;
-    if (!open && details.childElementCount === 0) {
-      try {
-        const lineage = await api.lineage(memory.id);
-        const origin = lineage.origin;
-        details.replaceChildren(
-          origin
-            ? h(
-                "div",
-                {},
-                h("p", {}, `From: “${origin.changeset.raw_input ?? origin.changeset.inputs.join(" · ")}” · ${statusWords(origin)}`),
-                beforeAfter(origin),
-              )
-            : h("p", {}, "It was there before changes were recorded."),
-        );
-      } catch (e) {
-        app.fail(e);
-      }
-    }
-  });
-  return h(
-    "li",
-    { class: "memory" },
-    h("p", { class: "content" }, memory.content),
-    h("p", { class: "meta" }, h("time", { datetime: new Date(memory.timestamp_ms).toISOString() }, when(memory.timestamp_ms, app.now())), " ", toggle),
-    details,
-  );
 }

@@ -3,8 +3,8 @@
 import { api, type SearchMode, type SearchResults } from "../api";
 import type { App, View } from "../app";
 import { h } from "../dom";
-import { when } from "../logic/time";
 import { foundWords, MODE_WORDS } from "../logic/words";
+import { memoryRow } from "./memory-row";
 
 /** Pause after the last key before searching, in ms. */
 export const SEARCH_DELAY = 250;
@@ -44,16 +44,7 @@ export function searchView(app: App): View {
     notice.textContent =
       (found.notice ? `${found.notice} ` : "") +
       (found.hits.length === 0 ? "Nothing found. Try other words." : `${found.hits.length} found.`);
-    results.replaceChildren(
-      ...found.hits.map((hit) =>
-        h(
-          "li",
-          { class: "memory" },
-          h("p", { class: "content" }, hit.content),
-          h("p", { class: "meta" }, `${foundWords(hit)} · ${when(hit.timestamp_ms, app.now())}`),
-        ),
-      ),
-    );
+    results.replaceChildren(...found.hits.map((hit) => memoryRow(app, hit, foundWords(hit))));
   }
 
   query.addEventListener("input", () => {

@@ -8,12 +8,12 @@ import { countWords, storeName, storeSummary } from "../logic/words";
 
 export function storesView(app: App): View {
   const list = h("ul", { class: "stores", "aria-label": "Memories on this computer" });
-  const folder = h("input", { id: "new-store", type: "text", placeholder: "/home/you/.local/share/haema/work" });
+  const folder = h("input", { id: "new-store", type: "text", placeholder: "work" });
   const create = h("button", { type: "submit" }, "Create");
   const form = h(
     "form",
     { class: "inline-form" },
-    h("label", { for: "new-store" }, "Start a new memory in this folder"),
+    h("label", { for: "new-store" }, "Start a new memory: give it a name (or a full folder path)"),
     folder,
     create,
   );

@@ -1,0 +1,48 @@
+// One memory as a card, in the memories and the search views: its text, when it was
+// learned, and on request where it came from (the change that made it, as a before/after).
+import { api, type MemoryRecord } from "../api";
+import type { App } from "../app";
+import { h } from "../dom";
+import { when } from "../logic/time";
+import { statusWords } from "../logic/words";
+import { beforeAfter } from "./pieces";
+
+/** A memory as a card: its text, when, an optional note, and "Where this came from". */
+export function memoryRow(app: App, memory: MemoryRecord, note?: string): HTMLElement {
+  const details = h("div", { class: "lineage", hidden: true });
+  const toggle = h("button", { type: "button", class: "quiet", "aria-expanded": "false" }, "Where this came from");
+  toggle.addEventListener("click", async () => {
+    const open = toggle.getAttribute("aria-expanded") === "true";
+    toggle.setAttribute("aria-expanded", String(!open));
+    details.hidden = open;
+    if (!open && details.childElementCount === 0) {
+      try {
+        const lineage = await api.lineage(memory.id);
+        const origin = lineage.origin;
+        details.replaceChildren(
+          origin
+            ? h(
+                "div",
+                {},
+                h("p", {}, `From: “${origin.changeset.raw_input ?? origin.changeset.inputs.join(" · ")}” · ${statusWords(origin)}`),
+                beforeAfter(origin),
+              )
+            : h("p", {}, "It was there before changes were recorded."),
+        );
+      } catch (e) {
+        app.fail(e);
+      }
+    }
+  });
+  return h(
+    "li",
+    { class: "memory" },
+    h("p", { class: "content" }, memory.content),
+    h("p", { class: "meta" }, h("time", { datetime: new Date(memory.timestamp_ms).toISOString() }, when(memory.timestamp_ms, app.now())),
+      note ? ` · ${note}` : null,
+      " ",
+      toggle,
+    ),
+    details,
+  );
+}
