@@ -104,20 +104,22 @@ pub fn words(old: &str, new: &str) -> Vec<Piece> {
     diff_tokens(&split(old), &split(new))
 }
 
+/// Pieces as `same [-removed ][+added ]` text, for tests.
+#[cfg(test)]
+pub(crate) fn render(pieces: &[Piece]) -> String {
+    pieces
+        .iter()
+        .map(|p| match p.change {
+            Change::Same => p.text.clone(),
+            Change::Removed => format!("[-{}]", p.text),
+            Change::Added => format!("[+{}]", p.text),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn render(pieces: &[Piece]) -> String {
-        pieces
-            .iter()
-            .map(|p| match p.change {
-                Change::Same => p.text.clone(),
-                Change::Removed => format!("[-{}]", p.text),
-                Change::Added => format!("[+{}]", p.text),
-            })
-            .collect()
-    }
 
     #[test]
     fn word_diff_marks_changed_words() {

@@ -143,6 +143,7 @@ impl ChangesetView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diff::render;
     use crate::model::{ChangesetStatus, Outcome, ProposedItem, RelatedItem};
 
     fn changeset(related: &[(&str, bool)], proposed: &[(&str, bool)]) -> Changeset {
@@ -183,17 +184,6 @@ mod tests {
             reverts_id: None,
             reverted_by_id: None,
         }
-    }
-
-    fn render(pieces: &[Piece]) -> String {
-        pieces
-            .iter()
-            .map(|p| match p.change {
-                Change::Same => p.text.clone(),
-                Change::Removed => format!("[-{}]", p.text),
-                Change::Added => format!("[+{}]", p.text),
-            })
-            .collect()
     }
 
     #[test]

@@ -41,6 +41,8 @@ export class App {
   private readonly progress = h("div", { class: "progress", role: "status", "aria-live": "polite", hidden: true });
   private readonly themeButton = h("button", { type: "button", class: "quiet" });
   private theme: ThemeChoice;
+  private readonly systemDark =
+    typeof window.matchMedia === "function" ? window.matchMedia("(prefers-color-scheme: dark)") : null;
   private noticeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -50,8 +52,8 @@ export class App {
     readonly now: () => number = () => Date.now(),
   ) {
     this.theme = loadTheme(localStorage);
-    applyTheme(document.documentElement, localStorage, this.theme);
-    this.themeButton.textContent = THEME_WORDS[this.theme];
+    this.applyTheme();
+    this.systemDark?.addEventListener("change", () => this.applyTheme());
     this.themeButton.addEventListener("click", () => this.cycleTheme());
   }
 
@@ -233,7 +235,11 @@ export class App {
 
   private cycleTheme(): void {
     this.theme = nextTheme(this.theme);
-    applyTheme(document.documentElement, localStorage, this.theme);
+    this.applyTheme();
+  }
+
+  private applyTheme(): void {
+    applyTheme(document.documentElement, localStorage, this.theme, this.systemDark?.matches ?? false);
     this.themeButton.textContent = THEME_WORDS[this.theme];
   }
 

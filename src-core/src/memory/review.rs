@@ -70,11 +70,7 @@ impl Memory {
         let stale = self
             .blocking(move |inner| {
                 let outcome = inner.store.write(|tx| {
-                    let current = changesets::get(tx, id)?.ok_or(Error::NotFound {
-                        what: "changeset",
-                        id: id.to_string(),
-                    })?;
-                    expect_status(&current, &[ChangesetStatus::Pending], "approved")?;
+                    let current = changeset_in(tx, id, &[ChangesetStatus::Pending], "approved")?;
                     if let Some(reason) = apply::staleness(tx, &inner.store, &current)? {
                         changesets::decide(tx, id, ChangesetStatus::Stale, "check", store::now_ms())?;
                         let mut warnings = current.warnings.clone();
@@ -121,11 +117,7 @@ impl Memory {
         let (related, proposed) = (proposal.related, proposal.proposed);
         self.blocking(move |inner| {
             inner.store.write(|tx| {
-                let mut current = changesets::get(tx, id)?.ok_or(Error::NotFound {
-                    what: "changeset",
-                    id: id.to_string(),
-                })?;
-                expect_status(&current, &[ChangesetStatus::Pending], "edited")?;
+                let mut current = changeset_in(tx, id, &[ChangesetStatus::Pending], "edited")?;
                 for old in current.added() {
                     if let Some((rowid, _)) = old
                         .memory_id
@@ -171,15 +163,7 @@ impl Memory {
     pub async fn reject(&self, id: i64) -> Result<Changeset> {
         self.blocking(move |inner| {
             inner.store.write(|tx| {
-                let current = changesets::get(tx, id)?.ok_or(Error::NotFound {
-                    what: "changeset",
-                    id: id.to_string(),
-                })?;
-                expect_status(
-                    &current,
-                    &[ChangesetStatus::Pending, ChangesetStatus::Stale],
-                    "rejected",
-                )?;
+                let current = changeset_in(tx, id, &[ChangesetStatus::Pending, ChangesetStatus::Stale], "rejected")?;
                 drop_pending_rows(tx, &current)?;
                 changesets::decide(tx, id, ChangesetStatus::Rejected, "user", store::now_ms())
             })
@@ -193,11 +177,7 @@ impl Memory {
     pub async fn reopen(&self, id: i64) -> Result<Changeset> {
         self.blocking(move |inner| {
             inner.store.write(|tx| {
-                let current = changesets::get(tx, id)?.ok_or(Error::NotFound {
-                    what: "changeset",
-                    id: id.to_string(),
-                })?;
-                expect_status(&current, &[ChangesetStatus::Rejected], "reopened")?;
+                let current = changeset_in(tx, id, &[ChangesetStatus::Rejected], "reopened")?;
                 if current.decided_by.as_deref() != Some("user") {
                     return Err(Error::InvalidState(format!(
                         "changeset {id} was replaced by a re-run, so it cannot be reopened; review the new one"
@@ -222,11 +202,7 @@ impl Memory {
         )?;
         self.blocking(move |inner| {
             inner.store.write(|tx| {
-                let current = changesets::get(tx, id)?.ok_or(Error::NotFound {
-                    what: "changeset",
-                    id: id.to_string(),
-                })?;
-                expect_status(&current, &[ChangesetStatus::Pending, ChangesetStatus::Stale], "re-run")?;
+                let current = changeset_in(tx, id, &[ChangesetStatus::Pending, ChangesetStatus::Stale], "re-run")?;
                 drop_pending_rows(tx, &current)?;
                 changesets::decide(tx, id, ChangesetStatus::Rejected, "rerun", store::now_ms())
             })
@@ -312,6 +288,21 @@ impl Memory {
             .await?;
         self.changeset(revert_id).await
     }
+}
+
+/// The changeset `id` inside a write, when its status is one of `allowed`.
+fn changeset_in(
+    tx: &rusqlite::Transaction<'_>,
+    id: i64,
+    allowed: &[ChangesetStatus],
+    action: &str,
+) -> Result<Changeset> {
+    let current = changesets::get(tx, id)?.ok_or(Error::NotFound {
+        what: "changeset",
+        id: id.to_string(),
+    })?;
+    expect_status(&current, allowed, action)?;
+    Ok(current)
 }
 
 fn expect_status(changeset: &Changeset, allowed: &[ChangesetStatus], action: &str) -> Result<()> {

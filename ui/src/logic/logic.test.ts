@@ -94,11 +94,14 @@ describe("theme", () => {
     const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) };
     expect(loadTheme(storage)).toBe("system");
     const root = document.createElement("html");
-    applyTheme(root, storage, nextTheme("system"));
+    applyTheme(root, storage, nextTheme("system"), true);
     expect(root.dataset.theme).toBe("light");
     expect(loadTheme(storage)).toBe("light");
-    applyTheme(root, storage, nextTheme("dark"));
-    expect(root.dataset.theme).toBeUndefined();
+    applyTheme(root, storage, nextTheme("dark"), true);
+    expect(root.dataset.theme).toBe("dark");
+    expect(loadTheme(storage)).toBe("system");
+    applyTheme(root, storage, "system", false);
+    expect(root.dataset.theme).toBe("light");
     store.set("haema.theme", "purple");
     expect(loadTheme(storage)).toBe("system");
   });

@@ -1,4 +1,5 @@
-// Light, dark or the system's choice, remembered in the window's local storage.
+// Light, dark or the system's choice, remembered in the window's local storage. The
+// stylesheet knows two palettes, chosen by `data-theme` on the root element.
 export type ThemeChoice = "system" | "light" | "dark";
 const KEY = "haema.theme";
 const ORDER: ThemeChoice[] = ["system", "light", "dark"];
@@ -12,9 +13,15 @@ export function nextTheme(choice: ThemeChoice): ThemeChoice {
   return ORDER[(ORDER.indexOf(choice) + 1) % ORDER.length] ?? "system";
 }
 
-export function applyTheme(root: HTMLElement, storage: Pick<Storage, "setItem">, choice: ThemeChoice): void {
-  if (choice === "system") delete root.dataset.theme;
-  else root.dataset.theme = choice;
+/** Sets `data-theme` to `light` or `dark` (the system's, for "system"; `systemDark` says
+ * which that is) and remembers the choice. */
+export function applyTheme(
+  root: HTMLElement,
+  storage: Pick<Storage, "setItem">,
+  choice: ThemeChoice,
+  systemDark: boolean,
+): void {
+  root.dataset.theme = choice === "system" ? (systemDark ? "dark" : "light") : choice;
   storage.setItem(KEY, choice);
 }
 
