@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Drives the real desktop app through tauri-driver + WebKitWebDriver under Xvfb:
-# the journey (ui/e2e/journey.e2e.ts) on a fresh user's folders, then the start-up time
-# with a 10,000-memory store (ui/e2e/startup.e2e.ts).
+# the journey (ui/e2e/journey.e2e.ts) on a fresh user's folders, a real merge from the demo
+# sample (ui/e2e/merge.e2e.ts), then the start-up time with a 10,000-memory store
+# (ui/e2e/startup.e2e.ts).
 #
 #   tools/desktop-e2e.sh APP_BINARY HAEMA_CLI_BINARY
 #
@@ -38,6 +39,8 @@ with open(sys.argv[1], "w") as f:
                             "timestamp_ms": 1_700_000_000_000 + i * 60_000}) + "\n")
 PY
 "$cli" --store "$work/big" import "$work/big.jsonl" >/dev/null
+# The demo sample: merges made by the real pipeline, two of them waiting for review.
+"$cli" --store "$work/demo" import "$here/src-tui/assets/demo.jsonl" >/dev/null
 
 port=${HAEMA_E2E_PORT:-4444}
 mkdir -p "$work/data" "$work/config"
@@ -53,7 +56,7 @@ done
 cd "$here/ui"
 status=0
 HAEMA_E2E_APP="$app" HAEMA_E2E_CLI="$cli" HAEMA_E2E_STORE="$work/data/haema/default" \
-  HAEMA_E2E_BIG_STORE="$work/big" TAURI_DRIVER_URL="http://127.0.0.1:$port" \
+  HAEMA_E2E_BIG_STORE="$work/big" HAEMA_E2E_DEMO_STORE="$work/demo" TAURI_DRIVER_URL="http://127.0.0.1:$port" \
   npm run --silent e2e || status=$?
 if [[ $status -ne 0 ]]; then
   echo "--- tauri-driver log" >&2

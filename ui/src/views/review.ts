@@ -67,7 +67,15 @@ function card(app: App, view: ChangesetView, draft: Draft, rerender: () => void)
   const stale = cs.status === "stale";
   const note = outcomeNote(view);
   const buttons = h("div", { class: "actions" });
-  const explain = h("p", { class: "muted" }, stale ? "" : planWords(view, draft));
+  const explain = h("p", { class: "muted", "aria-live": "polite" }, stale ? "" : planWords(view, draft));
+  const approve = h("button", { type: "button", class: "primary" });
+  // Typing in an edit box updates these in place (a redraw would swallow a click on
+  // Approve that ends the typing).
+  const summarise = (): void => {
+    explain.textContent = stale ? "" : planWords(view, draft);
+    approve.textContent = isEdited(view, draft) ? "Approve with my edits" : "Approve";
+  };
+  summarise();
   if (stale) {
     const again = h("button", { type: "button", class: "primary" }, "Build it again");
     again.addEventListener("click", () =>
@@ -78,7 +86,6 @@ function card(app: App, view: ChangesetView, draft: Draft, rerender: () => void)
     );
     buttons.append(again);
   } else {
-    const approve = h("button", { type: "button", class: "primary" }, isEdited(view, draft) ? "Approve with my edits" : "Approve");
     approve.addEventListener("click", () => void app.act(() => decide(view, draft)));
     buttons.append(approve);
   }
@@ -100,7 +107,7 @@ function card(app: App, view: ChangesetView, draft: Draft, rerender: () => void)
     }
     return row;
   });
-  const after = view.after.map((_, i) => afterRow(view, draft, i, `${titleId}-after-${i}`, !stale, rerender));
+  const after = view.after.map((_, i) => afterRow(view, draft, i, `${titleId}-after-${i}`, !stale, rerender, summarise));
 
   return h(
     "article",
@@ -137,7 +144,15 @@ function card(app: App, view: ChangesetView, draft: Draft, rerender: () => void)
 
 const CHOICE_WORDS: Record<Choice["kind"], string> = { keep: "Keep", edit: "Edit", leave: "Leave out" };
 
-function afterRow(view: ChangesetView, draft: Draft, i: number, id: string, editable: boolean, rerender: () => void): HTMLElement {
+function afterRow(
+  view: ChangesetView,
+  draft: Draft,
+  i: number,
+  id: string,
+  editable: boolean,
+  rerender: () => void,
+  summarise: () => void,
+): HTMLElement {
   const item = view.after[i];
   if (!item) return h("li", {});
   const choice = draft.after[i] ?? { kind: "keep" };
@@ -147,8 +162,8 @@ function afterRow(view: ChangesetView, draft: Draft, i: number, id: string, edit
     area.value = choice.text;
     area.addEventListener("input", () => {
       draft.after[i] = { kind: "edit", text: area.value };
+      summarise();
     });
-    area.addEventListener("change", rerender);
     row.append(area);
   } else {
     row.append(h("span", { class: "text" }, pieces(item.pieces)));
