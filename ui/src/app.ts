@@ -134,21 +134,24 @@ export class App {
     return this.current;
   }
 
+  /** Updates the tabs' labels and which is current; the buttons stay the same elements, so
+   * focus and references survive refreshes. */
   private renderNav(): void {
-    const waiting = this.store?.pending_changesets ?? 0;
-    this.nav.replaceChildren(
-      ...NAV.map((item, i) => {
-        const label = item.name === "review" && waiting > 0 ? `${item.label} (${waiting})` : item.label;
-        const button = h(
-          "button",
-          { type: "button", title: `${item.label} (Alt+${i + 1})`, "data-view": item.name },
-          label,
-        );
-        if (item.name === this.current) button.setAttribute("aria-current", "page");
+    if (this.nav.childElementCount === 0) {
+      NAV.forEach((item, i) => {
+        const button = h("button", { type: "button", title: `${item.label} (Alt+${i + 1})`, "data-view": item.name });
         button.addEventListener("click", () => void this.show(item.name));
-        return button;
-      }),
-    );
+        this.nav.append(button);
+      });
+    }
+    const waiting = this.store?.pending_changesets ?? 0;
+    NAV.forEach((item, i) => {
+      const button = this.nav.children[i] as HTMLButtonElement;
+      const label = item.name === "review" && waiting > 0 ? `${item.label} (${waiting})` : item.label;
+      if (button.textContent !== label) button.textContent = label;
+      if (item.name === this.current) button.setAttribute("aria-current", "page");
+      else button.removeAttribute("aria-current");
+    });
     this.storeLabel.textContent = this.store ? storeName(this.store.dir) : "";
     this.storeLabel.title = this.store?.dir ?? "";
   }

@@ -306,6 +306,18 @@ describe("shell", () => {
     expect(root.querySelector<HTMLElement>(".progress")?.hidden).toBe(true);
   });
 
+  it("keeps the tab buttons (and focus on them) through live refreshes", async () => {
+    const { root, backend } = await start();
+    const tab = root.querySelector<HTMLButtonElement>("nav [data-view=review]");
+    tab?.focus();
+    backend.waiting = [mergeView(7)];
+    await emit("store-changed");
+    await settle();
+    expect(root.querySelector("nav [data-view=review]")).toBe(tab);
+    expect(text(tab)).toBe("Review (1)");
+    expect(document.activeElement).toBe(tab);
+  });
+
   it("cycles the theme and remembers it", async () => {
     const { root } = await start();
     button(root, "Theme: as the system").click();
