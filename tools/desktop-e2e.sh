@@ -17,10 +17,10 @@ cli=$(realpath "$2")
 here=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 display=:$((90 + RANDOM % 9))
+# Apps left by a failed session end with the Xvfb display they run on.
 cleanup() {
   [[ -n "${driver_pid:-}" ]] && kill "$driver_pid" 2>/dev/null || true
   [[ -n "${xvfb_pid:-}" ]] && kill "$xvfb_pid" 2>/dev/null || true
-  pkill -f "$app" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
