@@ -121,8 +121,30 @@ export class Session {
     await call(this.base, "DELETE", this.path("/window"));
   }
 
-  /** A PNG of the window. */
-  async screenshot(): Promise<Buffer> {
+  /** A PNG of the window as it looks once it has painted what the page holds now.
+   *
+   * WebKitGTK's screenshot is the last frame the window presented, which can lag the page:
+   * on a cold machine (CI on a fresh clone) a screenshot taken right after the page changed
+   * showed the frame before (an empty window, the previous view). So this waits for the
+   * fonts and two animation frames, then takes screenshots a quarter second apart until
+   * two in a row are the same (at most `timeoutMs`; a blinking caret can keep them
+   * changing, and the last one is then as good as any). */
+  async screenshot(timeoutMs = 5000): Promise<Buffer> {
+    await this.scriptAsync(
+      `const done = arguments[arguments.length - 1];
+       document.fonts.ready.then(() => requestAnimationFrame(() => requestAnimationFrame(() => done(null))));`,
+    );
+    const deadline = Date.now() + timeoutMs;
+    let last = await this.lastFrame();
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 250));
+      const next = await this.lastFrame();
+      if (next.equals(last) || Date.now() > deadline) return next;
+      last = next;
+    }
+  }
+
+  private async lastFrame(): Promise<Buffer> {
     const b64 = (await call(this.base, "GET", this.path("/screenshot"))) as string;
     return Buffer.from(b64, "base64");
   }
