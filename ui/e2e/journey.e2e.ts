@@ -3,22 +3,16 @@
 // waits for a person): first run → add → review → approve → search → edit the profile →
 // undo from the history. Saves screenshots for the README.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { Session } from "./webdriver";
+import { Session, sleep } from "./webdriver";
 
 const driver = process.env.TAURI_DRIVER_URL ?? "http://127.0.0.1:4444";
 const app = process.env.HAEMA_E2E_APP ?? "";
-const shots = process.env.HAEMA_E2E_SCREENSHOTS ?? "../docs/screenshots";
 const cli = process.env.HAEMA_E2E_CLI ?? "";
 const store = process.env.HAEMA_E2E_STORE ?? "";
 let session: Session;
-
-async function shot(name: string): Promise<void> {
-  mkdirSync(shots, { recursive: true });
-  writeFileSync(`${shots}/${name}.png`, await session.screenshot());
-}
 
 beforeAll(async () => {
   session = await Session.start(driver, app);
@@ -31,7 +25,7 @@ afterAll(async () => {
 it("welcomes a new user and creates the default memory", async () => {
   expect(await session.waitText("h1", "Welcome to haema")).toBe("Welcome to haema");
   await session.waitText(".kinds", "Long-term");
-  await shot("first-run");
+  await session.saveScreenshot("first-run");
   await session.click(await session.find("#first-start"));
   await session.waitText("h1", "Things your assistant remembers");
 });
@@ -45,7 +39,7 @@ it("adds a memory, which waits for review, and approves it", async () => {
   await session.click(await session.find("nav [data-view=review]"));
   await session.waitText("article.change", "allergic to peanuts");
   await session.waitText("article.change ins", "peanuts");
-  await shot("review");
+  await session.saveScreenshot("review");
   await session.clickButton("Approve", "article.change");
   await session.waitText(".notice", "Approved.");
   await session.waitText("#review-title + p", "Nothing is waiting");
@@ -55,7 +49,7 @@ it("finds the approved memory by searching", async () => {
   await session.click(await session.find("nav [data-view=search]"));
   await session.type(await session.find("#search-query"), "peanuts");
   await session.waitText(".results li", "allergic to peanuts");
-  await shot("search");
+  await session.saveScreenshot("search");
 });
 
 it("edits a profile section and locks it", async () => {
@@ -67,7 +61,7 @@ it("edits a profile section and locks it", async () => {
   await session.waitText("[aria-labelledby=core-user-title]", "Allergic to peanuts.");
   await session.click(await session.find("#core-user-lock"));
   await session.waitText("[aria-labelledby=core-user-title] h2", "locked");
-  await shot("profile");
+  await session.saveScreenshot("profile");
 });
 
 it("undoes the approved change from the history", async () => {
@@ -76,7 +70,7 @@ it("undoes the approved change from the history", async () => {
   await session.clickButton("Undo this change", ".history > li");
   await session.waitText(".notice", "Undone.");
   await session.waitText(".history > li", "Undid an earlier change");
-  await shot("history");
+  await session.saveScreenshot("history");
   await session.click(await session.find("nav [data-view=latest]"));
   await session.waitText(".memories", "Nothing yet.");
   // Undo the undo: the memory is back.
@@ -93,7 +87,7 @@ it.skipIf(cli === "")("shows what another process adds, live, in the dark theme"
   await session.waitText("header", "Theme: dark");
   await session.click(await session.find("nav [data-view=review]"));
   await session.waitText("article.change", "oat milk");
-  await shot("review-dark");
+  await session.saveScreenshot("review-dark");
 });
 
 /** axe-core's WCAG 2 A/AA rules on the current view; the violations in words. */
@@ -115,7 +109,7 @@ it("passes axe's WCAG 2.1 AA checks in every view, dark and light", async () => 
     for (const view of ["latest", "search", "review", "core", "history", "stores"]) {
       await session.click(await session.find(`nav [data-view=${view}]`));
       await session.waitText("nav [aria-current=page]", "");
-      await new Promise((r) => setTimeout(r, 300));
+      await sleep(300);
       problems.push(...(await accessibilityProblems()).map((p) => `${theme}/${view}: ${p}`));
     }
     if (theme === "dark") {
@@ -132,7 +126,7 @@ it("passes axe's WCAG 2.1 AA checks in every view, dark and light", async () => 
 it("remembers the window size and reopens the last memory", async () => {
   await session.setRect(1000, 700);
   const wanted = await session.rect();
-  await new Promise((r) => setTimeout(r, 1000)); // the app writes the size once resizing settles
+  await sleep(1000); // the app writes the size once resizing settles
   await session.closeWindow();
   await session.end().catch(() => {});
   session = await Session.start(driver, app);

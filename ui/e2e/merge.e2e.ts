@@ -2,14 +2,12 @@
 // tools/desktop-e2e.sh as HAEMA_E2E_DEMO_STORE): Review pairs each replaced memory with
 // its successor and marks the changed words; approving one with an edit and rejecting
 // the other work against the real store.
-import { mkdirSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Session } from "./webdriver";
 
 const driver = process.env.TAURI_DRIVER_URL ?? "http://127.0.0.1:4444";
 const app = process.env.HAEMA_E2E_APP ?? "";
 const store = process.env.HAEMA_E2E_DEMO_STORE ?? "";
-const shots = process.env.HAEMA_E2E_SCREENSHOTS ?? "../docs/screenshots";
 let session: Session;
 
 beforeAll(async () => {
@@ -30,8 +28,7 @@ it.skipIf(store === "")("shows a real merge as before/after and decides it", asy
   )) as [string[], string[]];
   expect(marks[0].length).toBeGreaterThan(0);
   expect(marks[1].join(" ")).toContain("Thursdays");
-  mkdirSync(shots, { recursive: true });
-  writeFileSync(`${shots}/review-merge.png`, await session.screenshot());
+  await session.saveScreenshot("review-merge");
 
   // Edit the successor of the lesson memory, then approve it with the edit.
   await session.script(

@@ -1,6 +1,15 @@
 // A small W3C WebDriver client (what tauri-driver speaks): sessions, elements, keys,
 // screenshots. Plain fetch, no browser-automation framework.
+import { mkdirSync, writeFileSync } from "node:fs";
+
 const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
+
+/** Where the tests save the screenshots the README shows (`HAEMA_E2E_SCREENSHOTS` moves them). */
+const SCREENSHOTS = process.env.HAEMA_E2E_SCREENSHOTS ?? "../docs/screenshots";
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
 
 export class WebDriverError extends Error {}
 
@@ -45,7 +54,7 @@ export class Session {
         return value[ELEMENT];
       } catch (e) {
         if (Date.now() > deadline) throw e;
-        await new Promise((r) => setTimeout(r, 100));
+        await sleep(100);
       }
     }
   }
@@ -72,7 +81,7 @@ export class Session {
       )) as string | null;
       if (found !== null) return found;
       if (Date.now() > deadline) throw new WebDriverError(`no “${css}” containing “${wanted}” within ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 100));
+      await sleep(100);
     }
   }
 
@@ -97,7 +106,7 @@ export class Session {
       )) as Record<string, string> | null;
       if (value) return value[ELEMENT];
       if (Date.now() > deadline) throw new WebDriverError(`no “${css}” with text “${label}” within ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 100));
+      await sleep(100);
     }
   }
 
@@ -123,9 +132,9 @@ export class Session {
 
   /** A PNG of the window as it looks once it has painted what the page holds now.
    *
-   * WebKitGTK's screenshot is the last frame the window presented, which can lag the page:
-   * on a cold machine (CI on a fresh clone) a screenshot taken right after the page changed
-   * showed the frame before (an empty window, the previous view). So this waits for the
+   * On a cold machine (CI on a fresh clone) a screenshot taken right after the page changed
+   * showed the frame before (an empty window, the previous view): WebKitGTK's screenshot
+   * seems to be the last frame the window presented, which can lag the page. So this waits for the
    * fonts and two animation frames, then takes screenshots a quarter second apart until
    * two in a row are the same (at most `timeoutMs`; a blinking caret can keep them
    * changing, and the last one is then as good as any). */
@@ -137,11 +146,17 @@ export class Session {
     const deadline = Date.now() + timeoutMs;
     let last = await this.lastFrame();
     for (;;) {
-      await new Promise((r) => setTimeout(r, 250));
+      await sleep(250);
       const next = await this.lastFrame();
       if (next.equals(last) || Date.now() > deadline) return next;
       last = next;
     }
+  }
+
+  /** Saves `screenshot()` as `<name>.png` in the screenshot folder. */
+  async saveScreenshot(name: string): Promise<void> {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    writeFileSync(`${SCREENSHOTS}/${name}.png`, await this.screenshot());
   }
 
   private async lastFrame(): Promise<Buffer> {
