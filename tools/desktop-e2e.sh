@@ -45,6 +45,9 @@ PY
 port=${HAEMA_E2E_PORT:-4444}
 mkdir -p "$work/data" "$work/config"
 export HAEMA_REVIEW=review
+# The journey never reaches the Hugging Face Hub: new stores work by words (the model test
+# of the desktop serves it from 127.0.0.1 on its own).
+export HF_HUB_OFFLINE="${HF_HUB_OFFLINE:-1}"
 DISPLAY=$display XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" \
   tauri-driver --port "$port" --native-port "$((port + 1))" >"$work/driver.log" 2>&1 &
 driver_pid=$!

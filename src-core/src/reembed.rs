@@ -155,3 +155,52 @@ pub async fn reembed(
         .await?;
     }
 }
+
+/// Gives the memories that have no vector in the live table (written while the store's
+/// embedder was missing) their vectors, a batch per transaction, then clears the store's
+/// `vectors_behind` mark in the transaction that finds none left. `progress` is called after
+/// every batch.
+pub(crate) async fn fill_missing(
+    store: &Arc<Store>,
+    embedder: Arc<dyn Embedder>,
+    mut progress: impl FnMut(ReembedProgress) + Send,
+) -> Result<usize> {
+    let dims = embedder.dims();
+    let total = blocking(store, |s| s.read(vectors::missing_count)).await?;
+    let mut done = 0;
+    loop {
+        let batch = blocking(store, |s| {
+            s.write(|tx| {
+                let batch = vectors::missing(tx, BATCH)?;
+                if batch.is_empty() {
+                    store::delete_meta(tx, crate::memory::VECTORS_BEHIND)?;
+                }
+                Ok(batch)
+            })
+        })
+        .await?;
+        if batch.is_empty() {
+            return Ok(done);
+        }
+        let texts: Vec<String> = batch.iter().map(|(_, content, _)| content.clone()).collect();
+        let vectors_of = embedder.embed_document(&texts).await?;
+        let vectors_of = check_embeddings(&embedder.id(), vectors_of, texts.len(), dims)?;
+        done += batch.len();
+        blocking(store, move |s| {
+            s.write(|tx| {
+                for ((rowid, _, _), vector) in batch.iter().zip(&vectors_of) {
+                    // Another process may have caught it up, or changed its status, meanwhile.
+                    if let Some(active) = vectors::still_missing(tx, *rowid)? {
+                        vectors::insert_with_status(tx, *rowid, vector, active)?;
+                    }
+                }
+                Ok(())
+            })
+        })
+        .await?;
+        progress(ReembedProgress {
+            done,
+            total: total.max(done),
+        });
+    }
+}

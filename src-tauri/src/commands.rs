@@ -91,6 +91,7 @@ pub async fn open_store(
         )));
     }
     let (memory, generation) = state.open(dir).await?;
+    crate::model::upgrade_in_background(app.clone(), &memory, generation);
     crate::live::watch(
         app,
         memory.clone(),

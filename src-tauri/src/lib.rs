@@ -4,6 +4,7 @@
 //! import, re-embed), [`review`] (changes and history), [`core_view`] (the core profile),
 //! [`state`] (the open store), [`prefs`] (recent stores, window size), [`window`],
 //! [`live`] (refresh when another process writes), [`progress`] (events of long work),
+//! [`model`] (the embedding model fetched in the background),
 //! [`error`] (errors as `{kind, message}`).
 
 pub mod command_names;
@@ -12,6 +13,7 @@ pub mod core_view;
 pub mod error;
 pub mod live;
 pub mod memories;
+pub mod model;
 pub mod prefs;
 pub mod progress;
 pub mod review;

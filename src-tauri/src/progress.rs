@@ -10,7 +10,7 @@ pub const PROGRESS: &str = "progress";
 /// One step of a long task.
 #[derive(Debug, Clone, Serialize)]
 pub struct Progress {
-    /// `add`, `import` or `reembed`.
+    /// `add`, `import`, `reembed` or `model` (the embedding model downloading, vectors being made).
     pub task: &'static str,
     /// Units done (memories embedded), 0 when unknown.
     pub done: usize,

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use haema_core::{Memory, Settings};
+use haema_core::{Memory, OpenOptions, Settings};
 use tokio::sync::{Mutex, RwLock};
 
 use crate::error::{CommandError, CommandResult};
@@ -46,14 +46,29 @@ impl AppState {
     }
 
     /// Opens the store in `dir` with its settings (creating it when missing) and remembers
-    /// it; returns the store and the generation its watcher runs under.
+    /// it; returns the store and the generation its watcher runs under. It opens at once with
+    /// what is on this machine: a missing embedding model comes in the background
+    /// ([`crate::model::upgrade_in_background`]).
     pub async fn open(&self, dir: PathBuf) -> CommandResult<(Memory, u64)> {
         let settings = Settings::load(&dir)?;
-        let memory = Memory::open(&dir, settings).await?;
+        let memory = Memory::open_with_options(&dir, settings, OpenOptions::quick()).await?;
         *self.memory.write().await = Some(memory.clone());
         let generation = self.generation.fetch_add(1, Ordering::AcqRel) + 1;
         self.update_prefs(|p| p.opened(&dir)).await;
         Ok((memory, generation))
+    }
+
+    /// Puts `memory` (the open store, opened again) in place if no other store was opened
+    /// since generation `generation`; returns whether it did.
+    pub async fn replace_if_current(&self, generation: u64, memory: Memory) -> bool {
+        let mut slot = self.memory.write().await;
+        let same = slot.as_ref().is_some_and(|m| m.dir() == memory.dir());
+        if same && self.generation.load(Ordering::Acquire) == generation {
+            *slot = Some(memory);
+            true
+        } else {
+            false
+        }
     }
 
     /// The remembered preferences.

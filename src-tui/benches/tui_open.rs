@@ -57,7 +57,7 @@ fn text(i: usize) -> String {
 
 fn settings(base_url: &str) -> Settings {
     let mut s = Settings::default();
-    s.embedder.provider = haema_core::config::ProviderKind::Openai;
+    s.embedder.provider = Some(haema_core::config::ProviderKind::Openai);
     s.embedder.base_url = Some(base_url.to_owned());
     s.embedder.model = Some("hash-bench".into());
     s.embedder.dims = Some(384);

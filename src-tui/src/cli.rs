@@ -59,6 +59,24 @@ pub enum Command {
     Demo(DemoArgs),
     /// Serve the store to agents as an MCP server on standard input and output.
     Mcp,
+    /// The local embedding models in the Hugging Face cache: download one, list them.
+    #[command(subcommand)]
+    Model(ModelCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ModelCommand {
+    /// Download a model into the Hugging Face cache ahead of time (resumes a cut download).
+    Fetch {
+        /// A Hugging Face name (default: the store's local model, else
+        /// sentence-transformers/all-MiniLM-L6-v2).
+        name: Option<String>,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The models in the Hugging Face cache: size on disk and which stores use them.
+    List(JsonFlag),
 }
 
 #[derive(Debug, Args)]

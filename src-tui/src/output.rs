@@ -56,3 +56,28 @@ pub fn advance(bar: &indicatif::ProgressBar) -> impl FnMut(usize, usize) + Send 
         bar.set_position(done as u64);
     }
 }
+
+/// A byte progress bar on standard error for downloading `model` (hidden when stderr is not
+/// a terminal).
+pub fn download_progress(model: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!(
+            "{{spinner}} downloading {model} {{bar:30}} {{bytes}}/{{total_bytes}} ({{bytes_per_sec}}, {{eta}} left) {{msg}}"
+        ))
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// Moves a download bar: the bytes of the file in flight, and its name.
+pub fn show_download(bar: &indicatif::ProgressBar, p: &haema_core::provider::hub::FetchProgress) {
+    bar.set_message(format!(
+        "{} ({}/{})",
+        p.file,
+        (p.files_done + 1).min(p.files_total),
+        p.files_total
+    ));
+    bar.set_length(p.bytes_total.unwrap_or(0));
+    bar.set_position(p.bytes_done);
+}

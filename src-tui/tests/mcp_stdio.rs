@@ -22,6 +22,7 @@ impl Client {
     fn start(store: &std::path::Path, env: &[(&str, &str)]) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_haema"))
             .env_clear()
+            .env("HF_HUB_OFFLINE", "1")
             .envs(env.iter().copied())
             .arg("--store")
             .arg(store)

@@ -117,7 +117,7 @@ async fn add_review_approve_search_in_tmux() {
     env.push(("HAEMA_REVIEW", "review".into()));
     let exports: Vec<String> = env.iter().map(|(k, v)| format!("{k}={}", shell_quote(v))).collect();
     let command = format!(
-        "env -i PATH=/usr/bin:/bin TERM=screen-256color {} {} --store {}",
+        "env -i PATH=/usr/bin:/bin HF_HUB_OFFLINE=1 TERM=screen-256color {} {} --store {}",
         exports.join(" "),
         shell_quote(env!("CARGO_BIN_EXE_haema")),
         shell_quote(&store.display().to_string())
@@ -174,7 +174,7 @@ async fn bad_key_bindings_are_explained_before_the_screen_opens() {
     std::fs::create_dir_all(&store).unwrap();
     std::fs::write(store.join("haema.toml"), "[tui.keys]\naprove = \"y\"\n").unwrap();
     let command = format!(
-        "env -i PATH=/usr/bin:/bin TERM=screen-256color {} --store {}; echo EXIT=$?; sleep 30",
+        "env -i PATH=/usr/bin:/bin HF_HUB_OFFLINE=1 TERM=screen-256color {} --store {}; echo EXIT=$?; sleep 30",
         shell_quote(env!("CARGO_BIN_EXE_haema")),
         shell_quote(&store.display().to_string())
     );
@@ -197,7 +197,7 @@ async fn other_writers_show_live_and_editor_edits_are_saved() {
         .status()
         .unwrap();
     let command = format!(
-        "env -i PATH=/usr/bin:/bin TERM=xterm-256color EDITOR={} {} --store {}",
+        "env -i PATH=/usr/bin:/bin HF_HUB_OFFLINE=1 TERM=xterm-256color EDITOR={} {} --store {}",
         shell_quote(&editor.display().to_string()),
         shell_quote(env!("CARGO_BIN_EXE_haema")),
         shell_quote(&store.display().to_string())
@@ -241,7 +241,7 @@ async fn other_writers_show_live_and_editor_edits_are_saved() {
 async fn demo_opens_the_sample_in_the_tui_offline() {
     let dir = tempfile::tempdir().unwrap();
     let command = format!(
-        "env -i PATH=/usr/bin:/bin TERM=screen-256color XDG_DATA_HOME={} {} demo",
+        "env -i PATH=/usr/bin:/bin HF_HUB_OFFLINE=1 TERM=screen-256color XDG_DATA_HOME={} {} demo",
         shell_quote(&dir.path().display().to_string()),
         shell_quote(env!("CARGO_BIN_EXE_haema")),
     );

@@ -111,21 +111,15 @@ impl Settings {
             ("llm.max_retries", llm.max_retries.to_string(), ""),
             (
                 "embedder.provider",
-                provider_name(emb.provider).to_owned(),
+                provider_name(emb.kind()).to_owned(),
                 "HAEMA_EMBEDDER",
             ),
             (
                 "embedder.base_url",
-                emb.base_url.clone().unwrap_or_else(|| default_url(emb.provider)),
+                emb.base_url.clone().unwrap_or_else(|| default_url(emb.kind())),
                 "HAEMA_EMBED_BASE_URL",
             ),
-            (
-                "embedder.model",
-                emb.model
-                    .clone()
-                    .unwrap_or_else(|| super::default_embed_model(emb.provider).to_owned()),
-                "HAEMA_EMBED_MODEL",
-            ),
+            ("embedder.model", emb.model_name(), "HAEMA_EMBED_MODEL"),
             (
                 "embedder.dims",
                 emb.dims.map_or_else(|| "the model's own".to_owned(), |d| d.to_string()),

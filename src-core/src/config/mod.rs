@@ -109,8 +109,11 @@ impl Default for LlmSettings {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct EmbedderSettings {
-    /// Provider.
-    pub provider: ProviderKind,
+    /// Provider; `None` when neither the file nor the environment names one: then a new
+    /// store uses the local model ([`EmbedderSettings::kind`]) and an existing store keeps
+    /// the embedder it was made with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provider: Option<ProviderKind>,
     /// Base URL (default `https://api.openai.com/v1`).
     pub base_url: Option<String>,
     /// Model (default `text-embedding-3-small`).
@@ -131,7 +134,7 @@ pub struct EmbedderSettings {
 impl Default for EmbedderSettings {
     fn default() -> Self {
         Self {
-            provider: ProviderKind::None,
+            provider: None,
             base_url: None,
             model: None,
             dims: None,
@@ -140,6 +143,26 @@ impl Default for EmbedderSettings {
             max_retries: 3,
             api_key: None,
         }
+    }
+}
+
+impl EmbedderSettings {
+    /// The provider in force: the configured one, else the local model (the default of a
+    /// new store).
+    pub fn kind(&self) -> ProviderKind {
+        self.provider.unwrap_or(ProviderKind::Local)
+    }
+
+    /// Whether no provider is configured, so the default applies.
+    pub fn is_default(&self) -> bool {
+        self.provider.is_none()
+    }
+
+    /// The model name in force (a folder or a Hugging Face name for `local`).
+    pub fn model_name(&self) -> String {
+        self.model
+            .clone()
+            .unwrap_or_else(|| default_embed_model(self.kind()).to_owned())
     }
 }
 
@@ -265,7 +288,7 @@ impl Settings {
         }
         self.llm.api_key = get("HAEMA_LLM_API_KEY");
         if let Some(v) = get("HAEMA_EMBEDDER") {
-            self.embedder.provider = parse("HAEMA_EMBEDDER", &v)?;
+            self.embedder.provider = Some(parse("HAEMA_EMBEDDER", &v)?);
         }
         if let Some(v) = get("HAEMA_EMBED_BASE_URL") {
             self.embedder.base_url = Some(v);
@@ -369,15 +392,13 @@ impl Settings {
     /// Builds the configured embedder, or `None` (lexical search only).
     pub fn build_embedder(&self) -> Result<Option<Arc<dyn Embedder>>> {
         let e = &self.embedder;
-        match e.provider {
+        let kind = e.kind();
+        match kind {
             ProviderKind::None => return Ok(None),
             ProviderKind::Local => return self.build_local_embedder(),
             ProviderKind::Openai | ProviderKind::Gemini => {}
         }
-        let model = e
-            .model
-            .clone()
-            .unwrap_or_else(|| default_embed_model(e.provider).to_owned());
+        let model = e.model_name();
         let dims = e.dims.or_else(|| known_dims(&model)).ok_or_else(|| {
             Error::Config(format!(
                 "the dimension of embedding model `{model}` is not known; set HAEMA_EMBED_DIMS"
@@ -385,7 +406,7 @@ impl Settings {
         })?;
         let send_dimensions = e.dims.is_some() && model.starts_with("text-embedding-3");
         let s = Self::http(
-            e.provider,
+            kind,
             e.base_url.as_ref(),
             model,
             e.api_key.clone(),
@@ -393,7 +414,7 @@ impl Settings {
             e.max_retries,
             "HAEMA_EMBED_API_KEY",
         )?;
-        Ok(Some(match e.provider {
+        Ok(Some(match kind {
             ProviderKind::Gemini => Arc::new(GeminiEmbedder::new(s, dims)?),
             _ => Arc::new(OpenAiEmbedder::new(s, dims, send_dimensions)?),
         }))

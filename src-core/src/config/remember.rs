@@ -25,7 +25,7 @@ impl Settings {
         }
         let e = &self.embedder;
         let mut section = toml::Table::new();
-        let provider = match e.provider {
+        let provider = match e.kind() {
             ProviderKind::None => "none",
             ProviderKind::Openai => "openai",
             ProviderKind::Gemini => "gemini",
@@ -66,7 +66,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(Settings::file_path(dir.path()), "# mine\nreview = \"review\"\n").unwrap();
         let mut settings = Settings::default();
-        settings.embedder.provider = ProviderKind::Local;
+        settings.embedder.provider = Some(ProviderKind::Local);
         settings.embedder.model = Some("/models/minilm".into());
         settings.embedder.api_key = Some("secret".into());
         assert!(settings.remember_embedder(dir.path()).unwrap());
@@ -77,7 +77,7 @@ mod tests {
         );
         let loaded = Settings::load_with_env(dir.path(), |_| None).unwrap();
         assert_eq!(
-            (loaded.review, loaded.embedder.provider),
+            (loaded.review, loaded.embedder.kind()),
             (crate::ReviewPolicy::Review, ProviderKind::Local)
         );
         assert_eq!(loaded.embedder.model.as_deref(), Some("/models/minilm"));

@@ -44,9 +44,8 @@ fn activate(
         match (known, vector) {
             (true, _) => {}
             (false, Some(v)) => vectors::insert(tx, rowid, v)?,
-            (false, None) => {
-                return Err(Error::Internal(format!("memory {rowid} has no vector to activate")));
-            }
+            // Written while the embedder was missing: the next open with it catches up.
+            (false, None) => store::set_meta(tx, super::open::VECTORS_BEHIND, "1")?,
         }
     }
     fts::insert(tx, rowid, content)

@@ -3,11 +3,14 @@
 mod apply;
 mod core;
 mod lineage;
+mod open;
 mod review;
 mod write;
 
 pub(crate) use core::{finish_write as finish_core_write, mark_pending as mark_core_write};
 pub use lineage::Lineage;
+pub(crate) use open::VECTORS_BEHIND;
+pub use open::{LexicalReason, OpenOptions, OpenProgress};
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -15,7 +18,7 @@ use std::sync::Arc;
 use crate::config::Settings;
 use crate::model::{MemoryRecord, MemoryStatus, SearchMode, SearchResults};
 use crate::provider::{Embedder, Llm};
-use crate::store::{self, Store, memories, vectors};
+use crate::store::{self, Store, memories};
 use crate::{Error, Result, search};
 
 /// Shared state behind a [`Memory`] handle.
@@ -24,6 +27,8 @@ pub(crate) struct Inner {
     pub(crate) settings: Settings,
     pub(crate) llm: Option<Arc<dyn Llm>>,
     pub(crate) embedder: Option<Arc<dyn Embedder>>,
+    /// Why the store answers by words alone for now (`None` when it has vectors).
+    pub(crate) lexical: Option<LexicalReason>,
 }
 
 /// An open memory store. Cheap to clone; `Send + Sync`; every method is async and runs
@@ -54,6 +59,12 @@ pub struct StoreInfo {
     pub embedder: String,
     /// Vector length (0 for lexical-only).
     pub dims: usize,
+    /// The embedder a lexical-only store waits for (`local:<model>`), to give its memories
+    /// vectors once that model is on this machine.
+    pub embedder_wanted: Option<String>,
+    /// Why search is by words alone for now (`None` when it uses vectors, or when the store
+    /// was only peeked at).
+    pub lexical_reason: Option<LexicalReason>,
     /// LLM configured now, if any.
     pub llm: Option<String>,
     /// Review policy in force.
@@ -81,11 +92,42 @@ pub fn store_folders_beside(open: &Path) -> Vec<PathBuf> {
 }
 
 impl Memory {
-    /// Opens the store in `dir` with the providers its settings describe.
+    /// Opens the store in `dir` with the providers its settings describe. A store without an
+    /// `[embedder]` setting uses the local model, downloaded from the Hugging Face Hub on first
+    /// use; when it cannot be had the store works by words alone ([`Memory::lexical_reason`])
+    /// and memories get their vectors on a later open. See [`Memory::open_with_options`].
     pub async fn open(dir: impl AsRef<Path>, settings: Settings) -> Result<Self> {
+        let options = OpenOptions {
+            download: true,
+            catch_up: true,
+            progress: None,
+        };
+        Self::open_with_options(dir, settings, options).await
+    }
+
+    /// [`Memory::open`], choosing whether a missing model is downloaded and missing vectors
+    /// are made now, and how their progress is told.
+    pub async fn open_with_options(dir: impl AsRef<Path>, settings: Settings, options: OpenOptions) -> Result<Self> {
+        settings.validate()?;
         let llm = settings.build_llm()?;
-        let embedder = settings.build_embedder()?;
-        Self::open_with(dir, settings, llm, embedder).await
+        let dir = dir.as_ref().to_path_buf();
+        let (store, resolved) = open::open_store(&dir, &settings, &options).await?;
+        let store = Arc::try_unwrap(store).map_err(|_| Error::Internal("the store is still shared".into()))?;
+        let store = tokio::task::spawn_blocking(move || -> Result<Store> {
+            core::recover(&store)?;
+            Ok(store)
+        })
+        .await
+        .map_err(|e| Error::Internal(e.to_string()))??;
+        Ok(Self {
+            inner: Arc::new(Inner {
+                store,
+                settings,
+                llm,
+                embedder: resolved.embedder,
+                lexical: resolved.lexical,
+            }),
+        })
     }
 
     /// Opens the store in `dir` with the given providers (`None`: no LLM / lexical only).
@@ -109,18 +151,20 @@ impl Memory {
         let embedder_identity = embedder.as_ref().map(|e| (e.id(), e.dims()));
         let store = tokio::task::spawn_blocking(move || -> Result<Store> {
             let store = Store::open(&dir)?;
-            check_embedder(&store, embedder_identity)?;
+            open::check(&store, embedder_identity)?;
             core::recover(&store)?;
             Ok(store)
         })
         .await
         .map_err(|e| Error::Internal(e.to_string()))??;
+        let lexical = embedder.is_none().then_some(LexicalReason::NoEmbedder);
         Ok(Self {
             inner: Arc::new(Inner {
                 store,
                 settings,
                 llm,
                 embedder,
+                lexical,
             }),
         })
     }
@@ -160,13 +204,20 @@ impl Memory {
         &self.inner.settings
     }
 
+    /// Why the store answers by words alone for now; `None` when search uses vectors.
+    pub fn lexical_reason(&self) -> Option<&LexicalReason> {
+        self.inner.lexical.as_ref()
+    }
+
     /// Counts and identities of the store.
     pub async fn info(&self) -> Result<StoreInfo> {
         self.blocking(|inner| {
             let llm = inner.llm.as_ref().map(|l| l.id());
-            inner
+            let mut info = inner
                 .store
-                .read(|conn| store_info(conn, inner.store.dir(), llm, inner.settings.review))
+                .read(|conn| store_info(conn, inner.store.dir(), llm, inner.settings.review))?;
+            info.lexical_reason = inner.lexical.clone();
+            Ok(info)
         })
         .await
     }
@@ -249,7 +300,16 @@ impl Memory {
         let has_vectors = self.inner.embedder.is_some();
         let (mut mode, mut notice) = match (mode, has_vectors) {
             (SearchMode::Lexical, _) | (_, true) => (mode, None),
-            (_, false) => (SearchMode::Lexical, Some("this store has no embedder configured, so search is lexical (full text) only; configure an embedder and run `haema reembed` for vector search".to_owned())),
+            (_, false) => (
+                SearchMode::Lexical,
+                Some(
+                    self.inner
+                        .lexical
+                        .clone()
+                        .unwrap_or(LexicalReason::NoEmbedder)
+                        .to_string(),
+                ),
+            ),
         };
         let query_vector = match (mode, &self.inner.embedder) {
             (SearchMode::Hybrid | SearchMode::Vector, Some(embedder)) => {
@@ -296,43 +356,9 @@ fn store_info(
         pending_changesets: store::changesets::count_pending(conn)?,
         embedder: store::meta(conn, "embedder")?.unwrap_or_else(|| "none".into()),
         dims: store::meta(conn, "dims")?.and_then(|d| d.parse().ok()).unwrap_or(0),
+        embedder_wanted: store::meta(conn, open::EMBEDDER_WANTED)?,
+        lexical_reason: None,
         llm,
         review,
-    })
-}
-
-/// Checks (or, for a new store, records) the embedder identity. Takes the write lock only
-/// when something has to be recorded.
-fn check_embedder(store: &Store, configured: Option<(String, usize)>) -> Result<()> {
-    let (configured_id, configured_dims) = configured.clone().unwrap_or_else(|| ("none".to_owned(), 0));
-    let recorded = store.read(|conn| Ok((store::meta(conn, "embedder")?, store::meta(conn, "dims")?)))?;
-    if recorded == (Some(configured_id), Some(configured_dims.to_string())) {
-        return Ok(());
-    }
-    store.write(|tx| {
-        let stored = store::meta(tx, "embedder")?;
-        let stored_dims: usize = store::meta(tx, "dims")?.and_then(|d| d.parse().ok()).unwrap_or(0);
-        let (configured_id, configured_dims) = configured.clone().unwrap_or_else(|| ("none".to_owned(), 0));
-        let has_memories =
-            memories::count(tx, MemoryStatus::Active)? + memories::count(tx, MemoryStatus::Superseded)? > 0;
-        match stored {
-            Some(id) if id == configured_id && stored_dims == configured_dims => Ok(()),
-            Some(id) if has_memories => Err(Error::EmbedderMismatch {
-                stored: id,
-                stored_dims,
-                configured: configured_id,
-                configured_dims,
-            }),
-            _ => {
-                // A new (or still empty) store takes the configured embedder.
-                vectors::drop(tx)?;
-                if configured_dims > 0 {
-                    vectors::create(tx, configured_dims)?;
-                }
-                store::set_meta(tx, "embedder", &configured_id)?;
-                store::set_meta(tx, "dims", &configured_dims.to_string())?;
-                Ok(())
-            }
-        }
     })
 }

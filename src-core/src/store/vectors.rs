@@ -95,6 +95,54 @@ pub(crate) fn unstaged(conn: &Connection, limit: usize) -> Result<Vec<(i64, Stri
     Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
 }
 
+/// Up to `limit` memories (active or superseded) that have no vector in the live table:
+/// `(rowid, content, active)`, in rowid order.
+pub(crate) fn missing(conn: &Connection, limit: usize) -> Result<Vec<(i64, String, bool)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT m.rowid, m.content, m.status = 'active' FROM memories m
+         WHERE m.status IN ('active', 'superseded') AND m.rowid NOT IN (SELECT rowid FROM memory_vectors)
+         ORDER BY m.rowid LIMIT ?1",
+    )?;
+    let rows = stmt.query_map([i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
+/// How many memories (active or superseded) have no vector in the live table.
+pub(crate) fn missing_count(conn: &Connection) -> Result<usize> {
+    let n: i64 = conn.query_row(
+        "SELECT count(*) FROM memories m
+         WHERE m.status IN ('active', 'superseded') AND m.rowid NOT IN (SELECT rowid FROM memory_vectors)",
+        [],
+        |r| r.get(0),
+    )?;
+    Ok(usize::try_from(n).unwrap_or(0))
+}
+
+/// Whether memory `rowid` still lacks a live vector: `Some(active)` if it does (and is active
+/// or superseded), `None` otherwise.
+pub(crate) fn still_missing(conn: &Connection, rowid: i64) -> Result<Option<bool>> {
+    Ok(conn
+        .query_row(
+            "SELECT m.status = 'active' FROM memories m
+             WHERE m.rowid = ?1 AND m.status IN ('active', 'superseded')
+               AND m.rowid NOT IN (SELECT rowid FROM memory_vectors WHERE rowid = ?1)",
+            [rowid],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
+/// Stores the vector of memory `rowid` in the live table, active or not.
+pub(crate) fn insert_with_status(conn: &Connection, rowid: i64, vector: &[f32], active: bool) -> Result<()> {
+    conn.execute(
+        "INSERT INTO memory_vectors (rowid, embedding, active) VALUES (?1, ?2, ?3)",
+        params![rowid, to_blob(vector), i64::from(active)],
+    )?;
+    Ok(())
+}
+
 /// Number of memories (active or superseded) and how many of them are staged.
 pub(crate) fn staging_progress(conn: &Connection) -> Result<(usize, usize)> {
     let total: i64 = conn.query_row(

@@ -4,7 +4,6 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use haema_core::{Memory, Settings};
 
 use crate::cli::DemoArgs;
 
@@ -46,10 +45,15 @@ pub async fn run(dir: &Path, args: DemoArgs) -> Result<()> {
             dir.display()
         );
     }
-    let settings = Settings::load(dir)?;
-    let memory = Memory::open(dir, settings)
-        .await
-        .with_context(|| format!("cannot open the demo store at {}", dir.display()))?;
+    let interactive = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
+    // In a terminal the UI opens at once and gets the embedding model in the background;
+    // otherwise the model is fetched (with progress) before the sample is imported.
+    let memory = if interactive {
+        super::open(dir).await
+    } else {
+        super::open_for_vectors(dir).await
+    }
+    .with_context(|| format!("cannot open the demo store at {}", dir.display()))?;
     if fresh {
         std::fs::write(
             dir.join(MARKER),
@@ -67,7 +71,7 @@ pub async fn run(dir: &Path, args: DemoArgs) -> Result<()> {
             report.changesets
         );
     }
-    if std::io::stdout().is_terminal() && std::io::stdin().is_terminal() {
+    if interactive {
         crate::tui::run(memory).await
     } else {
         super::memories::status(&memory, false).await?;

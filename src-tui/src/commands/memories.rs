@@ -50,7 +50,14 @@ pub async fn add(memory: &Memory, args: AddArgs) -> Result<()> {
 pub async fn search(memory: &Memory, args: SearchArgs) -> Result<()> {
     let results = memory.search_records(&args.query, args.n, args.mode).await?;
     if let Some(notice) = &results.notice {
-        eprintln!("haema: note: {notice}");
+        match memory.lexical_reason() {
+            Some(haema_core::LexicalReason::NoEmbedder) => eprintln!(
+                "haema: note: {notice}; configure an embedder (HAEMA_EMBEDDER, or [embedder] in haema.toml) and run `haema reembed` to search by meaning"
+            ),
+            // A missing model was told of when the store opened.
+            Some(_) => {}
+            None => eprintln!("haema: note: {notice}"),
+        }
     }
     if args.json {
         return output::json(&results.hits);
@@ -113,13 +120,18 @@ pub async fn status(memory: &Memory, json_output: bool) -> Result<()> {
         .as_str()
         .unwrap_or_default()
         .to_owned();
-    let embedder = if info.dims == 0 {
-        "none (lexical search only)".to_owned()
-    } else {
-        format!("{} ({} dims)", info.embedder, info.dims)
+    let embedder = match (&info.embedder_wanted, info.dims) {
+        (Some(wanted), _) => format!("{wanted}, not here yet (lexical search until then)"),
+        (None, 0) => "none (lexical search only)".to_owned(),
+        (None, dims) => format!("{} ({dims} dims)", info.embedder),
+    };
+    let search = match super::lexical_line(memory) {
+        Some(line) => format!("search    {}\n", line.strip_prefix("search is ").unwrap_or(&line)),
+        None if info.dims > 0 => "search    hybrid: by meaning (vectors) and by words\n".to_owned(),
+        None => String::new(),
     };
     print(&format!(
-        "store     {}\nmemories  {}\npending   {} changeset(s) waiting for review\nembedder  {embedder}\nllm       {}\nreview    {policy}\n",
+        "store     {}\nmemories  {}\npending   {} changeset(s) waiting for review\nembedder  {embedder}\n{search}llm       {}\nreview    {policy}\n",
         info.dir.display(),
         info.active,
         info.pending_changesets,

@@ -3,6 +3,7 @@
 mod core;
 mod demo;
 mod memories;
+mod model;
 mod reembed;
 mod review;
 mod settings;
@@ -12,18 +13,61 @@ use std::io::{IsTerminal, Read};
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use haema_core::{Memory, Settings};
+use haema_core::{LexicalReason, Memory, OpenOptions, OpenProgress, Settings};
 
 use crate::UsageError;
 use crate::cli::{Cli, Command};
 use crate::store_path;
 
-/// Opens the store with its settings (file + environment).
+/// Opens the store with its settings (file + environment) and what is on this machine,
+/// without downloading the embedding model or catching up vectors.
 pub async fn open(dir: &Path) -> Result<Memory> {
+    open_with(dir, OpenOptions::quick()).await
+}
+
+/// Opens the store for a command that searches or writes: the embedding model is
+/// downloaded on first use and memories written without vectors get them, with progress
+/// bars on standard error. When the model cannot be had, one line says why.
+pub async fn open_for_vectors(dir: &Path) -> Result<Memory> {
+    let download = crate::output::download_progress("the embedding model");
+    let vectors = crate::output::progress("memories");
+    let (d, v) = (download.clone(), vectors.clone());
+    let options = OpenOptions::full(move |p| match p {
+        OpenProgress::Download(p) => crate::output::show_download(&d, &p),
+        OpenProgress::Vectors(p) => {
+            v.set_length(p.total as u64);
+            v.set_position(p.done as u64);
+        }
+    });
+    let memory = open_with(dir, options).await;
+    download.finish_and_clear();
+    vectors.finish_and_clear();
+    let memory = memory?;
+    if let Some(line) = lexical_line(&memory) {
+        eprintln!("haema: note: {line}");
+    }
+    Ok(memory)
+}
+
+async fn open_with(dir: &Path, options: OpenOptions) -> Result<Memory> {
     let settings = Settings::load(dir)?;
-    Memory::open(dir, settings)
+    Memory::open_with_options(dir, settings, options)
         .await
         .with_context(|| format!("cannot open the store at {}", dir.display()))
+}
+
+/// The one line that says why search is by words only and how to change that, for a store
+/// that was meant to have vectors.
+pub fn lexical_line(memory: &Memory) -> Option<String> {
+    match memory.lexical_reason()? {
+        reason @ LexicalReason::ModelMissing { .. } => Some(format!(
+            "{reason}; run `haema model fetch` when online, and memories added meanwhile get their vectors then"
+        )),
+        reason @ LexicalReason::VectorsPending { .. } => {
+            Some(format!("{reason}; the next command that searches or adds makes them"))
+        }
+        LexicalReason::NoEmbedder => None,
+    }
 }
 
 /// Reads a file, or standard input for `-`.
@@ -52,9 +96,19 @@ pub async fn run(cli: Cli) -> Result<()> {
         Some(Command::Reembed(args)) => return reembed::run(&dir, args).await,
         Some(Command::Config(flag)) => return settings::config(&dir, flag.json),
         Some(Command::Doctor(flag)) => return settings::doctor(&dir, flag.json).await,
+        Some(Command::Model(command)) => return model::run(&dir, command).await,
         _ => {}
     }
-    let memory = open(&dir).await?;
+    // Commands that search or write get the embedding model on first use.
+    let vectors = matches!(
+        cli.command,
+        Some(Command::Add(_) | Command::Search(_) | Command::Recall(_) | Command::Import(_) | Command::Mcp)
+    );
+    let memory = if vectors {
+        open_for_vectors(&dir).await?
+    } else {
+        open(&dir).await?
+    };
     match cli.command {
         None if std::io::stdout().is_terminal() && std::io::stdin().is_terminal() => crate::tui::run(memory).await,
         None => memories::overview(&memory).await,
@@ -70,6 +124,8 @@ pub async fn run(cli: Cli) -> Result<()> {
         Some(Command::Export(args)) => transfer::export(&memory, args).await,
         Some(Command::Import(args)) => transfer::import(&memory, args).await,
         Some(Command::Mcp) => crate::mcp::serve(memory).await,
-        Some(Command::Reembed(_) | Command::Config(_) | Command::Doctor(_) | Command::Demo(_)) => Ok(()),
+        Some(Command::Reembed(_) | Command::Config(_) | Command::Doctor(_) | Command::Demo(_) | Command::Model(_)) => {
+            Ok(())
+        }
     }
 }

@@ -12,7 +12,7 @@ pub async fn run(dir: &Path, args: ReembedArgs) -> Result<()> {
     std::fs::create_dir_all(dir)?;
     let mut settings = Settings::load(dir)?;
     if let Some(provider) = args.embedder {
-        settings.embedder.provider = provider;
+        settings.embedder.provider = Some(provider);
     }
     if let Some(model) = args.model {
         settings.embedder.model = Some(model);
@@ -44,7 +44,7 @@ pub async fn run(dir: &Path, args: ReembedArgs) -> Result<()> {
             Settings::file_path(dir).display()
         )
     } else {
-        let name = serde_json::to_value(settings.embedder.provider)?
+        let name = serde_json::to_value(settings.embedder.kind())?
             .as_str()
             .unwrap_or_default()
             .to_owned();

@@ -22,7 +22,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Result;
-use haema_core::{Memory, Settings};
+use haema_core::{LexicalReason, Memory, OpenOptions, OpenProgress, Settings};
 use tokio::sync::mpsc;
 
 use app::{App, Effect, Event, Msg};
@@ -36,6 +36,8 @@ pub enum Incoming {
     Msg(Msg),
     /// A store opened for a switch (or why it could not be).
     Opened(PathBuf, Result<Memory, String>),
+    /// The same store opened again with its embedding model ready (or why it is not).
+    Upgraded(Result<Memory, String>),
 }
 
 /// Runs the TUI on an open store until the user quits.
@@ -55,6 +57,7 @@ pub async fn run(memory: Memory) -> Result<()> {
     let mut app = App::new(memory.dir().to_path_buf(), keymap, Instant::now());
     let first = app.start();
     dispatch(&memory, first, &tx);
+    upgrade_in_background(&memory, &tx);
     if !watcher.watches_files() {
         app.inform("core.md is not watched on this file system; edits from outside show on the next reload");
     }
@@ -87,10 +90,38 @@ pub async fn run(memory: Memory) -> Result<()> {
                     Ok(next) => {
                         memory = next;
                         watcher.switch(&memory);
+                        upgrade_in_background(&memory, &tx);
                         app.update(Msg::StoreSwitched { dir })
                     }
                     Err(error) => app.update(Msg::Failed {
                         what: format!("opening {}", dir.display()),
+                        error,
+                    }),
+                }
+            }
+            Incoming::Upgraded(opened) => {
+                dirty = true;
+                match opened {
+                    Ok(next) if next.dir() == memory.dir() => {
+                        let line = crate::commands::lexical_line(&next);
+                        let ready = next.lexical_reason().is_none();
+                        memory = next;
+                        watcher.switch(&memory);
+                        match (ready, line) {
+                            (true, _) => app.update(Msg::Done(
+                                "the embedding model is ready: search finds memories by meaning too".into(),
+                            )),
+                            (false, Some(line)) => {
+                                app.inform(line);
+                                Vec::new()
+                            }
+                            (false, None) => Vec::new(),
+                        }
+                    }
+                    // The user switched stores meanwhile.
+                    Ok(_) => Vec::new(),
+                    Err(error) => app.update(Msg::Failed {
+                        what: "getting the embedding model".into(),
                         error,
                     }),
                 }
@@ -123,7 +154,9 @@ pub async fn run(memory: Memory) -> Result<()> {
                     let tx = tx.clone();
                     tokio::spawn(async move {
                         let opened = match Settings::load(&dir) {
-                            Ok(settings) => Memory::open(&dir, settings).await.map_err(|e| e.to_string()),
+                            Ok(settings) => Memory::open_with_options(&dir, settings, OpenOptions::quick())
+                                .await
+                                .map_err(|e| e.to_string()),
                             Err(e) => Err(e.to_string()),
                         };
                         let _ = tx.send(Incoming::Opened(dir, opened));
@@ -138,6 +171,52 @@ pub async fn run(memory: Memory) -> Result<()> {
     }
     drop(screen);
     Ok(())
+}
+
+/// When the store waits for its embedding model (or for vectors), gets them in the
+/// background (progress in the status line) and hands over the store opened again.
+fn upgrade_in_background(memory: &Memory, tx: &mpsc::UnboundedSender<Incoming>) {
+    if !matches!(
+        memory.lexical_reason(),
+        Some(LexicalReason::ModelMissing { .. } | LexicalReason::VectorsPending { .. })
+    ) {
+        return;
+    }
+    let (dir, settings, tx) = (memory.dir().to_path_buf(), memory.settings().clone(), tx.clone());
+    let progress_tx = tx.clone();
+    let last = std::sync::Mutex::new(String::new());
+    tokio::spawn(async move {
+        let options = OpenOptions::full(move |p| {
+            let text = match p {
+                OpenProgress::Download(p) => format!(
+                    "downloading the embedding model: {} {}",
+                    p.file,
+                    percent(p.bytes_done, p.bytes_total)
+                ),
+                OpenProgress::Vectors(p) => format!(
+                    "making vectors for search by meaning: {}",
+                    percent(p.done as u64, Some(p.total as u64))
+                ),
+            };
+            let mut last = last.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if *last != text {
+                let _ = progress_tx.send(Incoming::Msg(Msg::Progress(text.clone())));
+                *last = text;
+            }
+        });
+        let opened = Memory::open_with_options(&dir, settings, options)
+            .await
+            .map_err(|e| e.to_string());
+        let _ = tx.send(Incoming::Upgraded(opened));
+    });
+}
+
+/// `45%`, or the bytes so far when the total is not known.
+fn percent(done: u64, total: Option<u64>) -> String {
+    match total.filter(|t| *t > 0) {
+        Some(total) => format!("{}%", done.saturating_mul(100) / total),
+        None => format!("{} kB", done / 1000),
+    }
 }
 
 /// Runs effects on the runtime; their results come back as messages.

@@ -7,14 +7,16 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-/// Runs `haema --store DIR ARGS` with only the given environment.
+/// Runs `haema --store DIR ARGS` with only the given environment. Tests never reach the
+/// Hugging Face Hub: `HF_HUB_OFFLINE=1` unless the environment names a Hub (`HF_ENDPOINT`) or
+/// says otherwise.
 pub fn haema(store: &Path, env: &[(&str, &str)], args: &[&str], stdin: Option<&str>) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_haema"));
-    cmd.env_clear()
-        .arg("--store")
-        .arg(store)
-        .args(args)
-        .envs(env.iter().copied());
+    cmd.env_clear();
+    if !env.iter().any(|(k, _)| *k == "HF_ENDPOINT" || *k == "HF_HUB_OFFLINE") {
+        cmd.env("HF_HUB_OFFLINE", "1");
+    }
+    cmd.arg("--store").arg(store).args(args).envs(env.iter().copied());
     cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().unwrap();
     let mut input = child.stdin.take().unwrap();

@@ -3,10 +3,11 @@
 //!
 //! Loads from a folder (`config.json`, `tokenizer.json`, `model.safetensors`, and where
 //! present `modules.json`, `1_Pooling/config.json`, `sentence_bert_config.json`,
-//! `config_sentence_transformers.json`) or from the Hugging Face cache by name. Never
-//! downloads.
+//! `config_sentence_transformers.json`) or from the Hugging Face cache by name; [`fetch`]
+//! downloads a model into that cache.
 
 mod bert;
+pub mod fetch;
 mod files;
 mod gelu;
 
@@ -106,6 +107,12 @@ impl LocalEmbedder {
         let fail = |message: String| ProviderError::new(format!("local:{model}"), ProviderErrorKind::Config, message);
         let dir = files::resolve(model).map_err(fail)?;
         Self::load_dir(&dir, model, batch_size).map_err(fail)
+    }
+
+    /// Loads the model in folder `dir`, known to people as `name` (its Hugging Face name).
+    pub fn load_named(dir: &Path, name: &str, batch_size: usize) -> Result<Self, ProviderError> {
+        Self::load_dir(dir, name, batch_size)
+            .map_err(|message| ProviderError::new(format!("local:{name}"), ProviderErrorKind::Config, message))
     }
 
     fn load_dir(dir: &Path, name: &str, batch_size: usize) -> Result<Self, String> {

@@ -180,6 +180,8 @@ pub enum Msg {
     },
     /// Another process wrote the store or core.md.
     StoreChanged,
+    /// Background work (the embedding model downloading, vectors being made) advanced.
+    Progress(String),
 }
 
 /// One line about what an add did.

@@ -63,6 +63,8 @@ pub fn info(active: usize, pending: usize) -> StoreInfo {
         pending_changesets: pending,
         embedder: "local:all-MiniLM-L6-v2".into(),
         dims: 384,
+        embedder_wanted: None,
+        lexical_reason: None,
         llm: Some("openai:gpt-4o-mini".into()),
         review: ReviewPolicy::Guarded,
     }

@@ -400,6 +400,10 @@ impl App {
                 Vec::new()
             }
             Msg::StoreChanged => self.refresh(),
+            Msg::Progress(text) => {
+                self.inform(text);
+                Vec::new()
+            }
             Msg::Done(message) => {
                 self.inform(message);
                 self.refresh()
