@@ -42,7 +42,7 @@ fn check(name: &str, result: Result<String, String>) -> Check {
 pub async fn doctor(dir: &Path, settings: &Settings) -> Vec<Check> {
     let mut checks = Vec::new();
     let dir_owned = dir.to_path_buf();
-    let recorded = tokio::task::spawn_blocking(move || -> Result<(String, String, usize, usize), String> {
+    let recorded = tokio::task::spawn_blocking(move || -> Result<(String, String, usize, usize, bool), String> {
         let store = Store::open(&dir_owned).map_err(|e| e.to_string())?;
         store
             .read(|conn| {
@@ -50,20 +50,38 @@ pub async fn doctor(dir: &Path, settings: &Settings) -> Vec<Check> {
                 let dims: usize = store::meta(conn, "dims")?.and_then(|d| d.parse().ok()).unwrap_or(0);
                 let count =
                     memories::count(conn, MemoryStatus::Active)? + memories::count(conn, MemoryStatus::Superseded)?;
-                Ok((embedder, store.dir().display().to_string(), count, dims))
+                let waits = store::meta(conn, crate::memory::EMBEDDER_WANTED)?.is_some();
+                Ok((embedder, store.dir().display().to_string(), count, dims, waits))
             })
             .map_err(|e| e.to_string())
     })
     .await
     .unwrap_or_else(|e| Err(e.to_string()));
+    // A lexical store made before the local model was the default stays lexical.
+    let keeps_lexical =
+        matches!(&recorded, Ok((e, _, count, _, false)) if e == "none" && *count > 0) && settings.embedder.is_default();
+    let lexical_settings;
+    let settings = if keeps_lexical {
+        let mut s = settings.clone();
+        s.embedder.provider = Some(crate::config::ProviderKind::None);
+        lexical_settings = s;
+        &lexical_settings
+    } else {
+        settings
+    };
     let (stored_embedder, stored_dims) = match &recorded {
-        Ok((embedder, path, count, dims)) => {
+        Ok((embedder, path, count, dims, waits)) => {
+            let embedder = if *waits {
+                "none yet (it waits for the local model)"
+            } else {
+                embedder
+            };
             checks.push(check(
                 "store",
                 Ok(format!("{path}: {count} memories, vectors by {embedder} ({dims} dims)")),
             ));
-            // An empty store takes whatever embedder is configured.
-            (Some(embedder.clone()).filter(|_| *count > 0), *dims)
+            // An empty store, or one waiting for its model, takes the configured embedder.
+            (Some(embedder.to_owned()).filter(|_| *count > 0 && !*waits), *dims)
         }
         Err(e) => {
             checks.push(check("store", Err(e.clone())));

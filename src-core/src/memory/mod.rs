@@ -9,7 +9,7 @@ mod write;
 
 pub(crate) use core::{finish_write as finish_core_write, mark_pending as mark_core_write};
 pub use lineage::Lineage;
-pub(crate) use open::VECTORS_BEHIND;
+pub(crate) use open::{EMBEDDER_WANTED, VECTORS_BEHIND};
 pub use open::{LexicalReason, OpenOptions, OpenProgress};
 
 use std::path::{Path, PathBuf};

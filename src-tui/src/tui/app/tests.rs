@@ -372,3 +372,15 @@ fn stale_search_answers_are_dropped() {
     });
     assert_eq!(a.search.results.as_ref().unwrap().hits.len(), 2);
 }
+
+#[test]
+fn background_progress_shows_in_the_status_line_without_reloading() {
+    let mut a = app();
+    let effects = a.update(Msg::Progress(
+        "downloading the embedding model: model.safetensors 45%".into(),
+    ));
+    assert!(effects.is_empty(), "progress alone reloads nothing");
+    let status = a.status.as_ref().unwrap();
+    assert!(!status.error);
+    assert_eq!(status.text, "downloading the embedding model: model.safetensors 45%");
+}
