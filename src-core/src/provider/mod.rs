@@ -9,6 +9,7 @@ mod error;
 pub mod fake;
 pub mod gemini;
 mod http;
+pub mod hub;
 mod json_text;
 #[cfg(feature = "local-embed")]
 pub mod local;

@@ -21,8 +21,6 @@ use tokenizers::{Tokenizer, TruncationDirection, TruncationParams, TruncationStr
 use super::{Embedder, ProviderError, ProviderErrorKind};
 use bert::{Bert, BertConfig, Pooling};
 
-pub use files::hub_cache;
-
 /// The query instruction of the English BGE models.
 const BGE_QUERY: &str = "Represent this sentence for searching relevant passages: ";
 
