@@ -49,6 +49,9 @@ async fn fetch_one(dir: &Path, name: Option<String>, json: bool) -> Result<()> {
         })
         .await;
     bar.finish_and_clear();
+    if fetched.is_ok() {
+        fetch::forget_failure(&hub, &name);
+    }
     let folder = fetched.with_context(|| {
         format!(
             "cannot download {name} from {}; check the connection (or HF_ENDPOINT) and run `haema model fetch` again: what was downloaded is kept and resumes",
