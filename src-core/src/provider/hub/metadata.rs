@@ -54,7 +54,7 @@ pub(crate) async fn head(client: &Client, url: &str, what: &FileRef<'_>) -> Resu
             .header(ACCEPT_ENCODING, "identity")
             .send()
             .await
-            .map_err(|e| unreachable(url, &e))?;
+            .map_err(|e| unreachable(url, e))?;
         let status = response.status();
         let headers = response.headers();
         seen_commit = header(headers, X_REPO_COMMIT).or(seen_commit);
@@ -155,10 +155,10 @@ fn relative_target(base: &Url, location: &str) -> Option<Url> {
 }
 
 /// A connection failure, with the causes the client gives.
-pub(crate) fn unreachable(url: &str, error: &reqwest::Error) -> HubError {
+pub(crate) fn unreachable(url: &str, error: reqwest::Error) -> HubError {
     HubError::Unreachable {
         url: url.to_owned(),
-        reason: describe(error),
+        reason: describe(&error.without_url()),
     }
 }
 
