@@ -10,8 +10,8 @@
 //!   `RepoNotFound` for other revisions and repositories);
 //! - `Range: bytes=N-` answered with 206 (416 past the end).
 //!
-//! Faults to switch on: cut the connection after N bytes of a file (once), corrupt a file's
-//! bytes, ignore `Range`, delay a file's body. Every request is recorded.
+//! Faults to switch on: cut or stall the connection after N bytes of a file (once), corrupt
+//! a file's bytes, ignore `Range`, delay a file's body. Every request is recorded.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
@@ -29,6 +29,37 @@ pub const FAKE_REPO: &str = "sentence-transformers/all-MiniLM-L6-v2";
 pub const FAKE_COMMIT: &str = "c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00";
 /// Files over this size are served as LFS files.
 const LFS_THRESHOLD: usize = 1_000_000;
+
+/// A small sentence-transformers-shaped repository (not a working model): `config.json`,
+/// `tokenizer.json`, a 3 MB `model.safetensors` of pseudo-random bytes (an LFS file),
+/// `modules.json`, `1_Pooling/config.json` and a `README.md`; no
+/// `sentence_bert_config.json` or `config_sentence_transformers.json`.
+pub fn small_model_files() -> Vec<(String, Vec<u8>)> {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let weights: Vec<u8> = (0..3_000_000)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state.to_le_bytes()[0]
+        })
+        .collect();
+    let tokenizer: String = (0..20_000).map(|i| format!("tok{i} ")).collect();
+    [
+        ("config.json", br#"{"hidden_size": 8}"#.to_vec()),
+        ("tokenizer.json", tokenizer.into_bytes()),
+        ("model.safetensors", weights),
+        ("modules.json", b"[]".to_vec()),
+        (
+            "1_Pooling/config.json",
+            br#"{"pooling_mode_mean_tokens": true}"#.to_vec(),
+        ),
+        ("README.md", b"not asked for".to_vec()),
+    ]
+    .into_iter()
+    .map(|(name, bytes)| (name.to_owned(), bytes))
+    .collect()
+}
 
 /// One request the fake Hub received.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,9 +90,16 @@ struct RepoFile {
     lfs: bool,
 }
 
+/// Where a body stops: the connection closes, or (stalled) stays open without a byte more.
+#[derive(Debug, Clone, Copy)]
+struct Interruption {
+    offset: u64,
+    stall: bool,
+}
+
 #[derive(Default)]
 struct Faults {
-    cut_after: HashMap<String, u64>,
+    interrupt: HashMap<String, Interruption>,
     corrupt: HashSet<String>,
     body_delay: HashMap<String, Duration>,
     ignore_range: bool,
@@ -156,7 +194,15 @@ impl FakeHub {
 
     /// The next body of `file` stops after its byte `offset` and the connection closes.
     pub fn cut_after(&self, file: &str, offset: u64) {
-        self.lock().faults.cut_after.insert(file.to_owned(), offset);
+        let cut = Interruption { offset, stall: false };
+        self.lock().faults.interrupt.insert(file.to_owned(), cut);
+    }
+
+    /// The next body of `file` stops after its byte `offset`, and the connection stays open
+    /// and silent for a minute.
+    pub fn stall_after(&self, file: &str, offset: u64) {
+        let stall = Interruption { offset, stall: true };
+        self.lock().faults.interrupt.insert(file.to_owned(), stall);
     }
 
     /// Bodies of `file` have one byte flipped (headers unchanged).
@@ -177,6 +223,15 @@ impl FakeHub {
     /// Every request so far.
     pub fn requests(&self) -> Vec<HubRequest> {
         self.lock().requests.clone()
+    }
+
+    /// How many requests delivered (part of) `file`'s content.
+    pub fn content_fetches(&self, file: &str) -> usize {
+        self.lock()
+            .requests
+            .iter()
+            .filter(|r| r.fetched_content_of(file))
+            .count()
     }
 
     fn with_file<T>(&self, file: &str, f: impl FnOnce(&RepoFile) -> T) -> T {
@@ -316,7 +371,7 @@ fn content_answer(
             changed[middle] ^= 0xff;
             bytes = Arc::new(changed);
         }
-        answer.cut_at = state.faults.cut_after.remove(file);
+        answer.interrupt = state.faults.interrupt.remove(file);
         answer.delay = state.faults.body_delay.get(file).copied();
     }
     answer.body = Some((bytes, start));
@@ -330,8 +385,8 @@ struct Answer {
     /// The content and the offset the body starts at.
     body: Option<(Arc<Vec<u8>>, u64)>,
     file: Option<String>,
-    /// Close the connection once the body reaches this offset of the content.
-    cut_at: Option<u64>,
+    /// Stop the body at this offset of the content.
+    interrupt: Option<Interruption>,
     delay: Option<Duration>,
 }
 
@@ -342,7 +397,7 @@ impl Answer {
             headers: Vec::new(),
             body: None,
             file: None,
-            cut_at: None,
+            interrupt: None,
             delay: None,
         }
     }
@@ -370,10 +425,15 @@ impl Answer {
             stream.flush().await?;
             return Ok(true);
         }
-        if let Some(cut) = self.cut_at {
-            let end = usize::try_from(cut).unwrap_or(usize::MAX).clamp(start, content.len());
+        if let Some(stop) = self.interrupt {
+            let end = usize::try_from(stop.offset)
+                .unwrap_or(usize::MAX)
+                .clamp(start, content.len());
             stream.write_all(&content[start..end]).await?;
             stream.flush().await?;
+            if stop.stall {
+                tokio::time::sleep(Duration::from_secs(60)).await;
+            }
             stream.shutdown().await?;
             return Ok(false);
         }

@@ -19,6 +19,6 @@ mod openai;
 
 pub use gemini::{FakeGemini, gemini_answer};
 pub use http::{Recorded, Reply, ScriptedServer};
-pub use hub::{FAKE_COMMIT, FAKE_REPO, FakeHub, HubRequest};
+pub use hub::{FAKE_COMMIT, FAKE_REPO, FakeHub, HubRequest, small_model_files};
 pub use model::minilm_dir;
 pub use openai::{FakeOpenAi, chat_completion, embeddings};

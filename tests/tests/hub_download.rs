@@ -1,49 +1,20 @@
 //! Downloads from a Hugging Face Hub on 127.0.0.1 ([`FakeHub`]) into a real cache folder:
-//! the layout huggingface_hub makes, resumes, hash checks, offline mode, concurrent
-//! fetches (tasks and processes) and absent optional files. Most tests use small generated
-//! files so that they never skip; one serves the real all-MiniLM-L6-v2 and embeds with it.
+//! the layout huggingface_hub makes, resumes, hash checks, offline mode, absent files and
+//! answers unlike a Hub, with small generated files (so these tests never skip). Fetches
+//! at once and the real model are in `hub_shared_cache.rs`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::Duration;
 
 use haema_core::provider::hub::{FetchProgress, Hub, HubError, SENTENCE_TRANSFORMER_FILES};
-use haema_tests::{FAKE_COMMIT, FAKE_REPO, FakeHub, HubRequest, minilm_dir};
+use haema_tests::{FAKE_COMMIT, FAKE_REPO, FakeHub, HubRequest, small_model_files};
 
 const MODEL: &str = "model.safetensors";
 const REPO_DIR: &str = "models--sentence-transformers--all-MiniLM-L6-v2";
 
-/// A small model repository: the required files, two of the optional ones (the other two
-/// are absent), and a 3 MB weights file of pseudo-random bytes.
-fn small_repo() -> Vec<(String, Vec<u8>)> {
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let weights: Vec<u8> = (0..3_000_000)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state.to_le_bytes()[0]
-        })
-        .collect();
-    let tokenizer: String = (0..20_000).map(|i| format!("tok{i} ")).collect();
-    [
-        ("config.json", br#"{"hidden_size": 8}"#.to_vec()),
-        ("tokenizer.json", tokenizer.into_bytes()),
-        (MODEL, weights),
-        ("modules.json", b"[]".to_vec()),
-        (
-            "1_Pooling/config.json",
-            br#"{"pooling_mode_mean_tokens": true}"#.to_vec(),
-        ),
-        ("README.md", b"not asked for".to_vec()),
-    ]
-    .into_iter()
-    .map(|(name, bytes)| (name.to_owned(), bytes))
-    .collect()
-}
-
+/// The files of [`small_model_files`] that [`SENTENCE_TRANSFORMER_FILES`] names.
 const PRESENT: [&str; 5] = [
     "config.json",
     "tokenizer.json",
@@ -76,13 +47,9 @@ fn blob_names(cache: &Path) -> Vec<String> {
     names
 }
 
-fn content_fetches(requests: &[HubRequest], file: &str) -> usize {
-    requests.iter().filter(|r| r.fetched_content_of(file)).count()
-}
-
 #[tokio::test]
 async fn a_first_download_lays_out_the_cache_like_huggingface_hub() {
-    let server = FakeHub::start(small_repo()).await;
+    let server = FakeHub::start(small_model_files()).await;
     let cache = tempfile::tempdir().unwrap();
     let seen = Mutex::new(Vec::<FetchProgress>::new());
     let record = |p: &FetchProgress| seen.lock().unwrap().push(p.clone());
@@ -162,7 +129,7 @@ async fn a_first_download_lays_out_the_cache_like_huggingface_hub() {
 
 #[tokio::test]
 async fn a_second_fetch_sends_only_heads_and_skips_files_known_absent() {
-    let server = FakeHub::start(small_repo()).await;
+    let server = FakeHub::start(small_model_files()).await;
     let cache = tempfile::tempdir().unwrap();
     let hub = hub(&server, cache.path());
     let first = fetch(&hub).await.unwrap();
@@ -196,7 +163,7 @@ async fn a_second_fetch_sends_only_heads_and_skips_files_known_absent() {
 
 #[tokio::test]
 async fn a_cut_connection_is_resumed_with_a_range_request() {
-    let server = FakeHub::start(small_repo()).await;
+    let server = FakeHub::start(small_model_files()).await;
     server.cut_after(MODEL, 1_000_000);
     let cache = tempfile::tempdir().unwrap();
     let dir = fetch(&hub(&server, cache.path())).await.unwrap();
@@ -220,8 +187,25 @@ async fn a_cut_connection_is_resumed_with_a_range_request() {
 }
 
 #[tokio::test]
+async fn a_stalled_transfer_times_out_and_resumes() {
+    let server = FakeHub::start(small_model_files()).await;
+    server.stall_after(MODEL, 500_000);
+    let cache = tempfile::tempdir().unwrap();
+    let hub = hub(&server, cache.path()).with_timeouts(Duration::from_secs(2), Duration::from_millis(300));
+    let dir = fetch(&hub).await.unwrap();
+    assert_eq!(std::fs::read(dir.join(MODEL)).unwrap(), *server.content(MODEL));
+    let ranges: Vec<Option<String>> = server
+        .requests()
+        .into_iter()
+        .filter(|r| r.fetched_content_of(MODEL))
+        .map(|r| r.range)
+        .collect();
+    assert_eq!(ranges, [None, Some("bytes=500000-".to_owned())]);
+}
+
+#[tokio::test]
 async fn a_later_fetch_resumes_an_incomplete_download_and_restarts_if_the_range_is_ignored() {
-    let server = FakeHub::start(small_repo()).await;
+    let server = FakeHub::start(small_model_files()).await;
     let cache = tempfile::tempdir().unwrap();
     let blobs = repo_dir(cache.path()).join("blobs");
     std::fs::create_dir_all(&blobs).unwrap();
@@ -238,7 +222,7 @@ async fn a_later_fetch_resumes_an_incomplete_download_and_restarts_if_the_range_
     assert!(!incomplete.exists());
 
     // A server that ignores the range sends the whole file: it must not be appended.
-    let server = FakeHub::start(small_repo()).await;
+    let server = FakeHub::start(small_model_files()).await;
     server.ignore_range();
     let cache = tempfile::tempdir().unwrap();
     let blobs = repo_dir(cache.path()).join("blobs");
@@ -261,7 +245,7 @@ async fn a_later_fetch_resumes_an_incomplete_download_and_restarts_if_the_range_
 #[tokio::test]
 async fn corrupt_bytes_are_refused_and_leave_nothing_in_the_cache() {
     for corrupt in [MODEL, "tokenizer.json"] {
-        let server = FakeHub::start(small_repo()).await;
+        let server = FakeHub::start(small_model_files()).await;
         server.corrupt(corrupt);
         let cache = tempfile::tempdir().unwrap();
         let err = fetch(&hub(&server, cache.path())).await.unwrap_err();
@@ -290,7 +274,7 @@ async fn corrupt_bytes_are_refused_and_leave_nothing_in_the_cache() {
 
 #[tokio::test]
 async fn offline_sends_no_request() {
-    let server = FakeHub::start(small_repo()).await;
+    let server = FakeHub::start(small_model_files()).await;
     let cache = tempfile::tempdir().unwrap();
     let offline = Hub::new(server.url(), cache.path().to_path_buf(), true);
     let err = fetch(&offline).await.unwrap_err();
@@ -304,47 +288,9 @@ async fn offline_sends_no_request() {
     assert_eq!(server.requests().len(), before);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_fetches_at_once_download_each_blob_once() {
-    let server = FakeHub::start(small_repo()).await;
-    // Both get past their HEADs while the first body is still on its way.
-    server.delay_body(MODEL, Duration::from_millis(500));
-    let cache = tempfile::tempdir().unwrap();
-    let (a, b) = (hub(&server, cache.path()), hub(&server, cache.path()));
-    let (a, b) = tokio::join!(
-        tokio::spawn(async move { fetch(&a).await }),
-        tokio::spawn(async move { fetch(&b).await })
-    );
-    let (a, b) = (a.unwrap().unwrap(), b.unwrap().unwrap());
-    assert_eq!(a, b);
-    assert_eq!(std::fs::read(a.join(MODEL)).unwrap(), *server.content(MODEL));
-    let requests = server.requests();
-    assert_eq!(content_fetches(&requests, MODEL), 1, "{requests:#?}");
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_processes_at_once_download_each_blob_once() {
-    let server = FakeHub::start(small_repo()).await;
-    server.delay_body(MODEL, Duration::from_millis(500));
-    let cache = tempfile::tempdir().unwrap();
-    let env = [
-        ("HUB_TEST_URL", server.url()),
-        ("HUB_TEST_CACHE", cache.path().to_str().unwrap()),
-    ];
-    let (a, b) = tokio::join!(child("fetch", &env), child("fetch", &env));
-    expect_child_ok(a);
-    expect_child_ok(b);
-    let dir = repo_dir(cache.path()).join("snapshots").join(FAKE_COMMIT);
-    assert_eq!(std::fs::read(dir.join(MODEL)).unwrap(), *server.content(MODEL));
-    let requests = server.requests();
-    for file in PRESENT {
-        assert_eq!(content_fetches(&requests, file), 1, "{file}: {requests:#?}");
-    }
-}
-
 #[tokio::test]
 async fn an_absent_required_file_is_an_error_and_absent_optional_ones_are_remembered() {
-    let files = small_repo()
+    let files = small_model_files()
         .into_iter()
         .filter(|(n, _)| n != "tokenizer.json")
         .collect();
@@ -357,7 +303,7 @@ async fn an_absent_required_file_is_an_error_and_absent_optional_ones_are_rememb
     );
     assert!(!repo_dir(cache.path()).join("refs").exists());
 
-    let server = FakeHub::start(small_repo()).await;
+    let server = FakeHub::start(small_model_files()).await;
     let cache = tempfile::tempdir().unwrap();
     let hub = hub(&server, cache.path());
     fetch(&hub).await.unwrap();
@@ -405,7 +351,7 @@ async fn an_unreachable_hub_names_the_url_and_a_cached_snapshot_stands_in() {
     assert!(url.starts_with(&format!("{closed}/{FAKE_REPO}/resolve/main/")), "{url}");
     assert!(!reason.is_empty());
 
-    let server = FakeHub::start(small_repo()).await;
+    let server = FakeHub::start(small_model_files()).await;
     let dir = fetch(&hub(&server, cache.path())).await.unwrap();
     assert_eq!(
         fetch(&Hub::new(&closed, cache.path().to_path_buf(), false))
@@ -415,87 +361,66 @@ async fn an_unreachable_hub_names_the_url_and_a_cached_snapshot_stands_in() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_real_model_downloads_and_the_local_embedder_finds_it_by_name() {
-    let Some(model_dir) = minilm_dir() else { return };
-    let server = FakeHub::serve_dir(&model_dir).await;
+#[tokio::test]
+async fn answers_unlike_a_hub_are_errors_and_a_longer_body_is_discarded() {
+    use haema_core::provider::hub::ModelFile;
+    use haema_tests::{Reply, ScriptedServer};
+    let files = [ModelFile {
+        name: "config.json",
+        required: true,
+    }];
+    let server = ScriptedServer::start().await;
     let cache = tempfile::tempdir().unwrap();
-    let dir = fetch(&hub(&server, cache.path())).await.unwrap();
-    for file in SENTENCE_TRANSFORMER_FILES {
-        let source = model_dir.join(file.name);
-        if source.is_file() {
-            assert_eq!(
-                std::fs::read(dir.join(file.name)).unwrap(),
-                std::fs::read(&source).unwrap(),
-                "{}",
-                file.name
-            );
-        }
-    }
-    let env = [
-        ("HF_HUB_CACHE", cache.path().to_str().unwrap()),
-        ("HF_HUB_OFFLINE", "1"),
-    ];
-    expect_child_ok(child("load-and-embed", &env).await);
-}
+    let hub = Hub::new(server.url(), cache.path().to_path_buf(), false);
+    let commit = ("X-Repo-Commit", FAKE_COMMIT);
+    let fetch = || hub.fetch(FAKE_REPO, "main", &files, &|_| {});
 
-/// Runs [`child_process`] in a new process of this test binary as `role`.
-async fn child(role: &str, env: &[(&str, &str)]) -> std::process::Output {
-    let mut command = Command::new(std::env::current_exe().unwrap());
-    command
-        .args(["--exact", "child_process", "--nocapture", "--test-threads=1"])
-        .env("HUB_TEST_ROLE", role)
-        .envs(env.iter().copied())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for name in [
-        "HF_ENDPOINT",
-        "HF_HOME",
-        "HF_HUB_CACHE",
-        "HF_HUB_OFFLINE",
-        "HUGGINGFACE_HUB_CACHE",
-    ] {
-        if !env.iter().any(|(k, _)| *k == name) {
-            command.env_remove(name);
-        }
-    }
-    let running = command.spawn().unwrap();
-    tokio::task::spawn_blocking(move || running.wait_with_output().unwrap())
-        .await
-        .unwrap()
-}
-
-fn expect_child_ok(output: std::process::Output) {
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    server.push(Reply::status(200, "").header("ETag", "\"e1\""));
+    let err = fetch().await.unwrap_err();
     assert!(
-        output.status.success() && stdout.contains("CHILD-OK"),
-        "child failed:\n{stdout}\n{stderr}"
+        matches!(&err, HubError::BadResponse { reason, .. } if reason.contains("X-Repo-Commit")),
+        "{err:?}"
     );
-}
+    server.push(
+        Reply::status(200, "")
+            .header("ETag", "\"../../x\"")
+            .header(commit.0, commit.1),
+    );
+    assert!(matches!(fetch().await, Err(HubError::BadResponse { .. })));
+    server.push(Reply::status(500, ""));
+    assert!(matches!(fetch().await, Err(HubError::Http { status: 500, .. })));
 
-/// Not a test of its own: the body of [`child`] processes, chosen by `HUB_TEST_ROLE`.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn child_process() {
-    let Ok(role) = std::env::var("HUB_TEST_ROLE") else {
-        return;
-    };
-    match role.as_str() {
-        "fetch" => {
-            let url = std::env::var("HUB_TEST_URL").unwrap();
-            let cache = PathBuf::from(std::env::var("HUB_TEST_CACHE").unwrap());
-            fetch(&Hub::new(url, cache, false)).await.unwrap();
-        }
-        "load-and-embed" => {
-            use haema_core::provider::Embedder;
-            let embedder = haema_core::provider::local::LocalEmbedder::load(FAKE_REPO, 8).unwrap();
-            let vectors = embedder
-                .embed_document(&["The user drinks green tea.".to_owned()])
-                .await
-                .unwrap();
-            assert_eq!(vectors[0].len(), 384);
-        }
-        other => panic!("unknown role {other}"),
-    }
-    println!("CHILD-OK");
+    // More bytes than the Hub announced: the download is thrown away.
+    let head = Reply::status(200, "")
+        .header("ETag", "\"plain-etag\"")
+        .header("X-Linked-Size", "2")
+        .header(commit.0, commit.1);
+    server.push(head.clone()).push(Reply::status(200, "hello"));
+    let err = fetch().await.unwrap_err();
+    assert!(
+        matches!(
+            err,
+            HubError::SizeMismatch {
+                expected: 2,
+                actual: 5,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(blob_names(cache.path()).is_empty());
+
+    // A 503 while downloading is retried.
+    let head = Reply::status(200, "")
+        .header("ETag", "\"plain-etag\"")
+        .header("X-Linked-Size", "5")
+        .header(commit.0, commit.1);
+    server
+        .push(head)
+        .push(Reply::status(503, ""))
+        .push(Reply::status(200, "hello"));
+    let dir = fetch().await.unwrap();
+    assert_eq!(std::fs::read(dir.join("config.json")).unwrap(), b"hello");
+    let methods: Vec<String> = server.received().into_iter().map(|r| r.method).collect();
+    assert_eq!(methods[methods.len() - 3..], ["HEAD", "GET", "GET"]);
 }
