@@ -2,7 +2,8 @@
 //! also reachable as revision `main`) answered the way huggingface.co answers
 //! `HEAD`/`GET /{repo}/resolve/{revision}/{file}`:
 //!
-//! - LFS files (over 1 MB, or `*.safetensors`): 302 to `{base}/lfs/{sha256}` with
+//! - LFS files (over 1 MB, or `*.safetensors`): 302 to `{cdn}/lfs/{sha256}` (the same
+//!   server on a second port, another origin as a CDN is) with
 //!   `X-Linked-Etag: "<sha256>"`, `X-Linked-Size`, `X-Repo-Commit` (and the pointer's own
 //!   `ETag`, which a client must not take for the file's);
 //! - other files: 200 with `ETag: "<git blob sha1>"` and `X-Repo-Commit`;
@@ -116,6 +117,8 @@ struct State {
 pub struct FakeHub {
     state: Arc<Mutex<State>>,
     base: String,
+    /// Where LFS files are redirected: another port, so another origin.
+    cdn: String,
 }
 
 impl FakeHub {
@@ -134,29 +137,28 @@ impl FakeHub {
                 (name, file)
             })
             .collect();
-        let listener = TcpListener::bind("127.0.0.1:0")
-            .await
-            .unwrap_or_else(|e| panic!("cannot bind 127.0.0.1: {e}"));
-        let addr = listener
-            .local_addr()
-            .unwrap_or_else(|e| panic!("no local address: {e}"));
+        let (hub_listener, base) = bind().await;
+        let (cdn_listener, cdn) = bind().await;
         let hub = Self {
             state: Arc::new(Mutex::new(State {
                 files,
                 faults: Faults::default(),
                 requests: Vec::new(),
             })),
-            base: format!("http://{addr}"),
+            base,
+            cdn,
         };
-        let server = hub.clone();
-        tokio::spawn(async move {
-            while let Ok((stream, _)) = listener.accept().await {
-                let server = server.clone();
-                tokio::spawn(async move {
-                    let _ = server.serve(stream).await;
-                });
-            }
-        });
+        for listener in [hub_listener, cdn_listener] {
+            let server = hub.clone();
+            tokio::spawn(async move {
+                while let Ok((stream, _)) = listener.accept().await {
+                    let server = server.clone();
+                    tokio::spawn(async move {
+                        let _ = server.serve(stream).await;
+                    });
+                }
+            });
+        }
         hub
     }
 
@@ -319,7 +321,7 @@ impl FakeHub {
         };
         if found.lfs {
             let mut answer = Answer::status(302)
-                .header("Location", &format!("{}/lfs/{}", self.base, found.sha256))
+                .header("Location", &format!("{}/lfs/{}", self.cdn, found.sha256))
                 .header("X-Linked-Etag", &format!("\"{}\"", found.sha256))
                 .header("X-Linked-Size", &found.bytes.len().to_string())
                 .header("ETag", &format!("\"{}\"", git_sha1(found.sha256.as_bytes())))
@@ -441,6 +443,17 @@ impl Answer {
         stream.flush().await?;
         Ok(true)
     }
+}
+
+/// A listener on a free port of 127.0.0.1, and its URL.
+async fn bind() -> (TcpListener, String) {
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap_or_else(|e| panic!("cannot bind 127.0.0.1: {e}"));
+    let addr = listener
+        .local_addr()
+        .unwrap_or_else(|e| panic!("no local address: {e}"));
+    (listener, format!("http://{addr}"))
 }
 
 /// `bytes=N-` or `bytes=N-M` → N.

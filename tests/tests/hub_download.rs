@@ -423,4 +423,21 @@ async fn answers_unlike_a_hub_are_errors_and_a_longer_body_is_discarded() {
     assert_eq!(std::fs::read(dir.join("config.json")).unwrap(), b"hello");
     let methods: Vec<String> = server.received().into_iter().map(|r| r.method).collect();
     assert_eq!(methods[methods.len() - 3..], ["HEAD", "GET", "GET"]);
+
+    // A redirect on the Hub's own origin (a renamed repository) is followed.
+    let moved = format!("/sentence-transformers/renamed/resolve/{FAKE_COMMIT}/moved.json");
+    server.push(Reply::status(307, "").header("Location", &moved));
+    let head = Reply::status(200, "")
+        .header("ETag", "\"other-etag\"")
+        .header("X-Linked-Size", "5")
+        .header(commit.0, commit.1);
+    server.push(head).push(Reply::status(200, "moved"));
+    let files = [ModelFile {
+        name: "moved.json",
+        required: true,
+    }];
+    let dir = hub.fetch(FAKE_REPO, FAKE_COMMIT, &files, &|_| {}).await;
+    let received = server.received();
+    assert_eq!(received[received.len() - 2].path, moved);
+    assert_eq!(std::fs::read(dir.unwrap().join("moved.json")).unwrap(), b"moved");
 }
