@@ -5,16 +5,20 @@
 //! - [`FakeOpenAi`] behaves like an OpenAI-compatible server: `/embeddings` answers with
 //!   deterministic bag-of-words vectors, `/chat/completions` with a valid structured answer
 //!   for each haema stage, so the real binary can be driven end to end offline.
+//! - [`FakeHub`] serves a folder as a Hugging Face Hub model repository, with faults to
+//!   switch on (cut connections, corrupt bytes, ignored ranges).
 
 // Test support: a server that cannot start must stop the test loudly.
 #![allow(clippy::panic)]
 
 mod gemini;
 mod http;
+mod hub;
 mod model;
 mod openai;
 
 pub use gemini::{FakeGemini, gemini_answer};
 pub use http::{Recorded, Reply, ScriptedServer};
+pub use hub::{FAKE_COMMIT, FAKE_REPO, FakeHub, HubRequest, small_model_files};
 pub use model::minilm_dir;
 pub use openai::{FakeOpenAi, chat_completion, embeddings};

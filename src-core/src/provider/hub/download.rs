@@ -86,7 +86,7 @@ impl Transfer<'_> {
         }
         let mut response = match request.send().await {
             Ok(response) => response,
-            Err(e) => return Ok(Attempt::Retry(unreachable(self.url, &e))),
+            Err(e) => return Ok(Attempt::Retry(unreachable(self.url, e))),
         };
         let status = response.status();
         match status {
@@ -127,7 +127,7 @@ impl Transfer<'_> {
                     }));
                 }
             };
-            let after = *have + chunk.len() as u64;
+            let after = have.saturating_add(chunk.len() as u64);
             if let Some(expected) = self.expected_size.filter(|size| after > *size) {
                 return Err(HubError::SizeMismatch {
                     file: self.file.to_owned(),

@@ -101,7 +101,7 @@ pub enum HubError {
         reason: String,
     },
     /// Reading or writing the cache failed.
-    #[error("cannot write or read {}: {source}", path.display())]
+    #[error("cannot access {}: {source}", path.display())]
     Io {
         /// The file or folder.
         path: PathBuf,

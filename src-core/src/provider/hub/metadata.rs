@@ -1,5 +1,6 @@
 //! What the Hub says of a file before it is downloaded: a `HEAD` of its `resolve` URL,
-//! without following the redirect to a CDN, gives the commit, the etag and the size.
+//! following redirects that stay on the Hub (a renamed repository) but not the one to a CDN
+//! (whose answer carries the LFS file's metadata), gives the commit, the etag and the size.
 
 use reqwest::header::{ACCEPT_ENCODING, CONTENT_LENGTH, ETAG, HeaderMap, LOCATION};
 use reqwest::{Client, StatusCode, Url};
@@ -11,8 +12,8 @@ const X_REPO_COMMIT: &str = "x-repo-commit";
 const X_LINKED_ETAG: &str = "x-linked-etag";
 const X_LINKED_SIZE: &str = "x-linked-size";
 const X_ERROR_CODE: &str = "x-error-code";
-/// Relative redirects (a renamed repository) followed at most.
-const MAX_RELATIVE_REDIRECTS: usize = 5;
+/// Redirects on the Hub followed at most.
+const MAX_REDIRECTS: usize = 5;
 
 /// A file's identity at a commit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,20 +42,21 @@ pub(crate) struct FileRef<'a> {
     pub revision: &'a str,
 }
 
-/// `HEAD url` (`client` must not follow redirects), following only relative redirects.
+/// `HEAD url` (`client` must not follow redirects), following only redirects to the same
+/// origin that do not already carry an LFS file's metadata.
 pub(crate) async fn head(client: &Client, url: &str, what: &FileRef<'_>) -> Result<Head, HubError> {
     let mut current = Url::parse(url).map_err(|e| HubError::BadResponse {
         url: url.to_owned(),
         reason: format!("the URL is invalid: {e}"),
     })?;
     let mut seen_commit: Option<String> = None;
-    for _ in 0..=MAX_RELATIVE_REDIRECTS {
+    for _ in 0..=MAX_REDIRECTS {
         let response = client
             .head(current.clone())
             .header(ACCEPT_ENCODING, "identity")
             .send()
             .await
-            .map_err(|e| unreachable(url, &e))?;
+            .map_err(|e| unreachable(url, e))?;
         let status = response.status();
         let headers = response.headers();
         seen_commit = header(headers, X_REPO_COMMIT).or(seen_commit);
@@ -63,7 +65,7 @@ pub(crate) async fn head(client: &Client, url: &str, what: &FileRef<'_>) -> Resu
         }
         if status.is_redirection()
             && header(headers, X_LINKED_ETAG).is_none()
-            && let Some(next) = header(headers, LOCATION.as_str()).and_then(|l| relative_target(&current, &l))
+            && let Some(next) = header(headers, LOCATION.as_str()).and_then(|l| same_origin_target(&current, &l))
         {
             current = next;
             continue;
@@ -146,19 +148,17 @@ pub(crate) fn header(headers: &HeaderMap, name: &str) -> Option<String> {
         .filter(|v| !v.is_empty())
 }
 
-/// `location` resolved against `base` when it is relative (no scheme, no host).
-fn relative_target(base: &Url, location: &str) -> Option<Url> {
-    if location.starts_with("//") || Url::parse(location).is_ok() {
-        return None;
-    }
-    base.join(location).ok()
+/// `location` resolved against `base`, when it has the same origin (scheme, host, port).
+fn same_origin_target(base: &Url, location: &str) -> Option<Url> {
+    let target = base.join(location).ok()?;
+    (target.origin() == base.origin()).then_some(target)
 }
 
 /// A connection failure, with the causes the client gives.
-pub(crate) fn unreachable(url: &str, error: &reqwest::Error) -> HubError {
+pub(crate) fn unreachable(url: &str, error: reqwest::Error) -> HubError {
     HubError::Unreachable {
         url: url.to_owned(),
-        reason: describe(error),
+        reason: describe(&error.without_url()),
     }
 }
 
@@ -265,13 +265,15 @@ mod tests {
     }
 
     #[test]
-    fn only_relative_redirects_are_followed() {
+    fn only_redirects_on_the_hub_are_followed() {
         let base = Url::parse("https://hub.example/o/m/resolve/main/f").unwrap();
         assert_eq!(
-            relative_target(&base, "/o2/m/resolve/main/f").unwrap().as_str(),
+            same_origin_target(&base, "/o2/m/resolve/main/f").unwrap().as_str(),
             "https://hub.example/o2/m/resolve/main/f"
         );
-        assert!(relative_target(&base, "https://cdn.example/x").is_none());
-        assert!(relative_target(&base, "//cdn.example/x").is_none());
+        assert!(same_origin_target(&base, "https://hub.example/o3/m/resolve/main/f").is_some());
+        assert!(same_origin_target(&base, "https://cdn.example/x").is_none());
+        assert!(same_origin_target(&base, "https://hub.example:8443/x").is_none());
+        assert!(same_origin_target(&base, "//cdn.example/x").is_none());
     }
 }
