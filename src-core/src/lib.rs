@@ -18,6 +18,7 @@ pub mod core_md;
 pub mod diff;
 mod doctor;
 mod error;
+pub mod eval;
 mod import_haema;
 mod import_items;
 mod memory;

@@ -72,7 +72,7 @@ pub enum FoundBy {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SearchMode {
-    /// Vector KNN and BM25 fused with weighted reciprocal rank fusion.
+    /// Vector KNN and BM25 fused by their scaled scores, with bonuses for named times and names.
     #[default]
     Hybrid,
     /// Vector similarity only.
@@ -110,8 +110,10 @@ pub struct SearchHit {
     /// The memory.
     #[serde(flatten)]
     pub memory: MemoryRecord,
-    /// Fused score; higher is better. In `vector` mode it is the cosine similarity, in
-    /// `lexical` mode the negated BM25 rank value.
+    /// Score; higher is better. In `vector` mode it is the cosine similarity; in `hybrid`
+    /// and `lexical` mode the fused score: 0.6 × BM25 and 0.4 × similarity, each scaled to
+    /// 0–1 over the candidates, plus 0.3 for a memory from a time the query names and 0.1
+    /// for one with every name the query has.
     pub score: f64,
     /// Which signal found it.
     pub found_by: FoundBy,

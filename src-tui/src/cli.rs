@@ -62,6 +62,9 @@ pub enum Command {
     /// The local embedding models in the Hugging Face cache: download one, list them.
     #[command(subcommand)]
     Model(ModelCommand),
+    /// Measure the search on a benchmark (each conversation in its own temporary store).
+    #[command(subcommand)]
+    Eval(EvalCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -77,6 +80,32 @@ pub enum ModelCommand {
     },
     /// The models in the Hugging Face cache: size on disk and which stores use them.
     List(JsonFlag),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EvalCommand {
+    /// Recall@5, recall@10 and MRR per LoCoMo category (1-4) on turns.jsonl and queries.jsonl.
+    Locomo(LocomoArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct LocomoArgs {
+    /// Folder with turns.jsonl and queries.jsonl.
+    #[arg(long, value_name = "DIR")]
+    pub data: PathBuf,
+    /// hybrid, vector or lexical.
+    #[arg(long, default_value = "hybrid", value_parser = parse_mode)]
+    pub mode: SearchMode,
+    /// Hits asked of each search (at least 10 are asked for recall@10); MRR is over them.
+    #[arg(short = 'k', default_value_t = 10)]
+    pub k: usize,
+    /// One JSON object per category, then the summary {"r5", "r10", "mrr", ...}.
+    #[arg(long)]
+    pub json: bool,
+    /// Keep the stores in this folder instead of a temporary one; a later run with the
+    /// same folder reuses them (turns already imported are not embedded again).
+    #[arg(long, value_name = "DIR")]
+    pub work: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

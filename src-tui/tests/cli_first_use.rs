@@ -32,14 +32,17 @@ async fn the_first_add_downloads_the_model_and_search_understands_meaning() {
     let hub = FakeHub::serve_dir(&model).await;
     let home = tempfile::tempdir().unwrap();
     let store = tempfile::tempdir().unwrap();
-    let env = [
-        ("HF_ENDPOINT", hub.url()),
-        ("HF_HOME", home.path().to_str().unwrap()),
-    ];
+    let env = [("HF_ENDPOINT", hub.url()), ("HF_HOME", home.path().to_str().unwrap())];
     let (added, err) = run(
         store.path(),
         &env,
-        &["add", "--items", "I am allergic to peanuts", "The user drives a red car", "--json"],
+        &[
+            "add",
+            "--items",
+            "I am allergic to peanuts",
+            "The user drives a red car",
+            "--json",
+        ],
     );
     assert_eq!(added["status"], "committed");
     assert!(!err.contains("lexical"), "no fallback note when the model came: {err}");
@@ -58,10 +61,7 @@ async fn the_first_add_downloads_the_model_and_search_understands_meaning() {
     assert_eq!(status["lexical_reason"], Value::Null);
 
     // Later commands need no network: the model is cached.
-    let offline = [
-        ("HF_HUB_OFFLINE", "1"),
-        ("HF_HOME", home.path().to_str().unwrap()),
-    ];
+    let offline = [("HF_HUB_OFFLINE", "1"), ("HF_HOME", home.path().to_str().unwrap())];
     let (hits, _) = run(store.path(), &offline, &["search", "which car", "-n", "1", "--json"]);
     assert_eq!(hits[0]["content"], "The user drives a red car");
     let (models, _) = run(store.path(), &offline, &["model", "list", "--json"]);
@@ -99,7 +99,10 @@ async fn offline_it_works_by_words_and_catches_up_when_the_model_comes() {
     let (hits, err) = run(store.path(), &unreachable, &["search", "food allergy", "--json"]);
     assert_eq!(hits, serde_json::json!([]), "by words, nothing is shared");
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("tried again after 10 min"), "no new attempt for a while: {err}");
+    assert!(
+        err.contains("tried again after 10 min"),
+        "no new attempt for a while: {err}"
+    );
     let (hits, _) = run(store.path(), &unreachable, &["search", "peanuts", "--json"]);
     assert_eq!(hits[0]["found_by"], "lexical");
     let (status, _) = run(store.path(), &unreachable, &["status", "--json"]);
@@ -133,12 +136,19 @@ async fn offline_it_works_by_words_and_catches_up_when_the_model_comes() {
     let (hits, _) = run(store.path(), &offline, &["search", "food allergy", "-n", "1", "--json"]);
     assert_eq!(hits[0]["content"], "I am allergic to peanuts", "caught up");
     assert_ne!(hits[0]["found_by"], "lexical");
-    let (hits, _) = run(store.path(), &offline, &["search", "vehicle", "-n", "1", "--mode", "vector", "--json"]);
+    let (hits, _) = run(
+        store.path(),
+        &offline,
+        &["search", "vehicle", "-n", "1", "--mode", "vector", "--json"],
+    );
     assert_eq!(hits[0]["content"], "The user drives a red car");
     let (latest, _) = run(store.path(), &offline, &["latest", "--json"]);
     assert_eq!(latest.as_array().unwrap().len(), 3, "nothing lost, no duplicate rows");
     let (status, _) = run(store.path(), &offline, &["status", "--json"]);
-    assert_eq!((status["active"].as_u64(), status["dims"].as_u64()), (Some(3), Some(384)));
+    assert_eq!(
+        (status["active"].as_u64(), status["dims"].as_u64()),
+        (Some(3), Some(384))
+    );
     assert_eq!(status["embedder_wanted"], Value::Null);
 }
 
@@ -149,10 +159,7 @@ async fn a_corrupt_download_is_refused_and_the_store_keeps_working() {
     hub.corrupt("model.safetensors");
     let home = tempfile::tempdir().unwrap();
     let store = tempfile::tempdir().unwrap();
-    let env = [
-        ("HF_ENDPOINT", hub.url()),
-        ("HF_HOME", home.path().to_str().unwrap()),
-    ];
+    let env = [("HF_ENDPOINT", hub.url()), ("HF_HOME", home.path().to_str().unwrap())];
     let out = haema(store.path(), &env, &["model", "fetch"], None);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
@@ -161,7 +168,11 @@ async fn a_corrupt_download_is_refused_and_the_store_keeps_working() {
         .path()
         .join("hub/models--sentence-transformers--all-MiniLM-L6-v2/blobs");
     let big: Vec<_> = std::fs::read_dir(&blobs)
-        .map(|d| d.flatten().filter(|e| e.metadata().unwrap().len() > 1_000_000).collect())
+        .map(|d| {
+            d.flatten()
+                .filter(|e| e.metadata().unwrap().len() > 1_000_000)
+                .collect()
+        })
         .unwrap_or_default();
     assert!(big.is_empty(), "no corrupt weights kept: {big:?}");
     let out = haema(store.path(), &env, &["add", "--items", "The user likes jazz"], None);
@@ -189,11 +200,7 @@ async fn the_demo_has_vectors_and_searches_by_meaning() {
     assert_eq!(status["dims"], 384, "{status}");
     let (results, _) = run(&demo, &env, &["search", "what does the user drink", "--json"]);
     assert!(
-        results
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|h| h["found_by"] != "lexical"),
+        results.as_array().unwrap().iter().any(|h| h["found_by"] != "lexical"),
         "{results}"
     );
 }

@@ -36,6 +36,11 @@ pub(crate) fn match_expression(query: &str) -> Option<String> {
     let mut terms = words(query);
     terms.sort();
     terms.dedup();
+    expression_of(&terms)
+}
+
+/// The MATCH expression for any of `terms` (words as [`words`] makes them), each quoted.
+pub(crate) fn expression_of(terms: &[String]) -> Option<String> {
     (!terms.is_empty()).then(|| {
         terms
             .iter()
@@ -45,11 +50,23 @@ pub(crate) fn match_expression(query: &str) -> Option<String> {
     })
 }
 
-/// The `k` best BM25 matches: `(rowid, bm25)`, best (lowest) first.
+/// The `k` best BM25 matches of any word of `query`: `(rowid, bm25)`, best (lowest) first.
 pub(crate) fn search(conn: &Connection, query: &str, k: usize) -> Result<Vec<(i64, f64)>> {
-    let Some(expression) = match_expression(query) else {
-        return Ok(Vec::new());
-    };
+    match match_expression(query) {
+        Some(expression) => search_expression(conn, &expression, k),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// The `k` best BM25 matches of any of `terms`: `(rowid, bm25)`, best (lowest) first.
+pub(crate) fn search_terms(conn: &Connection, terms: &[String], k: usize) -> Result<Vec<(i64, f64)>> {
+    match expression_of(terms) {
+        Some(expression) => search_expression(conn, &expression, k),
+        None => Ok(Vec::new()),
+    }
+}
+
+fn search_expression(conn: &Connection, expression: &str, k: usize) -> Result<Vec<(i64, f64)>> {
     if k == 0 {
         return Ok(Vec::new());
     }

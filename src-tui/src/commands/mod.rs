@@ -2,6 +2,7 @@
 
 mod core;
 mod demo;
+mod eval;
 mod memories;
 mod model;
 mod reembed;
@@ -90,6 +91,9 @@ pub async fn run(cli: Cli) -> Result<()> {
         let dir = demo::folder(cli.store)?;
         return demo::run(&dir, args).await;
     }
+    if let Some(Command::Eval(command)) = cli.command {
+        return eval::run(command).await;
+    }
     let dir = store_path::resolve(cli.store)?;
     // These work on a store whose recorded embedder differs from the configured one.
     match cli.command {
@@ -124,8 +128,13 @@ pub async fn run(cli: Cli) -> Result<()> {
         Some(Command::Export(args)) => transfer::export(&memory, args).await,
         Some(Command::Import(args)) => transfer::import(&memory, args).await,
         Some(Command::Mcp) => crate::mcp::serve(memory).await,
-        Some(Command::Reembed(_) | Command::Config(_) | Command::Doctor(_) | Command::Demo(_) | Command::Model(_)) => {
-            Ok(())
-        }
+        Some(
+            Command::Reembed(_)
+            | Command::Config(_)
+            | Command::Doctor(_)
+            | Command::Demo(_)
+            | Command::Model(_)
+            | Command::Eval(_),
+        ) => Ok(()),
     }
 }

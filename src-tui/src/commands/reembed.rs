@@ -24,7 +24,7 @@ pub async fn run(dir: &Path, args: ReembedArgs) -> Result<()> {
         settings.embedder.base_url = Some(url);
     }
     settings.validate()?;
-    let embedder = settings.build_embedder()?;
+    let embedder = super::model::build_embedder(&settings).await?;
     let bar = output::progress("memories");
     let report = haema_core::reembed(dir, embedder, |p: ReembedProgress| {
         bar.set_length(p.total as u64);

@@ -1,0 +1,94 @@
+//! Search: sqlite-vec KNN and FTS5 BM25, fused by their scaled scores (see [`fusion`]),
+//! with the query's content words, the times and the names it mentions.
+
+pub(crate) mod fusion;
+pub(crate) mod terms;
+pub(crate) mod time;
+
+use rusqlite::Connection;
+
+use crate::Result;
+use crate::model::{FoundBy, MemoryStatus, SearchHit, SearchMode};
+use crate::store::{fts, memories, vectors};
+use fusion::Fused;
+
+/// How many candidates each signal contributes to a top `n`: enough for the time and name
+/// bonuses to lift a memory from below the top `n`, and a stable base for scaling scores.
+fn candidates(n: usize) -> usize {
+    n.max(40)
+}
+
+/// Runs a search. `query_vector` is required for `hybrid` and `vector` (without it those
+/// modes fall back to lexical ranking).
+///
+/// `vector` ranks by cosine similarity alone. `lexical` and `hybrid` fuse what they have
+/// and add the bonuses for named times and names.
+pub(crate) fn run(
+    conn: &Connection,
+    query: &str,
+    query_vector: Option<&[f32]>,
+    mode: SearchMode,
+    n: usize,
+) -> Result<Vec<SearchHit>> {
+    let has_table = vectors::exists(conn)?;
+    let vector_hits = match (mode, query_vector) {
+        (SearchMode::Hybrid, Some(v)) if has_table => vectors::nearest(conn, v, candidates(n))?,
+        (SearchMode::Vector, Some(v)) if has_table => vectors::nearest(conn, v, n)?,
+        _ => Vec::new(),
+    };
+    let lexical_hits = match mode {
+        SearchMode::Hybrid | SearchMode::Lexical => fts::search_terms(conn, &terms::query_words(query), candidates(n))?,
+        SearchMode::Vector => Vec::new(),
+    };
+    let mut ranked: Vec<(i64, Fused)> = if mode == SearchMode::Vector {
+        vector_hits
+            .iter()
+            .map(|&(rowid, distance)| {
+                let fused = Fused {
+                    score: 1.0 - distance,
+                    distance: Some(distance),
+                    bm25: None,
+                };
+                (rowid, fused)
+            })
+            .collect()
+    } else {
+        fusion::fuse(&vector_hits, &lexical_hits).into_iter().collect()
+    };
+    let records = memories::by_rowids(conn, &ranked.iter().map(|r| r.0).collect::<Vec<_>>())?;
+    if mode != SearchMode::Vector {
+        let spans = time::spans(query);
+        let names = terms::names(query);
+        for (rowid, fused) in &mut ranked {
+            let Some(memory) = records.get(rowid) else { continue };
+            if spans.iter().any(|s| s.contains(memory.timestamp_ms)) {
+                fused.score += fusion::TIME_BONUS;
+            }
+            if !names.is_empty() {
+                let words = fts::words(&memory.content);
+                if names.iter().all(|name| words.contains(name)) {
+                    fused.score += fusion::NAME_BONUS;
+                }
+            }
+        }
+    }
+    ranked.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
+    Ok(ranked
+        .into_iter()
+        .filter_map(|(rowid, f)| {
+            let memory = records.get(&rowid)?.clone();
+            (memory.status == MemoryStatus::Active).then_some(SearchHit {
+                memory,
+                score: f.score,
+                found_by: match (f.distance, f.bm25) {
+                    (Some(_), Some(_)) => FoundBy::Both,
+                    (Some(_), None) => FoundBy::Vector,
+                    _ => FoundBy::Lexical,
+                },
+                distance: f.distance,
+                bm25: f.bm25,
+            })
+        })
+        .take(n)
+        .collect())
+}
