@@ -276,14 +276,15 @@ async fn finish(
     behind: bool,
     options: &OpenOptions,
 ) -> Result<(Arc<Store>, Resolved)> {
-    if let Some(embedder) = &embedder {
-        if behind && options.catch_up {
-            let progress = options.clone();
-            crate::reembed::fill_missing(&store, Arc::clone(embedder), move |p| {
-                progress.report(OpenProgress::Vectors(p));
-            })
-            .await?;
-        }
+    if let Some(embedder) = &embedder
+        && behind
+        && options.catch_up
+    {
+        let progress = options.clone();
+        crate::reembed::fill_missing(&store, Arc::clone(embedder), move |p| {
+            progress.report(OpenProgress::Vectors(p));
+        })
+        .await?;
     }
     Ok((store, Resolved { embedder, lexical }))
 }
