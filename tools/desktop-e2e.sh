@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Drives the real desktop app through tauri-driver + WebKitWebDriver under Xvfb:
 # the journey (ui/e2e/journey.e2e.ts) on a fresh user's folders, a real merge from the demo
-# sample (ui/e2e/merge.e2e.ts), then the start-up time with a 10,000-memory store
-# (ui/e2e/startup.e2e.ts).
+# sample (ui/e2e/merge.e2e.ts), the start-up time with a 10,000-memory store
+# (ui/e2e/startup.e2e.ts), then, in a session of its own, the embedding model downloaded on
+# first use from a Hub on 127.0.0.1 (ui/e2e/model.e2e.ts with ui/e2e/fakehub.mjs).
 #
 #   tools/desktop-e2e.sh APP_BINARY HAEMA_CLI_BINARY
 #
@@ -20,10 +21,14 @@ display=:$((90 + RANDOM % 9))
 # Apps left by a failed session end with the Xvfb display they run on.
 cleanup() {
   [[ -n "${driver_pid:-}" ]] && kill "$driver_pid" 2>/dev/null || true
+  [[ -n "${hub_pid:-}" ]] && kill "$hub_pid" 2>/dev/null || true
   [[ -n "${xvfb_pid:-}" ]] && kill "$xvfb_pid" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
+
+# Nothing here reaches the Hugging Face Hub: the stores of these tests work by words.
+export HF_HUB_OFFLINE=1
 
 Xvfb "$display" -screen 0 1280x860x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
 xvfb_pid=$!
@@ -45,9 +50,6 @@ PY
 port=${HAEMA_E2E_PORT:-4444}
 mkdir -p "$work/data" "$work/config"
 export HAEMA_REVIEW=review
-# The journey never reaches the Hugging Face Hub: new stores work by words (the model test
-# of the desktop serves it from 127.0.0.1 on its own).
-export HF_HUB_OFFLINE="${HF_HUB_OFFLINE:-1}"
 DISPLAY=$display XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" \
   tauri-driver --port "$port" --native-port "$((port + 1))" >"$work/driver.log" 2>&1 &
 driver_pid=$!
@@ -64,5 +66,37 @@ HAEMA_E2E_APP="$app" HAEMA_E2E_CLI="$cli" HAEMA_E2E_STORE="$work/data/haema/defa
 if [[ $status -ne 0 ]]; then
   echo "--- tauri-driver log" >&2
   tail -50 "$work/driver.log" >&2
+fi
+
+# The embedding model on first use (ui/e2e/model.e2e.ts): a session of its own whose app
+# reaches a Hugging Face Hub on 127.0.0.1 serving the test model (HAEMA_TEST_MODEL_DIR).
+model_dir="${HAEMA_TEST_MODEL_DIR:-$here/.cache/models/all-MiniLM-L6-v2}"
+if [[ -f "$model_dir/model.safetensors" ]]; then
+  kill "$driver_pid" 2>/dev/null || true
+  wait "$driver_pid" 2>/dev/null || true
+  FAKEHUB_LFS_DELAY_MS=2500 node "$here/ui/e2e/fakehub.mjs" "$model_dir" >"$work/hub.url" 2>"$work/hub.log" &
+  hub_pid=$!
+  for _ in $(seq 50); do [[ -s "$work/hub.url" ]] && break; sleep 0.1; done
+  mkdir -p "$work/data2" "$work/config2" "$work/hf"
+  env -u HF_HUB_OFFLINE DISPLAY=$display XDG_DATA_HOME="$work/data2" XDG_CONFIG_HOME="$work/config2" \
+    HF_ENDPOINT="$(cat "$work/hub.url")" HF_HOME="$work/hf" HAEMA_REVIEW=auto \
+    tauri-driver --port "$port" --native-port "$((port + 1))" >"$work/driver2.log" 2>&1 &
+  driver_pid=$!
+  for _ in $(seq 50); do
+    curl -fsS "http://127.0.0.1:$port/status" >/dev/null 2>&1 && break
+    sleep 0.2
+  done
+  HAEMA_E2E_APP="$app" HAEMA_E2E_HUB="$(cat "$work/hub.url")" TAURI_DRIVER_URL="http://127.0.0.1:$port" \
+    npx vitest run --config vitest.e2e.config.ts e2e/model.e2e.ts || status=$?
+  kill "$hub_pid" 2>/dev/null || true
+  if [[ $status -ne 0 ]]; then
+    echo "--- tauri-driver log (model)" >&2
+    tail -50 "$work/driver2.log" >&2
+  fi
+elif [[ -n "${CI:-}" ]]; then
+  echo "the test model is missing at $model_dir; .ci/run fetches it with .ci/fetch-model" >&2
+  status=1
+else
+  echo "skipped the model e2e test: no test model at $model_dir (run .ci/fetch-model)" >&2
 fi
 exit $status

@@ -259,3 +259,38 @@ async fn demo_opens_the_sample_in_the_tui_offline() {
     tmux.keys(&["q"]);
     assert!(dir.path().join("haema/demo/.haema-demo").is_file());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tui_fetches_the_model_in_the_background_then_searches_by_meaning() {
+    let Some(model) = haema_tests::minilm_dir() else { return };
+    let hub = haema_tests::FakeHub::serve_dir(&model).await;
+    hub.delay_body("model.safetensors", Duration::from_millis(1500));
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("agent");
+    let home = dir.path().join("hf");
+    let home_str = home.display().to_string();
+    // Added offline: by words only, for now.
+    ok(&haema(
+        &store,
+        &[("HF_HUB_OFFLINE", "1"), ("HF_HOME", &home_str)],
+        &["add", "--items", "I am allergic to peanuts"],
+        None,
+    ));
+    let command = format!(
+        "env -i PATH=/usr/bin:/bin TERM=screen-256color HF_ENDPOINT={} HF_HOME={} {} --store {}",
+        shell_quote(hub.url()),
+        shell_quote(&home_str),
+        shell_quote(env!("CARGO_BIN_EXE_haema")),
+        shell_quote(&store.display().to_string())
+    );
+    let tmux = Tmux::start(&command, 100, 30);
+    tmux.wait_for("I am allergic to peanuts").await;
+    tmux.wait_for("downloading the embedding model").await;
+    tmux.wait_for("search finds memories by meaning").await;
+    tmux.keys(&["/"]);
+    tmux.text("food allergy");
+    tmux.keys(&["Enter"]);
+    let found = tmux.wait_for("Hits · 1").await;
+    assert!(found.contains("I am allergic to peanuts"), "{found}");
+    tmux.keys(&["q"]);
+}
