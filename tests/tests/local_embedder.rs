@@ -62,7 +62,7 @@ async fn is_found_by_name_in_the_hugging_face_cache_and_names_the_folder_when_mi
         .unwrap_err()
         .to_string();
     assert!(
-        err.contains("models--sentence-transformers--not-a-model-here") && err.contains("huggingface-cli download"),
+        err.contains("models--sentence-transformers--not-a-model-here") && err.contains("haema model fetch"),
         "{err}"
     );
     let err = LocalEmbedder::load("/no/such/folder", 8).unwrap_err().to_string();

@@ -21,7 +21,7 @@ pub(crate) fn resolve(model: &str) -> Result<PathBuf, String> {
     let hub = Hub::from_env().map_err(|e| format!("{e}; set HF_HOME or HAEMA_EMBED_MODEL to a model folder"))?;
     hub.cached(model, DEFAULT_REVISION, SENTENCE_TRANSFORMER_FILES).ok_or_else(|| {
         format!(
-            "embedding model `{model}` is not in the Hugging Face cache (looked in {}); download it while online with `huggingface-cli download {model}` (or `hf download {model}`), or set HAEMA_EMBED_MODEL to a folder with config.json, tokenizer.json and model.safetensors",
+            "embedding model `{model}` is not in the Hugging Face cache (looked in {}); download it while online with `haema model fetch {model}` (or `huggingface-cli download {model}`), or set HAEMA_EMBED_MODEL to a folder with config.json, tokenizer.json and model.safetensors",
             hub.repo_dir(model).display()
         )
     })
