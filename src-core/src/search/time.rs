@@ -25,7 +25,7 @@ pub(crate) enum TimeSpan {
 impl TimeSpan {
     /// Whether a memory learned at `ms` (Unix ms) falls in this span.
     pub(crate) fn contains(self, ms: i64) -> bool {
-        let (year, month, _) = civil(ms);
+        let (year, month, _) = crate::model::civil_date(ms);
         match self {
             Self::Year(y) => year == y,
             Self::Month(y, m) => month == m && y.is_none_or(|y| y == year),
@@ -151,20 +151,6 @@ pub(crate) fn month_number(name: &str) -> Option<u32> {
         .and_then(|i| u32::try_from(i + 1).ok())
 }
 
-/// (year, month, day) of Unix ms, UTC (Howard Hinnant's civil_from_days).
-fn civil(ms: i64) -> (i64, u32, u32) {
-    let z = ms.div_euclid(DAY_MS) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, u32::try_from(month).unwrap_or(1), u32::try_from(day).unwrap_or(1))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -213,7 +199,7 @@ mod tests {
         assert!(d.contains(t("2023-08-03T18:20:00Z")));
         assert!(d.contains(t("2023-07-31")) && d.contains(t("2023-08-06T23:00:00Z")));
         assert!(!d.contains(t("2023-07-30T23:00:00Z")) && !d.contains(t("2023-08-07")));
-        assert_eq!(civil(t("2000-02-29T10:00:00Z")), (2000, 2, 29));
-        assert_eq!(civil(t("1969-12-31T23:00:00Z")), (1969, 12, 31));
+        assert_eq!(crate::model::civil_date(t("2000-02-29T10:00:00Z")), (2000, 2, 29));
+        assert_eq!(crate::model::civil_date(t("1969-12-31T23:00:00Z")), (1969, 12, 31));
     }
 }

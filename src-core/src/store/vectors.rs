@@ -84,25 +84,23 @@ pub(crate) fn insert_staged(conn: &Connection, rowid: i64, vector: &[f32], activ
 /// Up to `limit` memories (active or superseded) that have no staged vector yet:
 /// `(rowid, content, active)`, in rowid order.
 pub(crate) fn unstaged(conn: &Connection, limit: usize) -> Result<Vec<(i64, String, bool)>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT m.rowid, m.content, m.status = 'active' FROM memories m
-         WHERE m.status IN ('active', 'superseded') AND m.rowid NOT IN (SELECT rowid FROM memory_vectors_next)
-         ORDER BY m.rowid LIMIT ?1",
-    )?;
-    let rows = stmt.query_map([i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
-        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-    })?;
-    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    without_vector(conn, STAGING, limit)
 }
 
 /// Up to `limit` memories (active or superseded) that have no vector in the live table:
 /// `(rowid, content, active)`, in rowid order.
 pub(crate) fn missing(conn: &Connection, limit: usize) -> Result<Vec<(i64, String, bool)>> {
-    let mut stmt = conn.prepare_cached(
+    without_vector(conn, TABLE, limit)
+}
+
+/// Up to `limit` memories (active or superseded) without a vector in `table` (one of
+/// [`TABLE`], [`STAGING`]).
+fn without_vector(conn: &Connection, table: &str, limit: usize) -> Result<Vec<(i64, String, bool)>> {
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT m.rowid, m.content, m.status = 'active' FROM memories m
-         WHERE m.status IN ('active', 'superseded') AND m.rowid NOT IN (SELECT rowid FROM memory_vectors)
-         ORDER BY m.rowid LIMIT ?1",
-    )?;
+         WHERE m.status IN ('active', 'superseded') AND m.rowid NOT IN (SELECT rowid FROM {table})
+         ORDER BY m.rowid LIMIT ?1"
+    ))?;
     let rows = stmt.query_map([i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
         Ok((r.get(0)?, r.get(1)?, r.get(2)?))
     })?;
