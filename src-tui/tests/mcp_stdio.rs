@@ -248,3 +248,44 @@ fn an_agent_proposes_a_person_approves_and_the_agent_reads_it_back() {
         "the server ends cleanly when the client goes away: {status}"
     );
 }
+
+#[test]
+fn the_server_answers_at_once_and_gets_the_embedding_model_in_the_background() {
+    let Some(model) = haema_tests::minilm_dir() else { return };
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let hub = runtime.block_on(haema_tests::FakeHub::serve_dir(&model));
+    hub.delay_body("model.safetensors", std::time::Duration::from_millis(1500));
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("agent");
+    let home = dir.path().join("hf");
+    let env = [
+        ("HF_HUB_OFFLINE", ""),
+        ("HF_ENDPOINT", hub.url()),
+        ("HF_HOME", home.to_str().unwrap()),
+    ];
+    let started = std::time::Instant::now();
+    let mut client = Client::start(&store, &env);
+    client.request(
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test-client", "version": "1.0"}}),
+    );
+    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let added = client.call("add_memory", json!({"items": ["I am allergic to peanuts."]}));
+    assert_eq!(structured(&added)["status"], "committed", "{added}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_millis(1500),
+        "the agent was answered before the model came"
+    );
+    // By words at first; by meaning once the model is there (memories caught up).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let found = client.call("search_memory", json!({"query": "food allergy"}));
+        let found = structured(&found).clone();
+        if found["memories"][0]["content"] == "I am allergic to peanuts." {
+            assert!(found["notice"].is_null(), "{found}");
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "never found by meaning: {found}");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+}

@@ -185,11 +185,20 @@ pub(crate) async fn open_store(
         return finish(store, embedder, lexical, before.behind, options).await;
     }
     let model = e.model_name();
-    match local_embedder(settings, &model, options).await? {
+    let found = local_embedder(settings, &model, options).await?;
+    // A download takes a while, and other processes (or this one's other handle) may have
+    // written meanwhile: decide on the store as it is now.
+    let before = {
+        let store = Arc::clone(&store);
+        blocking(move || recorded(&store)).await?
+    };
+    match found {
         Ok(embedder) => {
             let pending = before.wanted.is_some() && before.embedder.as_deref().is_none_or(|id| id == "none");
-            if pending && before.has_memories {
-                // The store waited for this model: give every memory its vector.
+            // The store waited for this model: give every memory its vector. An empty store
+            // goes through the same re-embedding when it may, since memories another
+            // process adds meanwhile are embedded before its switch.
+            if pending && (before.has_memories || options.catch_up) {
                 if !options.catch_up {
                     return Ok((
                         store,

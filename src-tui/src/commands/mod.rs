@@ -103,10 +103,11 @@ pub async fn run(cli: Cli) -> Result<()> {
         Some(Command::Model(command)) => return model::run(&dir, command).await,
         _ => {}
     }
-    // Commands that search or write get the embedding model on first use.
+    // Commands that search or write get the embedding model on first use (the MCP server
+    // answers at once and gets it in the background).
     let vectors = matches!(
         cli.command,
-        Some(Command::Add(_) | Command::Search(_) | Command::Recall(_) | Command::Import(_) | Command::Mcp)
+        Some(Command::Add(_) | Command::Search(_) | Command::Recall(_) | Command::Import(_))
     );
     let memory = if vectors {
         open_for_vectors(&dir).await?

@@ -5,7 +5,9 @@
 
 mod params;
 
-use haema_core::{AddInput, AddStatus, Memory, Section};
+use std::sync::{Arc, PoisonError, RwLock};
+
+use haema_core::{AddInput, AddStatus, LexicalReason, Memory, OpenOptions, Section};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
@@ -32,7 +34,8 @@ Use `search_memory` to look something up, `latest_memories` for what was learned
 /// The MCP server over one store.
 #[derive(Clone)]
 pub struct HaemaServer {
-    memory: Memory,
+    /// The store; replaced once when its embedding model arrives in the background.
+    memory: Arc<RwLock<Memory>>,
     tool_router: ToolRouter<Self>,
 }
 
@@ -50,9 +53,43 @@ impl HaemaServer {
     /// A server over `memory`.
     pub fn new(memory: Memory) -> Self {
         Self {
-            memory,
+            memory: Arc::new(RwLock::new(memory)),
             tool_router: Self::tool_router(),
         }
+    }
+
+    /// The store as it is now.
+    fn memory(&self) -> Memory {
+        self.memory.read().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// When the store waits for its embedding model (or vectors), gets them in the
+    /// background, so that the agent is answered at once (by words meanwhile), and then
+    /// serves the store with vectors.
+    fn upgrade_in_background(&self) {
+        let memory = self.memory();
+        if !matches!(
+            memory.lexical_reason(),
+            Some(LexicalReason::ModelMissing { .. } | LexicalReason::VectorsPending { .. })
+        ) {
+            return;
+        }
+        let slot = Arc::clone(&self.memory);
+        tokio::spawn(async move {
+            let (dir, settings) = (memory.dir().to_path_buf(), memory.settings().clone());
+            match Memory::open_with_options(&dir, settings, OpenOptions::full(|_| {})).await {
+                Ok(next) if next.lexical_reason().is_none() => {
+                    *slot.write().unwrap_or_else(PoisonError::into_inner) = next;
+                    eprintln!("haema: the embedding model is ready: search finds memories by meaning too");
+                }
+                Ok(next) => {
+                    if let Some(line) = crate::commands::lexical_line(&next) {
+                        eprintln!("haema: note: {line}");
+                    }
+                }
+                Err(e) => eprintln!("haema: cannot get the embedding model: {e:#}"),
+            }
+        });
     }
 
     #[tool(
@@ -65,7 +102,7 @@ impl HaemaServer {
             (Some(_), Some(_)) => return tool_error("give either `content` or `items`, not both"),
             (None, None) => return tool_error("give `content` (a text) or `items` (a list of facts)"),
         };
-        match self.memory.add(input).await {
+        match self.memory().add(input).await {
             Ok(outcome) => {
                 let message = match outcome.status {
                     AddStatus::Committed => "stored",
@@ -93,7 +130,7 @@ impl HaemaServer {
             Err(e) => return tool_error(e),
         };
         let limit = p.limit.unwrap_or(5).clamp(1, 50);
-        match self.memory.search_records(&p.query, limit, mode).await {
+        match self.memory().search_records(&p.query, limit, mode).await {
             Ok(results) => ok(json!({
                 "mode": results.mode,
                 "notice": results.notice,
@@ -114,7 +151,11 @@ impl HaemaServer {
     )]
     async fn latest_memories(&self, Parameters(p): Parameters<LatestParams>) -> Result<CallToolResult, ErrorData> {
         let count = p.count.unwrap_or(10).clamp(1, 100);
-        match self.memory.get_latest_records(p.begin.unwrap_or(1).max(1), count).await {
+        match self
+            .memory()
+            .get_latest_records(p.begin.unwrap_or(1).max(1), count)
+            .await
+        {
             Ok(records) => ok(json!({
                 "memories": records.iter().map(|m| json!({
                     "id": m.id,
@@ -130,7 +171,7 @@ impl HaemaServer {
         description = "The whole core profile (core.md): SOUL (identity and style), TOOLS (how to use tools), RULE (hard rules), USER (the user's lasting profile)."
     )]
     async fn read_core(&self) -> Result<CallToolResult, ErrorData> {
-        match self.memory.get_core().await {
+        match self.memory().get_core().await {
             Ok(text) => Ok(CallToolResult::success(vec![ContentBlock::text(text)])),
             Err(e) => tool_error(e),
         }
@@ -142,10 +183,10 @@ impl HaemaServer {
             Ok(s) => s,
             Err(e) => return tool_error(e),
         };
-        match self.memory.core_sections().await {
+        match self.memory().core_sections().await {
             Ok(sections) => {
                 let locked = self
-                    .memory
+                    .memory()
                     .locked_sections()
                     .await
                     .map(|l| l.contains(&section))
@@ -161,7 +202,7 @@ impl HaemaServer {
     )]
     async fn recall(&self, Parameters(p): Parameters<RecallParams>) -> Result<CallToolResult, ErrorData> {
         let budget = p.budget_tokens.unwrap_or(800).clamp(50, 32_000);
-        match self.memory.recall(&p.query, budget).await {
+        match self.memory().recall(&p.query, budget).await {
             Ok(recall) => Ok(CallToolResult::success(vec![ContentBlock::text(recall.text)])),
             Err(e) => tool_error(format!("recall failed: {e}")),
         }
@@ -171,7 +212,7 @@ impl HaemaServer {
         description = "Where a change made by add_memory stands: pending (waits for a person), committed, rejected, reverted or stale, who decided, and the memories it proposes."
     )]
     async fn changeset_status(&self, Parameters(p): Parameters<ChangesetParams>) -> Result<CallToolResult, ErrorData> {
-        match self.memory.changeset(p.changeset).await {
+        match self.memory().changeset(p.changeset).await {
             Ok(c) => ok(json!({
                 "changeset": c.id,
                 "status": c.status,
@@ -217,9 +258,9 @@ impl ServerHandler for HaemaServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let text = match request.uri.as_str() {
-            CORE_URI => self.memory.get_core().await,
+            CORE_URI => self.memory().get_core().await,
             LATEST_URI => self
-                .memory
+                .memory()
                 .get_latest_records(1, LATEST_RESOURCE_COUNT)
                 .await
                 .map(|records| {
@@ -251,7 +292,9 @@ impl ServerHandler for HaemaServer {
 
 /// Serves the store on standard input and output until the client goes away.
 pub async fn serve(memory: Memory) -> anyhow::Result<()> {
-    let service = HaemaServer::new(memory)
+    let server = HaemaServer::new(memory);
+    server.upgrade_in_background();
+    let service = server
         .serve(rmcp::transport::stdio())
         .await
         .map_err(|e| anyhow::anyhow!("the MCP session could not start: {e}"))?;
