@@ -55,8 +55,62 @@ async fn blocking<T: Send + 'static>(
 pub async fn reembed(
     dir: &Path,
     embedder: Option<Arc<dyn Embedder>>,
-    mut progress: impl FnMut(ReembedProgress) + Send,
+    progress: impl FnMut(ReembedProgress) + Send,
 ) -> Result<ReembedReport> {
+    reembed_with_lock(dir, embedder, progress, true)
+        .await?
+        .ok_or_else(|| Error::Internal("the vector lock was not waited for".into()))
+}
+
+/// [`reembed`], unless another process is re-embedding the store or catching up its
+/// vectors: then `None` at once.
+pub(crate) async fn reembed_unless_busy(
+    dir: &Path,
+    embedder: Option<Arc<dyn Embedder>>,
+    progress: impl FnMut(ReembedProgress) + Send,
+) -> Result<Option<ReembedReport>> {
+    reembed_with_lock(dir, embedder, progress, false).await
+}
+
+/// The store's lock on vector work (`<store>/.vectors.lock`): one process at a time
+/// re-embeds or catches up, so that they never fill the same table at once. `None` when
+/// another process holds it and `wait` is false.
+fn vector_lock(dir: &Path, wait: bool) -> Result<Option<std::fs::File>> {
+    let path = dir.join(".vectors.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| Error::io("open", &path, e))?;
+    if wait {
+        file.lock().map_err(|e| Error::io("lock", &path, e))?;
+        return Ok(Some(file));
+    }
+    match file.try_lock() {
+        Ok(()) => Ok(Some(file)),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+        Err(std::fs::TryLockError::Error(e)) => Err(Error::io("lock", &path, e)),
+    }
+}
+
+async fn locked(dir: &Path, wait: bool) -> Result<Option<std::fs::File>> {
+    let dir = dir.to_path_buf();
+    tokio::task::spawn_blocking(move || vector_lock(&dir, wait))
+        .await
+        .map_err(|e| Error::Internal(e.to_string()))?
+}
+
+async fn reembed_with_lock(
+    dir: &Path,
+    embedder: Option<Arc<dyn Embedder>>,
+    mut progress: impl FnMut(ReembedProgress) + Send,
+    wait: bool,
+) -> Result<Option<ReembedReport>> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io("create folder", dir, e))?;
+    let Some(_lock) = locked(dir, wait).await? else {
+        return Ok(None);
+    };
     let dir = dir.to_path_buf();
     let store = Arc::new(
         tokio::task::spawn_blocking(move || Store::open(&dir))
@@ -77,13 +131,13 @@ pub async fn reembed(
             })
         })
         .await?;
-        return Ok(ReembedReport {
+        return Ok(Some(ReembedReport {
             from,
             to: "none".into(),
             dims: 0,
             embedded: 0,
             resumed: false,
-        });
+        }));
     };
     let (id, dims) = (embedder.id(), embedder.dims());
     if dims == 0 {
@@ -130,13 +184,13 @@ pub async fn reembed(
             })
             .await?;
             if switched {
-                return Ok(ReembedReport {
+                return Ok(Some(ReembedReport {
                     from,
                     to: embedder.id(),
                     dims,
                     embedded,
                     resumed,
-                });
+                }));
             }
             continue;
         }
@@ -165,6 +219,10 @@ pub(crate) async fn fill_missing(
     embedder: Arc<dyn Embedder>,
     mut progress: impl FnMut(ReembedProgress) + Send,
 ) -> Result<usize> {
+    // Another process is at it: it clears the mark when done.
+    let Some(_lock) = locked(store.dir(), false).await? else {
+        return Ok(0);
+    };
     let dims = embedder.dims();
     let total = blocking(store, |s| s.read(vectors::missing_count)).await?;
     let mut done = 0;

@@ -218,14 +218,16 @@ fn restore(
                 let rowid = memories::restore(tx, m)?;
                 last_ts = last_ts.max(m.timestamp_ms);
                 if matches!(m.status, MemoryStatus::Active | MemoryStatus::Superseded) {
-                    if has_vectors {
-                        let vector = vectors_by_text
-                            .get(&m.content)
-                            .ok_or_else(|| Error::Internal("a memory has no vector".into()))?;
-                        vectors::insert(tx, rowid, vector)?;
-                        if m.status != MemoryStatus::Active {
-                            vectors::set_active(tx, rowid, false)?;
+                    match (has_vectors, vectors_by_text.get(&m.content)) {
+                        (true, Some(vector)) => {
+                            vectors::insert(tx, rowid, vector)?;
+                            if m.status != MemoryStatus::Active {
+                                vectors::set_active(tx, rowid, false)?;
+                            }
                         }
+                        // The embedder is missing for now: the next open with it catches up.
+                        (true, None) => store::set_meta(tx, crate::memory::VECTORS_BEHIND, "1")?,
+                        (false, _) => {}
                     }
                     if m.status == MemoryStatus::Active {
                         fts::insert(tx, rowid, &m.content)?;

@@ -204,3 +204,110 @@ async fn the_demo_has_vectors_and_searches_by_meaning() {
         "{results}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn while_one_process_makes_the_vectors_others_go_on_by_words() {
+    let Some(model) = minilm_dir() else { return };
+    let hub = FakeHub::serve_dir(&model).await;
+    let home = tempfile::tempdir().unwrap();
+    let store = tempfile::tempdir().unwrap();
+    let home_str = home.path().to_str().unwrap();
+    let offline = [("HF_HUB_OFFLINE", "1"), ("HF_HOME", home_str)];
+    let lines: String = (0..600)
+        .map(|i| {
+            format!(
+                "{}\n",
+                serde_json::json!({"content": format!("Note {i}: the user practised the cello for {i} minutes")})
+            )
+        })
+        .collect();
+    let file = store.path().join("notes.jsonl");
+    std::fs::write(&file, lines).unwrap();
+    ok(&haema(
+        store.path(),
+        &offline,
+        &["import", file.to_str().unwrap()],
+        None,
+    ));
+    ok(&haema(
+        store.path(),
+        &[("HF_ENDPOINT", hub.url()), ("HF_HOME", home_str)],
+        &["model", "fetch"],
+        None,
+    ));
+
+    // One process catches up 600 memories; meanwhile another searches and adds.
+    let bin = env!("CARGO_BIN_EXE_haema");
+    let first = std::process::Command::new(bin)
+        .env_clear()
+        .envs(offline)
+        .args([
+            "--store",
+            store.path().to_str().unwrap(),
+            "search",
+            "music practice",
+            "--json",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let (hits, _) = run(store.path(), &offline, &["search", "cello", "-n", "1", "--json"]);
+    assert!(hits[0]["content"].as_str().unwrap().contains("cello"));
+    ok(&haema(
+        store.path(),
+        &offline,
+        &["add", "--items", "The user's sister lives in Lisbon"],
+        None,
+    ));
+    let first = first.wait_with_output().unwrap();
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+
+    let (hits, _) = run(
+        store.path(),
+        &offline,
+        &["search", "relatives in Portugal", "-n", "1", "--json"],
+    );
+    assert_eq!(
+        hits[0]["content"], "The user's sister lives in Lisbon",
+        "the add made meanwhile has its vector"
+    );
+    let (status, _) = run(store.path(), &offline, &["status", "--json"]);
+    assert_eq!(
+        (status["active"].as_u64(), status["dims"].as_u64()),
+        (Some(601), Some(384))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_import_while_the_model_is_missing_catches_up_later() {
+    let Some(model) = minilm_dir() else { return };
+    let hub = FakeHub::serve_dir(&model).await;
+    let home = tempfile::tempdir().unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let store = tempfile::tempdir().unwrap();
+    let online = [("HF_ENDPOINT", hub.url()), ("HF_HOME", home.path().to_str().unwrap())];
+    ok(&haema(
+        store.path(),
+        &online,
+        &["add", "--items", "The user drives a red car"],
+        None,
+    ));
+    // The cache is gone (another machine, a cleaned disk): the import still lands.
+    let missing = [("HF_HUB_OFFLINE", "1"), ("HF_HOME", empty.path().to_str().unwrap())];
+    let file = store.path().join("more.jsonl");
+    std::fs::write(&file, "\"I am allergic to peanuts\"\n").unwrap();
+    ok(&haema(
+        store.path(),
+        &missing,
+        &["import", file.to_str().unwrap()],
+        None,
+    ));
+    let (hits, _) = run(
+        store.path(),
+        &online,
+        &["search", "food allergy", "-n", "1", "--mode", "vector", "--json"],
+    );
+    assert_eq!(hits[0]["content"], "I am allergic to peanuts");
+}

@@ -209,10 +209,21 @@ pub(crate) async fn open_store(
                     ));
                 }
                 let progress = options.clone();
-                crate::reembed(dir, Some(Arc::clone(&embedder)), move |p| {
+                let done = crate::reembed::reembed_unless_busy(dir, Some(Arc::clone(&embedder)), move |p| {
                     progress.report(OpenProgress::Vectors(p));
                 })
                 .await?;
+                if done.is_none() {
+                    // Another process is making the vectors; meanwhile, words (what is
+                    // written now gets its vector before that process switches the store).
+                    return Ok((
+                        store,
+                        Resolved {
+                            embedder: None,
+                            lexical: Some(LexicalReason::VectorsPending { model }),
+                        },
+                    ));
+                }
                 let store2 = Arc::clone(&store);
                 blocking(move || store2.write(|tx| store::delete_meta(tx, EMBEDDER_WANTED))).await?;
             }

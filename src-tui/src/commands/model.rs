@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
-use haema_core::provider::hub::{CachedModel, Hub, SENTENCE_TRANSFORMER_FILES};
+use anyhow::Result;
+use haema_core::provider::hub::{CachedModel, Hub, HubError, SENTENCE_TRANSFORMER_FILES};
 use haema_core::provider::local::{LocalEmbedder, fetch};
 use haema_core::{Memory, Settings, config::ProviderKind};
 use serde_json::json;
@@ -52,14 +52,25 @@ async fn fetch_one(dir: &Path, name: Option<String>, json: bool) -> Result<()> {
     if fetched.is_ok() {
         fetch::forget_failure(&hub, &name);
     }
-    let folder = fetched.with_context(|| {
-        format!(
-            "cannot download {name} from {}; check the connection (or HF_ENDPOINT) and run `haema model fetch` again: what was downloaded is kept and resumes",
-            hub.endpoint()
+    let folder = match fetched {
+        Ok(folder) => folder,
+        Err(e @ HubError::Unreachable { .. }) => anyhow::bail!(
+            "cannot download {name}: {}; check the connection (or HF_ENDPOINT) and run `haema model fetch` again: what was downloaded is kept and resumes",
+            fetch::short_reason(&e)
+        ),
+        Err(e @ HubError::Io { .. }) => anyhow::bail!(
+            "cannot download {name}: {e}; make room (or point HF_HOME at another disk) and run `haema model fetch` again"
+        ),
+        Err(e) => anyhow::bail!("cannot download {name}: {e}"),
+    };
+    let embedder = LocalEmbedder::load_named(&folder, &name, 1).map_err(|e| {
+        anyhow::anyhow!(
+            "{name} was downloaded to {} but cannot be loaded ({}); delete {} and run `haema model fetch` again",
+            folder.display(),
+            e.message,
+            hub.repo_dir(&name).display()
         )
     })?;
-    let embedder = LocalEmbedder::load_named(&folder, &name, 1)
-        .with_context(|| format!("{name} was downloaded to {} but cannot be loaded", folder.display()))?;
     let size = folder_size(&folder);
     if json {
         return output::json(&json!({

@@ -135,7 +135,14 @@ impl Transfer<'_> {
                     actual: after,
                 });
             }
-            file.write_all(&chunk).map_err(HubError::io(path))?;
+            if let Err(e) = file.write_all(&chunk) {
+                if e.kind() == std::io::ErrorKind::StorageFull {
+                    // A full disk must not stay full because of a half download: the store
+                    // (often on the same disk) has to keep working.
+                    let _ = std::fs::remove_file(path);
+                }
+                return Err(HubError::io(path)(e));
+            }
             *have = after;
             progress.bytes(after);
         }

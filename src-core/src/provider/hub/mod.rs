@@ -30,7 +30,7 @@ pub const DEFAULT_REVISION: &str = "main";
 /// How long to wait for a connection to the Hub.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a transfer may go without receiving a byte.
-pub const READ_STALL_TIMEOUT: Duration = Duration::from_secs(30);
+pub const READ_STALL_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// A file of a model repository.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
