@@ -120,6 +120,7 @@ pub(crate) struct Resolved {
 /// What the store records about its vectors.
 struct Recorded {
     embedder: Option<String>,
+    dims: usize,
     wanted: Option<String>,
     behind: bool,
     has_memories: bool,
@@ -129,6 +130,7 @@ fn recorded(store: &Store) -> Result<Recorded> {
     store.read(|conn| {
         Ok(Recorded {
             embedder: store::meta(conn, "embedder")?,
+            dims: store::meta(conn, "dims")?.and_then(|d| d.parse().ok()).unwrap_or(0),
             wanted: store::meta(conn, EMBEDDER_WANTED)?,
             behind: store::meta(conn, VECTORS_BEHIND)?.is_some(),
             has_memories: memories::count(conn, MemoryStatus::Active)?
@@ -175,6 +177,20 @@ pub(crate) async fn open_store(
                 lexical: Some(LexicalReason::NoEmbedder),
             },
         ));
+    }
+    // A store made with a remote embedder needs it configured again: say so before
+    // downloading a model it cannot use.
+    if let Some(id) = before
+        .embedder
+        .as_deref()
+        .filter(|id| e.is_default() && before.has_memories && *id != "none" && !id.starts_with("local:"))
+    {
+        return Err(Error::EmbedderMismatch {
+            stored: id.to_owned(),
+            stored_dims: before.dims,
+            configured: format!("the default local model {}", e.model_name()),
+            configured_dims: 0,
+        });
     }
     if e.kind() != ProviderKind::Local {
         let embedder = settings.build_embedder()?;

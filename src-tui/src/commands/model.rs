@@ -71,6 +71,19 @@ async fn fetch_one(dir: &Path, name: Option<String>, json: bool) -> Result<()> {
             hub.repo_dir(&name).display()
         )
     })?;
+    // Load the weights and embed once, so that a damaged file is found now, not by an add.
+    let checked = tokio::task::spawn_blocking({
+        let embedder = embedder.clone();
+        move || embedder.embed_blocking(&["haema checks the model".to_owned()], true)
+    })
+    .await?;
+    if let Err(e) = checked {
+        anyhow::bail!(
+            "{name} is in the cache at {} but does not work ({e}); delete {} and run `haema model fetch` again",
+            folder.display(),
+            hub.repo_dir(&name).display()
+        );
+    }
     let size = folder_size(&folder);
     if json {
         return output::json(&json!({
