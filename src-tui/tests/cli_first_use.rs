@@ -68,10 +68,9 @@ async fn the_first_add_downloads_the_model_and_search_understands_meaning() {
     assert_eq!(models[0]["model"], "sentence-transformers/all-MiniLM-L6-v2");
     assert_eq!(models[0]["complete"], true);
     assert!(models[0]["bytes"].as_u64().unwrap() > 80_000_000);
-    assert_eq!(
-        models[0]["used_by"][0].as_str().unwrap(),
-        store.path().to_str().unwrap()
-    );
+    // Stores beside it (other temporary folders) may use the model too.
+    let users = models[0]["used_by"].as_array().unwrap();
+    assert!(users.iter().any(|u| u.as_str() == store.path().to_str()), "{users:?}");
     let fetches = hub.content_fetches("model.safetensors");
     assert_eq!(fetches, 1, "the weights were downloaded once");
 }
