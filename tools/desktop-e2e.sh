@@ -48,15 +48,19 @@ PY
 "$cli" --store "$work/demo" import "$here/src-tui/assets/demo.jsonl" >/dev/null
 
 port=${HAEMA_E2E_PORT:-4444}
+# Waits (up to 10 s) until tauri-driver answers on $port.
+wait_for_driver() {
+  for _ in $(seq 50); do
+    curl -fsS "http://127.0.0.1:$port/status" >/dev/null 2>&1 && return
+    sleep 0.2
+  done
+}
 mkdir -p "$work/data" "$work/config"
 export HAEMA_REVIEW=review
 DISPLAY=$display XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" \
   tauri-driver --port "$port" --native-port "$((port + 1))" >"$work/driver.log" 2>&1 &
 driver_pid=$!
-for _ in $(seq 50); do
-  curl -fsS "http://127.0.0.1:$port/status" >/dev/null 2>&1 && break
-  sleep 0.2
-done
+wait_for_driver
 
 cd "$here/ui"
 status=0
@@ -82,10 +86,7 @@ if [[ -f "$model_dir/model.safetensors" ]]; then
     HF_ENDPOINT="$(cat "$work/hub.url")" HF_HOME="$work/hf" HAEMA_REVIEW=auto \
     tauri-driver --port "$port" --native-port "$((port + 1))" >"$work/driver2.log" 2>&1 &
   driver_pid=$!
-  for _ in $(seq 50); do
-    curl -fsS "http://127.0.0.1:$port/status" >/dev/null 2>&1 && break
-    sleep 0.2
-  done
+  wait_for_driver
   HAEMA_E2E_APP="$app" HAEMA_E2E_HUB="$(cat "$work/hub.url")" TAURI_DRIVER_URL="http://127.0.0.1:$port" \
     npx vitest run --config vitest.e2e.config.ts e2e/model.e2e.ts || status=$?
   kill "$hub_pid" 2>/dev/null || true

@@ -12,10 +12,7 @@ use crate::state::AppState;
 /// background and puts the store, opened again, in place (unless another store was opened
 /// meanwhile), then tells the window to refresh.
 pub fn upgrade_in_background(app: AppHandle, memory: &Memory, generation: u64) {
-    if !matches!(
-        memory.lexical_reason(),
-        Some(LexicalReason::ModelMissing { .. } | LexicalReason::VectorsPending { .. })
-    ) {
+    if !memory.lexical_reason().is_some_and(LexicalReason::waits_for_model) {
         return;
     }
     let (dir, settings) = (memory.dir().to_path_buf(), memory.settings().clone());

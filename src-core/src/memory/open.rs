@@ -95,6 +95,14 @@ pub enum LexicalReason {
     },
 }
 
+impl LexicalReason {
+    /// Whether the store is meant to have vectors and gets them once its model is here
+    /// (so a front end fetches it in the background).
+    pub fn waits_for_model(&self) -> bool {
+        matches!(self, Self::ModelMissing { .. } | Self::VectorsPending { .. })
+    }
+}
+
 impl std::fmt::Display for LexicalReason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -349,19 +357,13 @@ async fn local_embedder(
             // A folder: missing or broken is a configuration error, as it always was.
             return Ok(Ok(check_dims(LocalEmbedder::load(model, batch)?)?));
         }
-        if let Ok(embedder) = LocalEmbedder::load(model, batch) {
-            return Ok(Ok(check_dims(embedder)?));
-        }
         let progress = options.clone();
-        let fetched = fetch::fetch_model(model, options.download, move |p| {
+        let found = fetch::load_or_fetch(model, batch, options.download, move |p| {
             progress.report(OpenProgress::Download(p.clone()));
         })
         .await;
-        match fetched {
-            Ok(folder) => match LocalEmbedder::load_named(&folder, model, batch) {
-                Ok(embedder) => Ok(Ok(check_dims(embedder)?)),
-                Err(e) => Ok(Err(e.to_string())),
-            },
+        match found {
+            Ok(embedder) => Ok(Ok(check_dims(embedder)?)),
             Err(reason) => Ok(Err(reason)),
         }
     }

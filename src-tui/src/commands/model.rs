@@ -208,16 +208,18 @@ async fn list(dir: &Path, json: bool) -> Result<()> {
 pub async fn build_embedder(settings: &Settings) -> Result<Option<std::sync::Arc<dyn haema_core::provider::Embedder>>> {
     let model = settings.embedder.model_name();
     let local_by_name = settings.embedder.kind() == ProviderKind::Local && fetch::is_hub_name(&model);
-    if local_by_name && LocalEmbedder::load(&model, settings.embedder.batch_size).is_err() {
+    if local_by_name {
         let bar = output::download_progress(&model);
-        let fetched = fetch::fetch_model(&model, true, |p| output::show_download(&bar, p)).await;
+        let found = fetch::load_or_fetch(&model, settings.embedder.batch_size, true, |p| {
+            output::show_download(&bar, p);
+        })
+        .await;
         bar.finish_and_clear();
-        let folder = fetched.map_err(|reason| {
+        let embedder = found.map_err(|reason| {
             anyhow::anyhow!(
                 "the embedding model {model} is not on this machine: {reason}; run `haema model fetch` when online"
             )
         })?;
-        let embedder = LocalEmbedder::load_named(&folder, &model, settings.embedder.batch_size)?;
         return Ok(Some(std::sync::Arc::new(embedder)));
     }
     Ok(settings.build_embedder()?)

@@ -68,10 +68,7 @@ impl HaemaServer {
     /// serves the store with vectors.
     fn upgrade_in_background(&self) {
         let memory = self.memory();
-        if !matches!(
-            memory.lexical_reason(),
-            Some(LexicalReason::ModelMissing { .. } | LexicalReason::VectorsPending { .. })
-        ) {
+        if !memory.lexical_reason().is_some_and(LexicalReason::waits_for_model) {
             return;
         }
         let slot = Arc::clone(&self.memory);

@@ -176,10 +176,7 @@ pub async fn run(memory: Memory) -> Result<()> {
 /// When the store waits for its embedding model (or for vectors), gets them in the
 /// background (progress in the status line) and hands over the store opened again.
 fn upgrade_in_background(memory: &Memory, tx: &mpsc::UnboundedSender<Incoming>) {
-    if !matches!(
-        memory.lexical_reason(),
-        Some(LexicalReason::ModelMissing { .. } | LexicalReason::VectorsPending { .. })
-    ) {
+    if !memory.lexical_reason().is_some_and(LexicalReason::waits_for_model) {
         return;
     }
     let (dir, settings, tx) = (memory.dir().to_path_buf(), memory.settings().clone(), tx.clone());

@@ -119,6 +119,21 @@ pub async fn fetch_model(
     }
 }
 
+/// The local model `model` (a Hugging Face name) from the cache, else downloaded into it
+/// when `download` is true. `Err` says in a few words why it is not to be had now.
+pub async fn load_or_fetch(
+    model: &str,
+    batch_size: usize,
+    download: bool,
+    progress: impl Fn(&FetchProgress) + Send + Sync,
+) -> Result<super::LocalEmbedder, String> {
+    if let Ok(embedder) = super::LocalEmbedder::load(model, batch_size) {
+        return Ok(embedder);
+    }
+    let folder = fetch_model(model, download, progress).await?;
+    super::LocalEmbedder::load_named(&folder, model, batch_size).map_err(|e| e.to_string())
+}
+
 /// Forgets a remembered failure, so that the next command tries at once (after a
 /// successful `haema model fetch`, or when a person asks for it).
 pub fn forget_failure(hub: &Hub, model: &str) {
