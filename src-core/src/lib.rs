@@ -40,7 +40,9 @@ pub use doctor::{Check, doctor};
 pub use error::{Error, Result};
 pub use import_haema::{CoreImport, HaemaReport, HaemaStore, is_haema_store, read_haema_store};
 pub use import_items::{ImportItem, ItemsReport, parse_items, parse_time};
-pub use memory::{LexicalReason, Lineage, Memory, OpenOptions, OpenProgress, StoreInfo, store_folders_beside};
+pub use memory::{
+    LexicalReason, Lineage, Memory, OpenOptions, OpenProgress, StoreInfo, VectorRecall, store_folders_beside,
+};
 pub use model::*;
 pub use pipeline::AddInput;
 pub use recall::{Recall, RecallItem, RecallReason, estimate_tokens};

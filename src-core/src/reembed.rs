@@ -152,7 +152,7 @@ async fn reembed_with_lock(
                     && vectors::table_exists(tx, vectors::STAGING)?;
                 if !same {
                     vectors::drop_table(tx, vectors::STAGING)?;
-                    vectors::create_table(tx, vectors::STAGING, dims)?;
+                    vectors::create_table(tx, vectors::STAGING)?;
                     store::set_meta(tx, "reembed_target", &target)?;
                 }
                 Ok(same)
@@ -175,7 +175,7 @@ async fn reembed_with_lock(
                     if !vectors::unstaged(tx, 1)?.is_empty() {
                         return Ok(false);
                     }
-                    vectors::promote_staging(tx, dims)?;
+                    vectors::promote_staging(tx)?;
                     store::set_meta(tx, "embedder", &id)?;
                     store::set_meta(tx, "dims", &dims.to_string())?;
                     store::delete_meta(tx, "reembed_target")?;

@@ -5,12 +5,14 @@ mod core;
 mod lineage;
 mod open;
 mod review;
+mod vector_recall;
 mod write;
 
 pub(crate) use core::{finish_write as finish_core_write, mark_pending as mark_core_write};
 pub use lineage::Lineage;
 pub(crate) use open::{EMBEDDER_WANTED, VECTORS_BEHIND};
 pub use open::{LexicalReason, OpenOptions, OpenProgress};
+pub use vector_recall::VectorRecall;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -336,7 +338,7 @@ impl Memory {
             .blocking(move |inner| {
                 inner
                     .store
-                    .read(|conn| search::run(conn, &query, query_vector.as_deref(), mode, n))
+                    .read_with_vectors(|conn, index| search::run(conn, index, &query, query_vector.as_deref(), mode, n))
             })
             .await?;
         Ok(SearchResults { mode, notice, hits })

@@ -401,7 +401,7 @@ pub(crate) fn check(store: &Store, configured: Option<(String, usize)>) -> Resul
                 // A new (or still empty) store takes the configured embedder.
                 vectors::drop(tx)?;
                 if configured_dims > 0 {
-                    vectors::create(tx, configured_dims)?;
+                    vectors::create(tx)?;
                 }
                 store::set_meta(tx, "embedder", &configured_id)?;
                 store::set_meta(tx, "dims", &configured_dims.to_string())?;

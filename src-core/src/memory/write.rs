@@ -99,9 +99,9 @@ impl Memory {
         let query_vectors = proposal.query_vectors.clone();
         let (found, core_text, locked) = self
             .blocking(move |inner| {
-                let found = inner
-                    .store
-                    .read(|conn| related::lookup(conn, &inputs, query_vectors.as_deref(), inner.settings.merge))?;
+                let found = inner.store.read_with_vectors(|conn, index| {
+                    related::lookup(conn, index, &inputs, query_vectors.as_deref(), inner.settings.merge)
+                })?;
                 let core_text = core_md::read(&inner.store.core_path())?;
                 let locked = inner.store.read(core_versions::locks)?;
                 Ok((found, core_text, locked))

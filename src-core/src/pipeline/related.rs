@@ -7,6 +7,7 @@ use rusqlite::Connection;
 use crate::Result;
 use crate::config::MergeSettings;
 use crate::model::RelatedItem;
+use crate::store::vector_index::VectorIndex;
 use crate::store::{fts, memories, vectors};
 
 /// A related memory and the index of the first new content that found it.
@@ -32,6 +33,7 @@ pub(crate) fn lexical_distance(a: &str, b: &str) -> f64 {
 /// else by words. Union by id in first-seen order, each with its smallest distance.
 pub(crate) fn lookup(
     conn: &Connection,
+    index: &mut VectorIndex,
     inputs: &[String],
     query_vectors: Option<&[Vec<f32>]>,
     merge: MergeSettings,
@@ -40,7 +42,7 @@ pub(crate) fn lookup(
     match query_vectors {
         Some(vectors_of_inputs) => {
             for vector in vectors_of_inputs {
-                let hits = vectors::nearest(conn, vector, merge.top_k)?;
+                let hits = vectors::nearest(conn, index, vector, merge.top_k)?;
                 per_input.push(hits.into_iter().filter(|(_, d)| *d <= merge.distance_cutoff).collect());
             }
         }

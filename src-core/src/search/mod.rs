@@ -9,6 +9,7 @@ use rusqlite::Connection;
 
 use crate::Result;
 use crate::model::{FoundBy, MemoryStatus, SearchHit, SearchMode};
+use crate::store::vector_index::VectorIndex;
 use crate::store::{fts, memories, vectors};
 use fusion::Fused;
 
@@ -25,6 +26,7 @@ fn candidates(n: usize) -> usize {
 /// and add the bonuses for named times and names.
 pub(crate) fn run(
     conn: &Connection,
+    index: &mut VectorIndex,
     query: &str,
     query_vector: Option<&[f32]>,
     mode: SearchMode,
@@ -32,8 +34,8 @@ pub(crate) fn run(
 ) -> Result<Vec<SearchHit>> {
     let has_table = vectors::exists(conn)?;
     let vector_hits = match (mode, query_vector) {
-        (SearchMode::Hybrid, Some(v)) if has_table => vectors::nearest(conn, v, candidates(n))?,
-        (SearchMode::Vector, Some(v)) if has_table => vectors::nearest(conn, v, n)?,
+        (SearchMode::Hybrid, Some(v)) if has_table => vectors::nearest(conn, index, v, candidates(n))?,
+        (SearchMode::Vector, Some(v)) if has_table => vectors::nearest(conn, index, v, n)?,
         _ => Vec::new(),
     };
     let lexical_hits = match mode {

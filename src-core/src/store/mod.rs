@@ -8,6 +8,8 @@ pub(crate) mod core_versions;
 pub(crate) mod fts;
 pub(crate) mod memories;
 mod migrations;
+pub(crate) mod vector_codes;
+pub(crate) mod vector_index;
 pub(crate) mod vectors;
 
 use std::path::{Path, PathBuf};
@@ -17,6 +19,7 @@ use std::time::Duration;
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
 use crate::{Error, Result};
+use vector_index::VectorIndex;
 
 /// How long a writer waits for another process's write lock before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
@@ -25,6 +28,8 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 #[derive(Debug)]
 pub struct Store {
     conn: Mutex<Connection>,
+    /// The vector codes for the coarse pass, locked only while `conn` is.
+    vector_index: Mutex<VectorIndex>,
     dir: PathBuf,
 }
 
@@ -45,8 +50,10 @@ impl Store {
         conn.pragma_update(None, "mmap_size", 0i64)?;
         conn.pragma_update(None, "cache_size", -8000i64)?;
         migrations::migrate(&mut conn)?;
+        vectors::convert_from_vec0(&mut conn)?;
         Ok(Self {
             conn: Mutex::new(conn),
+            vector_index: Mutex::default(),
             dir: dir.to_path_buf(),
         })
     }
@@ -68,6 +75,13 @@ impl Store {
     /// Runs read-only work on the connection.
     pub(crate) fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
         f(&self.lock())
+    }
+
+    /// Runs read-only work that may search vectors ([`vectors::nearest`]).
+    pub(crate) fn read_with_vectors<T>(&self, f: impl FnOnce(&Connection, &mut VectorIndex) -> Result<T>) -> Result<T> {
+        let conn = self.lock();
+        let mut index = self.vector_index.lock().unwrap_or_else(PoisonError::into_inner);
+        f(&conn, &mut index)
     }
 
     /// Runs `f` in one `BEGIN IMMEDIATE` transaction: it holds the store's write lock from
@@ -123,4 +137,13 @@ pub(crate) fn next_timestamp(tx: &Transaction<'_>) -> Result<i64> {
     let ts = now_ms().max(last + 1);
     set_meta(tx, "last_timestamp_ms", &ts.to_string())?;
     Ok(ts)
+}
+
+/// An in-memory database with the store's schema, for unit tests.
+#[cfg(test)]
+pub(crate) fn memory_db() -> Connection {
+    vectors::register();
+    let mut conn = Connection::open_in_memory().expect("in-memory database");
+    migrations::migrate(&mut conn).expect("migrations");
+    conn
 }

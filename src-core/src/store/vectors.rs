@@ -1,18 +1,23 @@
-//! sqlite-vec: registration (the crate's one `unsafe` block) and the `memory_vectors` table.
+//! The float vectors of memories (`vectors`), their sign bits for the coarse pass
+//! ([`super::vector_codes`]), and sqlite-vec's registration (the crate's one `unsafe` block).
 //!
-//! The table is a `vec0` virtual table keyed by `memories.rowid`, with cosine distance and
-//! an `active` metadata column so that KNN skips superseded memories while their vectors
-//! stay for a revert.
+//! Every memory with a vector has a row here, active or superseded (kept for a revert); only
+//! active ones have a code, so only they are found. Nearest-neighbour search is a coarse pass
+//! over the codes held in memory ([`super::vector_index`]) re-ranked exactly with these floats.
 
 use std::sync::Once;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use super::vector_codes;
+use super::vector_index::VectorIndex;
 use crate::Result;
 
 static REGISTER: Once = Once::new();
 
-/// Registers sqlite-vec as an auto extension for every connection opened afterwards.
+/// Registers sqlite-vec as an auto extension for every connection opened afterwards: its
+/// `vec_*` SQL functions read the `vectors.embedding` blobs, and stores written by an
+/// earlier haema keep their vectors in a sqlite-vec `vec0` table until they are converted.
 pub(crate) fn register() {
     REGISTER.call_once(|| {
         #[allow(unsafe_code)]
@@ -31,16 +36,16 @@ pub(crate) fn register() {
 }
 
 /// The live vector table.
-pub(crate) const TABLE: &str = "memory_vectors";
+pub(crate) const TABLE: &str = "vectors";
 /// The table `haema reembed` fills before it replaces the live one.
-pub(crate) const STAGING: &str = "memory_vectors_next";
+pub(crate) const STAGING: &str = "vectors_next";
 
 /// Whether the vector table exists.
 pub(crate) fn exists(conn: &Connection) -> Result<bool> {
     table_exists(conn, TABLE)
 }
 
-/// Whether a vector table of this name exists.
+/// Whether a table of this name exists.
 pub(crate) fn table_exists(conn: &Connection, table: &str) -> Result<bool> {
     Ok(conn
         .query_row("SELECT 1 FROM sqlite_master WHERE name = ?1", [table], |_| Ok(()))
@@ -48,25 +53,31 @@ pub(crate) fn table_exists(conn: &Connection, table: &str) -> Result<bool> {
         .is_some())
 }
 
-/// Creates the vector table for `dims`-long vectors.
-pub(crate) fn create(conn: &Connection, dims: usize) -> Result<()> {
-    create_table(conn, TABLE, dims)
+/// Creates the vector tables (floats and codes).
+pub(crate) fn create(conn: &Connection) -> Result<()> {
+    create_table(conn, TABLE)?;
+    vector_codes::create(conn)
 }
 
-/// Creates a vector table of this name (one of [`TABLE`], [`STAGING`]).
-pub(crate) fn create_table(conn: &Connection, table: &str, dims: usize) -> Result<()> {
+/// Creates a float vector table of this name (one of [`TABLE`], [`STAGING`]).
+pub(crate) fn create_table(conn: &Connection, table: &str) -> Result<()> {
     conn.execute_batch(&format!(
-        "CREATE VIRTUAL TABLE {table} USING vec0(embedding float[{dims}] distance_metric=cosine, active integer)"
+        "CREATE TABLE IF NOT EXISTS {table} (
+             rowid     INTEGER PRIMARY KEY,
+             active    INTEGER NOT NULL,
+             embedding BLOB    NOT NULL -- little-endian f32, the layout sqlite-vec reads
+         ) STRICT"
     ))?;
     Ok(())
 }
 
-/// Drops the vector table.
+/// Drops the vector tables.
 pub(crate) fn drop(conn: &Connection) -> Result<()> {
-    drop_table(conn, TABLE)
+    drop_table(conn, TABLE)?;
+    vector_codes::drop(conn)
 }
 
-/// Drops a vector table of this name (one of [`TABLE`], [`STAGING`]).
+/// Drops a float vector table of this name (one of [`TABLE`], [`STAGING`]).
 pub(crate) fn drop_table(conn: &Connection, table: &str) -> Result<()> {
     conn.execute_batch(&format!("DROP TABLE IF EXISTS {table}"))?;
     Ok(())
@@ -75,8 +86,8 @@ pub(crate) fn drop_table(conn: &Connection, table: &str) -> Result<()> {
 /// Stores a vector in the staging table.
 pub(crate) fn insert_staged(conn: &Connection, rowid: i64, vector: &[f32], active: bool) -> Result<()> {
     conn.execute(
-        "INSERT INTO memory_vectors_next (rowid, embedding, active) VALUES (?1, ?2, ?3)",
-        params![rowid, to_blob(vector), i64::from(active)],
+        "INSERT OR REPLACE INTO vectors_next (rowid, active, embedding) VALUES (?1, ?2, ?3)",
+        params![rowid, active, to_blob(vector)],
     )?;
     Ok(())
 }
@@ -93,12 +104,11 @@ pub(crate) fn missing(conn: &Connection, limit: usize) -> Result<Vec<(i64, Strin
     without_vector(conn, TABLE, limit)
 }
 
-/// Up to `limit` memories (active or superseded) without a vector in `table` (one of
-/// [`TABLE`], [`STAGING`]).
+/// Up to `limit` memories (active or superseded) without a vector in `table`.
 fn without_vector(conn: &Connection, table: &str, limit: usize) -> Result<Vec<(i64, String, bool)>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT m.rowid, m.content, m.status = 'active' FROM memories m
-         WHERE m.status IN ('active', 'superseded') AND m.rowid NOT IN (SELECT rowid FROM {table})
+         WHERE m.status IN ('active', 'superseded') AND NOT EXISTS (SELECT 1 FROM {table} v WHERE v.rowid = m.rowid)
          ORDER BY m.rowid LIMIT ?1"
     ))?;
     let rows = stmt.query_map([i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
@@ -111,7 +121,7 @@ fn without_vector(conn: &Connection, table: &str, limit: usize) -> Result<Vec<(i
 pub(crate) fn missing_count(conn: &Connection) -> Result<usize> {
     let n: i64 = conn.query_row(
         "SELECT count(*) FROM memories m
-         WHERE m.status IN ('active', 'superseded') AND m.rowid NOT IN (SELECT rowid FROM memory_vectors)",
+         WHERE m.status IN ('active', 'superseded') AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.rowid = m.rowid)",
         [],
         |r| r.get(0),
     )?;
@@ -125,20 +135,11 @@ pub(crate) fn still_missing(conn: &Connection, rowid: i64) -> Result<Option<bool
         .query_row(
             "SELECT m.status = 'active' FROM memories m
              WHERE m.rowid = ?1 AND m.status IN ('active', 'superseded')
-               AND m.rowid NOT IN (SELECT rowid FROM memory_vectors WHERE rowid = ?1)",
+               AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.rowid = ?1)",
             [rowid],
             |r| r.get(0),
         )
         .optional()?)
-}
-
-/// Stores the vector of memory `rowid` in the live table, active or not.
-pub(crate) fn insert_with_status(conn: &Connection, rowid: i64, vector: &[f32], active: bool) -> Result<()> {
-    conn.execute(
-        "INSERT INTO memory_vectors (rowid, embedding, active) VALUES (?1, ?2, ?3)",
-        params![rowid, to_blob(vector), i64::from(active)],
-    )?;
-    Ok(())
 }
 
 /// Number of memories (active or superseded) and how many of them are staged.
@@ -149,7 +150,8 @@ pub(crate) fn staging_progress(conn: &Connection) -> Result<(usize, usize)> {
         |r| r.get(0),
     )?;
     let staged: i64 = conn.query_row(
-        "SELECT count(*) FROM memories WHERE status IN ('active', 'superseded') AND rowid IN (SELECT rowid FROM memory_vectors_next)",
+        "SELECT count(*) FROM memories m WHERE m.status IN ('active', 'superseded')
+           AND EXISTS (SELECT 1 FROM vectors_next v WHERE v.rowid = m.rowid)",
         [],
         |r| r.get(0),
     )?;
@@ -159,72 +161,225 @@ pub(crate) fn staging_progress(conn: &Connection) -> Result<(usize, usize)> {
     ))
 }
 
-/// Replaces the live table by the staging table: the live table is re-created with the
-/// staging table's dimension and filled from it, with each memory's current status.
-pub(crate) fn promote_staging(conn: &Connection, dims: usize) -> Result<()> {
-    drop_table(conn, TABLE)?;
-    create_table(conn, TABLE, dims)?;
+/// Replaces the live table by the staging table, with each memory's current status, and
+/// rebuilds the codes from it.
+pub(crate) fn promote_staging(conn: &Connection) -> Result<()> {
+    drop(conn)?;
+    create(conn)?;
     conn.execute_batch(
-        "INSERT INTO memory_vectors (rowid, embedding, active)
-           SELECT v.rowid, v.embedding, m.status = 'active' FROM memory_vectors_next v JOIN memories m ON m.rowid = v.rowid",
+        "INSERT INTO vectors (rowid, active, embedding)
+           SELECT v.rowid, m.status = 'active', v.embedding FROM vectors_next v JOIN memories m ON m.rowid = v.rowid",
     )?;
-    drop_table(conn, STAGING)
+    drop_table(conn, STAGING)?;
+    vector_codes::rebuild(conn)
 }
 
-/// Little-endian f32 bytes, the format vec0 reads.
+/// Converts a store written by an earlier haema, whose vectors live in a sqlite-vec `vec0`
+/// table `memory_vectors`, to the `vectors` table and its codes, in one transaction. A
+/// `haema reembed` that was under way starts again.
+pub(crate) fn convert_from_vec0(conn: &mut Connection) -> Result<()> {
+    let is_vec0 = |conn: &Connection, name: &str| -> Result<bool> {
+        let sql: Option<String> = conn
+            .query_row("SELECT sql FROM sqlite_master WHERE name = ?1", [name], |r| r.get(0))
+            .optional()?;
+        Ok(sql.is_some_and(|sql| sql.to_ascii_lowercase().contains("using vec0")))
+    };
+    if !is_vec0(conn, "memory_vectors")? && !is_vec0(conn, "memory_vectors_next")? {
+        return Ok(());
+    }
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    if is_vec0(&tx, "memory_vectors")? {
+        create(&tx)?;
+        tx.execute_batch(
+            "INSERT INTO vectors (rowid, active, embedding) SELECT rowid, active, embedding FROM memory_vectors;
+             DROP TABLE memory_vectors;",
+        )?;
+        vector_codes::rebuild(&tx)?;
+    }
+    if is_vec0(&tx, "memory_vectors_next")? {
+        tx.execute_batch("DROP TABLE memory_vectors_next")?;
+        super::delete_meta(&tx, "reembed_target")?;
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+/// Little-endian f32 bytes.
 pub(crate) fn to_blob(vector: &[f32]) -> Vec<u8> {
     vector.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
+/// The f32 values of a blob written by [`to_blob`].
+pub(crate) fn from_blob(blob: &[u8]) -> Vec<f32> {
+    blob.chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect()
+}
+
 /// Stores the vector of memory `rowid` as active.
 pub(crate) fn insert(conn: &Connection, rowid: i64, vector: &[f32]) -> Result<()> {
-    conn.execute(
-        "INSERT INTO memory_vectors (rowid, embedding, active) VALUES (?1, ?2, 1)",
-        params![rowid, to_blob(vector)],
-    )?;
-    Ok(())
+    insert_with_status(conn, rowid, vector, true)
+}
+
+/// Stores the vector of memory `rowid` in the live table, active or not.
+pub(crate) fn insert_with_status(conn: &Connection, rowid: i64, vector: &[f32], active: bool) -> Result<()> {
+    conn.prepare_cached("INSERT OR REPLACE INTO vectors (rowid, active, embedding) VALUES (?1, ?2, ?3)")?
+        .execute(params![rowid, active, to_blob(vector)])?;
+    let code = active.then(|| vector_codes::sign_bits(vector));
+    vector_codes::set(conn, rowid, code.as_deref())
 }
 
 /// Marks the vector of memory `rowid` active or not; returns false when it has none.
 pub(crate) fn set_active(conn: &Connection, rowid: i64, active: bool) -> Result<bool> {
-    Ok(conn.execute(
-        "UPDATE memory_vectors SET active = ?2 WHERE rowid = ?1",
-        params![rowid, i64::from(active)],
-    )? > 0)
+    let blob: Option<Vec<u8>> = conn
+        .prepare_cached("UPDATE vectors SET active = ?2 WHERE rowid = ?1 RETURNING embedding")?
+        .query_row(params![rowid, active], |r| r.get(0))
+        .optional()?;
+    let Some(blob) = blob else { return Ok(false) };
+    let code = active.then(|| vector_codes::sign_bits(&from_blob(&blob)));
+    vector_codes::set(conn, rowid, code.as_deref())?;
+    Ok(true)
 }
 
-/// The `k` active memories nearest to `query`: `(rowid, cosine distance)`, nearest first.
-pub(crate) fn nearest(conn: &Connection, query: &[f32], k: usize) -> Result<Vec<(i64, f64)>> {
-    if k == 0 {
+/// The float vectors of these memories, in the order given (those without one left out).
+pub(crate) fn floats(conn: &Connection, rowids: &[i64]) -> Result<Vec<(i64, Vec<f32>)>> {
+    let mut stmt = conn.prepare_cached("SELECT embedding FROM vectors WHERE rowid = ?1 AND active = 1")?;
+    let mut out = Vec::with_capacity(rowids.len());
+    for &rowid in rowids {
+        let blob: Option<Vec<u8>> = stmt.query_row([rowid], |r| r.get(0)).optional()?;
+        if let Some(blob) = blob {
+            out.push((rowid, from_blob(&blob)));
+        }
+    }
+    Ok(out)
+}
+
+/// The `k` active memories nearest to `query`: `(rowid, cosine distance)`, nearest first. A
+/// coarse pass over the sign bits picks candidates, which are re-ranked with the floats.
+pub(crate) fn nearest(conn: &Connection, index: &mut VectorIndex, query: &[f32], k: usize) -> Result<Vec<(i64, f64)>> {
+    if k == 0 || !exists(conn)? {
         return Ok(Vec::new());
     }
-    let mut stmt = conn.prepare_cached(
-        "SELECT rowid, distance FROM memory_vectors WHERE embedding MATCH ?1 AND k = ?2 AND active = 1 ORDER BY distance",
-    )?;
-    let rows = stmt.query_map(params![to_blob(query), i64::try_from(k).unwrap_or(i64::MAX)], |r| {
-        Ok((r.get(0)?, r.get(1)?))
-    })?;
-    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    index.refresh(conn)?;
+    let candidates = index.candidates(query, super::vector_index::pool_size(k));
+    let mut hits: Vec<(i64, f64)> = floats(conn, &candidates)?
+        .into_iter()
+        .map(|(rowid, v)| (rowid, cosine_distance(query, &v)))
+        .collect();
+    hits.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    hits.truncate(k);
+    Ok(hits)
+}
+
+/// The `k` active memories nearest to `query` by a scan of every float vector: the exact
+/// answer [`nearest`] is measured against.
+pub(crate) fn nearest_exact(conn: &Connection, query: &[f32], k: usize) -> Result<Vec<(i64, f64)>> {
+    if k == 0 || !exists(conn)? {
+        return Ok(Vec::new());
+    }
+    let mut stmt = conn.prepare_cached("SELECT rowid, embedding FROM vectors WHERE active = 1")?;
+    let mut hits: Vec<(i64, f64)> = stmt
+        .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?)))?
+        .map(|row| row.map(|(rowid, blob)| (rowid, cosine_distance(query, &from_blob(&blob)))))
+        .collect::<rusqlite::Result<_>>()?;
+    hits.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    hits.truncate(k);
+    Ok(hits)
+}
+
+/// 1 − cosine similarity (sqlite-vec's `vec_distance_cosine`); 1 when either vector is zero.
+pub(crate) fn cosine_distance(a: &[f32], b: &[f32]) -> f64 {
+    let (mut dot, mut na, mut nb) = (0f32, 0f32, 0f32);
+    for (x, y) in a.iter().zip(b) {
+        dot += x * y;
+        na += x * x;
+        nb += y * y;
+    }
+    if na == 0.0 || nb == 0.0 {
+        return 1.0;
+    }
+    1.0 - f64::from(dot) / (f64::from(na).sqrt() * f64::from(nb).sqrt())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn store() -> Connection {
+        let conn = crate::store::memory_db();
+        create(&conn).unwrap();
+        conn
+    }
+
+    fn ids(hits: &[(i64, f64)]) -> Vec<i64> {
+        hits.iter().map(|h| h.0).collect()
+    }
+
     #[test]
     fn knn_skips_inactive_vectors() {
-        register();
-        let conn = Connection::open_in_memory().unwrap();
-        create(&conn, 2).unwrap();
+        let conn = store();
+        let mut index = VectorIndex::default();
         insert(&conn, 1, &[1.0, 0.0]).unwrap();
         insert(&conn, 2, &[0.9, 0.1]).unwrap();
         insert(&conn, 3, &[0.0, 1.0]).unwrap();
-        let hits = nearest(&conn, &[1.0, 0.0], 2).unwrap();
-        assert_eq!(hits.iter().map(|h| h.0).collect::<Vec<_>>(), vec![1, 2]);
+        let hits = nearest(&conn, &mut index, &[1.0, 0.0], 2).unwrap();
+        assert_eq!(ids(&hits), vec![1, 2]);
         assert!(hits[0].1.abs() < 1e-6);
         assert!(set_active(&conn, 1, false).unwrap());
-        let hits = nearest(&conn, &[1.0, 0.0], 2).unwrap();
-        assert_eq!(hits.iter().map(|h| h.0).collect::<Vec<_>>(), vec![2, 3]);
+        assert_eq!(ids(&nearest(&conn, &mut index, &[1.0, 0.0], 2).unwrap()), vec![2, 3]);
+        assert!(set_active(&conn, 1, true).unwrap());
+        assert_eq!(ids(&nearest(&conn, &mut index, &[1.0, 0.0], 2).unwrap()), vec![1, 2]);
         assert!(!set_active(&conn, 99, false).unwrap());
+    }
+
+    #[test]
+    fn sqlite_vec_reads_the_stored_blobs() {
+        let conn = store();
+        insert(&conn, 1, &[0.6, 0.8]).unwrap();
+        let d: f64 = conn
+            .query_row(
+                "SELECT vec_distance_cosine(embedding, ?1) FROM vectors WHERE rowid = 1",
+                [to_blob(&[1.0, 0.0])],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert!((d - cosine_distance(&[0.6, 0.8], &[1.0, 0.0])).abs() < 1e-6, "{d}");
+    }
+
+    #[test]
+    fn a_store_with_a_vec0_table_keeps_its_vectors() {
+        let mut conn = crate::store::memory_db();
+        conn.execute_batch(
+            "CREATE VIRTUAL TABLE memory_vectors USING vec0(embedding float[2] distance_metric=cosine, active integer);
+             CREATE VIRTUAL TABLE memory_vectors_next USING vec0(embedding float[2] distance_metric=cosine, active integer);",
+        )
+        .unwrap();
+        for (rowid, v, active) in [(1, [1.0f32, 0.0], 1), (2, [0.8, 0.6], 0), (3, [0.0, 1.0], 1)] {
+            conn.execute(
+                "INSERT INTO memory_vectors (rowid, embedding, active) VALUES (?1, ?2, ?3)",
+                params![rowid, to_blob(&v), active],
+            )
+            .unwrap();
+        }
+        crate::store::set_meta(&conn, "reembed_target", "x/2").unwrap();
+        convert_from_vec0(&mut conn).unwrap();
+        assert!(!table_exists(&conn, "memory_vectors").unwrap());
+        assert!(!table_exists(&conn, "memory_vectors_next").unwrap());
+        assert_eq!(crate::store::meta(&conn, "reembed_target").unwrap(), None);
+        let rows: Vec<(i64, bool, Vec<u8>)> = conn
+            .prepare("SELECT rowid, active, embedding FROM vectors ORDER BY rowid")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert_eq!(rows.len(), 3);
+        assert_eq!(from_blob(&rows[1].2), vec![0.8, 0.6]);
+        assert!(!rows[1].1);
+        let mut index = VectorIndex::default();
+        assert_eq!(ids(&nearest(&conn, &mut index, &[0.9, 0.5], 3).unwrap()), vec![1, 3]);
+        // Converting again is a no-op.
+        convert_from_vec0(&mut conn).unwrap();
+        assert_eq!(ids(&nearest(&conn, &mut index, &[0.9, 0.5], 3).unwrap()), vec![1, 3]);
     }
 }
