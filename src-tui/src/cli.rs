@@ -65,6 +65,44 @@ pub enum Command {
     /// Measure the search on a benchmark (each conversation in its own temporary store).
     #[command(subcommand)]
     Eval(EvalCommand),
+    /// Measure haema's own speed on stores of n memories, built in-process with instant
+    /// providers: add, search, latest, recall, open, disk and memory, vector recall.
+    Bench(BenchArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Store sizes, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1000,10000,100000")]
+    pub n: Vec<usize>,
+    /// One JSON object a line instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// `synthetic`: instant 384-d bag-of-words vectors of synthetic facts; `local`: the
+    /// local model's vectors of the LoCoMo turns, repeated with small edits up to n
+    /// (search and vector recall only).
+    #[arg(long, value_enum, default_value = "synthetic")]
+    pub embedder: BenchEmbedder,
+    /// LoCoMo folder (turns.jsonl, queries.jsonl) for --embedder local
+    /// [default: ../shared/data/locomo-dev].
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// Keep the stores in this folder; a later run reuses a store of the same size.
+    #[arg(long, value_name = "DIR")]
+    pub work: Option<PathBuf>,
+    /// Internal: open this store, search once and report (the "open" figure's new process).
+    #[arg(long, value_name = "DIR", hide = true)]
+    pub probe_open: Option<PathBuf>,
+    /// Internal: the query of --probe-open.
+    #[arg(long, hide = true)]
+    pub probe_query: Option<String>,
+}
+
+/// Where `haema bench` gets its vectors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchEmbedder {
+    Synthetic,
+    Local,
 }
 
 #[derive(Debug, Subcommand)]

@@ -25,6 +25,7 @@ pub(crate) fn create(conn: &Connection) -> Result<()> {
              chunk   INTEGER PRIMARY KEY, -- memory rowid / 1024
              version INTEGER NOT NULL     -- grows with every change of the chunk
          ) STRICT;
+         CREATE INDEX IF NOT EXISTS vector_chunks_version ON vector_chunks (version);
          CREATE TABLE IF NOT EXISTS vector_codes (
              chunk   INTEGER PRIMARY KEY,
              present BLOB    NOT NULL,    -- bit i: slot i holds the code of an active vector

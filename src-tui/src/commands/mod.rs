@@ -1,5 +1,6 @@
 //! Runs each command against `haema-core`.
 
+mod bench;
 mod core;
 mod demo;
 mod eval;
@@ -94,6 +95,9 @@ pub async fn run(cli: Cli) -> Result<()> {
     if let Some(Command::Eval(command)) = cli.command {
         return eval::run(command).await;
     }
+    if let Some(Command::Bench(args)) = cli.command {
+        return bench::run(args).await;
+    }
     let dir = store_path::resolve(cli.store)?;
     // These work on a store whose recorded embedder differs from the configured one.
     match cli.command {
@@ -135,7 +139,8 @@ pub async fn run(cli: Cli) -> Result<()> {
             | Command::Doctor(_)
             | Command::Demo(_)
             | Command::Model(_)
-            | Command::Eval(_),
+            | Command::Eval(_)
+            | Command::Bench(_),
         ) => Ok(()),
     }
 }
