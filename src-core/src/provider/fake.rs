@@ -41,20 +41,7 @@ impl HashEmbedder {
 
     /// The vector of one text.
     pub fn vector(&self, text: &str) -> Vec<f32> {
-        let mut v = vec![0.0f32; self.dims];
-        for word in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-            let word = word.to_lowercase();
-            let hash = word.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-            });
-            v[(hash % self.dims as u64) as usize] += 1.0;
-        }
-        if v.iter().all(|x| *x == 0.0) {
-            v[0] = 1.0;
-        }
-        let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
-        v.iter_mut().for_each(|x| *x /= norm);
-        v
+        super::hash_vector(text, self.dims)
     }
 
     fn embed(&self, kind: &str, texts: &[String]) -> Result<Vec<Vec<f32>>, ProviderError> {
