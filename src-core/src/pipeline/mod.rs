@@ -4,6 +4,7 @@
 
 pub(crate) mod prompts;
 pub(crate) mod related;
+pub(crate) mod short_fact;
 pub(crate) mod stages;
 
 use std::collections::HashMap;
@@ -19,7 +20,8 @@ use stages::normalize;
 /// What `add()` was given.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AddInput {
-    /// One text: split into items by the LLM.
+    /// One text: split into items by the LLM, unless it already is one short fact (one
+    /// short sentence with no sign of a list; see `short_fact`), which is taken as it is.
     Text(String),
     /// Items taken as they are.
     Items(Vec<String>),
@@ -175,7 +177,8 @@ pub(crate) async fn normalise(llm: Option<&dyn Llm>, input: AddInput, proposal: 
             }
             proposal.raw_input = Some(stripped.clone());
             let mut items = Vec::new();
-            if let Some(llm) = llm {
+            // A text that already is one short fact has nothing to split: no call.
+            if let Some(llm) = llm.filter(|_| !short_fact::is_one_short_fact(&stripped)) {
                 let schema = stages::pre_split_schema();
                 let stage = Stage {
                     name: "pre_split",
