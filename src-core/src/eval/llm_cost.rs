@@ -389,31 +389,19 @@ impl Llm for CountingLlm {
 fn rule_answer(request: &StructuredRequest<'_>) -> Value {
     match request.name {
         "pre_split" => {
-            let lines: Vec<String> = block_items(request.user, "raw_input")
+            let lines: Vec<String> = crate::pipeline::prompts::block_items(request.user, "raw_input")
                 .iter()
                 .flat_map(|t| t.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_owned))
                 .collect();
             json!({ "contents": lines })
         }
         "reconstruct" | "refine" => {
-            let mut items = block_items(request.user, "related_memories");
-            items.extend(block_items(request.user, "new_contents"));
+            let mut items = crate::pipeline::prompts::block_items(request.user, "related_memories");
+            items.extend(crate::pipeline::prompts::block_items(request.user, "new_contents"));
             json!({ "memories": items, "coverage": "complete" })
         }
         _ => json!({ "should_update": false, "core_markdown": null }),
     }
-}
-
-/// The items of one fenced block of a prompt (`- "json string"` lines between its tags).
-pub(crate) fn block_items(user: &str, tag: &str) -> Vec<String> {
-    let (open, close) = (format!("<{tag}>"), format!("</{tag}>"));
-    user.lines()
-        .skip_while(|l| l.trim() != open)
-        .skip(1)
-        .take_while(|l| l.trim() != close)
-        .filter_map(|l| l.strip_prefix("- "))
-        .filter_map(|l| serde_json::from_str::<String>(l).ok())
-        .collect()
 }
 
 /// The demo sample's embedder: a bag of hashed words (see [`hash_vector`]).

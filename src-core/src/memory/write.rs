@@ -109,7 +109,7 @@ impl Memory {
             })
             .await?;
         proposal.related = found.iter().map(|f| f.item.clone()).collect();
-        pipeline::reconstruct(llm.as_deref(), &found, &mut proposal).await;
+        pipeline::reconstruct(llm.as_deref(), &found, &core_text, &mut proposal).await;
         let locked: Vec<_> = locked.into_iter().collect();
         pipeline::update_core(llm.as_deref(), &core_text, &locked, &mut proposal).await;
         Ok(Some(proposal))
