@@ -310,9 +310,46 @@ async fn failed_split_uses_the_stripped_string() {
     let f = fixture(ReviewPolicy::Auto).await;
     f.llm.push("pre_split", json!({"wrong": 1}));
     f.llm.push("pre_split", json!("not an object"));
-    f.memory.add("\n  raw text stays whole \n").await.unwrap();
+    f.memory
+        .add("\n  Raw text stays whole. Even with two sentences. \n")
+        .await
+        .unwrap();
     assert_eq!(f.llm.calls_of("pre_split").len(), 2);
-    assert_eq!(latest(&f.memory).await, vec!["raw text stays whole"]);
+    assert_eq!(
+        latest(&f.memory).await,
+        vec!["Raw text stays whole. Even with two sentences."]
+    );
+}
+
+#[tokio::test]
+async fn a_text_that_is_one_short_fact_is_not_sent_to_the_split_step() {
+    let f = fixture(ReviewPolicy::Auto).await;
+    for text in [
+        "  Mina is allergic to peanuts.  ",
+        "서울 사무실 주소는 비서에게만 알려 주세요.",
+    ] {
+        f.memory.add(text).await.unwrap();
+    }
+    assert!(f.llm.calls_of("pre_split").is_empty());
+    assert_eq!(f.llm.calls_of("reconstruct").len(), 2);
+    let changesets = f.memory.changesets(Default::default()).await.unwrap();
+    assert_eq!(
+        changesets.iter().rev().map(|c| c.inputs.clone()).collect::<Vec<_>>(),
+        vec![
+            vec!["Mina is allergic to peanuts.".to_owned()],
+            vec!["서울 사무실 주소는 비서에게만 알려 주세요.".to_owned()]
+        ]
+    );
+    assert_eq!(
+        changesets[1].raw_input.as_deref(),
+        Some("Mina is allergic to peanuts."),
+        "the raw text is still recorded"
+    );
+    // A question, a list and two sentences still go to the split step.
+    for text in ["When is the concert?", "- tea\n- coffee", "Mina runs. Ana swims."] {
+        f.memory.add(text).await.unwrap();
+    }
+    assert_eq!(f.llm.calls_of("pre_split").len(), 3);
 }
 
 #[tokio::test]

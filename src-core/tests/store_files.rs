@@ -6,7 +6,7 @@ mod common;
 use std::sync::Arc;
 
 use common::*;
-use haema_core::provider::fake::{HashEmbedder, ScriptedLlm};
+use haema_core::provider::fake::{HashEmbedder, ScriptedLlm, block_items};
 use haema_core::{FoundBy, Memory, ReviewPolicy, SearchMode, Section};
 
 #[tokio::test]
@@ -211,12 +211,8 @@ impl haema_core::provider::Llm for MergingLlm {
         request: haema_core::provider::StructuredRequest<'_>,
     ) -> Result<serde_json::Value, haema_core::provider::ProviderError> {
         tokio::time::sleep(std::time::Duration::from_millis(3)).await;
-        let items: Vec<String> = request
-            .user
-            .lines()
-            .filter_map(|l| l.strip_prefix("- "))
-            .filter_map(|l| serde_json::from_str::<String>(l).ok())
-            .collect();
+        let mut items = block_items(request.user, "related_memories");
+        items.extend(block_items(request.user, "new_contents"));
         Ok(match request.name {
             "reconstruct" | "refine" => serde_json::json!({"memories": [items.join(" | ")], "coverage": "complete"}),
             _ => serde_json::json!({"should_update": false, "core_markdown": null}),

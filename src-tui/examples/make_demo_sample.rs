@@ -50,31 +50,44 @@ async fn main() {
     }
     memory.set_section_lock(Section::Rule, true).await.unwrap();
 
+    // Each fact with the `core_relevant` a model gives it in its reconstruction answer,
+    // judged against the core above: true only for what is durable, changes how the
+    // assistant behaves, and the core lacks (peanuts and green tea are already in it).
     let facts = [
-        "Mina is allergic to peanuts.",
-        "Mina's sister Ana lives in Busan and visits every December.",
-        "Mina runs along the Han river on Sunday mornings.",
-        "Mina is preparing the Dvořák cello concerto for a March concert.",
-        "Mina's teacher, Mr. Lee, gives lessons on Fridays at 16:00.",
-        "Mina keeps a practice journal with tempos and fingerings.",
-        "Mina dislikes video calls before noon.",
-        "Mina's cello is a 1920s French instrument insured with Hanwha.",
-        "Mina reads science fiction on the subway, lately Ted Chiang.",
-        "Mina's favourite restaurant is a small naengmyeon place in Euljiro.",
-        "Mina wants to learn to bake sourdough bread this winter.",
-        "Mina's flight to Vienna for the masterclass leaves on 14 January.",
-        "서울 사무실 주소는 비서에게만 알려 주세요.",
-        "Mina likes short answers with a clear next step.",
-        "Mina drinks green tea without sugar.",
+        ("Mina is allergic to peanuts.", false),
+        ("Mina's sister Ana lives in Busan and visits every December.", false),
+        ("Mina runs along the Han river on Sunday mornings.", false),
+        (
+            "Mina is preparing the Dvořák cello concerto for a March concert.",
+            false,
+        ),
+        ("Mina's teacher, Mr. Lee, gives lessons on Fridays at 16:00.", false),
+        ("Mina keeps a practice journal with tempos and fingerings.", false),
+        ("Mina dislikes video calls before noon.", true),
+        ("Mina's cello is a 1920s French instrument insured with Hanwha.", false),
+        ("Mina reads science fiction on the subway, lately Ted Chiang.", false),
+        (
+            "Mina's favourite restaurant is a small naengmyeon place in Euljiro.",
+            false,
+        ),
+        ("Mina wants to learn to bake sourdough bread this winter.", false),
+        (
+            "Mina's flight to Vienna for the masterclass leaves on 14 January.",
+            false,
+        ),
+        ("서울 사무실 주소는 비서에게만 알려 주세요.", true),
+        ("Mina likes short answers with a clear next step.", true),
+        ("Mina drinks green tea without sugar.", false),
     ];
-    for fact in facts {
+    for (fact, core_relevant) in facts {
+        fake.set_core_relevant(Some(core_relevant));
         memory.add(items(&[fact])).await.unwrap();
     }
 
     // A merge the LLM proposed and Mina approved: the tea preference changed.
     fake.answer(
         "reconstruct",
-        json!({"memories": ["Mina now drinks black coffee in the morning and green tea, without sugar, after lunch."], "coverage": "complete"}),
+        json!({"memories": ["Mina now drinks black coffee in the morning and green tea, without sugar, after lunch."], "coverage": "complete", "core_relevant": true}),
     );
     fake.answer(
         "core_update",
@@ -91,7 +104,7 @@ async fn main() {
     // A proposal Mina rejected.
     fake.answer(
         "reconstruct",
-        json!({"memories": ["Mina has stopped running."], "coverage": "complete"}),
+        json!({"memories": ["Mina has stopped running."], "coverage": "complete", "core_relevant": false}),
     );
     let rejected = memory
         .add(items(&["Mina skipped her Sunday run along the Han river this week."]))
@@ -102,7 +115,7 @@ async fn main() {
     // Waiting for review when the demo opens: a move, and the lesson time.
     fake.answer(
         "reconstruct",
-        json!({"memories": ["Mina's sister Ana moved from Busan to Seoul and visits every December."], "coverage": "complete"}),
+        json!({"memories": ["Mina's sister Ana moved from Busan to Seoul and visits every December."], "coverage": "complete", "core_relevant": false}),
     );
     memory
         .add(items(&[
@@ -112,7 +125,7 @@ async fn main() {
         .unwrap();
     fake.answer(
         "reconstruct",
-        json!({"memories": ["Mina's teacher, Mr. Lee, moved the lessons to Thursdays at 17:00."], "coverage": "complete"}),
+        json!({"memories": ["Mina's teacher, Mr. Lee, moved the lessons to Thursdays at 17:00."], "coverage": "complete", "core_relevant": false}),
     );
     memory
         .add(items(&["Mr. Lee's lessons are on Thursdays at 17:00 from now on."]))

@@ -126,10 +126,7 @@ async fn add_review_approve_search_in_tmux() {
     tmux.wait_for("Ana likes green tea.").await;
     tmux.wait_for("1 memories").await;
 
-    fake.answer(
-        "pre_split",
-        json!({"contents": ["Ana likes black tea now, not green tea."]}),
-    );
+    // One short sentence: it goes to reconstruction without a split call.
     fake.answer(
         "reconstruct",
         json!({"memories": ["Ana likes black tea now."], "coverage": "complete"}),

@@ -50,7 +50,7 @@ fn handle(request: &Recorded, embedder: &HashEmbedder) -> Reply {
         } else {
             "core_update"
         };
-        return Reply::json(&gemini_answer(&default_answer(stage, user).to_string()));
+        return Reply::json(&gemini_answer(&default_answer(stage, user, None).to_string()));
     }
     Reply::status(
         404,

@@ -3,18 +3,20 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use haema_core::provider::fake::HashEmbedder;
+use haema_core::provider::fake::{HashEmbedder, block_items};
 use serde_json::{Value, json};
 
 use crate::http::{Recorded, Reply, ScriptedServer};
 
 type Answers = Arc<Mutex<HashMap<String, VecDeque<Value>>>>;
+type Flag = Arc<Mutex<Option<bool>>>;
 
 /// A fake OpenAI-compatible server on 127.0.0.1 (see the crate docs).
 #[derive(Clone)]
 pub struct FakeOpenAi {
     server: ScriptedServer,
     answers: Answers,
+    core_relevant: Flag,
 }
 
 /// A chat-completions answer in OpenAI's shape whose message content is `content`.
@@ -45,25 +47,34 @@ pub fn embeddings(vectors: &[Vec<f32>]) -> Value {
     })
 }
 
-/// The items of the fenced blocks of a haema prompt.
-pub(crate) fn prompt_items(user: &str) -> Vec<Value> {
-    user.lines()
-        .filter_map(|l| l.strip_prefix("- "))
-        .filter_map(|l| serde_json::from_str::<String>(l).ok())
+/// The items of the input blocks of a haema prompt (`tags` in order).
+pub(crate) fn prompt_items(user: &str, tags: &[&str]) -> Vec<Value> {
+    tags.iter()
+        .flat_map(|tag| block_items(user, tag))
         .map(Value::String)
         .collect()
 }
 
-pub(crate) fn default_answer(stage: &str, user: &str) -> Value {
+/// What the fake answers when no answer is queued: the split and the reconstruction give
+/// their inputs back, the core update declines. `core_relevant` is added to a
+/// reconstruction answer when set.
+pub(crate) fn default_answer(stage: &str, user: &str, core_relevant: Option<bool>) -> Value {
     match stage {
-        "pre_split" => json!({"contents": prompt_items(user)}),
-        "reconstruct" | "refine" => json!({"memories": prompt_items(user), "coverage": "complete"}),
+        "pre_split" => json!({"contents": prompt_items(user, &["raw_input"])}),
+        "reconstruct" | "refine" => {
+            let mut answer =
+                json!({"memories": prompt_items(user, &["related_memories", "new_contents"]), "coverage": "complete"});
+            if let Some(relevant) = core_relevant {
+                answer["core_relevant"] = Value::Bool(relevant);
+            }
+            answer
+        }
         "doctor" => json!({"ok": true}),
         _ => json!({"should_update": false, "core_markdown": null}),
     }
 }
 
-fn handle(request: &Recorded, answers: &Answers, embedder: &HashEmbedder) -> Reply {
+fn handle(request: &Recorded, answers: &Answers, core_relevant: &Flag, embedder: &HashEmbedder) -> Reply {
     if request.path.ends_with("/embeddings") {
         let inputs: Vec<String> = match &request.body["input"] {
             Value::Array(items) => items.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect(),
@@ -95,7 +106,8 @@ fn handle(request: &Recorded, answers: &Answers, embedder: &HashEmbedder) -> Rep
             .unwrap_or_else(PoisonError::into_inner)
             .get_mut(&stage_key)
             .and_then(VecDeque::pop_front);
-        let answer = scripted.unwrap_or_else(|| default_answer(&stage_key, user));
+        let relevant = *core_relevant.lock().unwrap_or_else(PoisonError::into_inner);
+        let answer = scripted.unwrap_or_else(|| default_answer(&stage_key, user, relevant));
         return Reply::json(&chat_completion(&answer.to_string()));
     }
     Reply::status(404, r#"{"error":{"message":"unknown path"}}"#)
@@ -105,11 +117,23 @@ impl FakeOpenAi {
     /// Starts the server; embeddings have `dims` numbers.
     pub async fn start(dims: usize) -> Self {
         let answers: Answers = Arc::default();
-        let shared = Arc::clone(&answers);
+        let core_relevant: Flag = Arc::default();
+        let (shared, flag) = (Arc::clone(&answers), Arc::clone(&core_relevant));
         let embedder = HashEmbedder::new(dims);
         let server =
-            ScriptedServer::start_with(Some(Arc::new(move |r: &Recorded| handle(r, &shared, &embedder)))).await;
-        Self { server, answers }
+            ScriptedServer::start_with(Some(Arc::new(move |r: &Recorded| handle(r, &shared, &flag, &embedder)))).await;
+        Self {
+            server,
+            answers,
+            core_relevant,
+        }
+    }
+
+    /// Sets the `core_relevant` of the reconstruction answers given when none is queued
+    /// (`None`, the default, leaves it out, as a model that does not answer it).
+    pub fn set_core_relevant(&self, value: Option<bool>) -> &Self {
+        *self.core_relevant.lock().unwrap_or_else(PoisonError::into_inner) = value;
+        self
     }
 
     /// Base URL to configure: `http://127.0.0.1:PORT/v1`.

@@ -396,3 +396,74 @@ async fn hybrid_search_falls_back_to_full_text_when_the_embedder_fails() {
         .unwrap_err();
     assert!(err.to_string().contains("bad key"), "{err}");
 }
+
+/// The stages of the chat calls the fake received, in order.
+fn chat_stages(fake: &FakeOpenAi) -> Vec<String> {
+    fake.server()
+        .received()
+        .iter()
+        .filter(|r| r.path.ends_with("/chat/completions"))
+        .map(|r| {
+            r.body["response_format"]["json_schema"]["name"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn core_relevant_over_http_decides_whether_the_core_step_runs() {
+    let fake = FakeOpenAi::start(64).await;
+    let dir = tempfile::tempdir().unwrap();
+    let base = fake.base_url();
+    let env = move |name: &str| -> Option<String> {
+        match name {
+            "HAEMA_LLM" | "HAEMA_EMBEDDER" => Some("openai".into()),
+            "HAEMA_LLM_BASE_URL" | "HAEMA_EMBED_BASE_URL" => Some(base.clone()),
+            "HAEMA_EMBED_MODEL" => Some("hash".into()),
+            "HAEMA_EMBED_DIMS" => Some("64".into()),
+            "HAEMA_REVIEW" => Some("auto".into()),
+            _ => None,
+        }
+    };
+    let settings = Settings::load_with_env(dir.path(), env).unwrap();
+    let memory = Memory::open(dir.path(), settings).await.unwrap();
+    let core_md = std::fs::read_to_string(dir.path().join("core.md")).unwrap();
+
+    // false: one call for the add, core.md untouched. A one-sentence text is not split.
+    fake.set_core_relevant(Some(false));
+    fake.answer(
+        "core_update",
+        json!({"should_update": true, "core_markdown": "# SOUL\n\n# TOOLS\n\n# RULE\n\n# USER\n- Short answers.\n"}),
+    );
+    memory.add("Ana keeps bees on the roof.").await.unwrap();
+    assert_eq!(chat_stages(&fake), vec!["reconstruct"]);
+    assert_eq!(std::fs::read_to_string(dir.path().join("core.md")).unwrap(), core_md);
+    let received = fake.server().received();
+    let chat = received.iter().find(|r| r.path.ends_with("/chat/completions")).unwrap();
+    let schema = &chat.body["response_format"]["json_schema"]["schema"];
+    assert_eq!(
+        schema["properties"]["core_relevant"]["type"],
+        json!(["boolean", "null"])
+    );
+    assert!(
+        schema["required"].as_array().unwrap().contains(&json!("core_relevant")),
+        "strict mode needs every property listed"
+    );
+
+    // true: the core step runs and its queued answer is applied.
+    fake.set_core_relevant(Some(true));
+    memory.add("Ana prefers short answers.").await.unwrap();
+    assert_eq!(chat_stages(&fake), vec!["reconstruct", "reconstruct", "core_update"]);
+    assert!(
+        std::fs::read_to_string(dir.path().join("core.md"))
+            .unwrap()
+            .contains("- Short answers.")
+    );
+
+    // missing: the core step runs, as in HAEMA.
+    fake.set_core_relevant(None);
+    memory.add("Ana lives in Busan.").await.unwrap();
+    assert_eq!(chat_stages(&fake)[3..], ["reconstruct", "core_update"]);
+}

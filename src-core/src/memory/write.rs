@@ -31,7 +31,8 @@ enum Stored {
 impl Memory {
     /// Adds what an agent learned.
     ///
-    /// A single text is split into items by the LLM first; a list is taken item by item.
+    /// A single text is split into items by the LLM first (unless it already is one short
+    /// fact: one short sentence, not a question or a list); a list is taken item by item.
     /// Empty input (or only whitespace) does nothing. The related memories are rebuilt
     /// together with the new contents into one changeset, which is committed at once or
     /// waits for review depending on the review policy. If the LLM fails, the related
@@ -108,7 +109,7 @@ impl Memory {
             })
             .await?;
         proposal.related = found.iter().map(|f| f.item.clone()).collect();
-        pipeline::reconstruct(llm.as_deref(), &found, &mut proposal).await;
+        pipeline::reconstruct(llm.as_deref(), &found, &core_text, &mut proposal).await;
         let locked: Vec<_> = locked.into_iter().collect();
         pipeline::update_core(llm.as_deref(), &core_text, &locked, &mut proposal).await;
         Ok(Some(proposal))

@@ -4,6 +4,7 @@
 
 pub(crate) mod prompts;
 pub(crate) mod related;
+pub(crate) mod short_fact;
 pub(crate) mod stages;
 
 use std::collections::HashMap;
@@ -19,7 +20,8 @@ use stages::normalize;
 /// What `add()` was given.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AddInput {
-    /// One text: split into items by the LLM.
+    /// One text: split into items by the LLM, unless it already is one short fact (one
+    /// short sentence with no sign of a list; see `short_fact`), which is taken as it is.
     Text(String),
     /// Items taken as they are.
     Items(Vec<String>),
@@ -62,6 +64,8 @@ pub(crate) struct Proposal {
     pub warnings: Vec<String>,
     pub core_before: Option<String>,
     pub core_after: Option<String>,
+    /// Every reconstruction answer said `core_relevant: false`: the core step is skipped.
+    pub core_not_needed: bool,
 }
 
 impl Proposal {
@@ -175,7 +179,8 @@ pub(crate) async fn normalise(llm: Option<&dyn Llm>, input: AddInput, proposal: 
             }
             proposal.raw_input = Some(stripped.clone());
             let mut items = Vec::new();
-            if let Some(llm) = llm {
+            // A text that already is one short fact has nothing to split: no call.
+            if let Some(llm) = llm.filter(|_| !short_fact::is_one_short_fact(&stripped)) {
                 let schema = stages::pre_split_schema();
                 let stage = Stage {
                     name: "pre_split",
@@ -237,8 +242,9 @@ fn group_inputs<'a>(inputs: &'a [String], found: &'a [related::Found]) -> Vec<(V
     groups
 }
 
-/// Reconstruction with one refine and a fallback that keeps related memories.
-pub(crate) async fn reconstruct(llm: Option<&dyn Llm>, found: &[related::Found], proposal: &mut Proposal) {
+/// Reconstruction with one refine and a fallback that keeps related memories. `core` is
+/// shown to the model only so that it can say whether the core step is needed.
+pub(crate) async fn reconstruct(llm: Option<&dyn Llm>, found: &[related::Found], core: &str, proposal: &mut Proposal) {
     let Some(llm) = llm else {
         let mut texts: Vec<String> = found.iter().map(|f| f.item.content.clone()).collect();
         texts.extend(proposal.inputs.iter().cloned());
@@ -260,10 +266,13 @@ pub(crate) async fn reconstruct(llm: Option<&dyn Llm>, found: &[related::Found],
     let inputs = proposal.inputs.clone();
     let mut outcome = Outcome::Reconstructed;
     let mut texts = Vec::new();
+    // A core.md too large for the core step is not shown here either.
+    let core = if core.len() > MAX_CORE_CHARS { "" } else { core };
+    let mut core_needed = false;
     for (group_inputs, group_related) in group_inputs(&inputs, found) {
         let related_texts: Vec<String> = group_related.iter().map(|r| r.content.clone()).collect();
         let new_texts: Vec<String> = group_inputs.iter().map(|s| (*s).clone()).collect();
-        let user = prompts::reconstruct_user(&related_texts, &new_texts);
+        let user = prompts::reconstruct_user(&related_texts, &new_texts, core);
         let first = call_stage(
             llm,
             &first_stage,
@@ -292,8 +301,13 @@ pub(crate) async fn reconstruct(llm: Option<&dyn Llm>, found: &[related::Found],
             }
         };
         match result {
-            Ok(memories) => texts.extend(memories),
+            Ok(accepted) => {
+                // Only a clear `false` skips the core step; `true` and missing run it.
+                core_needed |= accepted.core_relevant != Some(false);
+                texts.extend(accepted.memories);
+            }
             Err(failure) => {
+                core_needed = true;
                 outcome = Outcome::Fallback;
                 proposal.warnings.push(format!(
                     "the LLM could not rebuild the memories, so the related memories were kept and the new contents added as given: {}",
@@ -305,6 +319,7 @@ pub(crate) async fn reconstruct(llm: Option<&dyn Llm>, found: &[related::Found],
         }
     }
     proposal.outcome = Some(outcome);
+    proposal.core_not_needed = !core_needed;
     set_proposed(proposal, normalize(texts));
 }
 
@@ -344,9 +359,13 @@ pub(crate) fn remark(proposal: &mut Proposal, texts: Vec<String>) {
     set_proposed(proposal, texts);
 }
 
-/// The core update: once per add, never touching a locked section.
+/// The core update: once per add unless every reconstruction answer said the core is not
+/// concerned (`core_relevant: false`), never touching a locked section.
 pub(crate) async fn update_core(llm: Option<&dyn Llm>, core_text: &str, locked: &[Section], proposal: &mut Proposal) {
     let Some(llm) = llm else { return };
+    if proposal.core_not_needed {
+        return;
+    }
     let current = match CoreSections::parse(core_text) {
         Ok(current) => current,
         Err(e) => {

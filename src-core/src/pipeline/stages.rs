@@ -27,11 +27,26 @@ pub(crate) enum Coverage {
     Incomplete,
 }
 
-/// `{memories: [string], coverage: "complete" | "incomplete"}`.
+/// `{memories: [string], coverage: "complete" | "incomplete", core_relevant?: bool | null}`.
 #[derive(Debug, Deserialize)]
 pub(crate) struct Reconstruction {
     pub memories: Vec<String>,
     pub coverage: Coverage,
+    /// Kept as any JSON value so that an odd answer here never rejects the memories; see
+    /// [`Accepted::core_relevant`].
+    #[serde(default)]
+    pub core_relevant: Option<Value>,
+}
+
+/// An accepted reconstruction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Accepted {
+    pub memories: Vec<String>,
+    /// The model's `core_relevant`: `Some(false)` only for a JSON `false`. Anything other
+    /// than a JSON boolean (missing, `null`, `"no"`, `0`) counts as missing, and missing
+    /// means the core step runs, as in HAEMA: the step is skipped only when the model
+    /// clearly said it is not needed.
+    pub core_relevant: Option<bool>,
 }
 
 /// `{should_update: bool, core_markdown: string | null}`.
@@ -55,9 +70,10 @@ pub(crate) fn reconstruct_schema() -> Value {
         "type": "object",
         "properties": {
             "memories": {"type": "array", "items": {"type": "string"}, "description": "Every memory that should exist from now on in place of the related memories."},
-            "coverage": {"type": "string", "enum": ["complete", "incomplete"], "description": "complete only if nothing is missing."}
+            "coverage": {"type": "string", "enum": ["complete", "incomplete"], "description": "complete only if nothing is missing."},
+            "core_relevant": {"type": ["boolean", "null"], "description": "true if a memory is durable, changes how the agent should behave, and the core profile lacks it or says otherwise (the core profile is then reviewed); false if not; null if unsure (it is reviewed)."}
         },
-        "required": ["memories", "coverage"],
+        "required": ["memories", "coverage", "core_relevant"],
         "additionalProperties": false
     })
 }
@@ -80,7 +96,7 @@ pub(crate) fn parse<T: serde::de::DeserializeOwned>(answer: &Value) -> Result<T,
 }
 
 /// A reconstruction is accepted iff it is complete and non-empty after normalisation.
-pub(crate) fn accept_reconstruction(answer: &Value) -> Result<Vec<String>, String> {
+pub(crate) fn accept_reconstruction(answer: &Value) -> Result<Accepted, String> {
     let parsed: Reconstruction = parse(answer)?;
     let memories = normalize(parsed.memories);
     if memories.is_empty() {
@@ -89,7 +105,10 @@ pub(crate) fn accept_reconstruction(answer: &Value) -> Result<Vec<String>, Strin
     if parsed.coverage != Coverage::Complete {
         return Err("the model reported its answer as incomplete".into());
     }
-    Ok(memories)
+    Ok(Accepted {
+        memories,
+        core_relevant: parsed.core_relevant.as_ref().and_then(Value::as_bool),
+    })
 }
 
 #[cfg(test)]
@@ -108,13 +127,43 @@ mod tests {
         assert!(accept_reconstruction(&json!({"memories": ["x"], "coverage": "incomplete"})).is_err());
         assert!(accept_reconstruction(&json!({"memories": [" ", ""], "coverage": "complete"})).is_err());
         assert_eq!(
-            accept_reconstruction(&json!({"memories": [" x "], "coverage": "complete"})).unwrap(),
+            accept_reconstruction(&json!({"memories": [" x "], "coverage": "complete"}))
+                .unwrap()
+                .memories,
             vec!["x"]
         );
         assert!(
             parse::<Reconstruction>(&json!("{\"memories\": []}")).is_err(),
             "a JSON string is not an object"
         );
+    }
+
+    #[test]
+    fn core_relevant_is_false_only_for_a_json_false() {
+        let relevant = |extra: Value| {
+            let mut answer = json!({"memories": ["x"], "coverage": "complete"});
+            if let Some(extra) = extra.as_object() {
+                answer.as_object_mut().unwrap().extend(extra.clone());
+            }
+            accept_reconstruction(&answer).map(|a| a.core_relevant)
+        };
+        assert_eq!(relevant(json!({"core_relevant": false})), Ok(Some(false)));
+        assert_eq!(relevant(json!({"core_relevant": true})), Ok(Some(true)));
+        assert_eq!(relevant(json!({})), Ok(None), "missing");
+        for odd in [
+            json!(null),
+            json!("false"),
+            json!("no"),
+            json!(0),
+            json!([false]),
+            json!({"x": 1}),
+        ] {
+            assert_eq!(
+                relevant(json!({"core_relevant": odd})),
+                Ok(None),
+                "{odd} counts as missing and keeps the memories"
+            );
+        }
     }
 
     #[test]

@@ -41,20 +41,7 @@ impl HashEmbedder {
 
     /// The vector of one text.
     pub fn vector(&self, text: &str) -> Vec<f32> {
-        let mut v = vec![0.0f32; self.dims];
-        for word in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-            let word = word.to_lowercase();
-            let hash = word.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-            });
-            v[(hash % self.dims as u64) as usize] += 1.0;
-        }
-        if v.iter().all(|x| *x == 0.0) {
-            v[0] = 1.0;
-        }
-        let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
-        v.iter_mut().for_each(|x| *x /= norm);
-        v
+        super::hash_vector(text, self.dims)
     }
 
     fn embed(&self, kind: &str, texts: &[String]) -> Result<Vec<Vec<f32>>, ProviderError> {
@@ -102,7 +89,8 @@ pub struct RecordedCall {
 
 /// An LLM whose answers are scripted per stage. A stage with no scripted answer left gets
 /// a default: `pre_split` returns the text as one item, `reconstruct` returns related and
-/// new contents unchanged as `complete`, `core_update` declines to update.
+/// new contents unchanged as `complete` (with no `core_relevant`, so the core step runs, as
+/// with a model that does not answer it), `core_update` declines to update.
 #[derive(Debug, Default)]
 pub struct ScriptedLlm {
     answers: Mutex<HashMap<String, VecDeque<Result<Value, ProviderError>>>>,
@@ -145,18 +133,20 @@ impl ScriptedLlm {
     }
 }
 
+/// The decoded items of the fenced block `<tag>` of a haema prompt (`- "json string"`
+/// lines), e.g. `block_items(user, "new_contents")`.
+pub fn block_items(prompt: &str, tag: &str) -> Vec<String> {
+    crate::pipeline::prompts::block_items(prompt, tag)
+}
+
 fn default_answer(request: &StructuredRequest<'_>) -> Value {
-    // Lines of the fenced blocks are JSON strings; echo them back.
-    let items: Vec<Value> = request
-        .user
-        .lines()
-        .filter_map(|l| l.strip_prefix("- "))
-        .filter_map(|l| serde_json::from_str::<String>(l).ok())
-        .map(Value::String)
-        .collect();
+    // Echo the items of the input blocks back.
+    let items = |tags: &[&str]| -> Vec<String> { tags.iter().flat_map(|t| block_items(request.user, t)).collect() };
     match request.name {
-        "pre_split" => serde_json::json!({ "contents": items }),
-        "reconstruct" => serde_json::json!({ "memories": items, "coverage": "complete" }),
+        "pre_split" => serde_json::json!({ "contents": items(&["raw_input"]) }),
+        "reconstruct" | "refine" => {
+            serde_json::json!({ "memories": items(&["related_memories", "new_contents"]), "coverage": "complete" })
+        }
         _ => serde_json::json!({ "should_update": false, "core_markdown": null }),
     }
 }

@@ -62,6 +62,27 @@ pub trait Llm: Send + Sync {
     async fn generate_structured(&self, request: StructuredRequest<'_>) -> Result<Value, ProviderError>;
 }
 
+/// A deterministic bag-of-words vector: each lower-cased word is hashed (FNV-1a) into one
+/// of `dims` buckets and the vector is L2-normalised, so texts that share words are close
+/// in cosine distance. Used by the test embedder and by [`crate::eval::llm_cost`]'s replay.
+pub(crate) fn hash_vector(text: &str, dims: usize) -> Vec<f32> {
+    let dims = dims.max(1);
+    let mut v = vec![0.0f32; dims];
+    for word in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+        let word = word.to_lowercase();
+        let hash = word.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        v[(hash % dims as u64) as usize] += 1.0;
+    }
+    if v.iter().all(|x| *x == 0.0) {
+        v[0] = 1.0;
+    }
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    v.iter_mut().for_each(|x| *x /= norm);
+    v
+}
+
 /// Checks an embedder's answer: one vector per text, each of the right length, finite and
 /// not all zero.
 pub(crate) fn check_embeddings(
