@@ -8,7 +8,7 @@ use anyhow::{Context, Result, bail};
 use crate::cli::DemoArgs;
 
 /// The sample: a haema export made by `examples/make_demo_sample.rs`.
-const SAMPLE: &str = include_str!("../../assets/demo.jsonl");
+pub(crate) const SAMPLE: &str = include_str!("../../assets/demo.jsonl");
 /// Marks a folder as a demo store, so that `--reset` never deletes anything else.
 const MARKER: &str = ".haema-demo";
 

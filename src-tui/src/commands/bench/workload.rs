@@ -54,10 +54,7 @@ impl Source {
                 if turns.is_empty() {
                     bail!(UsageError(format!("{} has no turns", data.display())));
                 }
-                let settings = Settings::default();
-                let embedder = super::super::model::build_embedder(&settings)
-                    .await?
-                    .context("the default settings name no embedder")?;
+                let embedder = local_embedder().await?;
                 Ok(Self {
                     kind,
                     embedder,
@@ -178,14 +175,21 @@ pub async fn build(source: &Source, dir: &Path, n: usize, mut progress: impl FnM
     })
 }
 
+/// The local embedder of a new store's settings (defaults and `HAEMA_EMBED_*`), so that
+/// `HAEMA_EMBED_MODEL` can name a model folder.
+async fn local_embedder() -> Result<Arc<dyn Embedder>> {
+    let settings = Settings::load(&std::env::temp_dir())?;
+    super::super::model::build_embedder(&settings)
+        .await?
+        .context("no embedder is configured; unset HAEMA_EMBEDDER=none to use the local model")
+}
+
 /// The child side of "open a store in a new process": opens the store, runs one hybrid
 /// search and prints `{"rss_mb": …}`.
 pub async fn probe_open(dir: &Path, kind: BenchEmbedder, query: &str) -> Result<()> {
     let embedder: Arc<dyn Embedder> = match kind {
         BenchEmbedder::Synthetic => Arc::new(WordsEmbedder),
-        BenchEmbedder::Local => super::super::model::build_embedder(&Settings::default())
-            .await?
-            .context("the default settings name no embedder")?,
+        BenchEmbedder::Local => local_embedder().await?,
     };
     let llm: Arc<dyn Llm> = Arc::new(InstantLlm);
     let mut settings = Settings::default();
