@@ -59,11 +59,61 @@ pub(crate) fn search(conn: &Connection, query: &str, k: usize) -> Result<Vec<(i6
 }
 
 /// The `k` best BM25 matches of any of `terms`: `(rowid, bm25)`, best (lowest) first.
+///
+/// Ranking costs time for every memory that matches, so on a large store the terms found in
+/// more than [`RANKED_ROWS`] memories in all are left out, commonest first (they weigh least
+/// in BM25 anyway). When every term is that common, the memories holding the two rarest
+/// together are ranked; a single such term gives the newest memories holding it. A store of
+/// up to [`RANKED_ROWS`] memories (by rowid: pending and superseded ones count) ranks every
+/// term.
 pub(crate) fn search_terms(conn: &Connection, terms: &[String], k: usize) -> Result<Vec<(i64, f64)>> {
-    match expression_of(terms) {
-        Some(expression) => search_expression(conn, &expression, k),
-        None => Ok(Vec::new()),
+    if terms.is_empty() || k == 0 {
+        return Ok(Vec::new());
     }
+    let largest_rowid: Option<i64> = conn.query_row("SELECT max(rowid) FROM memories", [], |r| r.get(0))?;
+    if largest_rowid.unwrap_or(0) <= RANKED_ROWS {
+        return match expression_of(terms) {
+            Some(expression) => search_expression(conn, &expression, k),
+            None => Ok(Vec::new()),
+        };
+    }
+    let frequencies = super::fts_terms::document_frequencies(conn, terms)?;
+    let mut order: Vec<usize> = (0..terms.len()).collect();
+    order.sort_by_key(|&i| frequencies[i]);
+    let mut chosen = Vec::new();
+    let mut rows = 0;
+    for &i in &order {
+        if rows + frequencies[i] <= RANKED_ROWS {
+            rows += frequencies[i];
+            chosen.push(terms[i].clone());
+        }
+    }
+    if !chosen.is_empty() {
+        chosen.sort();
+        return match expression_of(&chosen) {
+            Some(expression) => search_expression(conn, &expression, k),
+            None => Ok(Vec::new()),
+        };
+    }
+    let quoted = |i: usize| format!("\"{}\"", terms[i]);
+    if order.len() >= 2 {
+        return search_expression(conn, &format!("{} AND {}", quoted(order[0]), quoted(order[1])), k);
+    }
+    newest_matching(conn, &quoted(order[0]), k)
+}
+
+/// Matching memories in all above which a search leaves its commonest terms out.
+pub(crate) const RANKED_ROWS: i64 = 2_000;
+
+/// The `k` newest memories matching `expression`, with their BM25.
+fn newest_matching(conn: &Connection, expression: &str, k: usize) -> Result<Vec<(i64, f64)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?1 ORDER BY rowid DESC LIMIT ?2",
+    )?;
+    let rows = stmt.query_map(params![expression, i64::try_from(k).unwrap_or(i64::MAX)], |r| {
+        Ok((r.get(0)?, r.get(1)?))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
 }
 
 fn search_expression(conn: &Connection, expression: &str, k: usize) -> Result<Vec<(i64, f64)>> {
@@ -91,5 +141,53 @@ mod tests {
         );
         assert_eq!(match_expression("  ...  "), None);
         assert_eq!(match_expression("東京 café"), Some("\"café\" OR \"東京\"".to_owned()));
+    }
+
+    fn store_of(texts: impl IntoIterator<Item = String>) -> Connection {
+        let conn = crate::store::memory_db();
+        for (i, text) in texts.into_iter().enumerate() {
+            let rowid = i as i64 + 1;
+            conn.execute(
+                "INSERT INTO memories (rowid, id, content, status, created_at_ms, updated_at_ms) VALUES (?1, ?2, ?3, 'active', 0, 0)",
+                params![rowid, format!("m{rowid}"), text],
+            )
+            .unwrap();
+            insert(&conn, rowid, &text).unwrap();
+        }
+        conn
+    }
+
+    fn words_of(query: &str) -> Vec<String> {
+        words(query)
+    }
+
+    #[test]
+    fn common_terms_are_left_out_on_a_large_store() {
+        // 2,100 memories hold "note"; a few hold rarer words too.
+        let conn = store_of((0..2_100).map(|i| match i {
+            7 => "note about the violin".to_owned(),
+            8 => "note about the cello and the violin".to_owned(),
+            9 => "a green note".to_owned(),
+            10 => "a green tea note".to_owned(),
+            _ => format!("note {i}"),
+        }));
+        let ids = |hits: Vec<(i64, f64)>| hits.into_iter().map(|h| h.0).collect::<Vec<_>>();
+        // "note" is left out: only the violin memories are ranked.
+        let hits = ids(search_terms(&conn, &words_of("violin note"), 10).unwrap());
+        assert_eq!(hits.len(), 2, "{hits:?}");
+        assert!(hits.contains(&8) && hits.contains(&9));
+        // The rare word alone when adding the common one would pass the limit.
+        let hits = ids(search_terms(&conn, &words_of("note green"), 10).unwrap());
+        assert_eq!(hits.len(), 2, "{hits:?}");
+        // One common word: the newest memories holding it.
+        assert_eq!(ids(search_terms(&conn, &words_of("note"), 3).unwrap()), vec![2100, 2099, 2098]);
+    }
+
+    #[test]
+    fn a_small_store_ranks_every_term() {
+        let conn = store_of(["note about the violin", "note 2", "violin"].map(str::to_owned));
+        let hits = search_terms(&conn, &words_of("violin note"), 10).unwrap();
+        assert_eq!(hits.len(), 3);
+        assert_eq!(hits[0].0, 1);
     }
 }

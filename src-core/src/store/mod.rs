@@ -6,6 +6,7 @@
 pub(crate) mod changesets;
 pub(crate) mod core_versions;
 pub(crate) mod fts;
+mod fts_terms;
 pub(crate) mod memories;
 mod migrations;
 pub(crate) mod vector_codes;
