@@ -12,7 +12,12 @@ use serde_json::Value;
 fn bench_prints_every_figure_as_json_lines() {
     let work = tempfile::tempdir().unwrap();
     let work_dir = work.path().to_str().unwrap();
-    let output = haema(work.path(), &[], &["bench", "--n", "1000", "--json", "--work", work_dir], None);
+    let output = haema(
+        work.path(),
+        &[],
+        &["bench", "--n", "1000", "--json", "--work", work_dir],
+        None,
+    );
     let text = ok(&output);
     let rows: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let find = |op: &str, key: &str, value: &str| {
@@ -47,7 +52,12 @@ fn bench_prints_every_figure_as_json_lines() {
     let calls = find("llm_calls_per_add", "", "")["value"].as_f64().unwrap();
     assert!(calls > 0.0 && calls <= 1.3, "{calls} LLM calls per add");
     // A second run with the same --work reuses the store.
-    let again = haema(work.path(), &[], &["bench", "--n", "1000", "--json", "--work", work_dir], None);
+    let again = haema(
+        work.path(),
+        &[],
+        &["bench", "--n", "1000", "--json", "--work", work_dir],
+        None,
+    );
     assert!(ok(&again).contains(r#""reused":true"#));
 }
 

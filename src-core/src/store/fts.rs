@@ -180,7 +180,10 @@ mod tests {
         let hits = ids(search_terms(&conn, &words_of("note green"), 10).unwrap());
         assert_eq!(hits.len(), 2, "{hits:?}");
         // One common word: the newest memories holding it.
-        assert_eq!(ids(search_terms(&conn, &words_of("note"), 3).unwrap()), vec![2100, 2099, 2098]);
+        assert_eq!(
+            ids(search_terms(&conn, &words_of("note"), 3).unwrap()),
+            vec![2100, 2099, 2098]
+        );
     }
 
     #[test]

@@ -60,7 +60,11 @@ mod tests {
     #[test]
     fn frequencies_follow_the_stemmed_index() {
         let conn = crate::store::memory_db();
-        for (rowid, text) in [(1, "Mina adopted a cat"), (2, "Ana adopts cats"), (3, "Mina plays the cello")] {
+        for (rowid, text) in [
+            (1, "Mina adopted a cat"),
+            (2, "Ana adopts cats"),
+            (3, "Mina plays the cello"),
+        ] {
             conn.execute(
                 "INSERT INTO memories (rowid, id, content, status, created_at_ms, updated_at_ms) VALUES (?1, ?2, ?3, 'active', 0, 0)",
                 params![rowid, format!("m{rowid}"), text],

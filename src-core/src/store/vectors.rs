@@ -241,31 +241,27 @@ pub(crate) fn set_active(conn: &Connection, rowid: i64, active: bool) -> Result<
     Ok(true)
 }
 
-/// The float vectors of these memories, in the order given (those without one left out).
-pub(crate) fn floats(conn: &Connection, rowids: &[i64]) -> Result<Vec<(i64, Vec<f32>)>> {
-    let mut stmt = conn.prepare_cached("SELECT embedding FROM vectors WHERE rowid = ?1 AND active = 1")?;
-    let mut out = Vec::with_capacity(rowids.len());
-    for &rowid in rowids {
-        let blob: Option<Vec<u8>> = stmt.query_row([rowid], |r| r.get(0)).optional()?;
-        if let Some(blob) = blob {
-            out.push((rowid, from_blob(&blob)));
-        }
-    }
-    Ok(out)
-}
-
 /// The `k` active memories nearest to `query`: `(rowid, cosine distance)`, nearest first. A
-/// coarse pass over the sign bits picks candidates, which are re-ranked with the floats.
+/// coarse pass over the sign bits picks candidates, which sqlite-vec's `vec_distance_cosine`
+/// re-ranks exactly on their float vectors, in one statement.
 pub(crate) fn nearest(conn: &Connection, index: &mut VectorIndex, query: &[f32], k: usize) -> Result<Vec<(i64, f64)>> {
     if k == 0 || !exists(conn)? {
         return Ok(Vec::new());
     }
     index.refresh(conn)?;
-    let candidates = index.candidates(query, super::vector_index::pool_size(k));
-    let mut hits: Vec<(i64, f64)> = floats(conn, &candidates)?
-        .into_iter()
-        .map(|(rowid, v)| (rowid, cosine_distance(query, &v)))
-        .collect();
+    let mut candidates = index.candidates(query, super::vector_index::pool_size(k));
+    // In rowid order the B-tree pages are visited once each, front to back.
+    candidates.sort_unstable();
+    let rowids: Vec<rusqlite::types::Value> = candidates.into_iter().map(rusqlite::types::Value::Integer).collect();
+    rusqlite::vtab::array::load_module(conn)?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT rowid, vec_distance_cosine(embedding, ?1) FROM vectors WHERE rowid IN rarray(?2) AND active = 1",
+    )?;
+    let mut hits: Vec<(i64, f64)> = stmt
+        .query_map(params![to_blob(query), std::rc::Rc::new(rowids)], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
     hits.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
     hits.truncate(k);
     Ok(hits)

@@ -50,8 +50,16 @@ pub async fn run(args: BenchArgs) -> Result<()> {
     };
     // The LLM's share of an add: calls and prompt size over the demo sample's stream.
     let cost = haema_core::eval::llm_cost::demo_stream_cost(super::demo::SAMPLE).await?;
-    emit(Row::new("llm_calls_per_add", cost.adds).with("value", measure::round(cost.calls_per_add())).with("stream", "demo sample"));
-    emit(Row::new("prompt_chars_per_add", cost.adds).with("value", cost.prompt_chars_per_add().round()).with("stream", "demo sample"));
+    emit(
+        Row::new("llm_calls_per_add", cost.adds)
+            .with("value", measure::round(cost.calls_per_add()))
+            .with("stream", "demo sample"),
+    );
+    emit(
+        Row::new("prompt_chars_per_add", cost.adds)
+            .with("value", cost.prompt_chars_per_add().round())
+            .with("stream", "demo sample"),
+    );
     for &n in &args.n {
         let dir = work.join(format!("{}-{n}", source.label()));
         let started = Instant::now();

@@ -118,9 +118,7 @@ impl Source {
 
     /// Settings of a bench store: defaults, every change committed without review.
     pub fn settings(&self) -> Settings {
-        let mut settings = Settings::default();
-        settings.review = ReviewPolicy::Auto;
-        settings
+        bench_settings()
     }
 
     /// Opens a bench store with this source's providers.
@@ -129,6 +127,14 @@ impl Source {
         Memory::open_with(dir, self.settings(), Some(llm), Some(Arc::clone(&self.embedder)))
             .await
             .with_context(|| format!("cannot open the bench store at {}", dir.display()))
+    }
+}
+
+/// Default settings with every change committed without review.
+fn bench_settings() -> Settings {
+    Settings {
+        review: ReviewPolicy::Auto,
+        ..Settings::default()
     }
 }
 
@@ -192,9 +198,7 @@ pub async fn probe_open(dir: &Path, kind: BenchEmbedder, query: &str) -> Result<
         BenchEmbedder::Local => local_embedder().await?,
     };
     let llm: Arc<dyn Llm> = Arc::new(InstantLlm);
-    let mut settings = Settings::default();
-    settings.review = ReviewPolicy::Auto;
-    let memory = Memory::open_with(dir, settings, Some(llm), Some(embedder)).await?;
+    let memory = Memory::open_with(dir, bench_settings(), Some(llm), Some(embedder)).await?;
     let hits = memory.search_records(query, 10, SearchMode::Hybrid).await?;
     println!(
         "{}",
