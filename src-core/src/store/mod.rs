@@ -43,6 +43,9 @@ impl Store {
         let db_path = dir.join("memory.db");
         let mut conn = Connection::open(&db_path)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
+        // 8 KB pages hold five 384-d float vectors where 4 KB pages hold two: 2.7 -> 2.3 KB
+        // on disk per memory. Only a new database takes it (an existing one keeps its size).
+        conn.pragma_update(None, "page_size", 8192i64)?;
         conn.pragma_update(None, "journal_mode", "wal")?;
         conn.pragma_update(None, "synchronous", "normal")?;
         conn.pragma_update(None, "foreign_keys", "on")?;

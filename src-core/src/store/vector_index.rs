@@ -94,30 +94,65 @@ impl VectorIndex {
     /// The rowids of the `pool` active vectors that score best against `query`, best first.
     pub(crate) fn candidates(&self, query: &[f32], pool: usize) -> Vec<i64> {
         let query = QuantisedQuery::new(query);
-        let mut best: BinaryHeap<Reverse<(Key, i64)>> = BinaryHeap::with_capacity(pool + 1);
-        for (&chunk, codes) in &self.chunks {
-            if codes.words != query.words || pool == 0 {
-                continue;
-            }
-            for (w, &bits) in codes.present.iter().enumerate() {
-                let mut bits = bits;
-                while bits != 0 {
-                    let slot = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let key = Key(query.score(&codes.codes[slot * codes.words..(slot + 1) * codes.words]));
-                    if best.len() < pool {
-                        best.push(Reverse((key, chunk * CHUNK + slot as i64)));
-                    } else if best.peek().is_some_and(|Reverse((worst, _))| key > *worst) {
-                        best.pop();
-                        best.push(Reverse((key, chunk * CHUNK + slot as i64)));
-                    }
+        let chunks: Vec<(i64, &Chunk)> = self
+            .chunks
+            .iter()
+            .filter(|(_, c)| c.words == query.words)
+            .map(|(&id, c)| (id, c))
+            .collect();
+        if pool == 0 || chunks.is_empty() {
+            return Vec::new();
+        }
+        let threads = std::thread::available_parallelism()
+            .map_or(1, std::num::NonZero::get)
+            .min(MAX_THREADS)
+            .min(chunks.len().div_ceil(PARALLEL_CHUNKS));
+        let best: Vec<(Key, i64)> = if threads <= 1 {
+            best_of(&chunks, &query, pool)
+        } else {
+            let per_thread = chunks.len().div_ceil(threads);
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = chunks
+                    .chunks(per_thread)
+                    .map(|part| scope.spawn(|| best_of(part, &query, pool)))
+                    .collect();
+                // A scan thread only panics on a bug; its share is then missing, never wrong.
+                handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+            })
+        };
+        let mut out = best;
+        out.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        out.truncate(pool);
+        out.into_iter().map(|(_, rowid)| rowid).collect()
+    }
+}
+
+/// Chunks (of 1,024 memories) per scan thread at least: below ~32k memories one thread is
+/// faster than starting another.
+const PARALLEL_CHUNKS: usize = 32;
+/// Scan threads at most.
+const MAX_THREADS: usize = 4;
+
+/// The `pool` best-scoring codes of `chunks`: `(score, rowid)`, in no order.
+fn best_of(chunks: &[(i64, &Chunk)], query: &QuantisedQuery, pool: usize) -> Vec<(Key, i64)> {
+    let mut best: BinaryHeap<Reverse<(Key, i64)>> = BinaryHeap::with_capacity(pool + 1);
+    for &(chunk, codes) in chunks {
+        for (w, &bits) in codes.present.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let slot = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let key = Key(query.score(&codes.codes[slot * codes.words..(slot + 1) * codes.words]));
+                if best.len() < pool {
+                    best.push(Reverse((key, chunk * CHUNK + slot as i64)));
+                } else if best.peek().is_some_and(|Reverse((worst, _))| key > *worst) {
+                    best.pop();
+                    best.push(Reverse((key, chunk * CHUNK + slot as i64)));
                 }
             }
         }
-        let mut out: Vec<(Key, i64)> = best.into_iter().map(|Reverse(entry)| entry).collect();
-        out.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        out.into_iter().map(|(_, rowid)| rowid).collect()
     }
+    best.into_iter().map(|Reverse(entry)| entry).collect()
 }
 
 /// Little-endian u64 words of a blob (a short tail is zero-padded).
@@ -269,5 +304,28 @@ mod tests {
         index.refresh(&conn).unwrap();
         assert_eq!(index.candidates(&[0.0, 0.0, 0.0], 5), vec![1]);
         assert_eq!(index.candidates(&[f32::NAN, 1.0, 0.0], 5), vec![1]);
+    }
+
+    #[test]
+    fn a_parallel_scan_finds_what_one_thread_finds() {
+        let conn = crate::store::memory_db();
+        vectors::create(&conn).unwrap();
+        // 80 chunks: enough for more than one scan thread on a machine with several cores.
+        for chunk in 0..80i64 {
+            for slot in [0, 513] {
+                let rowid = chunk * CHUNK + slot;
+                vectors::insert(&conn, rowid, &unit(rowid as u64, 384)).unwrap();
+            }
+        }
+        let mut index = VectorIndex::default();
+        index.refresh(&conn).unwrap();
+        let query_vector = unit(12_345, 384);
+        let query = QuantisedQuery::new(&query_vector);
+        let chunks: Vec<(i64, &Chunk)> = index.chunks.iter().map(|(&id, c)| (id, c)).collect();
+        let mut alone = best_of(&chunks, &query, 25);
+        alone.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let alone: Vec<i64> = alone.into_iter().map(|e| e.1).collect();
+        assert_eq!(index.candidates(&query_vector, 25), alone);
+        assert_eq!(index.candidates(&query_vector, 1000).len(), 160);
     }
 }
