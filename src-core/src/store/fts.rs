@@ -107,22 +107,22 @@ pub(crate) const RANKED_ROWS: i64 = 2_000;
 
 /// The `k` newest memories matching `expression`, with their BM25.
 fn newest_matching(conn: &Connection, expression: &str, k: usize) -> Result<Vec<(i64, f64)>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?1 ORDER BY rowid DESC LIMIT ?2",
-    )?;
-    let rows = stmt.query_map(params![expression, i64::try_from(k).unwrap_or(i64::MAX)], |r| {
-        Ok((r.get(0)?, r.get(1)?))
-    })?;
-    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    matches(conn, expression, k, "rowid DESC")
 }
 
+/// The `k` best BM25 matches of `expression`.
 fn search_expression(conn: &Connection, expression: &str, k: usize) -> Result<Vec<(i64, f64)>> {
+    matches(conn, expression, k, "rank")
+}
+
+/// The first `k` matches of `expression` in `order` (a fixed SQL ordering), with their BM25.
+fn matches(conn: &Connection, expression: &str, k: usize, order: &str) -> Result<Vec<(i64, f64)>> {
     if k == 0 {
         return Ok(Vec::new());
     }
-    let mut stmt = conn.prepare_cached(
-        "SELECT rowid, bm25(memories_fts) AS rank FROM memories_fts WHERE memories_fts MATCH ?1 ORDER BY rank LIMIT ?2",
-    )?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT rowid, bm25(memories_fts) AS rank FROM memories_fts WHERE memories_fts MATCH ?1 ORDER BY {order} LIMIT ?2"
+    ))?;
     let rows = stmt.query_map(params![expression, i64::try_from(k).unwrap_or(i64::MAX)], |r| {
         Ok((r.get(0)?, r.get(1)?))
     })?;

@@ -3,7 +3,7 @@
 
 use std::io::{IsTerminal, Write};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use haema_core::eval::{self, Dataset, EvalOptions, EvalReport, Progress};
 use haema_core::{SearchMode, Settings};
 use serde_json::json;
@@ -23,17 +23,7 @@ async fn locomo(args: LocomoArgs) -> Result<()> {
         return Err(UsageError("-k must be at least 1".into()).into());
     }
     let data = Dataset::read(&args.data).map_err(|e| UsageError(e.to_string()))?;
-    let temp = tempfile::Builder::new()
-        .prefix("haema-eval-")
-        .tempdir()
-        .context("cannot make a temporary folder for the evaluation stores")?;
-    let work = match &args.work {
-        Some(dir) => {
-            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-            dir.clone()
-        }
-        None => temp.path().to_path_buf(),
-    };
+    let (temp, work) = super::work_folder("haema-eval-", args.work.as_deref())?;
     // The settings a new store would get: defaults and the HAEMA_* environment (the
     // temporary folder has no haema.toml).
     let settings = Settings::load(temp.path())?;

@@ -87,6 +87,23 @@ pub fn read_source(path: &Path) -> Result<String> {
     }
 }
 
+/// A temporary folder, and the folder to keep stores in: `work` (created when needed) when
+/// given, else the temporary one. The temporary folder goes when the guard is dropped.
+fn work_folder(prefix: &str, work: Option<&std::path::Path>) -> Result<(tempfile::TempDir, std::path::PathBuf)> {
+    let temp = tempfile::Builder::new()
+        .prefix(prefix)
+        .tempdir()
+        .context("cannot make a temporary folder for the stores")?;
+    let folder = match work {
+        Some(dir) => {
+            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            dir.to_path_buf()
+        }
+        None => temp.path().to_path_buf(),
+    };
+    Ok((temp, folder))
+}
+
 pub async fn run(cli: Cli) -> Result<()> {
     if let Some(Command::Demo(args)) = cli.command {
         let dir = demo::folder(cli.store)?;

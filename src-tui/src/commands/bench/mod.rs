@@ -13,7 +13,7 @@ mod workload;
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 
 use crate::UsageError;
 use crate::cli::{BenchArgs, BenchEmbedder};
@@ -29,17 +29,7 @@ pub async fn run(args: BenchArgs) -> Result<()> {
     if args.n.is_empty() || args.n.contains(&0) {
         return Err(UsageError("--n takes store sizes of at least 1, e.g. --n 1000,10000".into()).into());
     }
-    let temp = tempfile::Builder::new()
-        .prefix("haema-bench-")
-        .tempdir()
-        .context("cannot make a temporary folder for the bench stores")?;
-    let work = match &args.work {
-        Some(dir) => {
-            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-            dir.clone()
-        }
-        None => temp.path().to_path_buf(),
-    };
+    let (_temp, work) = super::work_folder("haema-bench-", args.work.as_deref())?;
     let source = workload::Source::new(args.embedder, args.data.as_deref()).await?;
     let mut table = Vec::new();
     let mut emit = |row: Row| {
