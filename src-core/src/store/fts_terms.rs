@@ -12,7 +12,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::Result;
 
-const SETUP: &str = "
+/// The temporary tables, made once per connection ([`super::prepare_connection`]).
+pub(crate) const SETUP: &str = "
     CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_words USING fts5 (
         word, tokenize = 'porter unicode61 remove_diacritics 2'
     );
@@ -23,8 +24,7 @@ const SETUP: &str = "
 /// The number of memories holding each of `words` (0 for a word the tokenizer does not make
 /// exactly one term of), in order.
 pub(crate) fn document_frequencies(conn: &Connection, words: &[String]) -> Result<Vec<i64>> {
-    conn.execute_batch(SETUP)?;
-    conn.execute("DELETE FROM temp.query_words", [])?;
+    conn.prepare_cached("DELETE FROM temp.query_words")?.execute([])?;
     {
         let mut insert = conn.prepare_cached("INSERT INTO temp.query_words (rowid, word) VALUES (?1, ?2)")?;
         for (i, word) in words.iter().enumerate() {

@@ -55,6 +55,7 @@ impl Store {
         conn.pragma_update(None, "cache_size", -8000i64)?;
         migrations::migrate(&mut conn)?;
         vectors::convert_from_vec0(&mut conn)?;
+        prepare_connection(&conn)?;
         Ok(Self {
             conn: Mutex::new(conn),
             vector_index: Mutex::default(),
@@ -105,6 +106,14 @@ impl Store {
     }
 }
 
+/// What every connection needs once, before its first search: the `rarray` table function
+/// (vector re-ranking) and the temporary tables of query term counts.
+fn prepare_connection(conn: &Connection) -> Result<()> {
+    rusqlite::vtab::array::load_module(conn)?;
+    conn.execute_batch(fts_terms::SETUP)?;
+    Ok(())
+}
+
 /// Reads a meta value.
 pub(crate) fn meta(conn: &Connection, key: &str) -> Result<Option<String>> {
     Ok(conn
@@ -149,5 +158,6 @@ pub(crate) fn memory_db() -> Connection {
     vectors::register();
     let mut conn = Connection::open_in_memory().expect("in-memory database");
     migrations::migrate(&mut conn).expect("migrations");
+    prepare_connection(&conn).expect("connection set-up");
     conn
 }

@@ -253,7 +253,6 @@ pub(crate) fn nearest(conn: &Connection, index: &mut VectorIndex, query: &[f32],
     // In rowid order the B-tree pages are visited once each, front to back.
     candidates.sort_unstable();
     let rowids: Vec<rusqlite::types::Value> = candidates.into_iter().map(rusqlite::types::Value::Integer).collect();
-    rusqlite::vtab::array::load_module(conn)?;
     let mut stmt = conn.prepare_cached(
         "SELECT rowid, vec_distance_cosine(embedding, ?1) FROM vectors WHERE rowid IN rarray(?2) AND active = 1",
     )?;
