@@ -336,9 +336,10 @@ impl Memory {
         let query = query.to_owned();
         let hits = self
             .blocking(move |inner| {
-                inner
-                    .store
-                    .read_with_vectors(|conn, index| search::run(conn, index, &query, query_vector.as_deref(), mode, n))
+                let both_signals = mode == SearchMode::Hybrid && query_vector.is_some();
+                inner.store.read_for_search(both_signals, |readers| {
+                    search::run(readers, &query, query_vector.as_deref(), mode, n)
+                })
             })
             .await?;
         Ok(SearchResults { mode, notice, hits })

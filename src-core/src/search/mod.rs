@@ -5,12 +5,12 @@ pub(crate) mod fusion;
 pub(crate) mod terms;
 pub(crate) mod time;
 
-use rusqlite::Connection;
+use std::sync::{Arc, PoisonError};
 
 use crate::Result;
 use crate::model::{FoundBy, MemoryStatus, SearchHit, SearchMode};
-use crate::store::vector_index::VectorIndex;
-use crate::store::{fts, memories, vectors};
+use crate::store::vector_index::pool_size;
+use crate::store::{SearchReaders, fts, memories, vectors};
 use fusion::Fused;
 
 /// How many candidates each signal contributes to a top `n`: enough for the time and name
@@ -24,23 +24,51 @@ fn candidates(n: usize) -> usize {
 ///
 /// `vector` ranks by cosine similarity alone. `lexical` and `hybrid` fuse what they have
 /// and add the bonuses for named times and names.
+///
+/// A hybrid search runs its two signals at once: full text on the second connection
+/// (`readers.side`) on its own thread, vectors on this one. Its vector candidates past the
+/// top `n` only help scale the scores, so the exact re-rank pool is the one of `n`.
 pub(crate) fn run(
-    conn: &Connection,
-    index: &mut VectorIndex,
+    readers: SearchReaders<'_>,
     query: &str,
     query_vector: Option<&[f32]>,
     mode: SearchMode,
     n: usize,
 ) -> Result<Vec<SearchHit>> {
-    let has_table = vectors::exists(conn)?;
-    let vector_hits = match (mode, query_vector) {
-        (SearchMode::Hybrid, Some(v)) if has_table => vectors::nearest(conn, index, v, candidates(n))?,
-        (SearchMode::Vector, Some(v)) if has_table => vectors::nearest(conn, index, v, n)?,
-        _ => Vec::new(),
+    let SearchReaders {
+        conn,
+        index,
+        term_stats,
+        side,
+    } = readers;
+    let words = terms::query_words(query);
+    let vector = match query_vector.filter(|_| mode != SearchMode::Lexical) {
+        Some(v) if vectors::exists(conn)? => Some(v),
+        _ => None,
     };
-    let lexical_hits = match mode {
-        SearchMode::Hybrid | SearchMode::Lexical => fts::search_terms(conn, &terms::query_words(query), candidates(n))?,
-        SearchMode::Vector => Vec::new(),
+    let k = if mode == SearchMode::Vector { n } else { candidates(n) };
+    let full_text = |conn: &rusqlite::Connection, words: &[String]| {
+        let mut stats = term_stats.lock().unwrap_or_else(PoisonError::into_inner);
+        fts::search_terms(conn, &mut stats, words, k)
+    };
+    let (vector_hits, lexical_hits) = match (mode, vector, side) {
+        (SearchMode::Vector, Some(v), _) => (vectors::nearest(conn, index, v, k, pool_size(n))?, Vec::new()),
+        (SearchMode::Vector, None, _) => (Vec::new(), Vec::new()),
+        (_, Some(v), Some(side)) => {
+            let stats = Arc::clone(term_stats);
+            let lexical = side.start(move |side_conn| {
+                let mut stats = stats.lock().unwrap_or_else(PoisonError::into_inner);
+                fts::search_terms(side_conn, &mut stats, &words, k)
+            });
+            let vector_hits = vectors::nearest(conn, index, v, k, pool_size(n));
+            let lexical_hits = lexical.wait();
+            (vector_hits?, lexical_hits?)
+        }
+        (_, Some(v), None) => (
+            vectors::nearest(conn, index, v, k, pool_size(n))?,
+            full_text(conn, &words)?,
+        ),
+        (_, None, _) => (Vec::new(), full_text(conn, &words)?),
     };
     let mut ranked: Vec<(i64, Fused)> = if mode == SearchMode::Vector {
         vector_hits

@@ -2,6 +2,7 @@
 
 use rusqlite::{Connection, params};
 
+use super::fts_terms::TermStats;
 use crate::Result;
 
 /// Indexes the text of memory `rowid`.
@@ -66,18 +67,24 @@ pub(crate) fn search(conn: &Connection, query: &str, k: usize) -> Result<Vec<(i6
 /// together are ranked; a single such term gives the newest memories holding it. A store of
 /// up to [`RANKED_ROWS`] memories (by rowid: pending and superseded ones count) ranks every
 /// term.
-pub(crate) fn search_terms(conn: &Connection, terms: &[String], k: usize) -> Result<Vec<(i64, f64)>> {
+pub(crate) fn search_terms(
+    conn: &Connection,
+    stats: &mut TermStats,
+    terms: &[String],
+    k: usize,
+) -> Result<Vec<(i64, f64)>> {
     if terms.is_empty() || k == 0 {
         return Ok(Vec::new());
     }
     let largest_rowid: Option<i64> = conn.query_row("SELECT max(rowid) FROM memories", [], |r| r.get(0))?;
-    if largest_rowid.unwrap_or(0) <= RANKED_ROWS {
+    let largest_rowid = largest_rowid.unwrap_or(0);
+    if largest_rowid <= RANKED_ROWS {
         return match expression_of(terms) {
             Some(expression) => search_expression(conn, &expression, k),
             None => Ok(Vec::new()),
         };
     }
-    let frequencies = super::fts_terms::document_frequencies(conn, terms)?;
+    let frequencies = stats.document_frequencies(conn, terms, largest_rowid)?;
     let mut order: Vec<usize> = (0..terms.len()).collect();
     order.sort_by_key(|&i| frequencies[i]);
     let mut chosen = Vec::new();
@@ -173,15 +180,15 @@ mod tests {
         }));
         let ids = |hits: Vec<(i64, f64)>| hits.into_iter().map(|h| h.0).collect::<Vec<_>>();
         // "note" is left out: only the violin memories are ranked.
-        let hits = ids(search_terms(&conn, &words_of("violin note"), 10).unwrap());
+        let hits = ids(search_terms(&conn, &mut TermStats::default(), &words_of("violin note"), 10).unwrap());
         assert_eq!(hits.len(), 2, "{hits:?}");
         assert!(hits.contains(&8) && hits.contains(&9));
         // The rare word alone when adding the common one would pass the limit.
-        let hits = ids(search_terms(&conn, &words_of("note green"), 10).unwrap());
+        let hits = ids(search_terms(&conn, &mut TermStats::default(), &words_of("note green"), 10).unwrap());
         assert_eq!(hits.len(), 2, "{hits:?}");
         // One common word: the newest memories holding it.
         assert_eq!(
-            ids(search_terms(&conn, &words_of("note"), 3).unwrap()),
+            ids(search_terms(&conn, &mut TermStats::default(), &words_of("note"), 3).unwrap()),
             vec![2100, 2099, 2098]
         );
     }
@@ -189,7 +196,7 @@ mod tests {
     #[test]
     fn a_small_store_ranks_every_term() {
         let conn = store_of(["note about the violin", "note 2", "violin"].map(str::to_owned));
-        let hits = search_terms(&conn, &words_of("violin note"), 10).unwrap();
+        let hits = search_terms(&conn, &mut TermStats::default(), &words_of("violin note"), 10).unwrap();
         assert_eq!(hits.len(), 3);
         assert_eq!(hits[0].0, 1);
     }

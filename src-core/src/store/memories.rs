@@ -52,14 +52,10 @@ pub(crate) fn latest_before(
 
 /// Memories by rowid (any status).
 pub(crate) fn by_rowids(conn: &Connection, rowids: &[i64]) -> Result<HashMap<i64, MemoryRecord>> {
-    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM memories WHERE rowid = ?1"))?;
-    let mut out = HashMap::with_capacity(rowids.len());
-    for rowid in rowids {
-        if let Some((rowid, memory)) = stmt.query_row([rowid], from_row).optional()? {
-            out.insert(rowid, memory);
-        }
-    }
-    Ok(out)
+    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM memories WHERE rowid IN rarray(?1)"))?;
+    let list: Vec<rusqlite::types::Value> = rowids.iter().map(|&r| rusqlite::types::Value::Integer(r)).collect();
+    let rows = stmt.query_map([std::rc::Rc::new(list)], from_row)?;
+    rows.collect::<rusqlite::Result<HashMap<_, _>>>().map_err(Into::into)
 }
 
 /// One memory by id (any status), with its rowid.

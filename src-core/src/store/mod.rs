@@ -6,20 +6,23 @@
 pub(crate) mod changesets;
 pub(crate) mod core_versions;
 pub(crate) mod fts;
-mod fts_terms;
+pub(crate) mod fts_terms;
 pub(crate) mod memories;
 mod migrations;
+mod side;
 pub(crate) mod vector_codes;
 pub(crate) mod vector_index;
 pub(crate) mod vectors;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
 use crate::{Error, Result};
+use fts_terms::TermStats;
+use side::SideReader;
 use vector_index::VectorIndex;
 
 /// How long a writer waits for another process's write lock before giving up.
@@ -28,10 +31,25 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 /// An open store folder.
 #[derive(Debug)]
 pub struct Store {
+    /// A second connection for the full-text half of a hybrid search, which runs on its own
+    /// thread beside the vector half; opened by the first hybrid search (`None` when it
+    /// could not be). First, so that it closes before `conn`.
+    side: OnceLock<Option<SideReader>>,
     conn: Mutex<Connection>,
     /// The vector codes for the coarse pass, locked only while `conn` is.
     vector_index: Mutex<VectorIndex>,
+    /// Query term statistics for full-text search, on either connection.
+    term_stats: Arc<Mutex<TermStats>>,
     dir: PathBuf,
+}
+
+/// What a search reads with: the store's connection and vector codes, the term statistics,
+/// and the second connection when it is open.
+pub(crate) struct SearchReaders<'a> {
+    pub conn: &'a Connection,
+    pub index: &'a mut VectorIndex,
+    pub term_stats: &'a Arc<Mutex<TermStats>>,
+    pub side: Option<&'a SideReader>,
 }
 
 impl Store {
@@ -42,23 +60,20 @@ impl Store {
         vectors::register();
         let db_path = dir.join("memory.db");
         let mut conn = Connection::open(&db_path)?;
-        conn.busy_timeout(BUSY_TIMEOUT)?;
         // 8 KB pages hold five 384-d float vectors where 4 KB pages hold two: 2.7 -> 2.3 KB
         // on disk per memory. Only a new database takes it (an existing one keeps its size).
         conn.pragma_update(None, "page_size", 8192i64)?;
         conn.pragma_update(None, "journal_mode", "wal")?;
-        conn.pragma_update(None, "synchronous", "normal")?;
         conn.pragma_update(None, "foreign_keys", "on")?;
-        // No memory map: mapped pages count as resident memory (fault-around pulls in far
-        // more than a query touches), and the kernel page cache serves reads as fast here.
-        conn.pragma_update(None, "mmap_size", 0i64)?;
-        conn.pragma_update(None, "cache_size", -8000i64)?;
+        configure(&conn, 8000)?;
         migrations::migrate(&mut conn)?;
         vectors::convert_from_vec0(&mut conn)?;
         prepare_connection(&conn)?;
         Ok(Self {
+            side: OnceLock::new(),
             conn: Mutex::new(conn),
             vector_index: Mutex::default(),
+            term_stats: Arc::default(),
             dir: dir.to_path_buf(),
         })
     }
@@ -89,6 +104,31 @@ impl Store {
         f(&conn, &mut index)
     }
 
+    /// Runs a search ([`crate::search::run`]). `with_side` asks for the second connection
+    /// (a hybrid search); when it cannot be opened the search runs on the one connection.
+    pub(crate) fn read_for_search<T>(
+        &self,
+        with_side: bool,
+        f: impl FnOnce(SearchReaders<'_>) -> Result<T>,
+    ) -> Result<T> {
+        let conn = self.lock();
+        let mut index = self.vector_index.lock().unwrap_or_else(PoisonError::into_inner);
+        let side = with_side
+            .then(|| {
+                // Only speed depends on it: when it cannot be opened, searches run on `conn`.
+                self.side
+                    .get_or_init(|| SideReader::open(&self.dir.join("memory.db")).ok())
+                    .as_ref()
+            })
+            .flatten();
+        f(SearchReaders {
+            conn: &conn,
+            index: &mut index,
+            term_stats: &self.term_stats,
+            side,
+        })
+    }
+
     /// Runs `f` in one `BEGIN IMMEDIATE` transaction: it holds the store's write lock from
     /// the start (other processes wait up to the busy timeout) and commits only if `f`
     /// succeeds.
@@ -104,6 +144,18 @@ impl Store {
     pub fn data_version(&self) -> Result<i64> {
         Ok(self.lock().query_row("PRAGMA data_version", [], |r| r.get(0))?)
     }
+}
+
+/// The settings of every connection: how long a writer waits for another process's write
+/// lock, durability, and a page cache of `cache_kib` KiB.
+fn configure(conn: &Connection, cache_kib: i64) -> Result<()> {
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.pragma_update(None, "synchronous", "normal")?;
+    // No memory map: mapped pages count as resident memory (fault-around pulls in far
+    // more than a query touches), and the kernel page cache serves reads as fast here.
+    conn.pragma_update(None, "mmap_size", 0i64)?;
+    conn.pragma_update(None, "cache_size", -cache_kib)?;
+    Ok(())
 }
 
 /// What every connection needs once, before its first search: the `rarray` table function

@@ -242,14 +242,21 @@ pub(crate) fn set_active(conn: &Connection, rowid: i64, active: bool) -> Result<
 }
 
 /// The `k` active memories nearest to `query`: `(rowid, cosine distance)`, nearest first. A
-/// coarse pass over the sign bits picks candidates, which sqlite-vec's `vec_distance_cosine`
-/// re-ranks exactly on their float vectors, in one statement.
-pub(crate) fn nearest(conn: &Connection, index: &mut VectorIndex, query: &[f32], k: usize) -> Result<Vec<(i64, f64)>> {
+/// coarse pass over the sign bits picks `pool` candidates (see
+/// [`super::vector_index::pool_size`]), which sqlite-vec's `vec_distance_cosine` re-ranks
+/// exactly on their float vectors, in one statement.
+pub(crate) fn nearest(
+    conn: &Connection,
+    index: &mut VectorIndex,
+    query: &[f32],
+    k: usize,
+    pool: usize,
+) -> Result<Vec<(i64, f64)>> {
     if k == 0 || !exists(conn)? {
         return Ok(Vec::new());
     }
     index.refresh(conn)?;
-    let mut candidates = index.candidates(query, super::vector_index::pool_size(k));
+    let mut candidates = index.candidates(query, pool.max(k));
     // In rowid order the B-tree pages are visited once each, front to back.
     candidates.sort_unstable();
     let rowids: Vec<rusqlite::types::Value> = candidates.into_iter().map(rusqlite::types::Value::Integer).collect();
@@ -317,13 +324,19 @@ mod tests {
         insert(&conn, 1, &[1.0, 0.0]).unwrap();
         insert(&conn, 2, &[0.9, 0.1]).unwrap();
         insert(&conn, 3, &[0.0, 1.0]).unwrap();
-        let hits = nearest(&conn, &mut index, &[1.0, 0.0], 2).unwrap();
+        let hits = nearest(&conn, &mut index, &[1.0, 0.0], 2, 160).unwrap();
         assert_eq!(ids(&hits), vec![1, 2]);
         assert!(hits[0].1.abs() < 1e-6);
         assert!(set_active(&conn, 1, false).unwrap());
-        assert_eq!(ids(&nearest(&conn, &mut index, &[1.0, 0.0], 2).unwrap()), vec![2, 3]);
+        assert_eq!(
+            ids(&nearest(&conn, &mut index, &[1.0, 0.0], 2, 160).unwrap()),
+            vec![2, 3]
+        );
         assert!(set_active(&conn, 1, true).unwrap());
-        assert_eq!(ids(&nearest(&conn, &mut index, &[1.0, 0.0], 2).unwrap()), vec![1, 2]);
+        assert_eq!(
+            ids(&nearest(&conn, &mut index, &[1.0, 0.0], 2, 160).unwrap()),
+            vec![1, 2]
+        );
         assert!(!set_active(&conn, 99, false).unwrap());
     }
 
@@ -372,9 +385,15 @@ mod tests {
         assert_eq!(from_blob(&rows[1].2), vec![0.8, 0.6]);
         assert!(!rows[1].1);
         let mut index = VectorIndex::default();
-        assert_eq!(ids(&nearest(&conn, &mut index, &[0.9, 0.5], 3).unwrap()), vec![1, 3]);
+        assert_eq!(
+            ids(&nearest(&conn, &mut index, &[0.9, 0.5], 3, 160).unwrap()),
+            vec![1, 3]
+        );
         // Converting again is a no-op.
         convert_from_vec0(&mut conn).unwrap();
-        assert_eq!(ids(&nearest(&conn, &mut index, &[0.9, 0.5], 3).unwrap()), vec![1, 3]);
+        assert_eq!(
+            ids(&nearest(&conn, &mut index, &[0.9, 0.5], 3, 160).unwrap()),
+            vec![1, 3]
+        );
     }
 }
