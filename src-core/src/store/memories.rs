@@ -26,6 +26,17 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<(i64, MemoryRecord)> {
 
 /// Active memories, newest first, skipping `offset`.
 pub(crate) fn latest(conn: &Connection, offset: usize, count: usize) -> Result<Vec<MemoryRecord>> {
+    if offset >= super::latest_counts::DIRECT {
+        let Some((newest, skip)) = super::latest_counts::locate(conn, offset)? else {
+            return Ok(Vec::new());
+        };
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM memories WHERE status = 'active' AND created_at_ms <= ?3
+             ORDER BY created_at_ms DESC, rowid DESC LIMIT ?1 OFFSET ?2"
+        ))?;
+        let rows = stmt.query_map(params![to_i64(count), to_i64(skip), newest], from_row)?;
+        return Ok(rows.map(|r| r.map(|(_, m)| m)).collect::<rusqlite::Result<Vec<_>>>()?);
+    }
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM memories WHERE status = 'active' ORDER BY created_at_ms DESC, rowid DESC LIMIT ?1 OFFSET ?2"
     ))?;

@@ -5,7 +5,10 @@ use rusqlite::Connection;
 use crate::{Error, Result};
 
 /// Every migration ever shipped, in order. Never edit one; append a new one.
-const MIGRATIONS: &[&str] = &[include_str!("../../migrations/0001_init.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../migrations/0001_init.sql"),
+    include_str!("../../migrations/0002_latest_counts.sql"),
+];
 
 /// The schema version this build writes.
 pub(crate) const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;

@@ -7,6 +7,7 @@ pub(crate) mod changesets;
 pub(crate) mod core_versions;
 pub(crate) mod fts;
 pub(crate) mod fts_terms;
+mod latest_counts;
 pub(crate) mod memories;
 mod migrations;
 mod side;
