@@ -99,7 +99,11 @@ mod tests {
                 2 => -((rng.next() % 1_000_000) as i64),
                 _ => 1_650_000_000_000,
             };
-            let status = if rng.next() % 5 == 0 { "pending" } else { "active" };
+            let status = if rng.next().is_multiple_of(5) {
+                "pending"
+            } else {
+                "active"
+            };
             conn.execute(
                 "INSERT INTO memories (id, content, status, created_at_ms, updated_at_ms) VALUES (?1, 'x', ?2, ?3, ?3)",
                 params![format!("m{i}"), status, ts],
