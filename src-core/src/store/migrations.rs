@@ -55,6 +55,37 @@ mod tests {
     }
 
     #[test]
+    fn a_version_1_store_gets_its_latest_counts() {
+        super::super::vectors::register();
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(MIGRATIONS[0]).unwrap();
+        conn.pragma_update(None, "user_version", 1).unwrap();
+        for (i, (status, ts)) in [("active", 5), ("active", 300), ("superseded", 301), ("active", 1 << 20)]
+            .into_iter()
+            .enumerate()
+        {
+            conn.execute(
+                "INSERT INTO memories (id, content, status, created_at_ms, updated_at_ms) VALUES (?1, 'x', ?2, ?3, ?3)",
+                rusqlite::params![format!("m{i}"), status, ts],
+            )
+            .unwrap();
+        }
+        migrate(&mut conn).unwrap();
+        let count = |level: i64, bucket: i64| -> i64 {
+            conn.query_row(
+                "SELECT active FROM latest_counts WHERE level = ?1 AND bucket = ?2",
+                [level, bucket],
+                |r| r.get(0),
+            )
+            .unwrap()
+        };
+        assert_eq!(count(40, 0), 3);
+        assert_eq!(count(16, 0), 2);
+        assert_eq!(count(16, 16), 1);
+        assert_eq!((count(8, 0), count(8, 1)), (1, 1));
+    }
+
+    #[test]
     fn newer_schema_is_refused() {
         let mut conn = Connection::open_in_memory().unwrap();
         conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1).unwrap();
