@@ -13,6 +13,9 @@
 //! # let _ = hits; Ok(()) }
 //! ```
 
+#[cfg(feature = "bench")]
+#[doc(hidden)]
+pub mod bench;
 pub mod config;
 pub mod core_md;
 pub mod diff;

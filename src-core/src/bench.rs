@@ -1,0 +1,135 @@
+//! Entry points for the `criterion` benches of the hot inner pieces (`benches/inner.rs`).
+//! Built only with the `bench` feature; not part of haema's API.
+
+use std::path::Path;
+
+use crate::Result;
+use crate::search::{fusion, terms, time};
+use crate::store::vector_index::pool_size;
+use crate::store::{Store, fts, memories, vector_codes, vectors};
+
+/// A store of synthetic memories (text and unit vectors), every one active.
+pub struct BenchStore {
+    store: Store,
+    dims: usize,
+}
+
+impl BenchStore {
+    /// Creates the store in `dir` with `n` memories of `dims`-dimensional vectors (random
+    /// directions around a few dozen centres, like clustered embeddings) and texts of a
+    /// few hundred distinct words. The same `n` and `dims` give the same store.
+    pub fn create(dir: &Path, n: usize, dims: usize) -> Result<Self> {
+        let store = Store::open(dir)?;
+        store.write(|tx| {
+            vectors::create(tx)?;
+            tx.execute(
+                "INSERT INTO changesets (kind, status, outcome, created_at_ms, inputs) VALUES ('add', 'committed', 'bench store', 0, '[]')",
+                [],
+            )?;
+            let changeset = tx.last_insert_rowid();
+            let centres: Vec<Vec<f32>> = (0..48).map(|c| unit_vector(dims, 1_000_000 + c)).collect();
+            for i in 0..n {
+                let rowid = i64::try_from(i).unwrap_or(i64::MAX) + 1;
+                let content = synthetic_text(i);
+                let id = format!("bench-{i}");
+                let ts = 1_700_000_000_000 + rowid * 1_000;
+                let inserted = memories::insert(tx, &id, &content, crate::MemoryStatus::Active, ts, changeset)?;
+                fts::insert(tx, inserted, &content)?;
+                let noise = unit_vector(dims, i as u64);
+                let centre = &centres[i % centres.len()];
+                let vector: Vec<f32> = centre.iter().zip(&noise).map(|(c, e)| c + 0.6 * e).collect();
+                vectors::insert(tx, inserted, &vector)?;
+            }
+            Ok(())
+        })?;
+        Ok(Self { store, dims })
+    }
+
+    /// Dimensions of the store's vectors.
+    pub fn dims(&self) -> usize {
+        self.dims
+    }
+
+    /// The coarse pass alone: the rowids of the `pool` best codes (codes reloaded only when
+    /// they changed, as in a search).
+    pub fn coarse_candidates(&self, query: &[f32], pool: usize) -> Result<Vec<i64>> {
+        self.store.read_with_vectors(|conn, index| {
+            index.refresh(conn)?;
+            Ok(index.candidates(query, pool))
+        })
+    }
+
+    /// The `k` nearest memories: coarse pass and exact re-rank, as a vector search does.
+    pub fn nearest(&self, query: &[f32], k: usize) -> Result<Vec<(i64, f64)>> {
+        self.store
+            .read_with_vectors(|conn, index| vectors::nearest(conn, index, query, k, pool_size(k)))
+    }
+
+    /// The `k` best full-text matches of `query`'s content words, as a search ranks them.
+    pub fn full_text(&self, query: &str, k: usize) -> Result<Vec<(i64, f64)>> {
+        let words = terms::query_words(query);
+        self.store.read_for_search(false, |readers| {
+            let mut stats = readers
+                .term_stats
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            fts::search_terms(readers.conn, &mut stats, &words, k)
+        })
+    }
+
+    /// A page of `latest` starting at position `offset` (0-based).
+    pub fn latest_page(&self, offset: usize, count: usize) -> Result<usize> {
+        self.store
+            .read(|conn| memories::latest(conn, offset, count))
+            .map(|page| page.len())
+    }
+}
+
+/// A deterministic unit vector of `dims` components.
+pub fn unit_vector(dims: usize, seed: u64) -> Vec<f32> {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 40) as f32 / (1u64 << 24) as f32 - 0.5
+    };
+    let raw: Vec<f32> = (0..dims).map(|_| next() + next() + next()).collect();
+    let norm = raw.iter().map(|x| x * x).sum::<f32>().sqrt().max(f32::MIN_POSITIVE);
+    raw.into_iter().map(|x| x / norm).collect()
+}
+
+/// A short text of a few words out of a vocabulary of several hundred.
+pub fn synthetic_text(i: usize) -> String {
+    const WORDS: [&str; 16] = [
+        "garden", "violin", "river", "coffee", "train", "market", "letter", "winter", "kitchen", "bridge", "lamp",
+        "harbour", "forest", "pencil", "island", "ticket",
+    ];
+    let word = |k: usize| format!("{}{}", WORDS[k % WORDS.len()], k % 37);
+    format!(
+        "note {i}: {} near the {} with {}",
+        word(i.wrapping_mul(7)),
+        word(i.wrapping_mul(13) / 3),
+        word(i / 5)
+    )
+}
+
+/// The sign-bit code of a vector (what the coarse pass scans).
+pub fn sign_code(vector: &[f32]) -> Vec<u64> {
+    vector_codes::sign_bits(vector)
+}
+
+/// sqlite-vec's cosine distance as the exact pass computes it.
+pub fn cosine_distance(a: &[f32], b: &[f32]) -> f64 {
+    vectors::cosine_distance(a, b)
+}
+
+/// What a search makes of its query text: content words, named times, names.
+pub fn parse_query(query: &str) -> usize {
+    terms::query_words(query).len() + time::spans(query).len() + terms::names(query).len()
+}
+
+/// Score fusion of two candidate lists.
+pub fn fuse(vector: &[(i64, f64)], lexical: &[(i64, f64)]) -> usize {
+    fusion::fuse(vector, lexical).len()
+}
