@@ -1,11 +1,15 @@
-//! How fast the real `haema` TUI opens a 100,000-memory store and how much memory it holds.
+//! How fast the real `haema` TUI opens a large store, answers keys on it, and how much
+//! memory it holds.
 //!
 //! `cargo bench -p haema-tui --bench tui_open` prints one JSON object. The store (100,000
-//! memories in 1,000 changesets, 384-dimension vectors from an embedder on 127.0.0.1) is
-//! built once under `target/bench-stores/` (`HAEMA_BENCH_STORE` overrides). The binary runs
-//! in tmux; "first frame" is the time from starting it until the screen shows the store's
-//! count and its newest memory. tmux's own start-up is measured the same way (`echo`) and
-//! reported beside it. Resident memory is read from `/proc/<pid>/status`.
+//! memories, or `HAEMA_BENCH_MEMORIES`, in 1,000 changesets, 384-dimension vectors from an
+//! embedder on 127.0.0.1) is built once under `target/bench-stores/` (`HAEMA_BENCH_STORE`
+//! overrides). The binary runs in tmux; "first frame" is the time from starting it until
+//! the screen shows the store's count and its newest memory. A keypress is timed from
+//! `tmux send-keys` until the screen shows its answer: opening the newest memory's lineage
+//! (a store read) and switching to History and back. tmux's own start-up (`echo`) and key
+//! round trip (a key echoed by the terminal) are measured the same way and reported beside
+//! them. Resident memory is read from `/proc/<pid>/status`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
@@ -16,9 +20,33 @@ use haema_core::{ImportItem, Memory, Settings};
 use haema_tests::FakeOpenAi;
 use serde_json::json;
 
-const MEMORIES: usize = 100_000;
-const PER_CHANGESET: usize = 100;
 const RUNS: usize = 7;
+
+/// Memories in the store: `HAEMA_BENCH_MEMORIES`, 100,000 by default.
+fn memories() -> usize {
+    std::env::var("HAEMA_BENCH_MEMORIES")
+        .ok()
+        .and_then(|v| v.replace(['_', ','], "").parse().ok())
+        .unwrap_or(100_000)
+}
+
+/// Memories per changeset: the store always has 1,000 changesets (or one per memory).
+fn per_changeset(memories: usize) -> usize {
+    memories.div_ceil(1_000).max(1)
+}
+
+/// `1234567` as the TUI writes it: `1,234,567`.
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
 
 fn text(i: usize) -> String {
     const WHO: [&str; 6] = [
@@ -64,17 +92,18 @@ fn settings(base_url: &str) -> Settings {
     s
 }
 
-async fn build_store(dir: &Path) {
-    if Memory::peek(dir).await.is_ok_and(|i| i.active == MEMORIES) {
+async fn build_store(dir: &Path, memories: usize) {
+    if Memory::peek(dir).await.is_ok_and(|i| i.active == memories) {
         return;
     }
     let _ = std::fs::remove_dir_all(dir);
-    eprintln!("building a {MEMORIES}-memory store in {} (once)...", dir.display());
+    eprintln!("building a {memories}-memory store in {} (once)...", dir.display());
     let fake = FakeOpenAi::start(384).await;
     let memory = Memory::open(dir, settings(&fake.base_url())).await.unwrap();
     let start_ms = 1_700_000_000_000i64;
-    for chunk in 0..MEMORIES / PER_CHANGESET {
-        let items = (chunk * PER_CHANGESET..(chunk + 1) * PER_CHANGESET)
+    let per = per_changeset(memories);
+    for chunk in 0..memories.div_ceil(per) {
+        let items = (chunk * per..((chunk + 1) * per).min(memories))
             .map(|i| ImportItem {
                 content: text(i),
                 timestamp_ms: Some(start_ms + i64::try_from(i).unwrap() * 60_000),
@@ -82,7 +111,7 @@ async fn build_store(dir: &Path) {
             .collect();
         memory.import_items(items, "bench").await.unwrap();
     }
-    assert_eq!(memory.info().await.unwrap().active, MEMORIES);
+    assert_eq!(memory.info().await.unwrap().active, memories);
 }
 
 struct Tmux(String);
@@ -175,15 +204,48 @@ fn command(store: &Path, embed_url: &str) -> String {
     )
 }
 
-/// Milliseconds to the first frame showing `needles`, resident MB then, and (when
-/// `browse`) the peak resident MB after paging and visiting every view.
-fn open_once(command: &str, needles: &[&str], browse: bool) -> (f64, f64, f64) {
+/// Milliseconds from sending `keys` until the screen shows `needle` (or, when `gone`, no
+/// longer shows it).
+fn key_ms(tmux: &Tmux, keys: &[&str], needle: &str, gone: bool) -> f64 {
+    let start = Instant::now();
+    tmux.keys(keys);
+    loop {
+        if tmux.screen().contains(needle) != gone {
+            return start.elapsed().as_secs_f64() * 1000.0;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{needle:?} never changed after {keys:?}"
+        );
+    }
+}
+
+/// What one start of the TUI measured.
+struct Opened {
+    first_frame_ms: f64,
+    rss_mb: f64,
+    /// Peak resident MB after paging and visiting every view (when browsing).
+    peak_mb: f64,
+    /// Key answers in ms: lineage open, lineage close, to History, back to Latest.
+    keys_ms: Vec<f64>,
+}
+
+/// Starts `command` in tmux and waits for its first frame showing `needles`; with `keys`,
+/// times keypresses on it; with `browse`, pages and visits every view.
+fn open_once(command: &str, needles: &[&str], keys: bool, browse: bool) -> Opened {
     let start = Instant::now();
     let tmux = Tmux::start(command);
     tmux.wait_for(needles);
     let ms = start.elapsed().as_secs_f64() * 1000.0;
     let pid = tmux.pid();
     let (rss, _) = rss_mb(pid);
+    let mut keys_ms = Vec::new();
+    if keys {
+        keys_ms.push(key_ms(&tmux, &["Enter"], "Lineage ·", false));
+        keys_ms.push(key_ms(&tmux, &["Escape"], "Lineage ·", true));
+        keys_ms.push(key_ms(&tmux, &["5"], "History ·", false));
+        keys_ms.push(key_ms(&tmux, &["1"], "Latest ·", false));
+    }
     let mut peak = 0.0;
     if browse {
         for _ in 0..5 {
@@ -208,49 +270,77 @@ fn open_once(command: &str, needles: &[&str], browse: bool) -> (f64, f64, f64) {
         peak = rss_mb(pid).1;
     }
     tmux.keys(&["q"]);
-    (ms, rss, peak)
+    Opened {
+        first_frame_ms: ms,
+        rss_mb: rss,
+        peak_mb: peak,
+        keys_ms,
+    }
+}
+
+/// The terminal's own key round trip: a key echoed by `cat`'s terminal, in ms.
+fn echo_key_ms() -> f64 {
+    let tmux = Tmux::start("cat");
+    std::thread::sleep(Duration::from_millis(100));
+    key_ms(&tmux, &["-l", "k"], "k", false)
 }
 
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
+    let memories = memories();
     let store = std::env::var_os("HAEMA_BENCH_STORE").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/bench-stores/tui-100k"),
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../target/bench-stores/tui-{memories}")),
         PathBuf::from,
     );
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let built = Instant::now();
-    runtime.block_on(build_store(&store));
+    runtime.block_on(build_store(&store, memories));
     let build_s = built.elapsed().as_secs_f64();
     // The embedder the search step of the browsing run calls.
     let fake = runtime.block_on(FakeOpenAi::start(384));
     let url = fake.base_url();
     let empty = tempfile::tempdir().unwrap();
-    let newest = text(MEMORIES - 1);
+    let newest = text(memories - 1);
+    let count = format!("{} memories", grouped(memories));
 
     let mut echo = Vec::new();
+    let mut echo_keys = Vec::new();
     let (mut full, mut small, mut rss, mut peak) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut keys: Vec<f64> = Vec::new();
     for run in 0..RUNS {
-        echo.push(open_once("echo tmux-ready; sleep 5", &["tmux-ready"], false).0);
-        let (ms, r, p) = open_once(&command(&store, &url), &["100,000 memories", &newest], run == 0);
-        full.push(ms);
-        rss.push(r);
+        echo.push(open_once("echo tmux-ready; sleep 5", &["tmux-ready"], false, false).first_frame_ms);
+        echo_keys.push(echo_key_ms());
+        let opened = open_once(&command(&store, &url), &[&count, &newest], true, run == 0);
+        full.push(opened.first_frame_ms);
+        rss.push(opened.rss_mb);
+        keys.extend(&opened.keys_ms);
         if run == 0 {
-            peak.push(p);
+            peak.push(opened.peak_mb);
         }
-        small.push(open_once(&command(empty.path(), &url), &["0 memories", "No memories yet"], false).0);
+        small.push(
+            open_once(
+                &command(empty.path(), &url),
+                &["0 memories", "No memories yet"],
+                false,
+                false,
+            )
+            .first_frame_ms,
+        );
     }
     let db_mb = std::fs::metadata(store.join("memory.db")).map_or(0.0, |m| m.len() as f64 / 1e6);
     let report = json!({
-        "store": {"memories": MEMORIES, "changesets": MEMORIES / PER_CHANGESET, "dims": 384, "db_mb": db_mb.round(), "build_s": build_s.round()},
+        "store": {"memories": memories, "changesets": memories.div_ceil(per_changeset(memories)), "dims": 384, "db_mb": db_mb.round(), "build_s": build_s.round()},
         "runs": RUNS,
-        "first_frame_ms_100k": {"median": median(full.clone()), "runs": full},
+        "first_frame_ms": {"median": median(full.clone()), "runs": full},
+        "keypress_ms": {"median": median(keys.clone()), "max": keys.iter().copied().fold(0.0, f64::max), "presses": keys.len()},
+        "tmux_key_echo_ms": {"median": median(echo_keys.clone()), "runs": echo_keys},
         "first_frame_ms_empty_store": {"median": median(small.clone()), "runs": small},
         "tmux_echo_ms": {"median": median(echo.clone()), "runs": echo},
         "rss_mb_at_first_frame": {"median": median(rss.clone()), "runs": rss},
         "peak_rss_mb_after_paging_and_every_view": peak[0],
-        "targets": {"first_frame_ms": 200, "rss_mb": 80}
+        "targets": {"first_frame_ms": 200, "first_frame_ms_1m": 100, "keypress_ms_1m": 16, "rss_mb": 80}
     });
     println!("{}", serde_json::to_string_pretty(&report).unwrap());
 }
