@@ -141,10 +141,10 @@ fn recorded(store: &Store) -> Result<Recorded> {
             dims: store::meta(conn, "dims")?.and_then(|d| d.parse().ok()).unwrap_or(0),
             wanted: store::meta(conn, EMBEDDER_WANTED)?,
             behind: store::meta(conn, VECTORS_BEHIND)?.is_some(),
-            has_memories: memories::count(conn, MemoryStatus::Active)?
-                + memories::count(conn, MemoryStatus::Superseded)?
-                + memories::count(conn, MemoryStatus::Pending)?
-                > 0,
+            has_memories: memories::any_with(
+                conn,
+                &[MemoryStatus::Active, MemoryStatus::Superseded, MemoryStatus::Pending],
+            )?,
         })
     })
 }
@@ -387,8 +387,7 @@ pub(crate) fn check(store: &Store, configured: Option<(String, usize)>) -> Resul
     store.write(|tx| {
         let stored = store::meta(tx, "embedder")?;
         let stored_dims: usize = store::meta(tx, "dims")?.and_then(|d| d.parse().ok()).unwrap_or(0);
-        let has_memories =
-            memories::count(tx, MemoryStatus::Active)? + memories::count(tx, MemoryStatus::Superseded)? > 0;
+        let has_memories = memories::any_with(tx, &[MemoryStatus::Active, MemoryStatus::Superseded])?;
         match stored {
             Some(id) if id == configured_id && stored_dims == configured_dims => Ok(()),
             Some(id) if has_memories => Err(Error::EmbedderMismatch {

@@ -124,12 +124,33 @@ pub(crate) fn delete_pending(conn: &Connection, rowid: i64) -> Result<()> {
 
 /// Number of memories with a status.
 pub(crate) fn count(conn: &Connection, status: MemoryStatus) -> Result<usize> {
-    let n: i64 = conn.query_row(
-        "SELECT count(*) FROM memories WHERE status = ?1",
-        [status.as_str()],
-        |r| r.get(0),
-    )?;
+    // Active memories are counted per span of time already (the coarsest level has a
+    // row or two); the others are counted in the index.
+    let n: i64 = if status == MemoryStatus::Active {
+        conn.query_row(
+            "SELECT coalesce(sum(active), 0) FROM latest_counts WHERE level = 40",
+            [],
+            |r| r.get(0),
+        )?
+    } else {
+        conn.query_row(
+            "SELECT count(*) FROM memories WHERE status = ?1",
+            [status.as_str()],
+            |r| r.get(0),
+        )?
+    };
     Ok(usize::try_from(n).unwrap_or(0))
+}
+
+/// Whether any memory has one of `statuses` (without counting them).
+pub(crate) fn any_with(conn: &Connection, statuses: &[MemoryStatus]) -> Result<bool> {
+    let mut stmt = conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM memories WHERE status = ?1)")?;
+    for status in statuses {
+        if stmt.query_row([status.as_str()], |r| r.get::<_, bool>(0))? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 fn to_i64(n: usize) -> i64 {
