@@ -5,7 +5,6 @@ use std::path::Path;
 
 use crate::Result;
 use crate::search::{fusion, terms, time};
-use crate::store::vector_index::pool_size;
 use crate::store::{Store, fts, memories, vector_codes, vectors};
 
 /// A store of synthetic memories (text and unit vectors), every one active.
@@ -62,7 +61,7 @@ impl BenchStore {
     /// The `k` nearest memories: coarse pass and exact re-rank, as a vector search does.
     pub fn nearest(&self, query: &[f32], k: usize) -> Result<Vec<(i64, f64)>> {
         self.store
-            .read_with_vectors(|conn, index| vectors::nearest(conn, index, query, k, pool_size(k)))
+            .read_with_vectors(|conn, index| vectors::nearest(conn, index, query, k, vectors::Pool::Search(k)))
     }
 
     /// The `k` best full-text matches of `query`'s content words, as a search ranks them.

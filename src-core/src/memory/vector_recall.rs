@@ -1,7 +1,6 @@
 //! How close the fast vector search comes to an exact scan of the same store.
 
 use super::Memory;
-use crate::store::vector_index::pool_size;
 use crate::store::vectors;
 use crate::{Error, Result};
 
@@ -40,7 +39,7 @@ impl Memory {
                         if exact.is_empty() {
                             continue;
                         }
-                        let fast = vectors::nearest(conn, index, query, k, pool_size(k))?;
+                        let fast = vectors::nearest(conn, index, query, k, vectors::Pool::Search(k))?;
                         let found = exact
                             .iter()
                             .filter(|(rowid, _)| fast.iter().any(|f| f.0 == *rowid))

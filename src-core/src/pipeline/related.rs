@@ -7,7 +7,8 @@ use rusqlite::Connection;
 use crate::Result;
 use crate::config::MergeSettings;
 use crate::model::RelatedItem;
-use crate::store::vector_index::{VectorIndex, pool_size};
+use crate::store::vector_index::VectorIndex;
+use crate::store::vectors::Pool;
 use crate::store::{fts, memories, vectors};
 
 /// A related memory and the index of the first new content that found it.
@@ -42,7 +43,7 @@ pub(crate) fn lookup(
     match query_vectors {
         Some(vectors_of_inputs) => {
             for vector in vectors_of_inputs {
-                let hits = vectors::nearest(conn, index, vector, merge.top_k, pool_size(merge.top_k))?;
+                let hits = vectors::nearest(conn, index, vector, merge.top_k, Pool::Close(merge.top_k))?;
                 per_input.push(hits.into_iter().filter(|(_, d)| *d <= merge.distance_cutoff).collect());
             }
         }

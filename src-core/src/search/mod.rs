@@ -9,7 +9,7 @@ use std::sync::{Arc, PoisonError};
 
 use crate::Result;
 use crate::model::{FoundBy, MemoryStatus, SearchHit, SearchMode};
-use crate::store::vector_index::pool_size;
+use crate::store::vectors::Pool;
 use crate::store::{SearchReaders, fts, memories, vectors};
 use fusion::Fused;
 
@@ -52,7 +52,7 @@ pub(crate) fn run(
         fts::search_terms(conn, &mut stats, words, k)
     };
     let (vector_hits, lexical_hits) = match (mode, vector, side) {
-        (SearchMode::Vector, Some(v), _) => (vectors::nearest(conn, index, v, k, pool_size(n))?, Vec::new()),
+        (SearchMode::Vector, Some(v), _) => (vectors::nearest(conn, index, v, k, Pool::Search(n))?, Vec::new()),
         (SearchMode::Vector, None, _) => (Vec::new(), Vec::new()),
         (_, Some(v), Some(side)) => {
             let stats = Arc::clone(term_stats);
@@ -60,12 +60,12 @@ pub(crate) fn run(
                 let mut stats = stats.lock().unwrap_or_else(PoisonError::into_inner);
                 fts::search_terms(side_conn, &mut stats, &words, k)
             });
-            let vector_hits = vectors::nearest(conn, index, v, k, pool_size(n));
+            let vector_hits = vectors::nearest(conn, index, v, k, Pool::Search(n));
             let lexical_hits = lexical.wait();
             (vector_hits?, lexical_hits?)
         }
         (_, Some(v), None) => (
-            vectors::nearest(conn, index, v, k, pool_size(n))?,
+            vectors::nearest(conn, index, v, k, Pool::Search(n))?,
             full_text(conn, &words)?,
         ),
         (_, None, _) => (Vec::new(), full_text(conn, &words)?),

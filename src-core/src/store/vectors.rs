@@ -241,22 +241,35 @@ pub(crate) fn set_active(conn: &Connection, rowid: i64, active: bool) -> Result<
     Ok(true)
 }
 
+/// How many candidates the coarse pass hands to the exact re-rank.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Pool {
+    /// For a search's top `n`: grows with the store ([`super::vector_index::pool_size`]).
+    Search(usize),
+    /// For neighbours within a merge's distance cutoff: close ones, which the sign codes
+    /// rank well, so the pool of a top `k` on a small store is enough at any size.
+    Close(usize),
+}
+
 /// The `k` active memories nearest to `query`: `(rowid, cosine distance)`, nearest first. A
-/// coarse pass over the sign bits picks `pool` candidates (see
-/// [`super::vector_index::pool_size`]), which sqlite-vec's `vec_distance_cosine` re-ranks
-/// exactly on their float vectors, in one statement.
+/// coarse pass over the sign bits picks the candidates `pool` asks for, which sqlite-vec's
+/// `vec_distance_cosine` re-ranks exactly on their float vectors, in one statement.
 pub(crate) fn nearest(
     conn: &Connection,
     index: &mut VectorIndex,
     query: &[f32],
     k: usize,
-    pool: usize,
+    pool: Pool,
 ) -> Result<Vec<(i64, f64)>> {
     if k == 0 || !exists(conn)? {
         return Ok(Vec::new());
     }
     index.refresh(conn)?;
-    let mut candidates = index.candidates(query, pool.max(k));
+    let pool = match pool {
+        Pool::Search(n) => super::vector_index::pool_size(n.max(k), index.len()),
+        Pool::Close(top) => super::vector_index::pool_size(top.max(k), 0),
+    };
+    let mut candidates = index.candidates(query, pool);
     // In rowid order the B-tree pages are visited once each, front to back.
     candidates.sort_unstable();
     let rowids: Vec<rusqlite::types::Value> = candidates.into_iter().map(rusqlite::types::Value::Integer).collect();
@@ -324,17 +337,17 @@ mod tests {
         insert(&conn, 1, &[1.0, 0.0]).unwrap();
         insert(&conn, 2, &[0.9, 0.1]).unwrap();
         insert(&conn, 3, &[0.0, 1.0]).unwrap();
-        let hits = nearest(&conn, &mut index, &[1.0, 0.0], 2, 160).unwrap();
+        let hits = nearest(&conn, &mut index, &[1.0, 0.0], 2, Pool::Search(2)).unwrap();
         assert_eq!(ids(&hits), vec![1, 2]);
         assert!(hits[0].1.abs() < 1e-6);
         assert!(set_active(&conn, 1, false).unwrap());
         assert_eq!(
-            ids(&nearest(&conn, &mut index, &[1.0, 0.0], 2, 160).unwrap()),
+            ids(&nearest(&conn, &mut index, &[1.0, 0.0], 2, Pool::Search(2)).unwrap()),
             vec![2, 3]
         );
         assert!(set_active(&conn, 1, true).unwrap());
         assert_eq!(
-            ids(&nearest(&conn, &mut index, &[1.0, 0.0], 2, 160).unwrap()),
+            ids(&nearest(&conn, &mut index, &[1.0, 0.0], 2, Pool::Search(2)).unwrap()),
             vec![1, 2]
         );
         assert!(!set_active(&conn, 99, false).unwrap());
@@ -386,13 +399,13 @@ mod tests {
         assert!(!rows[1].1);
         let mut index = VectorIndex::default();
         assert_eq!(
-            ids(&nearest(&conn, &mut index, &[0.9, 0.5], 3, 160).unwrap()),
+            ids(&nearest(&conn, &mut index, &[0.9, 0.5], 3, Pool::Search(3)).unwrap()),
             vec![1, 3]
         );
         // Converting again is a no-op.
         convert_from_vec0(&mut conn).unwrap();
         assert_eq!(
-            ids(&nearest(&conn, &mut index, &[0.9, 0.5], 3, 160).unwrap()),
+            ids(&nearest(&conn, &mut index, &[0.9, 0.5], 3, Pool::Search(3)).unwrap()),
             vec![1, 3]
         );
     }
