@@ -156,24 +156,24 @@ pub async fn build(source: &Source, dir: &Path, n: usize, mut progress: impl FnM
             reused: true,
         });
     }
-    if have > 0 {
-        bail!(
-            "{} holds a bench store of {have} memories, not {n}; remove it or choose another --work folder",
-            dir.display()
-        );
-    }
-    let mut done = 0;
-    while done < n {
-        let end = (done + BUILD_BATCH).min(n);
-        let items = (done..end)
+    // Items the import skips (a repeated edit of a turn, already known) are made up for
+    // with the next ones; a store left short by an earlier run is topped up the same way.
+    let (mut have, mut next) = (have, have);
+    while have < n {
+        if next > n.saturating_mul(2).saturating_add(BUILD_BATCH) {
+            bail!("the bench's texts ran out at {have} distinct memories of the {n} asked for");
+        }
+        let end = next + (n - have).min(BUILD_BATCH);
+        let items = (next..end)
             .map(|i| ImportItem {
                 content: source.text(i),
                 timestamp_ms: None,
             })
             .collect();
         memory.import_items(items, "bench").await?;
-        done = end;
-        progress(done);
+        next = end;
+        have = memory.info().await?.active;
+        progress(have);
     }
     Ok(Built {
         seconds: started.elapsed().as_secs_f64(),
