@@ -220,6 +220,9 @@ fn key_ms(tmux: &Tmux, keys: &[&str], needle: &str, gone: bool) -> f64 {
     }
 }
 
+/// The timed keypresses, in the order [`open_once`] sends them.
+const KEYS: [&str; 4] = ["enter: open lineage", "esc: close it", "5: History", "1: back to Latest"];
+
 /// What one start of the TUI measured.
 struct Opened {
     first_frame_ms: f64,
@@ -308,14 +311,16 @@ fn main() {
     let mut echo = Vec::new();
     let mut echo_keys = Vec::new();
     let (mut full, mut small, mut rss, mut peak) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let mut keys: Vec<f64> = Vec::new();
+    let mut keys: Vec<Vec<f64>> = vec![Vec::new(); KEYS.len()];
     for run in 0..RUNS {
         echo.push(open_once("echo tmux-ready; sleep 5", &["tmux-ready"], false, false).first_frame_ms);
         echo_keys.push(echo_key_ms());
         let opened = open_once(&command(&store, &url), &[&count, &newest], true, run == 0);
         full.push(opened.first_frame_ms);
         rss.push(opened.rss_mb);
-        keys.extend(&opened.keys_ms);
+        for (times, ms) in keys.iter_mut().zip(&opened.keys_ms) {
+            times.push(*ms);
+        }
         if run == 0 {
             peak.push(opened.peak_mb);
         }
@@ -334,7 +339,9 @@ fn main() {
         "store": {"memories": memories, "changesets": memories.div_ceil(per_changeset(memories)), "dims": 384, "db_mb": db_mb.round(), "build_s": build_s.round()},
         "runs": RUNS,
         "first_frame_ms": {"median": median(full.clone()), "runs": full},
-        "keypress_ms": {"median": median(keys.clone()), "max": keys.iter().copied().fold(0.0, f64::max), "presses": keys.len()},
+        "keypress_ms": KEYS.iter().zip(&keys).map(|(name, times)| {
+            (name.to_string(), json!({"median": median(times.clone()), "max": times.iter().copied().fold(0.0, f64::max), "runs": times}))
+        }).collect::<serde_json::Map<_, _>>(),
         "tmux_key_echo_ms": {"median": median(echo_keys.clone()), "runs": echo_keys},
         "first_frame_ms_empty_store": {"median": median(small.clone()), "runs": small},
         "tmux_echo_ms": {"median": median(echo.clone()), "runs": echo},
