@@ -113,9 +113,9 @@ pub fn synthetic_text(i: usize) -> String {
     )
 }
 
-/// The sign-bit code of a vector (what the coarse pass scans).
-pub fn sign_code(vector: &[f32]) -> Vec<u64> {
-    vector_codes::sign_bits(vector)
+/// The code of a vector (what the coarse pass scans), without a centre.
+pub fn vector_code(vector: &[f32]) -> Vec<u64> {
+    vector_codes::Coder::default().code(vector)
 }
 
 /// sqlite-vec's cosine distance as the exact pass computes it.

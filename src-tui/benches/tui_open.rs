@@ -221,7 +221,12 @@ fn key_ms(tmux: &Tmux, keys: &[&str], needle: &str, gone: bool) -> f64 {
 }
 
 /// The timed keypresses, in the order [`open_once`] sends them.
-const KEYS: [&str; 4] = ["enter: open lineage", "esc: close it", "5: History", "1: back to Latest"];
+const KEYS: [&str; 4] = [
+    "enter: open lineage",
+    "esc: close it",
+    "5: History",
+    "1: back to Latest",
+];
 
 /// What one start of the TUI measured.
 struct Opened {

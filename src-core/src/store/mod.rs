@@ -69,6 +69,7 @@ impl Store {
         configure(&conn, 8000)?;
         migrations::migrate(&mut conn)?;
         vectors::convert_from_vec0(&mut conn)?;
+        vectors::upgrade_codes(&mut conn)?;
         prepare_connection(&conn)?;
         Ok(Self {
             side: OnceLock::new(),

@@ -1,7 +1,19 @@
-//! The sign bits of the active vectors, for the coarse pass of nearest-neighbour search.
+//! The codes of the active vectors, for the coarse pass of nearest-neighbour search.
+//!
+//! A code holds the signs of the vector's difference from the store's mean vector (its
+//! centre) and a length correction, as RaBitQ does: embeddings share a large common
+//! direction (MiniLM's mean vector has length 0.55), so the signs of the vectors themselves
+//! say little about how they differ, and the difference's signs alone rank it by its angle,
+//! not its length. The coarse pass estimates the part of the dot product that varies between
+//! vectors, ⟨q, x − c⟩, as ⟨q, sign(x − c)⟩ · ‖x − c‖² / ‖x − c‖₁. Measured on real MiniLM
+//! vectors (100k, repeated LoCoMo turns), this needs half the candidates of plain sign bits
+//! for the same recall. The centre is the mean of the active vectors when the codes are
+//! rebuilt; a store gets one when it reaches [`CENTRE_AFTER`] vectors (before, the centre is
+//! zero).
 //!
 //! Codes live in chunks of [`CHUNK`] consecutive memory rowids, one row per chunk: a bitmap
-//! of the slots that hold a code and the codes themselves, each `ceil(dims / 64)` words.
+//! of the slots that hold a code and the codes themselves, each `ceil(dims / 64)` words of
+//! signs and one word holding the correction (an `f32`).
 //! A process loads every chunk once (a few large blobs: ~5 MB at 100k memories of 384
 //! dimensions) and afterwards only the chunks whose `version` changed. Writes touch the
 //! bytes of one slot through SQLite's incremental blob I/O, not the whole chunk.
@@ -17,6 +29,68 @@ pub(crate) const CHUNK: i64 = 1024;
 const PRESENT_BYTES: usize = (CHUNK / 8) as usize;
 /// Names the current set of chunk tables; a process holding chunks of an older set reloads.
 const GENERATION: &str = "vector_codes_generation";
+/// How the codes are made; tables without it hold the plain sign bits of an earlier haema.
+const LAYOUT: &str = "vector_codes_layout";
+const CENTRED: &str = "centred-1";
+/// The centre the codes are made with: a JSON array of numbers.
+const CENTRE: &str = "vector_centre";
+/// Active vectors from which a store's codes are made against their mean.
+pub(crate) const CENTRE_AFTER: usize = 1024;
+
+/// Makes the codes of vectors, with the store's centre.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Coder {
+    /// Empty: no centre yet (zero).
+    centre: Vec<f32>,
+}
+
+impl Coder {
+    /// The coder of the store's current codes.
+    pub(crate) fn load(conn: &Connection) -> Result<Self> {
+        // A centre that does not parse (a hand-edited database) only costs recall: the
+        // re-rank is exact. Codes are then made as without one.
+        let centre = meta(conn, CENTRE)?
+            .and_then(|json| serde_json::from_str::<Vec<f32>>(&json).ok())
+            .unwrap_or_default();
+        Ok(Self { centre })
+    }
+
+    /// A coder with this centre.
+    #[cfg(test)]
+    pub(crate) fn with_centre(centre: Vec<f32>) -> Self {
+        Self { centre }
+    }
+
+    /// Whether the store has a centre yet.
+    pub(crate) fn has_centre(&self) -> bool {
+        !self.centre.is_empty()
+    }
+
+    /// The code of `vector`: the signs of `vector − centre`, then the correction word.
+    pub(crate) fn code(&self, vector: &[f32]) -> Vec<u64> {
+        let words = words_for(vector.len());
+        let mut code = vec![0u64; words + 1];
+        let (mut squares, mut absolute) = (0f32, 0f32);
+        for (i, x) in vector.iter().enumerate() {
+            let r = x - self.centre.get(i).copied().unwrap_or(0.0);
+            if r > 0.0 {
+                code[i / 64] |= 1 << (i % 64);
+            }
+            if r.is_finite() {
+                squares += r * r;
+                absolute += r.abs();
+            }
+        }
+        let correction = if absolute > 0.0 { squares / absolute } else { 0.0 };
+        code[words] = u64::from(correction.to_bits());
+        code
+    }
+}
+
+/// The length correction stored in a code's last word.
+pub(crate) fn correction(code_word: u64) -> f32 {
+    f32::from_bits((code_word & 0xFFFF_FFFF) as u32)
+}
 
 /// Creates the code tables.
 pub(crate) fn create(conn: &Connection) -> Result<()> {
@@ -34,29 +108,26 @@ pub(crate) fn create(conn: &Connection) -> Result<()> {
     )?;
     if meta(conn, GENERATION)?.is_none() {
         set_meta(conn, GENERATION, &new_generation())?;
+        set_meta(conn, LAYOUT, CENTRED)?;
     }
     Ok(())
+}
+
+/// Whether the code tables exist but hold codes of an earlier layout.
+pub(crate) fn outdated(conn: &Connection) -> Result<bool> {
+    Ok(meta(conn, GENERATION)?.is_some() && meta(conn, LAYOUT)?.as_deref() != Some(CENTRED))
 }
 
 /// Drops the code tables.
 pub(crate) fn drop(conn: &Connection) -> Result<()> {
     conn.execute_batch("DROP TABLE IF EXISTS vector_chunks; DROP TABLE IF EXISTS vector_codes;")?;
-    delete_meta(conn, GENERATION)
+    delete_meta(conn, GENERATION)?;
+    delete_meta(conn, LAYOUT)?;
+    delete_meta(conn, CENTRE)
 }
 
 fn new_generation() -> String {
     format!("{:x}-{:x}", crate::store::now_ms(), rand::random::<u64>())
-}
-
-/// The sign bits of `vector`: bit `i` is set when component `i` is positive.
-pub(crate) fn sign_bits(vector: &[f32]) -> Vec<u64> {
-    let mut words = vec![0u64; words_for(vector.len())];
-    for (i, x) in vector.iter().enumerate() {
-        if *x > 0.0 {
-            words[i / 64] |= 1 << (i % 64);
-        }
-    }
-    words
 }
 
 /// Words of a code for `dims` dimensions.
@@ -121,18 +192,60 @@ fn chunk_code_bytes(conn: &Connection, chunk: i64) -> Result<Option<usize>> {
     Ok(len.map(|l| usize::try_from(l).unwrap_or(0) / CHUNK as usize))
 }
 
-/// Rebuilds every code from the active float vectors.
+/// Rebuilds every code from the active float vectors, against their mean when there are
+/// at least [`CENTRE_AFTER`] of them.
 pub(crate) fn rebuild(conn: &Connection) -> Result<()> {
     drop(conn)?;
     create(conn)?;
+    let centre = mean_of_active(conn)?;
+    if let Some(centre) = &centre {
+        let json = serde_json::to_string(centre).map_err(|e| Error::Internal(format!("the vector centre: {e}")))?;
+        set_meta(conn, CENTRE, &json)?;
+    }
+    let coder = Coder {
+        centre: centre.unwrap_or_default(),
+    };
     let mut stmt = conn.prepare("SELECT rowid, embedding FROM vectors WHERE active = 1 ORDER BY rowid")?;
     let mut rows = stmt.query([])?;
     while let Some(row) = rows.next()? {
         let rowid: i64 = row.get(0)?;
         let blob: Vec<u8> = row.get(1)?;
-        set(conn, rowid, Some(&sign_bits(&super::vectors::from_blob(&blob))))?;
+        set(conn, rowid, Some(&coder.code(&super::vectors::from_blob(&blob))))?;
     }
     Ok(())
+}
+
+/// The mean of the active vectors, when there are at least [`CENTRE_AFTER`] of one size.
+fn mean_of_active(conn: &Connection) -> Result<Option<Vec<f32>>> {
+    let mut stmt = conn.prepare("SELECT embedding FROM vectors WHERE active = 1")?;
+    let mut rows = stmt.query([])?;
+    let mut sum: Vec<f64> = Vec::new();
+    let mut count = 0usize;
+    while let Some(row) = rows.next()? {
+        let vector = super::vectors::from_blob(&row.get::<_, Vec<u8>>(0)?);
+        if sum.is_empty() {
+            sum = vec![0.0; vector.len()];
+        }
+        if vector.len() != sum.len() || vector.iter().any(|x| !x.is_finite()) {
+            continue;
+        }
+        for (s, x) in sum.iter_mut().zip(&vector) {
+            *s += f64::from(*x);
+        }
+        count += 1;
+    }
+    Ok((count >= CENTRE_AFTER).then(|| sum.iter().map(|s| (s / count as f64) as f32).collect()))
+}
+
+/// How many active vectors have a code (one row per chunk is read).
+pub(crate) fn active_codes(conn: &Connection) -> Result<usize> {
+    let mut stmt = conn.prepare_cached("SELECT present FROM vector_codes")?;
+    let rows = stmt.query_map([], |r| r.get::<_, Vec<u8>>(0))?;
+    let mut count = 0usize;
+    for present in rows {
+        count += present?.iter().map(|b| b.count_ones() as usize).sum::<usize>();
+    }
+    Ok(count)
 }
 
 /// The current generation of the code tables (`None` without them).
@@ -153,4 +266,133 @@ pub(crate) fn load(conn: &Connection, chunk: i64) -> Result<Option<(Vec<u8>, Vec
         .prepare_cached("SELECT present, codes FROM vector_codes WHERE chunk = ?1")?
         .query_row([chunk], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::vector_index::VectorIndex;
+    use crate::store::vectors;
+
+    /// Deterministic values in [-1, 1].
+    fn noise(seed: u64, dims: usize) -> Vec<f32> {
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..dims)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x % 2001) as f32 / 1000.0 - 1.0
+            })
+            .collect()
+    }
+
+    /// Unit vectors sharing a large common direction, as embeddings do.
+    fn embedding_like(seed: u64, dims: usize) -> Vec<f32> {
+        let common = noise(7, dims);
+        let own = noise(seed + 1_000, dims);
+        let v: Vec<f32> = common.iter().zip(&own).map(|(c, o)| 2.0 * c + o).collect();
+        let norm = v.iter().map(|a| a * a).sum::<f32>().sqrt();
+        v.into_iter().map(|a| a / norm).collect()
+    }
+
+    fn add(conn: &Connection, rowid: i64, vector: &[f32]) {
+        conn.execute(
+            "INSERT INTO memories (rowid, id, content, status, created_at_ms, updated_at_ms) VALUES (?1, ?2, 'x', 'active', ?1, ?1)",
+            params![rowid, format!("m{rowid}")],
+        )
+        .unwrap();
+        vectors::insert(conn, rowid, vector).unwrap();
+    }
+
+    #[test]
+    fn a_store_is_centred_once_it_has_enough_vectors() {
+        let conn = crate::store::memory_db();
+        vectors::create(&conn).unwrap();
+        let dims = 64;
+        for rowid in 1..CENTRE_AFTER as i64 {
+            add(&conn, rowid, &embedding_like(rowid as u64, dims));
+        }
+        assert!(!Coder::load(&conn).unwrap().has_centre());
+        let before = generation(&conn).unwrap();
+        add(&conn, CENTRE_AFTER as i64, &embedding_like(0, dims));
+        let coder = Coder::load(&conn).unwrap();
+        assert!(coder.has_centre());
+        assert_ne!(generation(&conn).unwrap(), before, "the codes were remade");
+        assert_eq!(active_codes(&conn).unwrap(), CENTRE_AFTER);
+        // The codes in the table are the centred ones.
+        let (_, codes) = load(&conn, 0).unwrap().unwrap();
+        let words = words_for(dims) + 1;
+        let stored: Vec<u64> = codes[8 * words..16 * words]
+            .chunks(8)
+            .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
+            .collect();
+        assert_eq!(stored, coder.code(&embedding_like(1, dims)));
+    }
+
+    #[test]
+    fn centred_codes_find_more_of_the_true_neighbours() {
+        let dims = 96;
+        let recall_with = |centred: bool| {
+            let conn = crate::store::memory_db();
+            vectors::create(&conn).unwrap();
+            for rowid in 1..=2_000i64 {
+                add(&conn, rowid, &embedding_like(rowid as u64, dims));
+            }
+            if !centred {
+                // Codes of an earlier haema: the signs of the vectors themselves.
+                rebuild_without_centre(&conn);
+            }
+            let mut index = VectorIndex::default();
+            index.refresh(&conn).unwrap();
+            let mut found = 0;
+            for q in 0..40u64 {
+                let query = embedding_like(50_000 + q, dims);
+                let exact: Vec<i64> = vectors::nearest_exact(&conn, &query, 10)
+                    .unwrap()
+                    .iter()
+                    .map(|h| h.0)
+                    .collect();
+                let pool = index.candidates(&query, 40);
+                found += exact.iter().filter(|id| pool.contains(id)).count();
+            }
+            found as f64 / 400.0
+        };
+        let (plain, centred) = (recall_with(false), recall_with(true));
+        assert!(centred > plain, "centred {centred} against plain {plain}");
+    }
+
+    #[test]
+    fn codes_of_an_earlier_haema_are_remade_on_open() {
+        let mut conn = crate::store::memory_db();
+        vectors::create(&conn).unwrap();
+        for rowid in 1..=5 {
+            add(&conn, rowid, &embedding_like(rowid as u64, 64));
+        }
+        // An earlier haema wrote plain sign bits, one word shorter, and no layout.
+        delete_meta(&conn, LAYOUT).unwrap();
+        assert!(outdated(&conn).unwrap());
+        vectors::upgrade_codes(&mut conn).unwrap();
+        assert!(!outdated(&conn).unwrap());
+        assert_eq!(active_codes(&conn).unwrap(), 5);
+        let mut index = VectorIndex::default();
+        index.refresh(&conn).unwrap();
+        assert_eq!(index.candidates(&embedding_like(3, 64), 1), vec![3]);
+    }
+
+    /// Remakes the codes with no centre.
+    fn rebuild_without_centre(conn: &Connection) {
+        drop(conn).unwrap();
+        create(conn).unwrap();
+        let rows: Vec<(i64, Vec<u8>)> = conn
+            .prepare("SELECT rowid, embedding FROM vectors WHERE active = 1")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        for (rowid, blob) in rows {
+            set(conn, rowid, Some(&Coder::default().code(&vectors::from_blob(&blob)))).unwrap();
+        }
+    }
 }

@@ -16,12 +16,13 @@ use super::vector_codes::{self, CHUNK};
 use crate::Result;
 
 /// Candidates to re-rank for a top `k` among `active` vectors: 8× oversampling, at least
-/// 160, and a hundredth of the store. Measured on real MiniLM vectors of the LoCoMo turns
+/// 160, and a two-hundredth of the store. Measured on real MiniLM vectors of the LoCoMo turns
 /// repeated with small edits (each turn ~36 times at 100k, so near-ties abound), recall@10
-/// against exact search: with 160 candidates 1.0 at 10k but 0.97 (questions) and 0.84
-/// (random words) at 100k; with 1,000 at 100k, 1.0 and 0.98.
+/// against exact search at 100k, questions / random words: plain sign bits with 160
+/// candidates 0.97 / 0.84, with 640 1.0 / 0.96; centred codes ([`vector_codes::Coder`]) with
+/// 640 1.0 / 0.985.
 pub(crate) fn pool_size(k: usize, active: usize) -> usize {
-    k.saturating_mul(8).max(160).max(active / 100)
+    k.saturating_mul(8).max(160).max(active / 200)
 }
 
 /// The codes of one chunk of rowids.
@@ -105,7 +106,7 @@ impl VectorIndex {
         let chunks: Vec<(i64, &Chunk)> = self
             .chunks
             .iter()
-            .filter(|(_, c)| c.words == query.words)
+            .filter(|(_, c)| c.words == query.words + 1)
             .map(|(&id, c)| (id, c))
             .collect();
         if pool == 0 || chunks.is_empty() {
@@ -204,8 +205,11 @@ impl Ord for Key {
 /// components (scaled to integers) at the set bits of `v` in byte `j` of a code. A code's
 /// score is then one table look-up per byte: no popcount, so it is as fast on any CPU.
 struct QuantisedQuery {
+    /// Words of signs per code (a code has one more: its correction).
     words: usize,
     tables: Vec<[i16; 256]>,
+    /// The sum of every scaled component.
+    total: i32,
 }
 
 /// Largest scaled component: a table entry (the sum of 8) fits `i16`, and the 48 tables of
@@ -231,20 +235,22 @@ impl QuantisedQuery {
                 table
             })
             .collect();
-        Self { words, tables }
+        let total = (0..query.len()).map(|i| i32::from(weight(i))).sum();
+        Self { words, tables, total }
     }
 
-    /// ≈ the sum of the query's components where the code's bit is set: the part of the
-    /// dot product with the code's ±1 signs that varies between codes.
+    /// ≈ ⟨q, x − c⟩ up to a factor common to all codes: the dot product of the query with
+    /// the code's ±1 signs (twice the sum of its components where a bit is set, less all of
+    /// them), times the code's length correction ([`vector_codes::Coder`]).
     fn score(&self, code: &[u64]) -> f32 {
         let mut sum = 0i32;
-        for (w, &word) in code.iter().enumerate() {
+        for (w, &word) in code[..self.words].iter().enumerate() {
             let tables = &self.tables[w * 8..w * 8 + 8];
             for (b, table) in tables.iter().enumerate() {
                 sum += i32::from(table[((word >> (8 * b)) & 0xFF) as usize]);
             }
         }
-        sum as f32
+        (2 * sum - self.total) as f32 * vector_codes::correction(code[self.words])
     }
 }
 
@@ -268,21 +274,39 @@ mod tests {
     }
 
     #[test]
-    fn the_score_follows_the_signed_dot_product() {
+    fn the_score_is_the_signed_dot_product_times_the_correction() {
         let query = unit(1, 100);
         let q = QuantisedQuery::new(&query);
-        let mut pairs: Vec<(f32, f32)> = (2..200)
-            .map(|seed| {
+        let largest = query.iter().fold(0f32, |m, x| m.max(x.abs()));
+        let centre: Vec<f32> = unit(99, 100).iter().map(|x| x * 0.5).collect();
+        for coder in [
+            vector_codes::Coder::default(),
+            vector_codes::Coder::with_centre(centre.clone()),
+        ] {
+            for seed in 2..200 {
                 let v = unit(seed, 100);
-                let code = vector_codes::sign_bits(&v);
-                let signed: f32 = query.iter().zip(&v).map(|(a, b)| if *b > 0.0 { *a } else { 0.0 }).sum();
-                (q.score(&code), signed)
-            })
-            .collect();
-        pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
-        for pair in pairs.windows(2) {
-            // Rounding error is at most half a unit per dimension.
-            assert!(pair[0].1 <= pair[1].1 + 100.0 / SCALE, "{pair:?}");
+                let code = coder.code(&v);
+                let r: Vec<f32> = if coder.has_centre() {
+                    v.iter().zip(&centre).map(|(x, c)| x - c).collect()
+                } else {
+                    v.clone()
+                };
+                let signed: i32 = query
+                    .iter()
+                    .zip(&r)
+                    .map(|(a, b)| {
+                        let weight = (a * SCALE / largest).round() as i32;
+                        if *b > 0.0 { weight } else { -weight }
+                    })
+                    .sum();
+                let correction = r.iter().map(|x| x * x).sum::<f32>() / r.iter().map(|x| x.abs()).sum::<f32>();
+                let expected = signed as f32 * correction;
+                let score = q.score(&code);
+                assert!(
+                    (score - expected).abs() <= 1e-3 * expected.abs() + 1e-3,
+                    "{score} against {expected}"
+                );
+            }
         }
     }
 

@@ -174,6 +174,21 @@ pub(crate) fn promote_staging(conn: &Connection) -> Result<()> {
     vector_codes::rebuild(conn)
 }
 
+/// Remakes the codes of a store whose codes were made by an earlier haema (plain sign bits),
+/// in one transaction.
+pub(crate) fn upgrade_codes(conn: &mut Connection) -> Result<()> {
+    if !vector_codes::outdated(conn)? {
+        return Ok(());
+    }
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    // Another process may have done it while this one waited for the lock.
+    if vector_codes::outdated(&tx)? {
+        vector_codes::rebuild(&tx)?;
+    }
+    tx.commit()?;
+    Ok(())
+}
+
 /// Converts a store written by an earlier haema, whose vectors live in a sqlite-vec `vec0`
 /// table `memory_vectors`, to the `vectors` table and its codes, in one transaction. A
 /// `haema reembed` that was under way starts again.
@@ -225,8 +240,26 @@ pub(crate) fn insert(conn: &Connection, rowid: i64, vector: &[f32]) -> Result<()
 pub(crate) fn insert_with_status(conn: &Connection, rowid: i64, vector: &[f32], active: bool) -> Result<()> {
     conn.prepare_cached("INSERT OR REPLACE INTO vectors (rowid, active, embedding) VALUES (?1, ?2, ?3)")?
         .execute(params![rowid, active, to_blob(vector)])?;
-    let code = active.then(|| vector_codes::sign_bits(vector));
-    vector_codes::set(conn, rowid, code.as_deref())
+    let coder = vector_codes::Coder::load(conn)?;
+    let code = active.then(|| coder.code(vector));
+    vector_codes::set(conn, rowid, code.as_deref())?;
+    if active && !coder.has_centre() {
+        centre_when_large_enough(conn)?;
+    }
+    Ok(())
+}
+
+/// Remakes the codes against the vectors' mean once a store without a centre has
+/// [`vector_codes::CENTRE_AFTER`] active vectors (once: the rebuild sets the centre).
+fn centre_when_large_enough(conn: &Connection) -> Result<()> {
+    // Active memories, counted at once, bound the active vectors from above.
+    if super::memories::count(conn, crate::MemoryStatus::Active)? < vector_codes::CENTRE_AFTER {
+        return Ok(());
+    }
+    if vector_codes::active_codes(conn)? >= vector_codes::CENTRE_AFTER {
+        vector_codes::rebuild(conn)?;
+    }
+    Ok(())
 }
 
 /// Marks the vector of memory `rowid` active or not; returns false when it has none.
@@ -236,7 +269,11 @@ pub(crate) fn set_active(conn: &Connection, rowid: i64, active: bool) -> Result<
         .query_row(params![rowid, active], |r| r.get(0))
         .optional()?;
     let Some(blob) = blob else { return Ok(false) };
-    let code = active.then(|| vector_codes::sign_bits(&from_blob(&blob)));
+    let code = if active {
+        Some(vector_codes::Coder::load(conn)?.code(&from_blob(&blob)))
+    } else {
+        None
+    };
     vector_codes::set(conn, rowid, code.as_deref())?;
     Ok(true)
 }
