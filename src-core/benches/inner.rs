@@ -63,8 +63,8 @@ fn stores(c: &mut Criterion) {
 fn pieces(c: &mut Criterion) {
     let a = bench::unit_vector(DIMS, 1);
     let b = bench::unit_vector(DIMS, 2);
-    c.bench_function("sign_code_384", |bench| {
-        bench.iter(|| black_box(bench::sign_code(black_box(&a))))
+    c.bench_function("vector_code_384", |bench| {
+        bench.iter(|| black_box(bench::vector_code(black_box(&a))))
     });
     c.bench_function("cosine_distance_384", |bench| {
         bench.iter(|| black_box(bench::cosine_distance(black_box(&a), black_box(&b))))
