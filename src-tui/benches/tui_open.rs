@@ -35,19 +35,6 @@ fn per_changeset(memories: usize) -> usize {
     memories.div_ceil(1_000).max(1)
 }
 
-/// `1234567` as the TUI writes it: `1,234,567`.
-fn grouped(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 fn text(i: usize) -> String {
     const WHO: [&str; 6] = [
         "The user",
@@ -311,7 +298,7 @@ fn main() {
     let url = fake.base_url();
     let empty = tempfile::tempdir().unwrap();
     let newest = text(memories - 1);
-    let count = format!("{} memories", grouped(memories));
+    let count = format!("{} memories", haema_tui::tui::views::thousands(memories));
 
     let mut echo = Vec::new();
     let mut echo_keys = Vec::new();

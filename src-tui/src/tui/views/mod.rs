@@ -14,6 +14,8 @@ mod stores_history;
 mod tests;
 mod widgets;
 
+pub use widgets::thousands;
+
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
 
