@@ -31,7 +31,7 @@ const PRESENT_BYTES: usize = (CHUNK / 8) as usize;
 const GENERATION: &str = "vector_codes_generation";
 /// How the codes are made; tables without it hold the plain sign bits of an earlier haema.
 const LAYOUT: &str = "vector_codes_layout";
-const CENTRED: &str = "centred-1";
+const CENTRED: &str = "centred-2";
 /// The centre the codes are made with: a JSON array of numbers.
 const CENTRE: &str = "vector_centre";
 /// Active vectors from which a store's codes are made against their mean.
@@ -66,13 +66,16 @@ impl Coder {
         !self.centre.is_empty()
     }
 
-    /// The code of `vector`: the signs of `vector − centre`, then the correction word.
+    /// The code of `vector`: the signs of `vector / ‖vector‖ − centre`, then the correction
+    /// word. The vector is taken at unit length because the search ranks by angle: a longer
+    /// vector must not score higher.
     pub(crate) fn code(&self, vector: &[f32]) -> Vec<u64> {
         let words = words_for(vector.len());
         let mut code = vec![0u64; words + 1];
+        let scale = 1.0 / norm_of(vector);
         let (mut squares, mut absolute) = (0f32, 0f32);
         for (i, x) in vector.iter().enumerate() {
-            let r = x - self.centre.get(i).copied().unwrap_or(0.0);
+            let r = x * scale - self.centre.get(i).copied().unwrap_or(0.0);
             if r > 0.0 {
                 code[i / 64] |= 1 << (i % 64);
             }
@@ -85,6 +88,17 @@ impl Coder {
         code[words] = u64::from(correction.to_bits());
         code
     }
+}
+
+/// The length of a vector's finite components; 1 when that is 0.
+fn norm_of(vector: &[f32]) -> f32 {
+    let norm = vector
+        .iter()
+        .filter(|x| x.is_finite())
+        .map(|x| x * x)
+        .sum::<f32>()
+        .sqrt();
+    if norm > 0.0 { norm } else { 1.0 }
 }
 
 /// The length correction stored in a code's last word.
@@ -215,7 +229,8 @@ pub(crate) fn rebuild(conn: &Connection) -> Result<()> {
     Ok(())
 }
 
-/// The mean of the active vectors, when there are at least [`CENTRE_AFTER`] of one size.
+/// The mean of the active vectors at unit length, when there are at least [`CENTRE_AFTER`]
+/// of one size.
 fn mean_of_active(conn: &Connection) -> Result<Option<Vec<f32>>> {
     let mut stmt = conn.prepare("SELECT embedding FROM vectors WHERE active = 1")?;
     let mut rows = stmt.query([])?;
@@ -229,8 +244,9 @@ fn mean_of_active(conn: &Connection) -> Result<Option<Vec<f32>>> {
         if vector.len() != sum.len() || vector.iter().any(|x| !x.is_finite()) {
             continue;
         }
+        let norm = f64::from(norm_of(&vector));
         for (s, x) in sum.iter_mut().zip(&vector) {
-            *s += f64::from(*x);
+            *s += f64::from(*x) / norm;
         }
         count += 1;
     }
@@ -378,6 +394,37 @@ mod tests {
         let mut index = VectorIndex::default();
         index.refresh(&conn).unwrap();
         assert_eq!(index.candidates(&embedding_like(3, 64), 1), vec![3]);
+    }
+
+    #[test]
+    fn the_length_of_a_vector_does_not_change_its_rank() {
+        // Cosine ranking ignores length: vectors of lengths 0.5 to 2 (an embedder that does
+        // not normalise) must be found as well as the same vectors at unit length.
+        let dims = 96;
+        let recall_with = |length: &dyn Fn(i64) -> f32| {
+            let conn = crate::store::memory_db();
+            vectors::create(&conn).unwrap();
+            for rowid in 1..=3_000i64 {
+                let v: Vec<f32> = embedding_like(rowid as u64, dims)
+                    .iter()
+                    .map(|x| x * length(rowid))
+                    .collect();
+                add(&conn, rowid, &v);
+            }
+            assert!(Coder::load(&conn).unwrap().has_centre());
+            let mut index = VectorIndex::default();
+            let mut found = 0;
+            for q in 0..40u64 {
+                let query = embedding_like(70_000 + q, dims);
+                let exact = vectors::nearest_exact(&conn, &query, 10).unwrap();
+                let fast = vectors::nearest(&conn, &mut index, &query, 10, vectors::Pool::Search(10)).unwrap();
+                found += exact.iter().filter(|e| fast.iter().any(|f| f.0 == e.0)).count();
+            }
+            found as f64 / 400.0
+        };
+        let unit = recall_with(&|_| 1.0);
+        let varied = recall_with(&|rowid| 0.5 + 1.5 * ((rowid * 7919) % 1000) as f32 / 1000.0);
+        assert!(varied >= unit - 0.02, "unit length {unit}, varied lengths {varied}");
     }
 
     /// Remakes the codes with no centre.

@@ -269,12 +269,12 @@ pub(crate) fn set_active(conn: &Connection, rowid: i64, active: bool) -> Result<
         .query_row(params![rowid, active], |r| r.get(0))
         .optional()?;
     let Some(blob) = blob else { return Ok(false) };
-    let code = if active {
-        Some(vector_codes::Coder::load(conn)?.code(&from_blob(&blob)))
-    } else {
-        None
-    };
+    let coder = vector_codes::Coder::load(conn)?;
+    let code = active.then(|| coder.code(&from_blob(&blob)));
     vector_codes::set(conn, rowid, code.as_deref())?;
+    if active && !coder.has_centre() {
+        centre_when_large_enough(conn)?;
+    }
     Ok(true)
 }
 
