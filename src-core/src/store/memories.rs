@@ -26,21 +26,20 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<(i64, MemoryRecord)> {
 
 /// Active memories, newest first, skipping `offset`.
 pub(crate) fn latest(conn: &Connection, offset: usize, count: usize) -> Result<Vec<MemoryRecord>> {
-    if offset >= super::latest_counts::DIRECT {
-        let Some((newest, skip)) = super::latest_counts::locate(conn, offset)? else {
-            return Ok(Vec::new());
-        };
-        let mut stmt = conn.prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM memories WHERE status = 'active' AND created_at_ms <= ?3
-             ORDER BY created_at_ms DESC, rowid DESC LIMIT ?1 OFFSET ?2"
-        ))?;
-        let rows = stmt.query_map(params![to_i64(count), to_i64(skip), newest], from_row)?;
-        return Ok(rows.map(|r| r.map(|(_, m)| m)).collect::<rusqlite::Result<Vec<_>>>()?);
-    }
+    // Deep pages start from the span of time that holds them, found in the counts.
+    let (newest, skip) = if offset >= super::latest_counts::DIRECT {
+        match super::latest_counts::locate(conn, offset)? {
+            Some(start) => start,
+            None => return Ok(Vec::new()),
+        }
+    } else {
+        (i64::MAX, offset)
+    };
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM memories WHERE status = 'active' ORDER BY created_at_ms DESC, rowid DESC LIMIT ?1 OFFSET ?2"
+        "SELECT {COLUMNS} FROM memories WHERE status = 'active' AND created_at_ms <= ?3
+         ORDER BY created_at_ms DESC, rowid DESC LIMIT ?1 OFFSET ?2"
     ))?;
-    let rows = stmt.query_map(params![to_i64(count), to_i64(offset)], from_row)?;
+    let rows = stmt.query_map(params![to_i64(count), to_i64(skip), newest], from_row)?;
     Ok(rows.map(|r| r.map(|(_, m)| m)).collect::<rusqlite::Result<Vec<_>>>()?)
 }
 
@@ -64,8 +63,7 @@ pub(crate) fn latest_before(
 /// Memories by rowid (any status).
 pub(crate) fn by_rowids(conn: &Connection, rowids: &[i64]) -> Result<HashMap<i64, MemoryRecord>> {
     let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM memories WHERE rowid IN rarray(?1)"))?;
-    let list: Vec<rusqlite::types::Value> = rowids.iter().map(|&r| rusqlite::types::Value::Integer(r)).collect();
-    let rows = stmt.query_map([std::rc::Rc::new(list)], from_row)?;
+    let rows = stmt.query_map([super::rowid_array(rowids)], from_row)?;
     rows.collect::<rusqlite::Result<HashMap<_, _>>>().map_err(Into::into)
 }
 

@@ -168,6 +168,11 @@ fn prepare_connection(conn: &Connection) -> Result<()> {
     Ok(())
 }
 
+/// Rowids as the value of an `rarray(?)` parameter.
+pub(crate) fn rowid_array(rowids: &[i64]) -> std::rc::Rc<Vec<rusqlite::types::Value>> {
+    std::rc::Rc::new(rowids.iter().map(|&r| rusqlite::types::Value::Integer(r)).collect())
+}
+
 /// Reads a meta value.
 pub(crate) fn meta(conn: &Connection, key: &str) -> Result<Option<String>> {
     Ok(conn

@@ -309,12 +309,12 @@ pub(crate) fn nearest(
     let mut candidates = index.candidates(query, pool);
     // In rowid order the B-tree pages are visited once each, front to back.
     candidates.sort_unstable();
-    let rowids: Vec<rusqlite::types::Value> = candidates.into_iter().map(rusqlite::types::Value::Integer).collect();
+
     let mut stmt = conn.prepare_cached(
         "SELECT rowid, vec_distance_cosine(embedding, ?1) FROM vectors WHERE rowid IN rarray(?2) AND active = 1",
     )?;
     let mut hits: Vec<(i64, f64)> = stmt
-        .query_map(params![to_blob(query), std::rc::Rc::new(rowids)], |r| {
+        .query_map(params![to_blob(query), super::rowid_array(&candidates)], |r| {
             Ok((r.get(0)?, r.get(1)?))
         })?
         .collect::<rusqlite::Result<_>>()?;
