@@ -12,44 +12,52 @@
 //! let hits = memory.search("what does the user drink?", 3).await?;
 //! # let _ = hits; Ok(()) }
 //! ```
+//!
+//! The crate is laid out by concern (see `docs/architecture.md`):
+//!
+//! | module | what lives there |
+//! |---|---|
+//! | `types` | the values every layer shares: records, changesets, statuses, ids |
+//! | `store` | every SQL statement and file of a store folder |
+//! | `memory` | [`Memory`], the API front ends call |
+//! | `pipeline` | the write path: split, related memories, reconstruction, core update |
+//! | [`provider`] | embedders and LLMs (OpenAI, Gemini, Ollama, the local model, the Hub) |
+//! | `search` | hybrid, vector and full-text search, and the recall block |
+//! | [`review`] | diffs, the review view of a changeset, a core section's history |
+//! | `transfer` | export, import, HAEMA store folders |
+//! | `maintenance` | `doctor` and `reembed` |
+//! | [`config`] | settings and where they come from |
+//! | [`eval`] | the LoCoMo search eval and the LLM cost eval |
+
+pub mod config;
+mod error;
+pub mod eval;
+mod maintenance;
+mod memory;
+mod pipeline;
+pub mod provider;
+pub mod review;
+mod search;
+mod store;
+mod transfer;
+mod types;
 
 #[cfg(feature = "bench")]
 #[doc(hidden)]
-pub mod bench;
-pub mod config;
-pub mod core_md;
-pub mod diff;
-mod doctor;
-mod error;
-pub mod eval;
-mod import_haema;
-mod import_items;
-mod memory;
-pub mod model;
-mod pipeline;
-pub mod provider;
-mod recall;
-mod reembed;
-pub mod review_view;
-mod sanitize;
-mod search;
-pub mod section_history;
-mod store;
-mod transfer;
+pub use eval::bench;
 
 pub use config::{KeyList, ReviewPolicy, Settings, TuiSettings};
-pub use core_md::CoreSections;
-pub use doctor::{Check, doctor};
 pub use error::{Error, Result};
-pub use import_haema::{CoreImport, HaemaReport, HaemaStore, is_haema_store, read_haema_store};
-pub use import_items::{ImportItem, ItemsReport, parse_items, parse_time};
+pub use maintenance::{Check, ReembedProgress, ReembedReport, doctor, reembed};
 pub use memory::{
     LexicalReason, Lineage, Memory, OpenOptions, OpenProgress, StoreInfo, VectorRecall, store_folders_beside,
 };
-pub use model::*;
 pub use pipeline::AddInput;
-pub use recall::{Recall, RecallItem, RecallReason, estimate_tokens};
-pub use reembed::{ReembedProgress, ReembedReport, reembed};
-pub use review_view::{ChangesetView, ItemView};
-pub use section_history::{SectionChange, section_history};
-pub use transfer::{EXPORT_FORMAT, ImportReport, Record, is_export};
+pub use review::{ChangesetView, ItemView, SectionChange, section_history};
+pub use search::recall::{Recall, RecallItem, RecallReason, estimate_tokens};
+pub use transfer::{
+    CoreImport, EXPORT_FORMAT, HaemaReport, HaemaStore, ImportItem, ImportReport, ItemsReport, Record, is_export,
+    is_haema_store, parse_items, parse_time, read_haema_store,
+};
+pub use types::core_md::{CoreSections, TEMPLATE as CORE_TEMPLATE};
+pub use types::*;

@@ -46,7 +46,7 @@ async fn core_relevant_false_skips_the_core_step_and_leaves_core_md_alone() {
     assert_eq!(f.llm.calls().len(), 1, "one call for the whole add");
     assert_eq!(
         std::fs::read_to_string(f.dir.path().join("core.md")).unwrap(),
-        haema_core::core_md::TEMPLATE
+        haema_core::CORE_TEMPLATE
     );
     assert_eq!(f.memory.core_versions().await.unwrap().len(), 1);
     assert_eq!(latest(&f.memory).await, vec!["Mina prefers short answers."]);

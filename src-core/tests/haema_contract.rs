@@ -174,7 +174,7 @@ async fn should_update_false_leaves_core_untouched_even_with_markdown() {
         json!({"should_update": false, "core_markdown": "# SOUL\nhacked\n# TOOLS\n# RULE\n# USER\n"}),
     );
     f.memory.add(items(&["a fact"])).await.unwrap();
-    assert_eq!(f.memory.get_core().await.unwrap(), haema_core::core_md::TEMPLATE);
+    assert_eq!(f.memory.get_core().await.unwrap(), haema_core::CORE_TEMPLATE);
 }
 
 #[tokio::test]
@@ -194,7 +194,7 @@ async fn malformed_core_markdown_is_rejected_after_one_retry() {
             .user
             .contains("previous answer was rejected")
     );
-    assert_eq!(f.memory.get_core().await.unwrap(), haema_core::core_md::TEMPLATE);
+    assert_eq!(f.memory.get_core().await.unwrap(), haema_core::CORE_TEMPLATE);
     assert!(
         outcome.warnings.iter().any(|w| w.contains("core was not updated")),
         "{:?}",

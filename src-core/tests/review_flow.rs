@@ -78,7 +78,7 @@ async fn guarded_commits_pure_additions_and_holds_removals_and_core_changes() {
         .push("core_update", json!({"should_update": true, "core_markdown": md}));
     let core_change = f.memory.add(items(&["user likes jazz"])).await.unwrap();
     assert_eq!(core_change.status, AddStatus::Pending, "it would change core");
-    assert_eq!(f.memory.get_core().await.unwrap(), haema_core::core_md::TEMPLATE);
+    assert_eq!(f.memory.get_core().await.unwrap(), haema_core::CORE_TEMPLATE);
     let cs = f.memory.changeset(core_change.changeset.unwrap()).await.unwrap();
     let after = haema_core::CoreSections::parse(cs.core_after.as_deref().unwrap()).unwrap();
     assert_eq!(after.get(Section::User), "- Likes jazz.");
@@ -238,7 +238,7 @@ async fn revert_restores_what_a_changeset_replaced_including_core() {
         f.memory.search("green tea", 3).await.unwrap(),
         vec!["user likes green tea"]
     );
-    assert_eq!(f.memory.get_core().await.unwrap(), haema_core::core_md::TEMPLATE);
+    assert_eq!(f.memory.get_core().await.unwrap(), haema_core::CORE_TEMPLATE);
     let old = f.memory.changeset(merge).await.unwrap();
     assert_eq!(
         (old.status, old.reverted_by_id),

@@ -55,7 +55,7 @@ async fn an_interrupted_core_write_is_finished_on_open() {
     // Simulate a crash after the commit but before core.md was replaced: the database says
     // version 2 is owed, the file still holds the template.
     let path = f.dir.path().join("core.md");
-    std::fs::write(&path, haema_core::core_md::TEMPLATE).unwrap();
+    std::fs::write(&path, haema_core::CORE_TEMPLATE).unwrap();
     let conn = rusqlite_open(f.dir.path());
     conn.execute(
         "INSERT INTO meta (key, value) VALUES ('core_pending_write', (SELECT max(id) FROM core_versions))",

@@ -1,7 +1,7 @@
 //! Commands of the core view: four sections as cards, each editable, lockable and with
 //! its own history to roll back to.
 
-use haema_core::diff::Piece;
+use haema_core::review::diff::Piece;
 use haema_core::{CoreSections, Section, SectionChange};
 use serde::Serialize;
 use tauri::State;
@@ -50,5 +50,5 @@ pub async fn section_history(state: State<'_, AppState>, section: Section) -> Co
 /// A line diff of two texts (what a person's edit changes, before saving).
 #[tauri::command]
 pub fn text_diff(old: String, new: String) -> Vec<Piece> {
-    haema_core::diff::lines(&old, &new)
+    haema_core::review::diff::lines(&old, &new)
 }

@@ -19,7 +19,7 @@ pub fn json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
     print(&format!("{}\n", serde_json::to_string_pretty(value)?))
 }
 
-pub use haema_core::model::format_utc as utc;
+pub use haema_core::format_utc as utc;
 
 /// A score with four significant digits, however small.
 pub fn score(value: f64) -> String {

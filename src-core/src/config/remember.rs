@@ -52,7 +52,7 @@ impl Settings {
         let text = format!(
             "{existing}{separator}# Written by `haema reembed`: the embedder this store's vectors are made with.\n[embedder]\n{body}"
         );
-        crate::core_md::write_atomically(&path, &text)?;
+        crate::store::files::write_atomically(&path, &text)?;
         Ok(true)
     }
 }

@@ -21,9 +21,9 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::config::MergeSettings;
-use crate::model::{Changeset, ChangesetStatus, LlmCall, MemoryStatus};
 use crate::provider::{Embedder, Llm, ProviderError, ProviderErrorKind, StructuredRequest, hash_vector};
 use crate::transfer::Record;
+use crate::types::{Changeset, ChangesetStatus, LlmCall, MemoryStatus};
 use crate::{AddInput, CoreSections, Error, Memory, Result, ReviewPolicy, Settings};
 
 /// LLM calls and prompt characters of a stream of adds.

@@ -3,6 +3,8 @@
 //! memory (`speaker: text`) with its session's date as its time, no LLM, then
 //! [`Memory::search_records`] with the mode asked for.
 
+#[cfg(feature = "bench")]
+pub mod bench;
 pub mod llm_cost;
 pub mod locomo;
 pub mod metrics;

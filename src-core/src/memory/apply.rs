@@ -4,9 +4,9 @@ use std::collections::HashMap;
 
 use rusqlite::Transaction;
 
-use super::core::{record_version, sync_external};
-use crate::model::{Changeset, ChangesetStatus, MemoryStatus};
+use super::core_sections::{record_version, sync_external};
 use crate::store::{self, Store, changesets, fts, memories, vectors};
+use crate::types::{Changeset, ChangesetStatus, MemoryStatus};
 use crate::{Error, Result};
 
 /// Why a changeset cannot be applied as it is.

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Memory;
 use crate::Result;
-use crate::model::{Changeset, MemoryRecord, ProposedItem, RelatedItem};
+use crate::types::{Changeset, MemoryRecord, ProposedItem, RelatedItem};
 
 /// A memory with the changeset that made it and the one that replaced it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,14 +1,14 @@
 //! [`Memory`]: the public API of the engine, HAEMA's contract plus review, history and revert.
 
 mod apply;
-mod core;
+mod core_sections;
 mod lineage;
 mod open;
 mod review;
 mod vector_recall;
 mod write;
 
-pub(crate) use core::{finish_write as finish_core_write, mark_pending as mark_core_write};
+pub(crate) use core_sections::{finish_write as finish_core_write, mark_pending as mark_core_write};
 pub use lineage::Lineage;
 pub(crate) use open::{EMBEDDER_WANTED, VECTORS_BEHIND};
 pub use open::{LexicalReason, OpenOptions, OpenProgress};
@@ -18,9 +18,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::config::Settings;
-use crate::model::{MemoryRecord, MemoryStatus, SearchMode, SearchResults};
 use crate::provider::{Embedder, Llm};
 use crate::store::{self, Store, memories};
+use crate::types::{MemoryRecord, MemoryStatus, SearchMode, SearchResults};
 use crate::{Error, Result, search};
 
 /// Shared state behind a [`Memory`] handle.
@@ -116,7 +116,7 @@ impl Memory {
         let (store, resolved) = open::open_store(&dir, &settings, &options).await?;
         let store = Arc::try_unwrap(store).map_err(|_| Error::Internal("the store is still shared".into()))?;
         let store = tokio::task::spawn_blocking(move || -> Result<Store> {
-            core::recover(&store)?;
+            core_sections::recover(&store)?;
             Ok(store)
         })
         .await
@@ -154,7 +154,7 @@ impl Memory {
         let store = tokio::task::spawn_blocking(move || -> Result<Store> {
             let store = Store::open(&dir)?;
             open::check(&store, embedder_identity)?;
-            core::recover(&store)?;
+            core_sections::recover(&store)?;
             Ok(store)
         })
         .await

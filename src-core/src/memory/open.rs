@@ -12,9 +12,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::config::{ProviderKind, Settings};
-use crate::model::MemoryStatus;
 use crate::provider::Embedder;
 use crate::store::{self, Store, memories, vectors};
+use crate::types::MemoryStatus;
 use crate::{Error, ReembedProgress, Result};
 
 /// Meta key: the embedder a lexical-only store is waiting for (`local:<model>`).
@@ -233,7 +233,7 @@ pub(crate) async fn open_store(
                     ));
                 }
                 let progress = options.clone();
-                let done = crate::reembed::reembed_unless_busy(dir, Some(Arc::clone(&embedder)), move |p| {
+                let done = crate::maintenance::reembed_unless_busy(dir, Some(Arc::clone(&embedder)), move |p| {
                     progress.report(OpenProgress::Vectors(p));
                 })
                 .await?;
@@ -325,7 +325,7 @@ async fn finish(
         && options.catch_up
     {
         let progress = options.clone();
-        crate::reembed::fill_missing(&store, Arc::clone(embedder), move |p| {
+        crate::maintenance::fill_missing(&store, Arc::clone(embedder), move |p| {
             progress.report(OpenProgress::Vectors(p));
         })
         .await?;

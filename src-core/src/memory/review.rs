@@ -1,11 +1,11 @@
 //! Review: list, approve (optionally edited), reject, revert and re-run changesets.
 
-use super::{Memory, apply, core, write};
-use crate::model::{
-    AddOutcome, Changeset, ChangesetFilter, ChangesetStatus, MemoryStatus, Outcome, ProposedItem, RelatedItem,
-};
+use super::{Memory, apply, core_sections, write};
 use crate::pipeline::{self, AddInput, Proposal, stages::normalize};
 use crate::store::{self, changesets, memories};
+use crate::types::{
+    AddOutcome, Changeset, ChangesetFilter, ChangesetStatus, MemoryStatus, Outcome, ProposedItem, RelatedItem,
+};
 use crate::{Error, Result};
 
 impl Memory {
@@ -84,7 +84,7 @@ impl Memory {
                     Ok(Ok(apply::commit(tx, id, "user", &vectors)?))
                 })?;
                 match outcome {
-                    Ok(Some(content)) => core::finish_write(&inner.store, &content).map(|()| false),
+                    Ok(Some(content)) => core_sections::finish_write(&inner.store, &content).map(|()| false),
                     Ok(None) => Ok(false),
                     Err(()) => Ok(true),
                 }
@@ -228,7 +228,7 @@ impl Memory {
                     })?;
                     let plan = apply::revert_plan(tx, &target)?;
                     let mut warnings = Vec::new();
-                    let core_now = core::sync_external(tx, &inner.store)?;
+                    let core_now = core_sections::sync_external(tx, &inner.store)?;
                     let core_after = match (&target.core_before, &target.core_after) {
                         (Some(before), Some(after)) => revert_core(&core_now, before, after, &mut warnings)?,
                         _ => None,
@@ -275,13 +275,13 @@ impl Memory {
                     let revert_id = changesets::insert(tx, &revert)?;
                     apply::apply_revert(tx, &plan, revert_id)?;
                     if let Some(after) = &core_after {
-                        core::record_version(tx, after, "user", Some(revert_id))?;
+                        core_sections::record_version(tx, after, "user", Some(revert_id))?;
                     }
                     changesets::set_reverted_by(tx, id, revert_id)?;
                     Ok((revert_id, core_after))
                 })?;
                 if let Some(content) = core {
-                    core::finish_write(&inner.store, &content)?;
+                    core_sections::finish_write(&inner.store, &content)?;
                 }
                 Ok(revert_id)
             })
@@ -339,8 +339,8 @@ fn drop_pending_rows(tx: &rusqlite::Transaction<'_>, changeset: &Changeset) -> R
 /// Section-wise core revert: a section the changeset changed goes back to its old text if
 /// it still holds the changeset's text; otherwise it is left and a warning says so.
 fn revert_core(now: &str, before: &str, after: &str, warnings: &mut Vec<String>) -> Result<Option<String>> {
-    use crate::core_md::CoreSections;
-    use crate::model::Section;
+    use crate::types::Section;
+    use crate::types::core_md::CoreSections;
     let (now_s, before_s, after_s) = (
         CoreSections::parse(now)?,
         CoreSections::parse(before)?,

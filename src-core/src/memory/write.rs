@@ -2,13 +2,13 @@
 
 use std::collections::HashMap;
 
-use super::{Inner, Memory, apply, core};
+use super::{Inner, Memory, apply, core_sections};
 use crate::config::ReviewPolicy;
-use crate::core_md;
-use crate::model::{AddOutcome, AddStatus, Changeset, ChangesetStatus, MemoryStatus, Outcome};
 use crate::pipeline::{self, AddInput, Proposal, related};
 use crate::provider::check_embeddings;
+use crate::store::files;
 use crate::store::{self, changesets, core_versions, memories};
+use crate::types::{AddOutcome, AddStatus, Changeset, ChangesetStatus, MemoryStatus, Outcome};
 use crate::{Error, Result};
 
 /// How often `add()` rebuilds a proposal whose related memories another writer changed
@@ -103,7 +103,7 @@ impl Memory {
                 let found = inner.store.read_with_vectors(|conn, index| {
                     related::lookup(conn, index, &inputs, query_vectors.as_deref(), inner.settings.merge)
                 })?;
-                let core_text = core_md::read(&inner.store.core_path())?;
+                let core_text = files::read(&inner.store.core_path())?;
                 let locked = inner.store.read(core_versions::locks)?;
                 Ok((found, core_text, locked))
             })
@@ -184,7 +184,7 @@ impl Memory {
                     Ok(Stored::Committed(id, core))
                 })?;
                 if let Stored::Committed(_, Some(content)) = &stored {
-                    core::finish_write(&inner.store, content)?;
+                    core_sections::finish_write(&inner.store, content)?;
                 }
                 Ok(stored)
             })
@@ -207,7 +207,7 @@ fn conflict(tx: &rusqlite::Transaction<'_>, inner: &Inner, proposal: &Proposal) 
         }
     }
     if let Some(before) = &proposal.core_before
-        && &core_md::read(&inner.store.core_path())? != before
+        && &files::read(&inner.store.core_path())? != before
     {
         return Ok(Some("core.md changed while the changeset was built".into()));
     }

@@ -11,9 +11,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::core_md::CoreSections;
-use crate::model::{LlmCall, Outcome, ProposedItem, RelatedItem, Section};
 use crate::provider::{Llm, ProviderErrorKind, StructuredRequest};
+use crate::types::core_md::CoreSections;
+use crate::types::{LlmCall, Outcome, ProposedItem, RelatedItem, Section};
 use prompts::{MAX_CORE_CHARS, MAX_RECONSTRUCT_CHARS, MAX_SPLIT_CHARS};
 use stages::normalize;
 

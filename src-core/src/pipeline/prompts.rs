@@ -3,8 +3,8 @@
 //! Every item inside a block is written as a JSON string on its own `- ` line, with `<`
 //! and `>` escaped, so memory text can neither end a line nor close a block tag.
 
-use crate::core_md::CoreSections;
-use crate::model::Section;
+use crate::types::Section;
+use crate::types::core_md::CoreSections;
 
 /// Largest raw text sent to one pre-split call; longer texts are cut into chunks.
 pub(crate) const MAX_SPLIT_CHARS: usize = 8_000;

@@ -6,10 +6,10 @@ use rusqlite::Connection;
 
 use crate::Result;
 use crate::config::MergeSettings;
-use crate::model::RelatedItem;
 use crate::store::vector_index::VectorIndex;
 use crate::store::vectors::Pool;
 use crate::store::{fts, memories, vectors};
+use crate::types::RelatedItem;
 
 /// A related memory and the index of the first new content that found it.
 #[derive(Debug, Clone)]

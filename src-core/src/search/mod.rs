@@ -2,15 +2,17 @@
 //! with the query's content words, the times and the names it mentions.
 
 pub(crate) mod fusion;
+pub(crate) mod recall;
+pub(crate) mod sanitize;
 pub(crate) mod terms;
 pub(crate) mod time;
 
 use std::sync::{Arc, PoisonError};
 
 use crate::Result;
-use crate::model::{FoundBy, MemoryStatus, SearchHit, SearchMode};
 use crate::store::vectors::Pool;
 use crate::store::{SearchReaders, fts, memories, vectors};
+use crate::types::{FoundBy, MemoryStatus, SearchHit, SearchMode};
 use fusion::Fused;
 
 /// How many candidates each signal contributes to a top `n`: enough for the time and name

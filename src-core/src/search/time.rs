@@ -25,7 +25,7 @@ pub(crate) enum TimeSpan {
 impl TimeSpan {
     /// Whether a memory learned at `ms` (Unix ms) falls in this span.
     pub(crate) fn contains(self, ms: i64) -> bool {
-        let (year, month, _) = crate::model::civil_date(ms);
+        let (year, month, _) = crate::types::civil_date(ms);
         match self {
             Self::Year(y) => year == y,
             Self::Month(y, m) => month == m && y.is_none_or(|y| y == year),
@@ -46,7 +46,7 @@ pub(crate) fn spans(query: &str) -> Vec<TimeSpan> {
     let mut i = 0;
     while i < tokens.len() {
         let token = tokens[i];
-        if let Some(ms) = crate::import_items::parse_time(token).filter(|_| token.len() == 10) {
+        if let Some(ms) = crate::transfer::parse_time(token).filter(|_| token.len() == 10) {
             found.push(TimeSpan::Day(ms));
             i += 1;
             continue;
@@ -63,7 +63,7 @@ pub(crate) fn spans(query: &str) -> Vec<TimeSpan> {
             let year = tokens.get(year_at).and_then(|t| year_of(t));
             let midnight = year
                 .zip(day)
-                .and_then(|(y, d)| crate::import_items::parse_time(&format!("{y:04}-{month:02}-{d:02}")));
+                .and_then(|(y, d)| crate::transfer::parse_time(&format!("{y:04}-{month:02}-{d:02}")));
             found.push(match midnight {
                 Some(ms) => TimeSpan::Day(ms),
                 None => TimeSpan::Month(year, month),
@@ -199,7 +199,7 @@ mod tests {
         assert!(d.contains(t("2023-08-03T18:20:00Z")));
         assert!(d.contains(t("2023-07-31")) && d.contains(t("2023-08-06T23:00:00Z")));
         assert!(!d.contains(t("2023-07-30T23:00:00Z")) && !d.contains(t("2023-08-07")));
-        assert_eq!(crate::model::civil_date(t("2000-02-29T10:00:00Z")), (2000, 2, 29));
-        assert_eq!(crate::model::civil_date(t("1969-12-31T23:00:00Z")), (1969, 12, 31));
+        assert_eq!(crate::types::civil_date(t("2000-02-29T10:00:00Z")), (2000, 2, 29));
+        assert_eq!(crate::types::civil_date(t("1969-12-31T23:00:00Z")), (1969, 12, 31));
     }
 }

@@ -3,7 +3,7 @@
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::Result;
-use crate::model::{Changeset, ChangesetFilter, ChangesetStatus, LlmCall, Outcome, ProposedItem, RelatedItem};
+use crate::types::{Changeset, ChangesetFilter, ChangesetStatus, LlmCall, Outcome, ProposedItem, RelatedItem};
 
 const COLUMNS: &str = "id, kind, status, outcome, created_at_ms, decided_at_ms, decided_by, raw_input, inputs, \
     core_before, core_after, llm, embedder, llm_log, warnings, reverts_id, reverted_by_id";

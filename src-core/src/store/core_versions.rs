@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::Result;
-use crate::model::{CoreVersion, Section};
+use crate::types::{CoreVersion, Section};
 
 fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CoreVersion> {
     Ok(CoreVersion {

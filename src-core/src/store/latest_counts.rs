@@ -72,7 +72,7 @@ mod tests {
         }
     }
 
-    fn ids(records: &[crate::model::MemoryRecord]) -> Vec<String> {
+    fn ids(records: &[crate::types::MemoryRecord]) -> Vec<String> {
         records.iter().map(|m| m.id.clone()).collect()
     }
 

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::Result;
-use crate::model::{MemoryRecord, MemoryStatus};
+use crate::types::{MemoryRecord, MemoryStatus};
 
 const COLUMNS: &str = "rowid, id, content, created_at_ms, updated_at_ms, status, changeset_id, superseded_by";
 

@@ -5,6 +5,7 @@
 
 pub(crate) mod changesets;
 pub(crate) mod core_versions;
+pub(crate) mod files;
 pub(crate) mod fts;
 pub(crate) mod fts_terms;
 mod latest_counts;

@@ -1,7 +1,7 @@
 //! review list / show / approve / reject / rerun, history, revert.
 
 use anyhow::Result;
-use haema_core::diff::{self, Change};
+use haema_core::review::diff::{self, Change};
 use haema_core::{AddStatus, Changeset, Memory};
 use serde_json::{Value, json};
 

@@ -136,7 +136,7 @@ impl HaemaServer {
                     "content": h.memory.content,
                     "score": h.score,
                     "found_by": h.found_by,
-                    "learned_at": haema_core::model::format_utc(h.memory.timestamp_ms),
+                    "learned_at": haema_core::format_utc(h.memory.timestamp_ms),
                 })).collect::<Vec<_>>(),
             })),
             Err(e) => tool_error(format!("search failed: {e}")),
@@ -157,7 +157,7 @@ impl HaemaServer {
                 "memories": records.iter().map(|m| json!({
                     "id": m.id,
                     "content": m.content,
-                    "learned_at": haema_core::model::format_utc(m.timestamp_ms),
+                    "learned_at": haema_core::format_utc(m.timestamp_ms),
                 })).collect::<Vec<_>>(),
             })),
             Err(e) => tool_error(e),
@@ -214,7 +214,7 @@ impl HaemaServer {
                 "changeset": c.id,
                 "status": c.status,
                 "decided_by": c.decided_by,
-                "decided_at": c.decided_at_ms.map(haema_core::model::format_utc),
+                "decided_at": c.decided_at_ms.map(haema_core::format_utc),
                 "proposed": c.added().map(|p| p.content.clone()).collect::<Vec<_>>(),
                 "replaces": c.removed().map(|r| r.content.clone()).collect::<Vec<_>>(),
                 "changes_core": c.core_after.is_some(),
@@ -267,7 +267,7 @@ impl ServerHandler for HaemaServer {
                             format!(
                                 "- {} ({})\n",
                                 m.content.replace('\n', " "),
-                                haema_core::model::format_utc(m.timestamp_ms)
+                                haema_core::format_utc(m.timestamp_ms)
                             )
                         })
                         .collect()

@@ -211,6 +211,6 @@ pub fn core_versions() -> Vec<CoreVersion> {
             "user",
             60,
         ),
-        v(1, haema_core::core_md::TEMPLATE, "initial", 600),
+        v(1, haema_core::CORE_TEMPLATE, "initial", 600),
     ]
 }

@@ -1,8 +1,8 @@
 //! How a changeset reads: related memories against proposed ones with the changed words
 //! marked, the core.md diff, and the full record for the details window.
 
-use haema_core::diff::{self, Change};
-use haema_core::review_view::{self, SHOWN_ITEMS as SHOWN, partner};
+use haema_core::review::diff::{self, Change};
+use haema_core::review::view::{self, SHOWN_ITEMS as SHOWN, partner};
 use haema_core::{Changeset, ChangesetStatus};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -36,7 +36,7 @@ fn marked<'a>(marker: &'a str, text: &str, partner: Option<&str>, base: Style, r
         spans.push(Span::styled(text.to_owned(), base));
         return Line::from(spans);
     }
-    for piece in review_view::marked(text, partner, removed) {
+    for piece in view::marked(text, partner, removed) {
         let style = match piece.change {
             Change::Same => base,
             _ => ui.theme.emphasis(base),

@@ -163,7 +163,7 @@ fn core(sections: haema_core::CoreSections) -> App {
 
 #[test]
 fn core_view() {
-    let template = haema_core::CoreSections::parse(haema_core::core_md::TEMPLATE).unwrap();
+    let template = haema_core::CoreSections::parse(haema_core::CORE_TEMPLATE).unwrap();
     snap("core_empty", &core(template));
     snap("core_normal", &core(fixtures::core().0));
     let mut long_sections = fixtures::core().0;

@@ -10,8 +10,8 @@ use std::io::{BufRead, Write};
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Changeset, ChangesetFilter, CoreVersion, MemoryRecord, MemoryStatus, Section};
 use crate::store::{self, changesets, core_versions, fts, memories, vectors};
+use crate::types::{Changeset, ChangesetFilter, CoreVersion, MemoryRecord, MemoryStatus, Section};
 use crate::{Error, Memory, Result};
 
 /// The `format` of haema's JSONL export.
@@ -284,7 +284,7 @@ impl Memory {
         for m in &active {
             text.push_str(&format!(
                 "- {} — {}\n",
-                crate::model::format_utc(m.timestamp_ms),
+                crate::types::format_utc(m.timestamp_ms),
                 m.content.replace('\n', " ")
             ));
         }
@@ -298,7 +298,7 @@ impl Memory {
                 c.id,
                 c.kind,
                 c.status.as_str(),
-                crate::model::format_utc(c.created_at_ms),
+                crate::types::format_utc(c.created_at_ms),
                 c.added().count(),
                 c.removed().count(),
                 if c.core_after.is_some() { ", core changed" } else { "" }

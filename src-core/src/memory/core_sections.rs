@@ -5,9 +5,10 @@ use std::collections::BTreeSet;
 use rusqlite::Transaction;
 
 use super::Memory;
-use crate::core_md::{self, CoreSections, TEMPLATE};
-use crate::model::{CoreVersion, Section};
+use crate::store::files;
 use crate::store::{self, Store, core_versions};
+use crate::types::core_md::{CoreSections, TEMPLATE};
+use crate::types::{CoreVersion, Section};
 use crate::{Error, Result};
 
 const PENDING_WRITE: &str = "core_pending_write";
@@ -33,7 +34,7 @@ pub(crate) fn mark_pending(tx: &Transaction<'_>, id: i64) -> Result<()> {
 /// Writes core.md (atomically) and clears the pending mark. If this does not happen (a
 /// crash), the next open finishes it.
 pub(crate) fn finish_write(store: &Store, content: &str) -> Result<()> {
-    core_md::write_atomically(&store.core_path(), content)?;
+    files::write_atomically(&store.core_path(), content)?;
     store.write(|tx| store::delete_meta(tx, PENDING_WRITE))
 }
 
@@ -69,7 +70,7 @@ pub(crate) fn recover(store: &Store) -> Result<()> {
                     TEMPLATE.to_owned()
                 }
             };
-            core_md::write_atomically(&path, &content)
+            files::write_atomically(&path, &content)
         }
         (Err(e), _) => Err(Error::io("read", &path, e)),
     }
@@ -77,7 +78,7 @@ pub(crate) fn recover(store: &Store) -> Result<()> {
 
 /// Records an outside edit of core.md (if any) before the engine changes it.
 pub(crate) fn sync_external(tx: &Transaction<'_>, store: &Store) -> Result<String> {
-    let text = core_md::read(&store.core_path())?;
+    let text = files::read(&store.core_path())?;
     if core_versions::latest(tx)?.is_none_or(|v| v.content != text) {
         core_versions::insert(tx, &text, "external", None, store::now_ms())?;
     }
@@ -87,7 +88,7 @@ pub(crate) fn sync_external(tx: &Transaction<'_>, store: &Store) -> Result<Strin
 impl Memory {
     /// The whole core.md, read from disk (edits made outside are visible).
     pub async fn get_core(&self) -> Result<String> {
-        self.blocking(|inner| core_md::read(&inner.store.core_path())).await
+        self.blocking(|inner| files::read(&inner.store.core_path())).await
     }
 
     /// The four sections of core.md.

@@ -3,9 +3,9 @@
 
 use serde::Serialize;
 
-use crate::core_md::CoreSections;
-use crate::diff::{self, Piece};
-use crate::model::{CoreVersion, Section};
+use crate::review::diff::{self, Piece};
+use crate::types::core_md::CoreSections;
+use crate::types::{CoreVersion, Section};
 
 /// One text a section had.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -56,7 +56,7 @@ pub fn section_history(versions: &[CoreVersion], section: Section) -> Vec<Sectio
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diff::Change;
+    use crate::review::diff::Change;
 
     fn version(id: i64, user: &str) -> CoreVersion {
         CoreVersion {

@@ -1,10 +1,8 @@
-//! core.md: the four-section profile file, parsed as real headings and written atomically.
+//! core.md's four sections, parsed as real headings and rendered in file order.
 
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::path::Path;
 
-use crate::model::Section;
+use crate::types::Section;
 use crate::{Error, Result};
 
 /// The file a new store starts with (the same as HAEMA's).
@@ -139,37 +137,6 @@ fn trim_blank_lines(text: &str) -> String {
         .join("\n")
 }
 
-/// Writes `content` to `path` atomically: a temporary file in the same folder, fsync,
-/// rename over the target, fsync of the folder.
-pub fn write_atomically(path: &Path, content: &str) -> Result<()> {
-    let dir = path.parent().unwrap_or_else(|| Path::new("."));
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("core.md"),
-        std::process::id()
-    ));
-    let write = || -> std::io::Result<()> {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(content.as_bytes())?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        if let Ok(d) = std::fs::File::open(dir) {
-            // Not all platforms can fsync a folder; the rename is done either way.
-            let _ = d.sync_all();
-        }
-        Ok(())
-    };
-    write().map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Error::io("write", path, e)
-    })
-}
-
-/// Reads core.md.
-pub fn read(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|e| Error::io("read", path, e))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,19 +194,5 @@ mod tests {
         assert_eq!(core.get(Section::User), "## Likes\n- tea");
         assert!(core.set(Section::User, "# RULE\nsneaky").is_err());
         assert_eq!(core.get(Section::User), "## Likes\n- tea");
-    }
-
-    #[test]
-    fn atomic_write_replaces_the_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("core.md");
-        write_atomically(&path, "one").unwrap();
-        write_atomically(&path, "two").unwrap();
-        assert_eq!(read(&path).unwrap(), "two");
-        assert_eq!(
-            std::fs::read_dir(dir.path()).unwrap().count(),
-            1,
-            "no temporary file left"
-        );
     }
 }

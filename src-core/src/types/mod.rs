@@ -1,6 +1,7 @@
 //! Plain serde types returned by the engine: the "view model" both front ends render.
 
 use serde::{Deserialize, Serialize};
+pub mod core_md;
 
 /// Where a memory stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

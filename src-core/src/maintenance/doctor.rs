@@ -7,10 +7,11 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::config::Settings;
-use crate::core_md::{self, CoreSections};
-use crate::model::MemoryStatus;
 use crate::provider::{StructuredRequest, check_embeddings};
+use crate::store::files;
 use crate::store::{self, Store, memories};
+use crate::types::MemoryStatus;
+use crate::types::core_md::CoreSections;
 
 /// The outcome of one check.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -92,7 +93,7 @@ pub async fn doctor(dir: &Path, settings: &Settings) -> Vec<Check> {
     checks.push(check(
         "core.md",
         if core_path.exists() {
-            core_md::read(&core_path).map_err(|e| e.to_string()).and_then(|text| {
+            files::read(&core_path).map_err(|e| e.to_string()).and_then(|text| {
                 CoreSections::parse(&text)
                     .map(|_| "four sections, well formed".to_owned())
                     .map_err(|e| e.to_string())

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 
-use crate::core_md::CoreSections;
-use crate::import_items::ImportItem;
+use crate::transfer::ImportItem;
+use crate::types::core_md::CoreSections;
 use crate::{Error, Memory, Result};
 
 /// What was found in a HAEMA store folder.

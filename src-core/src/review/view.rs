@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 
-use crate::diff::{self, Change, Piece};
-use crate::model::Changeset;
+use crate::review::diff::{self, Change, Piece};
+use crate::types::Changeset;
 
 /// Items of one side shown before the rest is only counted (an import can hold thousands).
 pub const SHOWN_ITEMS: usize = 200;
@@ -143,8 +143,8 @@ impl ChangesetView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diff::render;
-    use crate::model::{ChangesetStatus, Outcome, ProposedItem, RelatedItem};
+    use crate::review::diff::render;
+    use crate::types::{ChangesetStatus, Outcome, ProposedItem, RelatedItem};
 
     fn changeset(related: &[(&str, bool)], proposed: &[(&str, bool)]) -> Changeset {
         Changeset {

@@ -7,8 +7,8 @@ use std::collections::HashSet;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::model::{Changeset, ChangesetStatus, MemoryStatus, Outcome, ProposedItem};
 use crate::store::{self, changesets, fts, memories, vectors};
+use crate::types::{Changeset, ChangesetStatus, MemoryStatus, Outcome, ProposedItem};
 use crate::{Error, Memory, Result};
 
 /// One memory to import.

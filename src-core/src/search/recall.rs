@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::model::{MemoryRecord, SearchMode};
+use crate::types::{MemoryRecord, SearchMode};
 use crate::{Memory, Result};
 
 /// Latest memories considered for a recall block.
@@ -62,7 +62,7 @@ pub struct Recall {
 
 /// Memory text as data, on one line, with instruction-like parts neutralised.
 fn quote(text: &str) -> (String, bool) {
-    let (clean, changed) = crate::sanitize::neutralise(text);
+    let (clean, changed) = crate::search::sanitize::neutralise(text);
     (clean.split_whitespace().collect::<Vec<_>>().join(" "), changed)
 }
 
@@ -81,7 +81,7 @@ impl Memory {
         let mut items = Vec::new();
         let core_body = core.trim();
         if !core_body.is_empty() {
-            let (block, sanitized) = crate::sanitize::neutralise(core_body);
+            let (block, sanitized) = crate::search::sanitize::neutralise(core_body);
             let tokens = estimate_tokens(&block) + 4;
             let content = if used + tokens <= budget {
                 block
