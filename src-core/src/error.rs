@@ -1,11 +1,15 @@
 //! The error type of `haema-core`.
 //!
-//! Every variant's `Display` text is one sentence meant for a person: it says what went
-//! wrong and, where there is one, what to do about it.
+//! Every variant says what went wrong, with the data a front end needs to offer a way out
+//! (which changeset, which embedder, which path), and no advice about commands: the CLI says
+//! "run `haema reembed`", the desktop offers the button that does it, and the MCP server
+//! tells an agent what to send instead. [`Error::kind`] names the situation with one stable
+//! spelling for front ends that match on it across a process boundary.
 
 use std::path::PathBuf;
 
 use crate::provider::ProviderError;
+use crate::types::{ChangesetId, ChangesetStatus, CoreVersionId, MemoryId, UnknownValue};
 
 /// Result with [`Error`] as the default error type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -36,10 +40,15 @@ pub enum Error {
 
     /// SQLite reported an error.
     #[error("database error: {0}")]
-    Database(#[from] rusqlite::Error),
+    Database(rusqlite::Error),
+
+    /// The store holds a value this haema does not know (written by a newer haema, or
+    /// changed by hand).
+    #[error("cannot read the store: it holds an {0}")]
+    UnknownValue(#[from] UnknownValue),
 
     /// The store was written by a newer haema.
-    #[error("the store has schema version {found} but this haema knows only up to {supported}; upgrade haema")]
+    #[error("the store has schema version {found} but this haema knows only up to {supported}")]
     SchemaTooNew {
         /// Version in the file.
         found: i64,
@@ -49,7 +58,7 @@ pub enum Error {
 
     /// The configured embedder is not the one the store's vectors were made with.
     #[error(
-        "the store's vectors were made by embedder `{stored}` ({stored_dims} dims) but `{configured}` ({configured_dims} dims) is configured; configure the original embedder again, or run `haema reembed` to switch the store to the new one"
+        "the store's vectors were made by embedder `{stored}` ({stored_dims} dims) but `{configured}` ({configured_dims} dims) is configured"
     )]
     EmbedderMismatch {
         /// Embedder id recorded in the store.
@@ -70,28 +79,140 @@ pub enum Error {
     #[error("{0}")]
     CoreFormat(String),
 
-    /// No changeset or memory with this id.
-    #[error("no {what} with id {id}")]
-    NotFound {
-        /// "changeset" or "memory".
-        what: &'static str,
-        /// The id asked for.
-        id: String,
+    /// No changeset, memory or core version with this id.
+    #[error("no {0}")]
+    NotFound(Missing),
+
+    /// The review action does not apply to the changeset in its current status.
+    #[error("changeset {changeset} is {status} and cannot be {action}")]
+    WrongStatus {
+        /// The changeset.
+        changeset: ChangesetId,
+        /// Its status now.
+        status: ChangesetStatus,
+        /// What was asked.
+        action: ReviewAction,
     },
 
-    /// The operation does not apply to the changeset in its current status.
-    #[error("{0}")]
-    InvalidState(String),
+    /// A rejected changeset cannot be reopened because a re-run replaced it.
+    #[error("changeset {0} was replaced by a re-run, so it cannot be reopened")]
+    ReplacedByRerun(ChangesetId),
+
+    /// A changeset cannot be reverted because a memory it made was replaced since.
+    #[error(
+        "memory {memory} made by changeset {changeset} was since replaced by {}",
+        by.map_or_else(|| "a later change".to_owned(), |b| format!("changeset {b}"))
+    )]
+    ReplacedSince {
+        /// The changeset asked to revert.
+        changeset: ChangesetId,
+        /// The memory it made.
+        memory: MemoryId,
+        /// The changeset that replaced that memory, when known: revert it first.
+        by: Option<ChangesetId>,
+    },
+
+    /// The changeset's related memories or core changed since it was proposed.
+    #[error("changeset {0} is stale: the memories or core it was built on have changed since it was proposed")]
+    Stale(ChangesetId),
 
     /// A background task failed unexpectedly.
     #[error("internal error: {0}; please report it")]
     Internal(String),
 
-    /// The changeset's related memories or core changed since it was proposed.
-    #[error(
-        "changeset {0} is stale: the memories or core it was built on have changed since; re-run it (`haema review rerun {0}`) or reject it"
-    )]
-    Stale(i64),
+    /// The operation does not apply to the store as it is.
+    #[error("{0}")]
+    InvalidState(String),
+}
+
+/// What a [`Error::NotFound`] looked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Missing {
+    /// A changeset.
+    Changeset(ChangesetId),
+    /// A memory.
+    Memory(MemoryId),
+    /// A version of core.md.
+    CoreVersion(CoreVersionId),
+}
+
+impl std::fmt::Display for Missing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Changeset(id) => write!(f, "changeset with id {id}"),
+            Self::Memory(id) => write!(f, "memory with id {id}"),
+            Self::CoreVersion(id) => write!(f, "core version with id {id}"),
+        }
+    }
+}
+
+closed_set! {
+    /// What a person asked to do with a changeset.
+    pub enum ReviewAction ("review action") {
+        /// Approve it as proposed.
+        Approve = "approved",
+        /// Approve it with edited memories.
+        Edit = "edited",
+        /// Reject it.
+        Reject = "rejected",
+        /// Take a rejection back.
+        Reopen = "reopened",
+        /// Build it again from its inputs.
+        Rerun = "re-run",
+        /// Undo it.
+        Revert = "reverted",
+    }
+}
+
+closed_set! {
+    /// The situation an [`Error`] describes, with one stable spelling: what a front end
+    /// matches on to choose its own words and its way out.
+    pub enum ErrorKind ("error kind") {
+        /// The caller's arguments are wrong.
+        InvalidArgument = "invalid_argument",
+        /// A setting holds a bad value.
+        Config = "config",
+        /// A file could not be read or written.
+        Io = "io",
+        /// The database failed.
+        Database = "database",
+        /// The store holds a value this haema does not know.
+        UnknownValue = "unknown_value",
+        /// A newer haema wrote the store.
+        SchemaTooNew = "schema_too_new",
+        /// The configured embedder is not the store's.
+        EmbedderMismatch = "embedder_mismatch",
+        /// An LLM or embedder failed.
+        Provider = "provider",
+        /// core.md is not in the expected form.
+        CoreFormat = "core_format",
+        /// No such changeset, memory or core version.
+        NotFound = "not_found",
+        /// The changeset's status does not allow the action.
+        WrongStatus = "wrong_status",
+        /// A re-run replaced the changeset.
+        ReplacedByRerun = "replaced_by_rerun",
+        /// A memory the changeset made was replaced since.
+        ReplacedSince = "replaced_since",
+        /// What the changeset was built on changed.
+        Stale = "stale",
+        /// A bug.
+        Internal = "internal",
+        /// The operation does not apply to the store as it is.
+        InvalidState = "invalid_state",
+    }
+}
+
+impl From<rusqlite::Error> for Error {
+    fn from(error: rusqlite::Error) -> Self {
+        match error {
+            rusqlite::Error::FromSqlConversionFailure(index, kind, source) => match source.downcast::<UnknownValue>() {
+                Ok(unknown) => Self::UnknownValue(*unknown),
+                Err(source) => Self::Database(rusqlite::Error::FromSqlConversionFailure(index, kind, source)),
+            },
+            other => Self::Database(other),
+        }
+    }
 }
 
 impl Error {
@@ -103,8 +224,78 @@ impl Error {
         }
     }
 
+    /// The situation, for front ends that choose their own words.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Self::InvalidArgument(_) => ErrorKind::InvalidArgument,
+            Self::Config(_) => ErrorKind::Config,
+            Self::Io { .. } => ErrorKind::Io,
+            Self::Database(_) => ErrorKind::Database,
+            Self::UnknownValue(_) => ErrorKind::UnknownValue,
+            Self::SchemaTooNew { .. } => ErrorKind::SchemaTooNew,
+            Self::EmbedderMismatch { .. } => ErrorKind::EmbedderMismatch,
+            Self::Provider(_) => ErrorKind::Provider,
+            Self::CoreFormat(_) => ErrorKind::CoreFormat,
+            Self::NotFound(_) => ErrorKind::NotFound,
+            Self::WrongStatus { .. } => ErrorKind::WrongStatus,
+            Self::ReplacedByRerun(_) => ErrorKind::ReplacedByRerun,
+            Self::ReplacedSince { .. } => ErrorKind::ReplacedSince,
+            Self::Stale(_) => ErrorKind::Stale,
+            Self::Internal(_) => ErrorKind::Internal,
+            Self::InvalidState(_) => ErrorKind::InvalidState,
+        }
+    }
+
     /// True when the error was caused by the caller's arguments (a usage error).
     pub fn is_usage(&self) -> bool {
-        matches!(self, Self::InvalidArgument(_))
+        matches!(self, Self::InvalidArgument(_) | Self::NotFound(_))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_message_of_the_core_tells_a_person_to_run_a_command() {
+        let errors = [
+            Error::Stale(ChangesetId::from(4)),
+            Error::EmbedderMismatch {
+                stored: "local:all-MiniLM-L6-v2".into(),
+                stored_dims: 384,
+                configured: "openai:text-embedding-3-small".into(),
+                configured_dims: 1536,
+            },
+            Error::WrongStatus {
+                changeset: ChangesetId::from(2),
+                status: ChangesetStatus::Stale,
+                action: ReviewAction::Approve,
+            },
+            Error::NotFound(Missing::CoreVersion(CoreVersionId::from(9))),
+            Error::SchemaTooNew { found: 9, supported: 2 },
+        ];
+        for error in errors {
+            let text = error.to_string();
+            assert!(!text.contains('`') || !text.contains("haema "), "{text}");
+            assert!(!text.contains("run "), "{text}");
+        }
+    }
+
+    #[test]
+    fn kinds_have_stable_spellings() {
+        assert_eq!(Error::Stale(ChangesetId::from(1)).kind().as_str(), "stale");
+        assert_eq!(
+            Error::NotFound(Missing::Memory(MemoryId::from("x"))).kind().as_str(),
+            "not_found"
+        );
+        assert_eq!(
+            Error::WrongStatus {
+                changeset: ChangesetId::from(2),
+                status: ChangesetStatus::Committed,
+                action: ReviewAction::Approve,
+            }
+            .to_string(),
+            "changeset 2 is committed and cannot be approved"
+        );
     }
 }

@@ -29,6 +29,9 @@
 //! | [`config`] | settings and where they come from |
 //! | [`eval`] | the LoCoMo search eval and the LLM cost eval |
 
+#[macro_use]
+mod macros;
+
 pub mod config;
 mod error;
 pub mod eval;
@@ -47,17 +50,16 @@ mod types;
 pub use eval::bench;
 
 pub use config::{KeyList, ReviewPolicy, Settings, TuiSettings};
-pub use error::{Error, Result};
+pub use error::{Error, ErrorKind, Missing, Result, ReviewAction};
 pub use maintenance::{Check, ReembedProgress, ReembedReport, doctor, reembed};
-pub use memory::{
-    LexicalReason, Lineage, Memory, OpenOptions, OpenProgress, StoreInfo, VectorRecall, store_folders_beside,
-};
+pub use memory::{LexicalReason, Lineage, Memory, OpenOptions, OpenProgress, StoreInfo, VectorRecall};
 pub use pipeline::AddInput;
 pub use review::{ChangesetView, ItemView, SectionChange, section_history};
 pub use search::recall::{Recall, RecallItem, RecallReason, estimate_tokens};
+pub use store::places::{default_store_dir, is_store_dir, store_dir_for, store_folders_beside};
 pub use transfer::{
-    CoreImport, EXPORT_FORMAT, HaemaReport, HaemaStore, ImportItem, ImportReport, ItemsReport, Record, is_export,
-    is_haema_store, parse_items, parse_time, read_haema_store,
+    CoreImport, EXPORT_FORMAT, HaemaReport, HaemaStore, ImportItem, ImportReport, ImportSummary, Imported, ItemsReport,
+    Record, is_export, is_haema_store, parse_items, parse_time, read_haema_store,
 };
 pub use types::core_md::{CoreSections, TEMPLATE as CORE_TEMPLATE};
 pub use types::*;

@@ -4,12 +4,15 @@
 mod common;
 
 use common::*;
-use haema_core::{AddStatus, ChangesetFilter, ChangesetStatus, Error, MemoryStatus, ReviewPolicy, SearchMode, Section};
+use haema_core::{
+    AddStatus, ChangesetFilter, ChangesetId, ChangesetKind, ChangesetStatus, DecidedBy, Error, MemoryId, MemoryStatus,
+    Missing, ReviewPolicy, SearchMode, Section,
+};
 use serde_json::json;
 
 /// Scripts the reconstruction to answer `merged`, adds `input` through `memory`, and returns
 /// the changeset.
-async fn propose(f: &Fixture, memory: &haema_core::Memory, merged: &str, input: &str) -> i64 {
+async fn propose(f: &Fixture, memory: &haema_core::Memory, merged: &str, input: &str) -> ChangesetId {
     f.llm
         .push("reconstruct", json!({"memories": [merged], "coverage": "complete"}));
     memory.add(items(&[input])).await.unwrap().changeset.unwrap()
@@ -48,7 +51,7 @@ async fn review_policy_holds_everything_and_pending_memories_are_invisible() {
 
     let approved = f.memory.approve(id).await.unwrap();
     assert_eq!(approved.status, ChangesetStatus::Committed);
-    assert_eq!(approved.decided_by.as_deref(), Some("user"));
+    assert_eq!(approved.decided_by, Some(DecidedBy::User));
     assert_eq!(latest(&f.memory).await, vec!["the user plays the cello"]);
     assert_eq!(
         f.memory.search("cello", 5).await.unwrap(),
@@ -114,7 +117,7 @@ async fn a_rejection_can_be_taken_back_and_the_change_approved() {
         .changeset
         .unwrap();
     f.memory.reject(id).await.unwrap();
-    let err = f.memory.reopen(id + 1).await.unwrap_err();
+    let err = f.memory.reopen(ChangesetId::from(id.get() + 1)).await.unwrap_err();
     assert!(matches!(err, Error::NotFound { .. }), "{err}");
 
     let reopened = f.memory.reopen(id).await.unwrap();
@@ -229,7 +232,7 @@ async fn revert_restores_what_a_changeset_replaced_including_core() {
     assert_eq!(latest(&f.memory).await, vec!["user likes coffee now"]);
 
     let revert = f.memory.revert(merge).await.unwrap();
-    assert_eq!(revert.kind, "revert");
+    assert_eq!(revert.kind, ChangesetKind::Revert);
     assert_eq!(revert.reverts_id, Some(merge));
     assert_eq!(latest(&f.memory).await, vec!["user likes green tea"]);
     let restored = f.memory.get_latest_records(1, 1).await.unwrap();
@@ -419,7 +422,7 @@ async fn lineage_links_a_memory_to_what_it_replaced_and_what_replaced_it() {
     );
     assert!(new.replaced_by.is_none());
     assert!(matches!(
-        f.memory.lineage("no-such-id").await,
-        Err(Error::NotFound { what: "memory", .. })
+        f.memory.lineage(&MemoryId::from("no-such-id")).await,
+        Err(Error::NotFound(Missing::Memory(_)))
     ));
 }

@@ -74,7 +74,7 @@ async fn an_interrupted_core_write_is_finished_on_open() {
     assert_eq!(memory.core_sections().await.unwrap().get(Section::Rule), "- be brief");
     let versions = memory.core_versions().await.unwrap();
     assert!(
-        versions.iter().all(|v| v.author != "external"),
+        versions.iter().all(|v| v.author != haema_core::CoreAuthor::External),
         "the finished write is not an outside edit"
     );
 }

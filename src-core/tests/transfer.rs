@@ -217,7 +217,7 @@ async fn plain_items_keep_their_timestamps_and_a_second_import_adds_nothing() {
     assert_eq!(records[0].content, "no timestamp", "an item without a time is newest");
     let changeset = f.memory.changeset(report.changeset.unwrap()).await.unwrap();
     assert_eq!(
-        (changeset.outcome, changeset.decided_by.as_deref()),
+        (changeset.outcome, changeset.decided_by.map(|d| d.as_str())),
         (haema_core::Outcome::Import, Some("import"))
     );
     assert_eq!(

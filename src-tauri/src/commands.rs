@@ -7,11 +7,11 @@ use haema_core::{Memory, MemoryRecord, StoreInfo};
 use serde::Serialize;
 use tauri::State;
 
-use crate::error::{CommandError, CommandResult};
+use crate::error::{CommandError, CommandResult, Problem};
 use crate::state::{AppState, default_store, is_store};
 
 /// What the first screen needs to know.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, specta::Type)]
 pub struct AppStatus {
     /// The open store's counts, if one is open.
     pub store: Option<StoreInfo>,
@@ -26,6 +26,7 @@ pub struct AppStatus {
 
 /// Whether a store is open, which one to open at start, and where the default one is.
 #[tauri::command]
+#[specta::specta]
 pub async fn app_status(state: State<'_, AppState>) -> CommandResult<AppStatus> {
     let store = match state.memory().await {
         Ok(memory) => Some(memory.info().await?),
@@ -64,6 +65,7 @@ fn store_argument() -> Option<PathBuf> {
 /// Opens the store in `dir`. With `create`, a missing store is made; without it, a folder
 /// that is not a store is refused (so a typo does not make an empty memory).
 #[tauri::command]
+#[specta::specta]
 pub async fn open_store(
     app: tauri::AppHandle,
     state: State<'_, AppState>,
@@ -76,13 +78,13 @@ pub async fn open_store(
         .ok_or_else(|| CommandError::invalid("There is no home folder to keep the memory in; choose a folder."))?;
     let dir = resolve_folder(dir)?;
     if !create && !is_store(&dir) {
-        return Err(CommandError {
-            kind: "not_found",
-            message: format!(
+        return Err(CommandError::new(
+            Problem::NotFound,
+            format!(
                 "There is no memory in {}. Check the folder, or choose “Create” to start a new memory there.",
                 dir.display()
             ),
-        });
+        ));
     }
     if create && dir.is_file() {
         return Err(CommandError::invalid(format!(
@@ -101,28 +103,21 @@ pub async fn open_store(
     Ok(memory.info().await?)
 }
 
-/// A full path as it is; a bare name (`work`) means a store beside the default one
-/// (`$XDG_DATA_HOME/haema/work`), so people need not know where stores live.
+/// The folder a name or path means ([`haema_core::store_dir_for`]), in the window's words.
 fn resolve_folder(dir: PathBuf) -> CommandResult<PathBuf> {
-    if dir.is_absolute() {
-        return Ok(dir);
-    }
-    let mut parts = dir.components();
-    let bare = matches!(
-        (parts.next(), parts.next()),
-        (Some(std::path::Component::Normal(_)), None)
-    );
-    match default_store().as_deref().and_then(std::path::Path::parent) {
-        Some(root) if bare => Ok(root.join(dir)),
-        _ => Err(CommandError::invalid(format!(
-            "“{}” is neither a name (like “work”) nor a full path starting with /.",
-            dir.display()
-        ))),
-    }
+    haema_core::store_dir_for(&dir).map_err(|e| {
+        let text = e.to_string();
+        let mut chars = text.chars();
+        let first = chars
+            .next()
+            .map(|c| c.to_uppercase().collect::<String>())
+            .unwrap_or_default();
+        CommandError::invalid(format!("{first}{}.", chars.as_str()))
+    })
 }
 
 /// A store that can be switched to.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, specta::Type)]
 pub struct StoreEntry {
     /// Its folder.
     pub dir: PathBuf,
@@ -136,6 +131,7 @@ pub struct StoreEntry {
 
 /// The stores beside the open one and the ones opened recently.
 #[tauri::command]
+#[specta::specta]
 pub async fn stores(state: State<'_, AppState>) -> CommandResult<Vec<StoreEntry>> {
     let open = state.memory().await.ok().map(|m| m.dir().to_path_buf());
     let mut dirs = open
@@ -162,6 +158,7 @@ pub async fn stores(state: State<'_, AppState>) -> CommandResult<Vec<StoreEntry>
 
 /// A page of the newest memories: from the top, or after the last one shown.
 #[tauri::command]
+#[specta::specta]
 pub async fn latest(
     state: State<'_, AppState>,
     after: Option<MemoryRecord>,
@@ -192,7 +189,7 @@ mod tests {
         }
         for bad in ["a/b", "..", "./x"] {
             let err = resolve_folder(PathBuf::from(bad)).err().map(|e| e.kind);
-            assert_eq!(err, Some("invalid"), "{bad}");
+            assert_eq!(err, Some(Problem::Invalid), "{bad}");
         }
     }
 }

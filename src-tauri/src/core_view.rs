@@ -2,7 +2,7 @@
 //! its own history to roll back to.
 
 use haema_core::review::diff::Piece;
-use haema_core::{CoreSections, Section, SectionChange};
+use haema_core::{CoreSections, CoreVersionId, Section, SectionChange};
 use serde::Serialize;
 use tauri::State;
 
@@ -10,7 +10,7 @@ use crate::error::CommandResult;
 use crate::state::AppState;
 
 /// The core profile as four sections, with their locks.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, specta::Type)]
 pub struct CoreView {
     /// The sections.
     pub sections: CoreSections,
@@ -20,6 +20,7 @@ pub struct CoreView {
 
 /// The core profile.
 #[tauri::command]
+#[specta::specta]
 pub async fn core(state: State<'_, AppState>) -> CommandResult<CoreView> {
     let memory = state.memory().await?;
     Ok(CoreView {
@@ -30,18 +31,21 @@ pub async fn core(state: State<'_, AppState>) -> CommandResult<CoreView> {
 
 /// Saves a person's text for a section; returns the new version.
 #[tauri::command]
-pub async fn set_section(state: State<'_, AppState>, section: Section, text: String) -> CommandResult<i64> {
+#[specta::specta]
+pub async fn set_section(state: State<'_, AppState>, section: Section, text: String) -> CommandResult<CoreVersionId> {
     Ok(state.memory().await?.set_core_section(section, &text).await?)
 }
 
 /// Locks or unlocks a section (a locked section is never changed by the LLM).
 #[tauri::command]
+#[specta::specta]
 pub async fn set_lock(state: State<'_, AppState>, section: Section, locked: bool) -> CommandResult<()> {
     Ok(state.memory().await?.set_section_lock(section, locked).await?)
 }
 
 /// The texts a section had, newest first, each with what changed.
 #[tauri::command]
+#[specta::specta]
 pub async fn section_history(state: State<'_, AppState>, section: Section) -> CommandResult<Vec<SectionChange>> {
     let versions = state.memory().await?.core_versions().await?;
     Ok(haema_core::section_history(&versions, section))
@@ -49,6 +53,7 @@ pub async fn section_history(state: State<'_, AppState>, section: Section) -> Co
 
 /// A line diff of two texts (what a person's edit changes, before saving).
 #[tauri::command]
-pub fn text_diff(old: String, new: String) -> Vec<Piece> {
-    haema_core::review::diff::lines(&old, &new)
+#[specta::specta]
+pub fn text_diff(old: String, next: String) -> Vec<Piece> {
+    haema_core::review::diff::lines(&old, &next)
 }

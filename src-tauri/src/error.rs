@@ -1,75 +1,151 @@
-//! Errors as the front end receives them: `{kind, message}`, the message in plain words.
+//! Errors as the window receives them: what kind of problem, the words to show, and the way
+//! out the window offers (a button), chosen here from the core's error kind and data.
 
+use haema_core::{ChangesetId, ChangesetStatus, Error as CoreError, ErrorKind};
 use serde::Serialize;
 
+/// What kind of problem a command met: the window chooses its look by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "snake_case")]
+pub enum Problem {
+    /// What the window showed is gone (another program changed the store).
+    NotFound,
+    /// What the person gave is not usable.
+    Invalid,
+    /// A change is out of date.
+    Stale,
+    /// The language model or the embedder failed.
+    Provider,
+    /// The store's files or database failed.
+    Store,
+    /// No store is open yet.
+    NoStore,
+    /// A bug.
+    Internal,
+}
+
+/// A way out the window offers as a button beside the message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum Remedy {
+    /// Build the change again against the memories as they are now (`rerun`).
+    Rerun {
+        /// The change.
+        changeset: ChangesetId,
+    },
+    /// Make the search vectors again with the configured model (`reembed`).
+    Reembed,
+    /// Undo the later change first (`revert`).
+    RevertFirst {
+        /// The later change.
+        changeset: ChangesetId,
+    },
+}
+
 /// A command's error.
-#[derive(Debug, thiserror::Error, Serialize)]
+#[derive(Debug, thiserror::Error, Serialize, specta::Type)]
 #[error("{message}")]
 pub struct CommandError {
-    /// `not_found`, `invalid`, `stale`, `provider`, `store`, `no_store` or `internal`.
-    pub kind: &'static str,
-    /// What went wrong and what to do, for people.
+    /// What kind of problem.
+    pub kind: Problem,
+    /// What went wrong, for people, in plain words.
     pub message: String,
+    /// The way out the window offers, if there is one.
+    pub remedy: Option<Remedy>,
 }
 
 impl CommandError {
     /// No store is open yet.
     pub fn no_store() -> Self {
-        Self {
-            kind: "no_store",
-            message: "No memory is open yet. Create one or open an existing one first.".into(),
-        }
+        Self::new(
+            Problem::NoStore,
+            "No memory is open yet. Create one or open an existing one first.",
+        )
     }
-}
 
-impl CommandError {
     /// Something the person gave is not usable.
     pub fn invalid(message: impl Into<String>) -> Self {
+        Self::new(Problem::Invalid, message)
+    }
+
+    /// An error of `kind` with `message` and no way out.
+    pub fn new(kind: Problem, message: impl Into<String>) -> Self {
         Self {
-            kind: "invalid",
+            kind,
             message: message.into(),
+            remedy: None,
         }
     }
 }
 
-impl From<haema_core::Error> for CommandError {
-    fn from(e: haema_core::Error) -> Self {
-        use haema_core::Error as E;
-        let (kind, message) = match &e {
-            E::NotFound { .. } => (
-                "not_found",
-                format!(
-                    "{}. Another program may have changed the memory; the view shows it as it is now.",
-                    capitalised(&e)
-                ),
-            ),
-            E::Stale(_) => (
-                "stale",
+impl From<CoreError> for CommandError {
+    fn from(e: CoreError) -> Self {
+        let (kind, message, remedy) = match &e {
+            CoreError::Stale(id)
+            | CoreError::WrongStatus {
+                changeset: id,
+                status: ChangesetStatus::Stale,
+                ..
+            } => (
+                Problem::Stale,
                 "This change is out of date: the memories it was built on changed since it was suggested. \
-                 Choose “Build it again” or reject it."
+                 Build it again, or reject it."
                     .to_owned(),
+                Some(Remedy::Rerun { changeset: *id }),
             ),
-            E::Provider(_) => (
-                "provider",
+            CoreError::EmbedderMismatch { .. } => (
+                Problem::Store,
+                "This memory's search vectors were made by another search model than the one set up now. \
+                 Make them again with the new model, or set the old model up again."
+                    .to_owned(),
+                Some(Remedy::Reembed),
+            ),
+            CoreError::ReplacedSince { by, .. } => (
+                Problem::Invalid,
+                "A memory this change made was changed again later, so it cannot be undone on its own. \
+                 Undo the later change first."
+                    .to_owned(),
+                by.map(|changeset| Remedy::RevertFirst { changeset }),
+            ),
+            CoreError::ReplacedByRerun(_) => (
+                Problem::Invalid,
+                "This change was replaced by a newer version of it; look at that one instead.".to_owned(),
+                None,
+            ),
+            CoreError::Provider(_) => (
+                Problem::Provider,
                 format!(
-                    "The language model or the embedder did not answer: {e}. Nothing was changed. \
+                    "The language model or the search model did not answer: {e}. Nothing was changed. \
                      Check the providers in the store's haema.toml and the HAEMA_* settings."
                 ),
+                None,
             ),
-            E::InvalidArgument(_) | E::InvalidState(_) | E::CoreFormat(_) | E::Config(_) => {
-                ("invalid", capitalised(&e))
-            }
-            E::Database(_) | E::Io { .. } | E::SchemaTooNew { .. } | E::EmbedderMismatch { .. } => {
-                ("store", capitalised(&e))
-            }
-            _ => ("internal", capitalised(&e)),
+            _ => match e.kind() {
+                ErrorKind::NotFound => (
+                    Problem::NotFound,
+                    format!(
+                        "{}. Another program may have changed the memory; the view shows it as it is now.",
+                        capitalised(&e)
+                    ),
+                    None,
+                ),
+                ErrorKind::InvalidArgument
+                | ErrorKind::InvalidState
+                | ErrorKind::WrongStatus
+                | ErrorKind::CoreFormat
+                | ErrorKind::Config => (Problem::Invalid, capitalised(&e), None),
+                ErrorKind::Database | ErrorKind::Io | ErrorKind::SchemaTooNew | ErrorKind::UnknownValue => {
+                    (Problem::Store, capitalised(&e), None)
+                }
+                _ => (Problem::Internal, capitalised(&e), None),
+            },
         };
-        Self { kind, message }
+        Self { kind, message, remedy }
     }
 }
 
 /// The error's text starting with a capital letter, as the window shows sentences.
-fn capitalised(e: &haema_core::Error) -> String {
+fn capitalised(e: &CoreError) -> String {
     let text = e.to_string();
     let mut chars = text.chars();
     chars
@@ -83,19 +159,23 @@ pub type CommandResult<T> = Result<T, CommandError>;
 
 #[cfg(test)]
 mod tests {
+    use haema_core::{Missing, ReviewAction};
+
     use super::*;
 
     #[test]
-    fn errors_reach_the_window_as_kind_and_plain_words() {
-        let stale = CommandError::from(haema_core::Error::Stale(4));
-        assert_eq!(stale.kind, "stale");
-        assert!(stale.message.contains("Build it again"), "{}", stale.message);
-        assert!(!stale.message.contains("haema review"), "no CLI hints in the window");
-        let missing = CommandError::from(haema_core::Error::NotFound {
-            what: "changeset",
-            id: "9".into(),
-        });
-        assert_eq!(missing.kind, "not_found");
+    fn errors_reach_the_window_as_kind_plain_words_and_a_button() {
+        let stale = CommandError::from(CoreError::Stale(ChangesetId::from(4)));
+        assert_eq!(stale.kind, Problem::Stale);
+        assert_eq!(
+            stale.remedy,
+            Some(Remedy::Rerun {
+                changeset: ChangesetId::from(4)
+            })
+        );
+        assert!(!stale.message.contains("haema "), "no CLI hints in the window");
+        let missing = CommandError::from(CoreError::NotFound(Missing::Changeset(ChangesetId::from(9))));
+        assert_eq!(missing.kind, Problem::NotFound);
         assert!(
             missing.message.starts_with("No changeset with id 9."),
             "{}",
@@ -104,7 +184,33 @@ mod tests {
         let json = serde_json::to_value(CommandError::invalid("Type something first.")).unwrap_or_default();
         assert_eq!(
             json,
-            serde_json::json!({"kind": "invalid", "message": "Type something first."})
+            serde_json::json!({"kind": "invalid", "message": "Type something first.", "remedy": null})
         );
+    }
+
+    #[test]
+    fn stale_is_worded_once_however_it_is_met() {
+        let direct = CommandError::from(CoreError::Stale(ChangesetId::from(2)));
+        let by_status = CommandError::from(CoreError::WrongStatus {
+            changeset: ChangesetId::from(2),
+            status: ChangesetStatus::Stale,
+            action: ReviewAction::Approve,
+        });
+        assert_eq!(direct.message, by_status.message);
+        assert_eq!(direct.remedy, by_status.remedy);
+    }
+
+    #[test]
+    fn an_embedder_mismatch_offers_to_make_the_vectors_again() {
+        let error = CommandError::from(CoreError::EmbedderMismatch {
+            stored: "local:a".into(),
+            stored_dims: 384,
+            configured: "openai:b".into(),
+            configured_dims: 1536,
+        });
+        assert_eq!(error.remedy, Some(Remedy::Reembed));
+        assert!(!error.message.contains("reembed"), "{}", error.message);
+        let json = serde_json::to_value(&error).unwrap_or_default();
+        assert_eq!(json["remedy"], serde_json::json!({"action": "reembed"}));
     }
 }

@@ -5,8 +5,10 @@
 //! [`state`] (the open store), [`prefs`] (recent stores, window size), [`window`],
 //! [`live`] (refresh when another process writes), [`progress`] (events of long work),
 //! [`model`] (the embedding model fetched in the background),
-//! [`error`] (errors as `{kind, message}`).
+//! [`error`] (errors as `{kind, message, remedy}`), [`bindings`] (the window's generated
+//! TypeScript).
 
+pub mod bindings;
 pub mod command_names;
 pub mod commands;
 pub mod core_view;
@@ -21,19 +23,13 @@ pub mod state;
 pub mod window;
 
 use tauri::Manager;
+use tauri_specta::{Builder, collect_commands, collect_events};
 
-/// Builds and runs the app.
-pub fn run() -> Result<(), tauri::Error> {
-    tauri::Builder::default()
-        .setup(|app| {
-            let prefs_file = app.path().app_config_dir().ok().map(|d| d.join("desktop.json"));
-            app.manage(state::AppState::new(prefs_file));
-            if let Some(main) = app.get_webview_window("main") {
-                window::keep_size(&main);
-            }
-            Ok(())
-        })
-        .invoke_handler(tauri::generate_handler![
+/// Every command and event of the app, with their types: the invoke handler, and the source
+/// of the window's generated TypeScript (`ui/src/bindings.ts`, see [`bindings`]).
+pub fn specta_builder() -> Builder<tauri::Wry> {
+    Builder::<tauri::Wry>::new()
+        .commands(collect_commands![
             commands::app_status,
             commands::open_store,
             commands::stores,
@@ -57,7 +53,28 @@ pub fn run() -> Result<(), tauri::Error> {
             core_view::set_section,
             core_view::set_lock,
             core_view::section_history,
-            core_view::text_diff
+            core_view::text_diff,
         ])
+        .events(collect_events![live::StoreChanged, progress::Progress])
+        .constant("SECTIONS", haema_core::Section::ALL)
+        .error_handling(tauri_specta::ErrorHandlingMode::Throw)
+        .dangerously_cast_bigints_to_number()
+        .disable_serde_phases()
+}
+
+/// Builds and runs the app.
+pub fn run() -> Result<(), tauri::Error> {
+    let builder = specta_builder();
+    tauri::Builder::default()
+        .invoke_handler(builder.invoke_handler())
+        .setup(move |app| {
+            builder.mount_events(app);
+            let prefs_file = app.path().app_config_dir().ok().map(|d| d.join("desktop.json"));
+            app.manage(state::AppState::new(prefs_file));
+            if let Some(main) = app.get_webview_window("main") {
+                window::keep_size(&main);
+            }
+            Ok(())
+        })
         .run(tauri::generate_context!())
 }

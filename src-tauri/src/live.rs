@@ -4,12 +4,15 @@
 use std::time::Duration;
 
 use haema_core::Memory;
-use tauri::{AppHandle, Emitter};
+use serde::{Deserialize, Serialize};
+use tauri::AppHandle;
+use tauri_specta::Event;
 
-/// The event the window listens to.
-pub const STORE_CHANGED: &str = "store-changed";
+/// The `store-changed` event: another process wrote to the open store.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
+pub struct StoreChanged;
 
-/// Watches `memory` until `generation` is no longer the current one (another store opened).
+/// Watches `memory` until the app's `generation` moves past `mine` (another store opened).
 pub fn watch(app: AppHandle, memory: Memory, generation: std::sync::Arc<std::sync::atomic::AtomicU64>, mine: u64) {
     tauri::async_runtime::spawn(async move {
         let mut last = memory.data_version().await.ok();
@@ -18,7 +21,7 @@ pub fn watch(app: AppHandle, memory: Memory, generation: std::sync::Arc<std::syn
             let now = memory.data_version().await.ok();
             if now.is_some() && now != last {
                 last = now;
-                let _ = app.emit(STORE_CHANGED, ());
+                let _ = StoreChanged.emit(&app);
             }
         }
     });

@@ -1,17 +1,21 @@
 //! Commands of the memories and search views: adding, searching, recall, lineage, and the
 //! long work of importing and re-embedding (with progress events).
 
-use haema_core::{AddInput, AddOutcome, ChangesetView, Lineage, MemoryRecord, Recall, SearchMode, SearchResults};
+use haema_core::{
+    AddInput, AddOutcome, ChangesetView, ImportSummary, Lineage, MemoryId, MemoryRecord, Recall, SearchMode,
+    SearchResults,
+};
 use serde::Serialize;
 use tauri::{AppHandle, State};
 
 use crate::error::{CommandError, CommandResult};
-use crate::progress::Reporter;
+use crate::progress::{Reporter, Task};
 use crate::state::AppState;
 
 /// Adds what a person typed; the LLM (when configured) merges it with related memories.
 /// Runs on the async runtime, never on the window's thread.
 #[tauri::command]
+#[specta::specta]
 pub async fn add(app: AppHandle, state: State<'_, AppState>, text: String) -> CommandResult<AddOutcome> {
     if text.trim().is_empty() {
         return Err(CommandError::invalid(
@@ -19,7 +23,7 @@ pub async fn add(app: AppHandle, state: State<'_, AppState>, text: String) -> Co
         ));
     }
     let memory = state.memory().await?;
-    let progress = Reporter::new(app, "add");
+    let progress = Reporter::new(app, Task::Add);
     let with_llm = memory.info().await.is_ok_and(|i| i.llm.is_some());
     progress.say(if with_llm {
         "Asking the language model how this fits with what is already remembered…"
@@ -33,6 +37,7 @@ pub async fn add(app: AppHandle, state: State<'_, AppState>, text: String) -> Co
 
 /// Searches long-term memory.
 #[tauri::command]
+#[specta::specta]
 pub async fn search(
     state: State<'_, AppState>,
     query: String,
@@ -48,12 +53,13 @@ pub async fn search(
 
 /// What an assistant would be given for `query`.
 #[tauri::command]
+#[specta::specta]
 pub async fn recall(state: State<'_, AppState>, query: String, budget: Option<usize>) -> CommandResult<Recall> {
     Ok(state.memory().await?.recall(&query, budget.unwrap_or(800)).await?)
 }
 
 /// A memory with the changes that made and replaced it, as before/after views.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, specta::Type)]
 pub struct LineageView {
     /// The memory itself.
     pub memory: MemoryRecord,
@@ -65,7 +71,8 @@ pub struct LineageView {
 
 /// Where a memory came from and what became of it.
 #[tauri::command]
-pub async fn lineage(state: State<'_, AppState>, id: String) -> CommandResult<LineageView> {
+#[specta::specta]
+pub async fn lineage(state: State<'_, AppState>, id: MemoryId) -> CommandResult<LineageView> {
     let Lineage {
         memory,
         origin,
@@ -78,20 +85,10 @@ pub async fn lineage(state: State<'_, AppState>, id: String) -> CommandResult<Li
     })
 }
 
-/// What an import did, in the window's terms.
-#[derive(Debug, Serialize)]
-pub struct ImportSummary {
-    /// Memories added.
-    pub added: usize,
-    /// Memories skipped because the store already had them.
-    pub skipped: usize,
-    /// The changeset that holds them, when one was made (it can be reverted).
-    pub changeset: Option<i64>,
-}
-
 /// Imports the text of a file the person chose (a haema export, JSONL lines or mem0
 /// JSON), embedding in batches with progress events.
 #[tauri::command]
+#[specta::specta]
 pub async fn import_file(
     app: AppHandle,
     state: State<'_, AppState>,
@@ -99,47 +96,27 @@ pub async fn import_file(
     text: String,
 ) -> CommandResult<ImportSummary> {
     let memory = state.memory().await?;
-    let progress = Reporter::new(app, "import");
+    let progress = Reporter::new(app, Task::Import);
     progress.say(format!("Reading {name}…"));
     let step = |p: &Reporter| {
         let p = p.clone();
         move |done, total| p.step(done, total, "Making the memories searchable…")
     };
-    let result = if haema_core::is_export(&text) {
-        memory
-            .import_jsonl_with_progress(text.as_bytes(), step(&progress))
-            .await
-            .map(|r| ImportSummary {
-                added: r.memories,
-                skipped: r.already_present,
-                changeset: None,
-            })
-    } else {
-        match haema_core::parse_items(&text) {
-            Ok(items) => memory
-                .import_items_with_progress(items, &format!("import of {name}"), step(&progress))
-                .await
-                .map(|r| ImportSummary {
-                    added: r.added,
-                    skipped: r.skipped,
-                    changeset: r.changeset,
-                }),
-            Err(e) => Err(e),
-        }
-    };
+    let result = memory.import_text(&name, &text, step(&progress)).await;
     progress.finish();
-    Ok(result?)
+    Ok(result?.summary())
 }
 
 /// Makes the search vectors of every memory again with the embedder the store's settings
 /// name (after the settings changed), then reopens the store.
 #[tauri::command]
+#[specta::specta]
 pub async fn reembed(app: AppHandle, state: State<'_, AppState>) -> CommandResult<haema_core::ReembedReport> {
     let memory = state.memory().await?;
     let dir = memory.dir().to_path_buf();
     let embedder = memory.settings().build_embedder()?;
     drop(memory);
-    let progress = Reporter::new(app.clone(), "reembed");
+    let progress = Reporter::new(app.clone(), Task::Reembed);
     progress.say("Making the search vectors again…");
     let report = haema_core::reembed(&dir, embedder, |p| {
         progress.step(p.done, p.total, "Making the search vectors again…");

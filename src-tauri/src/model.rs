@@ -2,10 +2,11 @@
 //! them in the background, with `progress` events, and is then swapped in place.
 
 use haema_core::{LexicalReason, Memory, OpenOptions, OpenProgress};
-use tauri::{AppHandle, Emitter, Manager};
+use tauri::{AppHandle, Manager};
+use tauri_specta::Event;
 
-use crate::live::STORE_CHANGED;
-use crate::progress::Reporter;
+use crate::live::StoreChanged;
+use crate::progress::{Reporter, Task};
 use crate::state::AppState;
 
 /// When `memory` waits for its embedding model or vectors, downloads and makes them in the
@@ -17,7 +18,7 @@ pub fn upgrade_in_background(app: AppHandle, memory: &Memory, generation: u64) {
     }
     let (dir, settings) = (memory.dir().to_path_buf(), memory.settings().clone());
     tauri::async_runtime::spawn(async move {
-        let progress = Reporter::new(app.clone(), "model");
+        let progress = Reporter::new(app.clone(), Task::Model);
         let reporter = progress.clone();
         let options = OpenOptions::full(move |p| match p {
             OpenProgress::Download(p) => reporter.step(
@@ -33,7 +34,7 @@ pub fn upgrade_in_background(app: AppHandle, memory: &Memory, generation: u64) {
             Ok(next) => {
                 let state = app.state::<AppState>();
                 if state.replace_if_current(generation, next).await {
-                    let _ = app.emit(STORE_CHANGED, ());
+                    let _ = StoreChanged.emit(&app);
                 }
             }
             // The store stays as it is (by words); the window learns why from its searches.

@@ -1,17 +1,29 @@
 //! Progress of long work (adding with an LLM, importing, re-embedding), sent to the window
 //! as `progress` events while the work runs on the async runtime.
 
-use serde::Serialize;
-use tauri::{AppHandle, Emitter};
+use serde::{Deserialize, Serialize};
+use tauri::AppHandle;
+use tauri_specta::Event;
 
-/// The event the window listens to.
-pub const PROGRESS: &str = "progress";
+/// Which long task a progress event is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "snake_case")]
+pub enum Task {
+    /// Adding with an LLM.
+    Add,
+    /// Importing a file.
+    Import,
+    /// Making the search vectors again.
+    Reembed,
+    /// The embedding model downloading, vectors being made.
+    Model,
+}
 
-/// One step of a long task.
-#[derive(Debug, Clone, Serialize)]
+/// The `progress` event: one step of a long task.
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
 pub struct Progress {
-    /// `add`, `import`, `reembed` or `model` (the embedding model downloading, vectors being made).
-    pub task: &'static str,
+    /// The task.
+    pub task: Task,
     /// Units done (memories embedded), 0 when unknown.
     pub done: usize,
     /// Units in all, 0 when unknown.
@@ -26,12 +38,12 @@ pub struct Progress {
 #[derive(Clone)]
 pub struct Reporter {
     app: AppHandle,
-    task: &'static str,
+    task: Task,
 }
 
 impl Reporter {
     /// A reporter for `task`.
-    pub fn new(app: AppHandle, task: &'static str) -> Self {
+    pub fn new(app: AppHandle, task: Task) -> Self {
         Self { app, task }
     }
 
@@ -52,15 +64,13 @@ impl Reporter {
 
     fn send(&self, done: usize, total: usize, message: String, finished: bool) {
         // A window that went away cannot be told; the work itself is not affected.
-        let _ = self.app.emit(
-            PROGRESS,
-            Progress {
-                task: self.task,
-                done,
-                total,
-                message,
-                finished,
-            },
-        );
+        let _ = Progress {
+            task: self.task,
+            done,
+            total,
+            message,
+            finished,
+        }
+        .emit(&self.app);
     }
 }

@@ -1,6 +1,6 @@
 //! The open store and the remembered preferences, shared by every command.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -19,15 +19,7 @@ pub struct AppState {
     prefs: Mutex<(Prefs, Option<PathBuf>)>,
 }
 
-/// `$XDG_DATA_HOME/haema/default`, the store the CLI and TUI use by default.
-pub fn default_store() -> Option<PathBuf> {
-    directories::BaseDirs::new().map(|b| b.data_dir().join("haema").join("default"))
-}
-
-/// Whether `dir` holds a haema store.
-pub fn is_store(dir: &Path) -> bool {
-    dir.join("memory.db").is_file()
-}
+pub use haema_core::{default_store_dir as default_store, is_store_dir as is_store};
 
 impl AppState {
     /// State with the preferences in `prefs_file` (none remembered when `None`).

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
-use haema_core::{SearchMode, Section};
+use haema_core::{ChangesetId, CoreVersionId, SearchMode, Section};
 
 /// haema: a local-first memory for AI agents.
 ///
@@ -231,11 +231,11 @@ pub struct SearchArgs {
 }
 
 fn parse_mode(s: &str) -> Result<SearchMode, String> {
-    s.parse()
+    s.parse().map_err(|e: haema_core::UnknownValue| e.to_string())
 }
 
 fn parse_section(s: &str) -> Result<Section, String> {
-    s.parse().map_err(|e: haema_core::Error| e.to_string())
+    s.parse().map_err(|e: haema_core::UnknownValue| e.to_string())
 }
 
 #[derive(Debug, Args)]
@@ -292,7 +292,7 @@ pub enum CoreCommand {
     Restore {
         /// Version id from `core history`.
         #[arg(value_name = "VERSION")]
-        version_id: i64,
+        version_id: CoreVersionId,
     },
 }
 
@@ -303,7 +303,7 @@ pub enum ReviewCommand {
     /// One changeset: related memories, proposed memories, core change.
     Show {
         /// Changeset id.
-        id: i64,
+        id: ChangesetId,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -311,7 +311,7 @@ pub enum ReviewCommand {
     /// Apply a pending changeset (optionally with edited memories).
     Approve {
         /// Changeset id.
-        id: i64,
+        id: ChangesetId,
         /// Replace the proposed memories with the lines of this file (- for stdin) first.
         #[arg(long, value_name = "FILE")]
         edited: Option<PathBuf>,
@@ -319,19 +319,19 @@ pub enum ReviewCommand {
     /// Decline a pending or stale changeset.
     Reject {
         /// Changeset id.
-        id: i64,
+        id: ChangesetId,
     },
     /// Build a stale changeset again against the memories as they are now.
     Rerun {
         /// Changeset id.
-        id: i64,
+        id: ChangesetId,
     },
 }
 
 #[derive(Debug, Args)]
 pub struct RevertArgs {
     /// Changeset id.
-    pub id: i64,
+    pub id: ChangesetId,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,

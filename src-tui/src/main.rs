@@ -16,20 +16,19 @@ fn exit_code(error: &anyhow::Error) -> u8 {
         cause.downcast_ref::<UsageError>().is_some()
             || cause
                 .downcast_ref::<haema_core::Error>()
-                .is_some_and(|e| e.is_usage() || matches!(e, haema_core::Error::NotFound { .. }))
+                .is_some_and(haema_core::Error::is_usage)
     });
     if usage { 2 } else { 1 }
 }
 
-/// What to do next, for errors whose text cannot know the command line.
-fn hint(error: &anyhow::Error) -> &'static str {
-    match error.downcast_ref::<haema_core::Error>() {
-        Some(haema_core::Error::NotFound { what: "changeset", .. }) => "; list changesets with `haema history`",
-        Some(haema_core::Error::NotFound {
-            what: "core version", ..
-        }) => "; list versions with `haema core history`",
-        _ => "",
-    }
+/// What to do next, in the command line's words.
+fn hint(error: &anyhow::Error) -> String {
+    error
+        .chain()
+        .find_map(|cause| cause.downcast_ref::<haema_core::Error>())
+        .and_then(haema_tui::remedy::cli)
+        .map(|next| format!("; {next}"))
+        .unwrap_or_default()
 }
 
 fn main() -> ExitCode {

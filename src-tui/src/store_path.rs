@@ -10,7 +10,5 @@ pub fn resolve(explicit: Option<PathBuf>) -> Result<PathBuf> {
     if let Some(path) = explicit.filter(|p| !p.as_os_str().is_empty()) {
         return Ok(path);
     }
-    let base =
-        directories::BaseDirs::new().context("cannot find the home folder; pass --store DIR or set HAEMA_STORE")?;
-    Ok(base.data_dir().join("haema").join("default"))
+    haema_core::default_store_dir().context("cannot find the home folder; pass --store DIR or set HAEMA_STORE")
 }

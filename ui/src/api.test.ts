@@ -20,7 +20,7 @@ describe("api", () => {
       ["open_store", { dir: null, create: true }],
       ["latest", { after: null, count: 50 }],
       ["approve_edited", { id: 3, memories: ["a"] }],
-      ["text_diff", { old: "a", new: "b" }],
+      ["text_diff", { old: "a", next: "b" }],
       ["set_section", { section: "USER", text: "- x" }],
     ]);
   });

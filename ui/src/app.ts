@@ -1,7 +1,7 @@
 // The window's shell: which store is open, which view shows, notices with Undo, errors in
 // plain words, progress of long work, keyboard shortcuts and live refresh. Views get an
 // `App` to act through; they keep no business logic of their own.
-import { api, errorText, type StoreInfo } from "./api";
+import { api, errorText, isCommandError, type Remedy, type StoreInfo } from "./api";
 import { h } from "./dom";
 import { applyTheme, loadTheme, nextTheme, THEME_WORDS, type ThemeChoice } from "./logic/theme";
 import { type Undoable, UndoStack } from "./logic/undo";
@@ -207,12 +207,17 @@ export class App {
     this.noticeTimer = setTimeout(() => this.notice.replaceChildren(), 12_000);
   }
 
-  /** Shows an error in plain words. */
+  /** Shows an error in plain words, with the button that is the way out when there is one. */
   fail(error: unknown): void {
-    this.alert.replaceChildren(
-      h("span", {}, errorText(error)),
-      closeButton(() => this.clearAlert()),
-    );
+    const children: Node[] = [h("span", {}, errorText(error))];
+    const remedy = isCommandError(error) ? error.remedy : null;
+    if (remedy) {
+      const button = h("button", { type: "button", class: "remedy" }, remedyWords(remedy));
+      button.addEventListener("click", () => void this.act(() => runRemedy(remedy)));
+      children.push(button);
+    }
+    children.push(closeButton(() => this.clearAlert()));
+    this.alert.replaceChildren(...children);
   }
 
   clearAlert(): void {
@@ -274,4 +279,31 @@ export function closeButton(onClose: () => void): HTMLButtonElement {
   const button = h("button", { type: "button", class: "quiet", "aria-label": "Dismiss" }, "×");
   button.addEventListener("click", onClose);
   return button;
+}
+
+/** The label of the button that takes a way out of an error. */
+export function remedyWords(remedy: Remedy): string {
+  switch (remedy.action) {
+    case "rerun":
+      return "Build it again";
+    case "reembed":
+      return "Make the search vectors again";
+    case "revert_first":
+      return "Undo the later change";
+  }
+}
+
+/** Takes a way out of an error; says what was done. */
+async function runRemedy(remedy: Remedy): Promise<string> {
+  switch (remedy.action) {
+    case "rerun":
+      await api.rerun(remedy.changeset);
+      return "Built it again against the memories as they are now.";
+    case "reembed":
+      await api.reembed();
+      return "The search vectors were made again.";
+    case "revert_first":
+      await api.revert(remedy.changeset);
+      return "Undid the later change; you can undo this one now.";
+  }
 }

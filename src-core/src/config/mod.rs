@@ -22,6 +22,7 @@ pub use tui::{KeyList, TuiSettings};
 
 /// What happens to a changeset once it is built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum ReviewPolicy {
     /// Commit at once (HAEMA's behaviour).

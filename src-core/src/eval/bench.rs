@@ -22,15 +22,15 @@ impl BenchStore {
         store.write(|tx| {
             vectors::create(tx)?;
             tx.execute(
-                "INSERT INTO changesets (kind, status, outcome, created_at_ms, inputs) VALUES ('add', 'committed', 'bench store', 0, '[]')",
+                "INSERT INTO changesets (kind, status, outcome, created_at_ms, inputs) VALUES ('add', 'committed', 'import', 0, '[]')",
                 [],
             )?;
-            let changeset = tx.last_insert_rowid();
+            let changeset = crate::ChangesetId::from(tx.last_insert_rowid());
             let centres: Vec<Vec<f32>> = (0..48).map(|c| unit_vector(dims, 1_000_000 + c)).collect();
             for i in 0..n {
                 let rowid = i64::try_from(i).unwrap_or(i64::MAX) + 1;
                 let content = synthetic_text(i);
-                let id = format!("bench-{i}");
+                let id = crate::MemoryId::from(format!("bench-{i}"));
                 let ts = 1_700_000_000_000 + rowid * 1_000;
                 let inserted = memories::insert(tx, &id, &content, crate::MemoryStatus::Active, ts, changeset)?;
                 fts::insert(tx, inserted, &content)?;

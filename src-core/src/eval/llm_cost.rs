@@ -23,7 +23,9 @@ use serde_json::{Value, json};
 use crate::config::MergeSettings;
 use crate::provider::{Embedder, Llm, ProviderError, ProviderErrorKind, StructuredRequest, hash_vector};
 use crate::transfer::Record;
-use crate::types::{Changeset, ChangesetStatus, LlmCall, MemoryStatus};
+use crate::types::{
+    Changeset, ChangesetId, ChangesetKind, ChangesetStatus, CoreAuthor, CoreVersionId, LlmCall, MemoryStatus,
+};
 use crate::{AddInput, CoreSections, Error, Memory, Result, ReviewPolicy, Settings};
 
 /// LLM calls and prompt characters of a stream of adds.
@@ -136,7 +138,7 @@ impl StoreState {
         let records = parse_export(export_jsonl)?;
         let mut active = Vec::new();
         let mut pending = Vec::new();
-        let mut core: Option<(i64, String)> = None;
+        let mut core: Option<(CoreVersionId, String)> = None;
         for record in records {
             match record {
                 Record::Memory(m) if m.status == MemoryStatus::Active => active.push(m.content),
@@ -167,7 +169,7 @@ pub struct Replay {
     pub state: StoreState,
     /// Changesets (ids in the export) whose replay found other related memories than the
     /// recording did; empty when the replay used the export's lookup settings.
-    pub related_mismatches: Vec<i64>,
+    pub related_mismatches: Vec<ChangesetId>,
 }
 
 /// Replays the adds of a haema export and counts what they cost (see the module docs).
@@ -181,8 +183,10 @@ pub async fn replay_adds(export_jsonl: &str, options: &ReplayOptions) -> Result<
     let mut locks = Vec::new();
     for record in records {
         match record {
-            Record::Changeset(c) if c.kind == "add" || c.kind == "revert" => changesets.push(*c),
-            Record::CoreVersion(v) if v.changeset_id.is_none() && v.author != "initial" && v.author != "llm" => {
+            Record::Changeset(c) => changesets.push(*c),
+            Record::CoreVersion(v)
+                if v.changeset_id.is_none() && matches!(v.author, CoreAuthor::User | CoreAuthor::External) =>
+            {
                 person_cores.push(v);
             }
             Record::Lock { section } => locks.push(section),
@@ -216,7 +220,7 @@ pub async fn replay_adds(export_jsonl: &str, options: &ReplayOptions) -> Result<
         while let Some(version) = person_cores.next_if(|v| v.created_at_ms <= recorded.created_at_ms) {
             memory.replace_core(&version.content).await?;
         }
-        if recorded.kind == "revert" {
+        if recorded.kind == ChangesetKind::Revert {
             if let Some(id) = recorded.reverts_id.and_then(|r| replayed_ids.get(&r)) {
                 memory.revert(*id).await?;
             }
@@ -323,7 +327,7 @@ impl CountingLlm {
         for call in calls {
             state
                 .recorded
-                .entry(call.stage.clone())
+                .entry(call.stage.as_str().to_owned())
                 .or_default()
                 .push_back(call.clone());
         }

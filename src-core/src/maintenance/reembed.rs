@@ -27,6 +27,7 @@ pub struct ReembedProgress {
 
 /// What a re-embedding did.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ReembedReport {
     /// Embedder before (`none` for lexical-only).
     pub from: String,

@@ -2,15 +2,14 @@
 
 use std::collections::HashMap;
 
-use rusqlite::Transaction;
-
 use super::core_sections::{record_version, sync_external};
-use crate::store::{self, Store, changesets, fts, memories, vectors};
-use crate::types::{Changeset, ChangesetStatus, MemoryStatus};
+use crate::error::Missing;
+use crate::store::{self, Store, Tx, changesets, fts, memories, vectors};
+use crate::types::{Changeset, ChangesetId, ChangesetStatus, CoreAuthor, DecidedBy, MemoryId, MemoryStatus};
 use crate::{Error, Result};
 
 /// Why a changeset cannot be applied as it is.
-pub(crate) fn staleness(tx: &Transaction<'_>, store: &Store, changeset: &Changeset) -> Result<Option<String>> {
+pub(crate) fn staleness(tx: &Tx<'_>, store: &Store, changeset: &Changeset) -> Result<Option<String>> {
     for related in &changeset.related {
         match memories::by_id(tx, &related.memory_id)? {
             Some((_, m)) if m.status == MemoryStatus::Active => {}
@@ -32,13 +31,7 @@ pub(crate) fn staleness(tx: &Transaction<'_>, store: &Store, changeset: &Changes
 }
 
 /// Makes a memory visible: status active, vector active (or inserted), full text indexed.
-fn activate(
-    tx: &Transaction<'_>,
-    rowid: i64,
-    content: &str,
-    vector: Option<&Vec<f32>>,
-    has_vectors: bool,
-) -> Result<()> {
+fn activate(tx: &Tx<'_>, rowid: i64, content: &str, vector: Option<&Vec<f32>>, has_vectors: bool) -> Result<()> {
     if has_vectors {
         let known = vectors::set_active(tx, rowid, true)?;
         match (known, vector) {
@@ -52,7 +45,7 @@ fn activate(
 }
 
 /// Hides a memory: status superseded by `by`, vector inactive, removed from full text.
-fn supersede(tx: &Transaction<'_>, rowid: i64, content: &str, by: i64, ts: i64, has_vectors: bool) -> Result<()> {
+fn supersede(tx: &Tx<'_>, rowid: i64, content: &str, by: ChangesetId, ts: i64, has_vectors: bool) -> Result<()> {
     memories::set_status(tx, rowid, MemoryStatus::Superseded, Some(by), ts)?;
     if has_vectors {
         vectors::set_active(tx, rowid, false)?;
@@ -65,20 +58,17 @@ fn supersede(tx: &Transaction<'_>, rowid: i64, content: &str, by: i64, ts: i64, 
 /// Returns the new core.md to write, if any. `vectors_by_text` holds the document vectors of
 /// the new memories (empty for a lexical-only store).
 pub(crate) fn commit(
-    tx: &Transaction<'_>,
-    changeset_id: i64,
-    decided_by: &str,
+    tx: &Tx<'_>,
+    changeset_id: ChangesetId,
+    decided_by: DecidedBy,
     vectors_by_text: &HashMap<String, Vec<f32>>,
 ) -> Result<Option<String>> {
-    let changeset = changesets::get(tx, changeset_id)?.ok_or(Error::NotFound {
-        what: "changeset",
-        id: changeset_id.to_string(),
-    })?;
+    let changeset = changesets::get(tx, changeset_id)?.ok_or(Error::NotFound(Missing::Changeset(changeset_id)))?;
     let has_vectors = vectors::exists(tx)?;
     for item in changeset.added() {
         let id = item
             .memory_id
-            .as_deref()
+            .as_ref()
             .ok_or_else(|| Error::Internal(format!("proposed memory of changeset {changeset_id} has no id")))?;
         let (rowid, memory) =
             memories::by_id(tx, id)?.ok_or_else(|| Error::Internal(format!("pending memory {id} is missing")))?;
@@ -106,7 +96,7 @@ pub(crate) fn commit(
     }
     let core = match &changeset.core_after {
         Some(after) => {
-            record_version(tx, after, "llm", Some(changeset_id))?;
+            record_version(tx, after, CoreAuthor::Llm, Some(changeset_id))?;
             Some(after.clone())
         }
         None => None,
@@ -118,39 +108,37 @@ pub(crate) fn commit(
 /// What reverting a changeset does.
 pub(crate) struct RevertPlan {
     /// Memories to hide: what the reverted changeset made active.
-    pub hide: Vec<(i64, String, String)>,
+    pub hide: Vec<(i64, MemoryId, String)>,
     /// Memories to bring back: what it superseded.
-    pub restore: Vec<(i64, String, String)>,
+    pub restore: Vec<(i64, MemoryId, String)>,
 }
 
 /// Checks that a committed changeset can be reverted and lists what changes.
-pub(crate) fn revert_plan(tx: &Transaction<'_>, changeset: &Changeset) -> Result<RevertPlan> {
+pub(crate) fn revert_plan(tx: &Tx<'_>, changeset: &Changeset) -> Result<RevertPlan> {
     if changeset.status != ChangesetStatus::Committed {
-        return Err(Error::InvalidState(format!(
-            "changeset {} is {}; only committed changesets can be reverted",
-            changeset.id,
-            changeset.status.as_str()
-        )));
+        return Err(Error::WrongStatus {
+            changeset: changeset.id,
+            status: changeset.status,
+            action: crate::ReviewAction::Revert,
+        });
     }
     let mut plan = RevertPlan {
         hide: Vec::new(),
         restore: Vec::new(),
     };
     for item in changeset.added() {
-        let Some(id) = item.memory_id.as_deref() else {
+        let Some(id) = item.memory_id.as_ref() else {
             continue;
         };
         let Some((rowid, memory)) = memories::by_id(tx, id)? else {
             continue;
         };
         if memory.status != MemoryStatus::Active {
-            let by = memory
-                .superseded_by
-                .map_or_else(|| "a later change".to_owned(), |b| format!("changeset {b}"));
-            return Err(Error::InvalidState(format!(
-                "memory {id} made by changeset {} was since replaced by {by}; revert that first",
-                changeset.id
-            )));
+            return Err(Error::ReplacedSince {
+                changeset: changeset.id,
+                memory: id.clone(),
+                by: memory.superseded_by,
+            });
         }
         plan.hide.push((rowid, memory.id, memory.content));
     }
@@ -166,7 +154,7 @@ pub(crate) fn revert_plan(tx: &Transaction<'_>, changeset: &Changeset) -> Result
 }
 
 /// Applies a revert plan on behalf of revert changeset `revert_id`.
-pub(crate) fn apply_revert(tx: &Transaction<'_>, plan: &RevertPlan, revert_id: i64) -> Result<()> {
+pub(crate) fn apply_revert(tx: &Tx<'_>, plan: &RevertPlan, revert_id: ChangesetId) -> Result<()> {
     let has_vectors = vectors::exists(tx)?;
     let ts = store::now_ms();
     for (rowid, _, content) in &plan.hide {

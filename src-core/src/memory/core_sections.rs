@@ -2,13 +2,12 @@
 
 use std::collections::BTreeSet;
 
-use rusqlite::Transaction;
-
 use super::Memory;
+use crate::error::Missing;
 use crate::store::files;
-use crate::store::{self, Store, core_versions};
+use crate::store::{self, Store, Tx, core_versions};
 use crate::types::core_md::{CoreSections, TEMPLATE};
-use crate::types::{CoreVersion, Section};
+use crate::types::{ChangesetId, CoreAuthor, CoreVersion, CoreVersionId, Section};
 use crate::{Error, Result};
 
 const PENDING_WRITE: &str = "core_pending_write";
@@ -16,18 +15,18 @@ const PENDING_WRITE: &str = "core_pending_write";
 /// Records a new core version inside a write transaction and marks core.md as owing that
 /// content; call [`finish_write`] after the commit.
 pub(crate) fn record_version(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     content: &str,
-    author: &str,
-    changeset_id: Option<i64>,
-) -> Result<i64> {
+    author: CoreAuthor,
+    changeset_id: Option<ChangesetId>,
+) -> Result<CoreVersionId> {
     let id = core_versions::insert(tx, content, author, changeset_id, store::now_ms())?;
     mark_pending(tx, id)?;
     Ok(id)
 }
 
 /// Marks core.md as owing the content of version `id` (inside a write transaction).
-pub(crate) fn mark_pending(tx: &Transaction<'_>, id: i64) -> Result<()> {
+pub(crate) fn mark_pending(tx: &Tx<'_>, id: CoreVersionId) -> Result<()> {
     store::set_meta(tx, PENDING_WRITE, &id.to_string())
 }
 
@@ -45,7 +44,10 @@ pub(crate) fn finish_write(store: &Store, content: &str) -> Result<()> {
 pub(crate) fn recover(store: &Store) -> Result<()> {
     let path = store.core_path();
     let pending = store.read(|conn| {
-        let Some(id) = store::meta(conn, PENDING_WRITE)?.and_then(|v| v.parse::<i64>().ok()) else {
+        let Some(id) = store::meta(conn, PENDING_WRITE)?
+            .and_then(|v| v.parse::<i64>().ok())
+            .map(CoreVersionId::from)
+        else {
             return Ok(None);
         };
         core_versions::get(conn, id)
@@ -56,17 +58,18 @@ pub(crate) fn recover(store: &Store) -> Result<()> {
     let latest = store.read(core_versions::latest)?;
     match (std::fs::read_to_string(&path), latest) {
         (Ok(text), None) => {
-            store.write(|tx| core_versions::insert(tx, &text, "initial", None, store::now_ms()).map(drop))
+            store.write(|tx| core_versions::insert(tx, &text, CoreAuthor::Initial, None, store::now_ms()).map(drop))
         }
         (Ok(text), Some(latest)) if text != latest.content => {
-            store.write(|tx| core_versions::insert(tx, &text, "external", None, store::now_ms()).map(drop))
+            store.write(|tx| core_versions::insert(tx, &text, CoreAuthor::External, None, store::now_ms()).map(drop))
         }
         (Ok(_), Some(_)) => Ok(()),
         (Err(e), latest) if e.kind() == std::io::ErrorKind::NotFound => {
             let content = match latest {
                 Some(version) => version.content,
                 None => {
-                    store.write(|tx| core_versions::insert(tx, TEMPLATE, "initial", None, store::now_ms()))?;
+                    store
+                        .write(|tx| core_versions::insert(tx, TEMPLATE, CoreAuthor::Initial, None, store::now_ms()))?;
                     TEMPLATE.to_owned()
                 }
             };
@@ -77,10 +80,10 @@ pub(crate) fn recover(store: &Store) -> Result<()> {
 }
 
 /// Records an outside edit of core.md (if any) before the engine changes it.
-pub(crate) fn sync_external(tx: &Transaction<'_>, store: &Store) -> Result<String> {
+pub(crate) fn sync_external(tx: &Tx<'_>, store: &Store) -> Result<String> {
     let text = files::read(&store.core_path())?;
     if core_versions::latest(tx)?.is_none_or(|v| v.content != text) {
-        core_versions::insert(tx, &text, "external", None, store::now_ms())?;
+        core_versions::insert(tx, &text, CoreAuthor::External, None, store::now_ms())?;
     }
     Ok(text)
 }
@@ -103,7 +106,7 @@ impl Memory {
 
     /// Replaces one section's text as a person's edit (allowed on locked sections: locks
     /// only keep the LLM out). Returns the new core version id.
-    pub async fn set_core_section(&self, section: Section, text: &str) -> Result<i64> {
+    pub async fn set_core_section(&self, section: Section, text: &str) -> Result<CoreVersionId> {
         let text = text.to_owned();
         self.blocking(move |inner| {
             let (id, content) = inner.store.write(|tx| {
@@ -111,7 +114,7 @@ impl Memory {
                 let mut sections = CoreSections::parse(&current)?;
                 sections.set(section, &text)?;
                 let content = sections.render();
-                Ok((record_version(tx, &content, "user", None)?, content))
+                Ok((record_version(tx, &content, CoreAuthor::User, None)?, content))
             })?;
             finish_write(&inner.store, &content)?;
             Ok(id)
@@ -136,12 +139,12 @@ impl Memory {
 
     /// Replaces the whole core.md with `markdown` (which must have the four sections) as a
     /// person's edit. Returns the new core version id.
-    pub async fn replace_core(&self, markdown: &str) -> Result<i64> {
+    pub async fn replace_core(&self, markdown: &str) -> Result<CoreVersionId> {
         let content = CoreSections::parse(markdown)?.render();
         self.blocking(move |inner| {
             let id = inner.store.write(|tx| {
                 sync_external(tx, &inner.store)?;
-                record_version(tx, &content, "user", None)
+                record_version(tx, &content, CoreAuthor::User, None)
             })?;
             finish_write(&inner.store, &content)?;
             Ok(id)
@@ -150,15 +153,16 @@ impl Memory {
     }
 
     /// Makes an old version current again (as a new `user` version).
-    pub async fn restore_core_version(&self, version_id: i64) -> Result<i64> {
+    pub async fn restore_core_version(&self, version_id: CoreVersionId) -> Result<CoreVersionId> {
         self.blocking(move |inner| {
             let (id, content) = inner.store.write(|tx| {
                 sync_external(tx, &inner.store)?;
-                let version = core_versions::get(tx, version_id)?.ok_or(Error::NotFound {
-                    what: "core version",
-                    id: version_id.to_string(),
-                })?;
-                Ok((record_version(tx, &version.content, "user", None)?, version.content))
+                let version =
+                    core_versions::get(tx, version_id)?.ok_or(Error::NotFound(Missing::CoreVersion(version_id)))?;
+                Ok((
+                    record_version(tx, &version.content, CoreAuthor::User, None)?,
+                    version.content,
+                ))
             })?;
             finish_write(&inner.store, &content)?;
             Ok(id)

@@ -4,10 +4,11 @@ use serde::{Deserialize, Serialize};
 
 use super::Memory;
 use crate::Result;
-use crate::types::{Changeset, MemoryRecord, ProposedItem, RelatedItem};
+use crate::types::{Changeset, MemoryId, MemoryRecord, ProposedItem, RelatedItem};
 
 /// A memory with the changeset that made it and the one that replaced it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Lineage {
     /// The memory itself.
     pub memory: MemoryRecord,
@@ -34,7 +35,7 @@ impl Lineage {
 
 impl Memory {
     /// The lineage of one memory, in any status.
-    pub async fn lineage(&self, id: &str) -> Result<Lineage> {
+    pub async fn lineage(&self, id: &MemoryId) -> Result<Lineage> {
         let memory = self.memory(id).await?;
         let origin = match memory.changeset_id {
             Some(c) => Some(self.changeset(c).await?),

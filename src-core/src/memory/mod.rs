@@ -18,9 +18,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::config::Settings;
+use crate::error::Missing;
 use crate::provider::{Embedder, Llm};
 use crate::store::{self, Store, memories};
-use crate::types::{MemoryRecord, MemoryStatus, SearchMode, SearchResults};
+use crate::types::{MemoryId, MemoryRecord, MemoryStatus, SearchMode, SearchResults};
 use crate::{Error, Result, search};
 
 /// Shared state behind a [`Memory`] handle.
@@ -50,6 +51,7 @@ impl std::fmt::Debug for Memory {
 
 /// A short description of an open store.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct StoreInfo {
     /// The store folder.
     pub dir: PathBuf,
@@ -71,26 +73,6 @@ pub struct StoreInfo {
     pub llm: Option<String>,
     /// Review policy in force.
     pub review: crate::ReviewPolicy,
-}
-
-/// The store folders (those with a `memory.db`) beside `open`, and `open` itself, sorted:
-/// what a front end offers to switch to.
-pub fn store_folders_beside(open: &Path) -> Vec<PathBuf> {
-    let root = open.parent().map_or_else(|| open.to_path_buf(), Path::to_path_buf);
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .map(|entries| {
-            entries
-                .filter_map(std::result::Result::ok)
-                .map(|e| e.path())
-                .filter(|p| p.join("memory.db").is_file())
-                .collect()
-        })
-        .unwrap_or_default();
-    if !dirs.iter().any(|d| d == open) {
-        dirs.push(open.to_path_buf());
-    }
-    dirs.sort();
-    dirs
 }
 
 impl Memory {
@@ -265,14 +247,14 @@ impl Memory {
     }
 
     /// One memory by id, in any status.
-    pub async fn memory(&self, id: &str) -> Result<MemoryRecord> {
-        let id = id.to_owned();
+    pub async fn memory(&self, id: &MemoryId) -> Result<MemoryRecord> {
+        let id = id.clone();
         self.blocking(move |inner| {
             inner
                 .store
                 .read(|conn| memories::by_id(conn, &id))?
                 .map(|(_, m)| m)
-                .ok_or(Error::NotFound { what: "memory", id })
+                .ok_or(Error::NotFound(Missing::Memory(id)))
         })
         .await
     }
@@ -347,12 +329,7 @@ impl Memory {
 }
 
 /// Counts and identities of a store, read on `conn`.
-fn store_info(
-    conn: &rusqlite::Connection,
-    dir: &Path,
-    llm: Option<String>,
-    review: crate::ReviewPolicy,
-) -> Result<StoreInfo> {
+fn store_info(conn: &store::Conn, dir: &Path, llm: Option<String>, review: crate::ReviewPolicy) -> Result<StoreInfo> {
     Ok(StoreInfo {
         dir: dir.to_path_buf(),
         active: memories::count(conn, MemoryStatus::Active)?,

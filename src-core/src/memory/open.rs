@@ -77,6 +77,7 @@ pub enum OpenProgress {
 
 /// Why a store answers by words alone for now.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum LexicalReason {
     /// The store has no embedder: it was made lexical-only, or switched to none.

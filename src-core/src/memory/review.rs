@@ -1,10 +1,13 @@
 //! Review: list, approve (optionally edited), reject, revert and re-run changesets.
 
 use super::{Memory, apply, core_sections, write};
+use crate::error::{Missing, ReviewAction};
 use crate::pipeline::{self, AddInput, Proposal, stages::normalize};
+use crate::store::Tx;
 use crate::store::{self, changesets, memories};
 use crate::types::{
-    AddOutcome, Changeset, ChangesetFilter, ChangesetStatus, MemoryStatus, Outcome, ProposedItem, RelatedItem,
+    AddOutcome, Changeset, ChangesetFilter, ChangesetId, ChangesetKind, ChangesetStatus, CoreAuthor, DecidedBy,
+    MemoryId, MemoryStatus, Outcome, ProposedItem, RelatedItem,
 };
 use crate::{Error, Result};
 
@@ -20,7 +23,7 @@ impl Memory {
     pub async fn changesets_page(
         &self,
         filter: ChangesetFilter,
-        before: Option<i64>,
+        before: Option<ChangesetId>,
         limit: usize,
     ) -> Result<Vec<Changeset>> {
         self.blocking(move |inner| inner.store.read(|conn| changesets::page(conn, filter, before, limit)))
@@ -44,15 +47,12 @@ impl Memory {
     }
 
     /// One changeset.
-    pub async fn changeset(&self, id: i64) -> Result<Changeset> {
+    pub async fn changeset(&self, id: ChangesetId) -> Result<Changeset> {
         self.blocking(move |inner| {
             inner
                 .store
                 .read(|conn| changesets::get(conn, id))?
-                .ok_or(Error::NotFound {
-                    what: "changeset",
-                    id: id.to_string(),
-                })
+                .ok_or(Error::NotFound(Missing::Changeset(id)))
         })
         .await
     }
@@ -62,26 +62,23 @@ impl Memory {
     /// # Errors
     /// [`Error::Stale`] (and the changeset is marked `stale`) when a related memory is no
     /// longer active or core.md changed since the changeset was made.
-    pub async fn approve(&self, id: i64) -> Result<Changeset> {
+    pub async fn approve(&self, id: ChangesetId) -> Result<Changeset> {
         let changeset = self.changeset(id).await?;
-        expect_status(&changeset, &[ChangesetStatus::Pending], "approved")?;
+        expect_status(&changeset, &[ChangesetStatus::Pending], ReviewAction::Approve)?;
         let texts = changeset.added().map(|p| p.content.clone()).collect();
         let vectors = self.document_vectors(texts).await?;
         let stale = self
             .blocking(move |inner| {
                 let outcome = inner.store.write(|tx| {
-                    let current = changeset_in(tx, id, &[ChangesetStatus::Pending], "approved")?;
+                    let current = changeset_in(tx, id, &[ChangesetStatus::Pending], ReviewAction::Approve)?;
                     if let Some(reason) = apply::staleness(tx, &inner.store, &current)? {
-                        changesets::decide(tx, id, ChangesetStatus::Stale, "check", store::now_ms())?;
+                        changesets::decide(tx, id, ChangesetStatus::Stale, DecidedBy::Check, store::now_ms())?;
                         let mut warnings = current.warnings.clone();
                         warnings.push(format!("marked stale: {reason}"));
-                        tx.execute(
-                            "UPDATE changesets SET warnings = ?2 WHERE id = ?1",
-                            rusqlite::params![id, serde_json::to_string(&warnings).unwrap_or_default()],
-                        )?;
+                        changesets::set_warnings(tx, id, &warnings)?;
                         return Ok(Err(()));
                     }
-                    Ok(Ok(apply::commit(tx, id, "user", &vectors)?))
+                    Ok(Ok(apply::commit(tx, id, DecidedBy::User, &vectors)?))
                 })?;
                 match outcome {
                     Ok(Some(content)) => core_sections::finish_write(&inner.store, &content).map(|()| false),
@@ -98,10 +95,10 @@ impl Memory {
 
     /// Replaces the proposed memories of a pending changeset with a person's version, then
     /// approves it. Items equal to a related memory keep that memory.
-    pub async fn approve_edited(&self, id: i64, memories: Vec<String>) -> Result<Changeset> {
+    pub async fn approve_edited(&self, id: ChangesetId, memories: Vec<String>) -> Result<Changeset> {
         let memories = normalize(memories);
         let changeset = self.changeset(id).await?;
-        expect_status(&changeset, &[ChangesetStatus::Pending], "edited")?;
+        expect_status(&changeset, &[ChangesetStatus::Pending], ReviewAction::Edit)?;
         let mut proposal = Proposal {
             related: changeset
                 .related
@@ -117,11 +114,11 @@ impl Memory {
         let (related, proposed) = (proposal.related, proposal.proposed);
         self.blocking(move |inner| {
             inner.store.write(|tx| {
-                let mut current = changeset_in(tx, id, &[ChangesetStatus::Pending], "edited")?;
+                let mut current = changeset_in(tx, id, &[ChangesetStatus::Pending], ReviewAction::Edit)?;
                 for old in current.added() {
                     if let Some((rowid, _)) = old
                         .memory_id
-                        .as_deref()
+                        .as_ref()
                         .map(|m| memories::by_id(tx, m))
                         .transpose()?
                         .flatten()
@@ -136,7 +133,7 @@ impl Memory {
                             p
                         } else {
                             ProposedItem {
-                                memory_id: Some(uuid::Uuid::new_v4().to_string()),
+                                memory_id: Some(MemoryId::generate()),
                                 ..p
                             }
                         }
@@ -147,10 +144,7 @@ impl Memory {
                 changesets::write_related_kept(tx, id, &current.related)?;
                 let mut warnings = current.warnings.clone();
                 warnings.push("the proposed memories were edited by a person before approval".into());
-                tx.execute(
-                    "UPDATE changesets SET warnings = ?2 WHERE id = ?1",
-                    rusqlite::params![id, serde_json::to_string(&warnings).unwrap_or_default()],
-                )?;
+                changesets::set_warnings(tx, id, &warnings)?;
                 write::insert_pending_rows(tx, id, &current)
             })
         })
@@ -160,12 +154,17 @@ impl Memory {
 
     /// Declines a pending or stale changeset; nothing of it is applied. Its proposal stays
     /// in the history.
-    pub async fn reject(&self, id: i64) -> Result<Changeset> {
+    pub async fn reject(&self, id: ChangesetId) -> Result<Changeset> {
         self.blocking(move |inner| {
             inner.store.write(|tx| {
-                let current = changeset_in(tx, id, &[ChangesetStatus::Pending, ChangesetStatus::Stale], "rejected")?;
+                let current = changeset_in(
+                    tx,
+                    id,
+                    &[ChangesetStatus::Pending, ChangesetStatus::Stale],
+                    ReviewAction::Reject,
+                )?;
                 drop_pending_rows(tx, &current)?;
-                changesets::decide(tx, id, ChangesetStatus::Rejected, "user", store::now_ms())
+                changesets::decide(tx, id, ChangesetStatus::Rejected, DecidedBy::User, store::now_ms())
             })
         })
         .await?;
@@ -174,14 +173,12 @@ impl Memory {
 
     /// Takes back a person's rejection: the changeset waits for review again, as it was
     /// (approving it still checks that what it was built on has not changed since).
-    pub async fn reopen(&self, id: i64) -> Result<Changeset> {
+    pub async fn reopen(&self, id: ChangesetId) -> Result<Changeset> {
         self.blocking(move |inner| {
             inner.store.write(|tx| {
-                let current = changeset_in(tx, id, &[ChangesetStatus::Rejected], "reopened")?;
-                if current.decided_by.as_deref() != Some("user") {
-                    return Err(Error::InvalidState(format!(
-                        "changeset {id} was replaced by a re-run, so it cannot be reopened; review the new one"
-                    )));
+                let current = changeset_in(tx, id, &[ChangesetStatus::Rejected], ReviewAction::Reopen)?;
+                if current.decided_by != Some(DecidedBy::User) {
+                    return Err(Error::ReplacedByRerun(id));
                 }
                 changesets::reopen(tx, id)?;
                 write::insert_pending_rows(tx, id, &current)
@@ -193,18 +190,23 @@ impl Memory {
 
     /// Builds a stale (or pending) changeset again from its inputs against the memories as
     /// they are now; the old one is rejected.
-    pub async fn rerun(&self, id: i64) -> Result<AddOutcome> {
+    pub async fn rerun(&self, id: ChangesetId) -> Result<AddOutcome> {
         let changeset = self.changeset(id).await?;
         expect_status(
             &changeset,
             &[ChangesetStatus::Pending, ChangesetStatus::Stale],
-            "re-run",
+            ReviewAction::Rerun,
         )?;
         self.blocking(move |inner| {
             inner.store.write(|tx| {
-                let current = changeset_in(tx, id, &[ChangesetStatus::Pending, ChangesetStatus::Stale], "re-run")?;
+                let current = changeset_in(
+                    tx,
+                    id,
+                    &[ChangesetStatus::Pending, ChangesetStatus::Stale],
+                    ReviewAction::Rerun,
+                )?;
                 drop_pending_rows(tx, &current)?;
-                changesets::decide(tx, id, ChangesetStatus::Rejected, "rerun", store::now_ms())
+                changesets::decide(tx, id, ChangesetStatus::Rejected, DecidedBy::Rerun, store::now_ms())
             })
         })
         .await?;
@@ -218,14 +220,11 @@ impl Memory {
     /// Undoes a committed changeset with a new changeset: the memories it made are
     /// superseded, the ones it replaced come back, and core sections it changed return to
     /// their old text where nobody changed them since.
-    pub async fn revert(&self, id: i64) -> Result<Changeset> {
+    pub async fn revert(&self, id: ChangesetId) -> Result<Changeset> {
         let revert_id = self
             .blocking(move |inner| {
                 let (revert_id, core) = inner.store.write(|tx| {
-                    let target = changesets::get(tx, id)?.ok_or(Error::NotFound {
-                        what: "changeset",
-                        id: id.to_string(),
-                    })?;
+                    let target = changesets::get(tx, id)?.ok_or(Error::NotFound(Missing::Changeset(id)))?;
                     let plan = apply::revert_plan(tx, &target)?;
                     let mut warnings = Vec::new();
                     let core_now = core_sections::sync_external(tx, &inner.store)?;
@@ -235,13 +234,13 @@ impl Memory {
                     };
                     let ts = store::now_ms();
                     let revert = Changeset {
-                        id: 0,
-                        kind: "revert".into(),
+                        id: ChangesetId::UNSAVED,
+                        kind: ChangesetKind::Revert,
                         status: ChangesetStatus::Committed,
                         outcome: Outcome::Revert,
                         created_at_ms: ts,
                         decided_at_ms: Some(ts),
-                        decided_by: Some("user".into()),
+                        decided_by: Some(DecidedBy::User),
                         raw_input: None,
                         inputs: Vec::new(),
                         related: plan
@@ -275,7 +274,7 @@ impl Memory {
                     let revert_id = changesets::insert(tx, &revert)?;
                     apply::apply_revert(tx, &plan, revert_id)?;
                     if let Some(after) = &core_after {
-                        core_sections::record_version(tx, after, "user", Some(revert_id))?;
+                        core_sections::record_version(tx, after, CoreAuthor::User, Some(revert_id))?;
                     }
                     changesets::set_reverted_by(tx, id, revert_id)?;
                     Ok((revert_id, core_after))
@@ -291,40 +290,28 @@ impl Memory {
 }
 
 /// The changeset `id` inside a write, when its status is one of `allowed`.
-fn changeset_in(
-    tx: &rusqlite::Transaction<'_>,
-    id: i64,
-    allowed: &[ChangesetStatus],
-    action: &str,
-) -> Result<Changeset> {
-    let current = changesets::get(tx, id)?.ok_or(Error::NotFound {
-        what: "changeset",
-        id: id.to_string(),
-    })?;
+fn changeset_in(tx: &Tx<'_>, id: ChangesetId, allowed: &[ChangesetStatus], action: ReviewAction) -> Result<Changeset> {
+    let current = changesets::get(tx, id)?.ok_or(Error::NotFound(Missing::Changeset(id)))?;
     expect_status(&current, allowed, action)?;
     Ok(current)
 }
 
-fn expect_status(changeset: &Changeset, allowed: &[ChangesetStatus], action: &str) -> Result<()> {
+fn expect_status(changeset: &Changeset, allowed: &[ChangesetStatus], action: ReviewAction) -> Result<()> {
     if allowed.contains(&changeset.status) {
         return Ok(());
     }
-    let hint = match changeset.status {
-        ChangesetStatus::Stale => format!("; re-run it (`haema review rerun {}`) or reject it", changeset.id),
-        _ => String::new(),
-    };
-    Err(Error::InvalidState(format!(
-        "changeset {} is {} and cannot be {action}{hint}",
-        changeset.id,
-        changeset.status.as_str()
-    )))
+    Err(Error::WrongStatus {
+        changeset: changeset.id,
+        status: changeset.status,
+        action,
+    })
 }
 
-fn drop_pending_rows(tx: &rusqlite::Transaction<'_>, changeset: &Changeset) -> Result<()> {
+fn drop_pending_rows(tx: &Tx<'_>, changeset: &Changeset) -> Result<()> {
     for item in changeset.added() {
         if let Some((rowid, memory)) = item
             .memory_id
-            .as_deref()
+            .as_ref()
             .map(|m| memories::by_id(tx, m))
             .transpose()?
             .flatten()

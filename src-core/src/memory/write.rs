@@ -7,8 +7,11 @@ use crate::config::ReviewPolicy;
 use crate::pipeline::{self, AddInput, Proposal, related};
 use crate::provider::check_embeddings;
 use crate::store::files;
-use crate::store::{self, changesets, core_versions, memories};
-use crate::types::{AddOutcome, AddStatus, Changeset, ChangesetStatus, MemoryStatus, Outcome};
+use crate::store::{self, Tx, changesets, core_versions, memories};
+use crate::types::{
+    AddOutcome, AddStatus, Changeset, ChangesetId, ChangesetKind, ChangesetStatus, DecidedBy, MemoryId, MemoryStatus,
+    Outcome,
+};
 use crate::{Error, Result};
 
 /// How often `add()` rebuilds a proposal whose related memories another writer changed
@@ -20,10 +23,10 @@ const EMBED_REQUEST_MAX: usize = 96;
 
 /// What storing a proposal did.
 enum Stored {
-    Committed(i64, Option<String>),
-    Pending(i64),
+    Committed(ChangesetId, Option<String>),
+    Pending(ChangesetId),
     /// Stored as stale after the last attempt also met a conflict.
-    Stale(i64),
+    Stale(ChangesetId),
     /// Another writer changed the related memories after they were looked up.
     Conflict,
 }
@@ -180,7 +183,7 @@ impl Memory {
                     if !commit_now {
                         return Ok(Stored::Pending(id));
                     }
-                    let core = apply::commit(tx, id, "auto", &vectors)?;
+                    let core = apply::commit(tx, id, DecidedBy::Auto, &vectors)?;
                     Ok(Stored::Committed(id, core))
                 })?;
                 if let Stored::Committed(_, Some(content)) = &stored {
@@ -197,7 +200,7 @@ impl Memory {
 /// longer active (another writer merged it) or core.md changed. A memory that another
 /// writer added meanwhile is no conflict: nothing is lost, and the next add that finds
 /// both merges them.
-fn conflict(tx: &rusqlite::Transaction<'_>, inner: &Inner, proposal: &Proposal) -> Result<Option<String>> {
+fn conflict(tx: &Tx<'_>, inner: &Inner, proposal: &Proposal) -> Result<Option<String>> {
     for related in &proposal.related {
         if memories::by_id(tx, &related.memory_id)?.is_none_or(|(_, m)| m.status != MemoryStatus::Active) {
             return Ok(Some(format!(
@@ -216,19 +219,19 @@ fn conflict(tx: &rusqlite::Transaction<'_>, inner: &Inner, proposal: &Proposal) 
 
 /// Stores a proposal as a changeset with `status`, its new memories as pending rows.
 pub(crate) fn insert_proposal(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &Tx<'_>,
     proposal: &Proposal,
     status: ChangesetStatus,
     llm: Option<String>,
     embedder: Option<String>,
-) -> Result<i64> {
+) -> Result<ChangesetId> {
     let mut proposed = proposal.proposed.clone();
     for item in proposed.iter_mut().filter(|p| !p.kept) {
-        item.memory_id = Some(uuid::Uuid::new_v4().to_string());
+        item.memory_id = Some(MemoryId::generate());
     }
     let changeset = Changeset {
-        id: 0,
-        kind: "add".into(),
+        id: ChangesetId::UNSAVED,
+        kind: ChangesetKind::Add,
         status,
         outcome: proposal.outcome.unwrap_or(Outcome::NoLlm),
         created_at_ms: store::now_ms(),
@@ -253,7 +256,7 @@ pub(crate) fn insert_proposal(
 }
 
 /// Inserts the pending memory rows of a changeset's new memories.
-pub(crate) fn insert_pending_rows(tx: &rusqlite::Transaction<'_>, id: i64, changeset: &Changeset) -> Result<()> {
+pub(crate) fn insert_pending_rows(tx: &Tx<'_>, id: ChangesetId, changeset: &Changeset) -> Result<()> {
     let ts = store::now_ms();
     for item in changeset.added() {
         if let Some(memory_id) = &item.memory_id {

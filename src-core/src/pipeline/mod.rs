@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::provider::{Llm, ProviderErrorKind, StructuredRequest};
 use crate::types::core_md::CoreSections;
-use crate::types::{LlmCall, Outcome, ProposedItem, RelatedItem, Section};
+use crate::types::{LlmCall, LlmStage, Outcome, ProposedItem, RelatedItem, Section};
 use prompts::{MAX_CORE_CHARS, MAX_RECONSTRUCT_CHARS, MAX_SPLIT_CHARS};
 use stages::normalize;
 
@@ -90,7 +90,7 @@ struct StageFailure {
 /// One LLM stage: its name, instructions and answer schema.
 #[derive(Clone, Copy)]
 struct Stage<'a> {
-    name: &'a str,
+    name: LlmStage,
     system: &'a str,
     schema: &'a Value,
     /// Ask once more, with the reason, when an answer fails validation.
@@ -116,7 +116,7 @@ async fn call_stage<T>(
     let mut last = String::new();
     for _ in 0..attempts {
         let request = StructuredRequest {
-            name: stage,
+            name: stage.as_str(),
             system,
             user: &prompt,
             schema,
@@ -125,7 +125,7 @@ async fn call_stage<T>(
             Ok(answer) => match accept(&answer) {
                 Ok(value) => {
                     calls.push(LlmCall {
-                        stage: stage.to_owned(),
+                        stage,
                         answer: Some(answer),
                         error: None,
                     });
@@ -133,7 +133,7 @@ async fn call_stage<T>(
                 }
                 Err(reason) => {
                     calls.push(LlmCall {
-                        stage: stage.to_owned(),
+                        stage,
                         answer: Some(answer),
                         error: Some(reason.clone()),
                     });
@@ -145,7 +145,7 @@ async fn call_stage<T>(
             },
             Err(err) => {
                 calls.push(LlmCall {
-                    stage: stage.to_owned(),
+                    stage,
                     answer: None,
                     error: Some(err.to_string()),
                 });
@@ -183,7 +183,7 @@ pub(crate) async fn normalise(llm: Option<&dyn Llm>, input: AddInput, proposal: 
             if let Some(llm) = llm.filter(|_| !short_fact::is_one_short_fact(&stripped)) {
                 let schema = stages::pre_split_schema();
                 let stage = Stage {
-                    name: "pre_split",
+                    name: LlmStage::PreSplit,
                     system: prompts::SPLIT_SYSTEM,
                     schema: &schema,
                     retry_bad_answer: true,
@@ -254,13 +254,13 @@ pub(crate) async fn reconstruct(llm: Option<&dyn Llm>, found: &[related::Found],
     };
     let schema = stages::reconstruct_schema();
     let first_stage = Stage {
-        name: "reconstruct",
+        name: LlmStage::Reconstruct,
         system: prompts::RECONSTRUCT_SYSTEM,
         schema: &schema,
         retry_bad_answer: false,
     };
     let refine_stage = Stage {
-        name: "refine",
+        name: LlmStage::Refine,
         ..first_stage
     };
     let inputs = proposal.inputs.clone();
@@ -393,7 +393,7 @@ pub(crate) async fn update_core(llm: Option<&dyn Llm>, core_text: &str, locked: 
     let answer = call_stage(
         llm,
         &Stage {
-            name: "core_update",
+            name: LlmStage::CoreUpdate,
             system: prompts::CORE_SYSTEM,
             schema: &schema,
             retry_bad_answer: true,

@@ -4,6 +4,7 @@ use serde::Serialize;
 
 /// What happened to a piece of text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum Change {
     /// In both.
@@ -16,6 +17,7 @@ pub enum Change {
 
 /// One piece of a diff.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Piece {
     /// What happened to it.
     pub change: Change,

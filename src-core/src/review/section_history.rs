@@ -5,19 +5,20 @@ use serde::Serialize;
 
 use crate::review::diff::{self, Piece};
 use crate::types::core_md::CoreSections;
-use crate::types::{CoreVersion, Section};
+use crate::types::{ChangesetId, CoreAuthor, CoreVersion, CoreVersionId, Section};
 
 /// One text a section had.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SectionChange {
     /// The core.md version that brought this text.
-    pub version_id: i64,
+    pub version_id: CoreVersionId,
     /// When (Unix ms).
     pub created_at_ms: i64,
     /// `llm`, `user`, `external` or `initial`.
-    pub author: String,
+    pub author: CoreAuthor,
     /// The changeset that made it, for LLM and revert versions.
-    pub changeset_id: Option<i64>,
+    pub changeset_id: Option<ChangesetId>,
     /// The section's text in that version.
     pub text: String,
     /// Line diff from the text before.
@@ -42,7 +43,7 @@ pub fn section_history(versions: &[CoreVersion], section: Section) -> Vec<Sectio
         out.push(SectionChange {
             version_id: version.id,
             created_at_ms: version.created_at_ms,
-            author: version.author.clone(),
+            author: version.author,
             changeset_id: version.changeset_id,
             diff: diff::lines(previous.as_deref().unwrap_or_default(), &text),
             text: text.clone(),
@@ -60,9 +61,9 @@ mod tests {
 
     fn version(id: i64, user: &str) -> CoreVersion {
         CoreVersion {
-            id,
+            id: CoreVersionId::from(id),
             content: format!("# SOUL\nCalm.\n\n# TOOLS\n\n# RULE\n\n# USER\n{user}\n"),
-            author: if id == 1 { "initial".into() } else { "user".into() },
+            author: if id == 1 { CoreAuthor::Initial } else { CoreAuthor::User },
             changeset_id: None,
             created_at_ms: id * 1000,
         }
@@ -80,7 +81,7 @@ mod tests {
             ..version(4, "")
         });
         let user = section_history(&versions, Section::User);
-        let ids: Vec<i64> = user.iter().map(|c| c.version_id).collect();
+        let ids: Vec<i64> = user.iter().map(|c| c.version_id.get()).collect();
         assert_eq!(ids, vec![3, 2, 1]);
         let kinds: Vec<(Change, &str)> = user[0].diff.iter().map(|p| (p.change, p.text.as_str())).collect();
         assert_eq!(

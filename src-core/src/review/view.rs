@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use crate::review::diff::{self, Change, Piece};
-use crate::types::Changeset;
+use crate::types::{Changeset, MemoryId};
 
 /// Items of one side shown before the rest is only counted (an import can hold thousands).
 pub const SHOWN_ITEMS: usize = 200;
@@ -51,9 +51,10 @@ pub fn marked(text: &str, partner: Option<&str>, old_side: bool) -> Vec<Piece> {
 
 /// One memory on one side of a change.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ItemView {
     /// The memory's id, when it has one.
-    pub memory_id: Option<String>,
+    pub memory_id: Option<MemoryId>,
     /// Its whole text.
     pub content: String,
     /// Carried over unchanged (neither replaced nor new).
@@ -66,6 +67,7 @@ pub struct ItemView {
 
 /// A changeset as a before/after for people.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ChangesetView {
     /// The changeset itself (ids, status, inputs, warnings, raw answers).
     pub changeset: Changeset,
@@ -148,8 +150,8 @@ mod tests {
 
     fn changeset(related: &[(&str, bool)], proposed: &[(&str, bool)]) -> Changeset {
         Changeset {
-            id: 7,
-            kind: "add".into(),
+            id: crate::ChangesetId::from(7),
+            kind: crate::ChangesetKind::Add,
             status: ChangesetStatus::Pending,
             outcome: Outcome::Reconstructed,
             created_at_ms: 0,
@@ -161,7 +163,7 @@ mod tests {
                 .iter()
                 .enumerate()
                 .map(|(i, (content, kept))| RelatedItem {
-                    memory_id: format!("m{i}"),
+                    memory_id: MemoryId::from(format!("m{i}")),
                     content: (*content).into(),
                     distance: Some(0.25),
                     kept: *kept,

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::types::{MemoryRecord, SearchMode};
+use crate::types::{MemoryId, MemoryRecord, SearchMode};
 use crate::{Memory, Result};
 
 /// Latest memories considered for a recall block.
@@ -19,6 +19,7 @@ pub fn estimate_tokens(text: &str) -> usize {
 
 /// Why an item is in the recall block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum RecallReason {
     /// The core profile.
@@ -31,11 +32,12 @@ pub enum RecallReason {
 
 /// One item of a recall block.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RecallItem {
     /// Why it is included.
     pub reason: RecallReason,
     /// Memory id (none for core).
-    pub id: Option<String>,
+    pub id: Option<MemoryId>,
     /// Text.
     pub content: String,
     /// Search score, for relevant items.
@@ -49,6 +51,7 @@ pub struct RecallItem {
 
 /// A recall block and what is in it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Recall {
     /// The block to put in a prompt.
     pub text: String,

@@ -3,23 +3,33 @@
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::Result;
-use crate::types::{Changeset, ChangesetFilter, ChangesetStatus, LlmCall, Outcome, ProposedItem, RelatedItem};
+use crate::types::{
+    Changeset, ChangesetFilter, ChangesetId, ChangesetStatus, DecidedBy, LlmCall, ProposedItem, RelatedItem,
+};
 
 const COLUMNS: &str = "id, kind, status, outcome, created_at_ms, decided_at_ms, decided_by, raw_input, inputs, \
     core_before, core_after, llm, embedder, llm_log, warnings, reverts_id, reverted_by_id";
 
-fn json_column<T: serde::de::DeserializeOwned + Default>(row: &Row<'_>, index: usize) -> rusqlite::Result<T> {
+/// A JSON column. Text that is not what haema writes (damaged, or with a value this haema
+/// does not know, such as an unknown LLM stage) is an error that says which column.
+fn json_column<T: serde::de::DeserializeOwned>(row: &Row<'_>, index: usize) -> rusqlite::Result<T> {
     let text: String = row.get(index)?;
-    // A damaged column must not make the whole history unreadable.
-    Ok(serde_json::from_str(&text).unwrap_or_default())
+    serde_json::from_str(&text).map_err(|e| {
+        let column = COLUMNS.split(", ").nth(index).unwrap_or("?").trim().to_owned();
+        rusqlite::Error::FromSqlConversionFailure(
+            index,
+            rusqlite::types::Type::Text,
+            format!("the changeset column `{column}` holds JSON this haema cannot read: {e}").into(),
+        )
+    })
 }
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<Changeset> {
     Ok(Changeset {
         id: row.get(0)?,
         kind: row.get(1)?,
-        status: ChangesetStatus::parse(&row.get::<_, String>(2)?),
-        outcome: Outcome::parse(&row.get::<_, String>(3)?),
+        status: row.get(2)?,
+        outcome: row.get(3)?,
         created_at_ms: row.get(4)?,
         decided_at_ms: row.get(5)?,
         decided_by: row.get(6)?,
@@ -39,7 +49,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Changeset> {
 }
 
 /// Inserts a changeset with its items and returns its id. `changeset.id` is ignored.
-pub(crate) fn insert(conn: &Connection, changeset: &Changeset) -> Result<i64> {
+pub(crate) fn insert(conn: &Connection, changeset: &Changeset) -> Result<ChangesetId> {
     insert_row(conn, changeset, None)
 }
 
@@ -50,7 +60,7 @@ pub(crate) fn restore(conn: &Connection, changeset: &Changeset) -> Result<()> {
 }
 
 /// Sets the reverting changeset of a restored changeset.
-pub(crate) fn restore_reverted_by(conn: &Connection, id: i64, by: i64) -> Result<()> {
+pub(crate) fn restore_reverted_by(conn: &Connection, id: ChangesetId, by: ChangesetId) -> Result<()> {
     conn.execute(
         "UPDATE changesets SET reverted_by_id = ?2 WHERE id = ?1",
         params![id, by],
@@ -58,15 +68,15 @@ pub(crate) fn restore_reverted_by(conn: &Connection, id: i64, by: i64) -> Result
     Ok(())
 }
 
-fn insert_row(conn: &Connection, changeset: &Changeset, id: Option<i64>) -> Result<i64> {
+fn insert_row(conn: &Connection, changeset: &Changeset, id: Option<ChangesetId>) -> Result<ChangesetId> {
     conn.execute(
         "INSERT INTO changesets (kind, status, outcome, created_at_ms, decided_at_ms, decided_by, raw_input, inputs,
              core_before, core_after, llm, embedder, llm_log, warnings, reverts_id, id)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
         params![
             changeset.kind,
-            changeset.status.as_str(),
-            changeset.outcome.as_str(),
+            changeset.status,
+            changeset.outcome,
             changeset.created_at_ms,
             changeset.decided_at_ms,
             changeset.decided_by,
@@ -82,7 +92,7 @@ fn insert_row(conn: &Connection, changeset: &Changeset, id: Option<i64>) -> Resu
             id,
         ],
     )?;
-    let id = conn.last_insert_rowid();
+    let id = ChangesetId::from(conn.last_insert_rowid());
     let mut stmt = conn.prepare_cached(
         "INSERT INTO changeset_items (changeset_id, role, position, memory_id, content, distance, kept) VALUES (?1, 'related', ?2, ?3, ?4, ?5, ?6)",
     )?;
@@ -101,7 +111,7 @@ fn insert_row(conn: &Connection, changeset: &Changeset, id: Option<i64>) -> Resu
 }
 
 /// Replaces the proposed items of a changeset.
-pub(crate) fn write_proposed(conn: &Connection, id: i64, proposed: &[ProposedItem]) -> Result<()> {
+pub(crate) fn write_proposed(conn: &Connection, id: ChangesetId, proposed: &[ProposedItem]) -> Result<()> {
     conn.execute(
         "DELETE FROM changeset_items WHERE changeset_id = ?1 AND role = 'proposed'",
         [id],
@@ -115,8 +125,17 @@ pub(crate) fn write_proposed(conn: &Connection, id: i64, proposed: &[ProposedIte
     Ok(())
 }
 
+/// Replaces the warnings of a changeset.
+pub(crate) fn set_warnings(conn: &Connection, id: ChangesetId, warnings: &[String]) -> Result<()> {
+    conn.execute(
+        "UPDATE changesets SET warnings = ?2 WHERE id = ?1",
+        params![id, serde_json::to_string(warnings).unwrap_or_else(|_| "[]".into())],
+    )?;
+    Ok(())
+}
+
 /// Marks which related memories are kept.
-pub(crate) fn write_related_kept(conn: &Connection, id: i64, related: &[RelatedItem]) -> Result<()> {
+pub(crate) fn write_related_kept(conn: &Connection, id: ChangesetId, related: &[RelatedItem]) -> Result<()> {
     let mut stmt = conn.prepare_cached(
         "UPDATE changeset_items SET kept = ?3 WHERE changeset_id = ?1 AND role = 'related' AND position = ?2",
     )?;
@@ -133,7 +152,7 @@ fn load_items(conn: &Connection, changeset: &mut Changeset) -> Result<()> {
     let rows = stmt.query_map([changeset.id], |r| {
         Ok((
             r.get::<_, String>(0)?,
-            r.get::<_, Option<String>>(1)?,
+            r.get::<_, Option<crate::types::MemoryId>>(1)?,
             r.get::<_, String>(2)?,
             r.get::<_, Option<f64>>(3)?,
             r.get::<_, bool>(4)?,
@@ -143,7 +162,12 @@ fn load_items(conn: &Connection, changeset: &mut Changeset) -> Result<()> {
         let (role, memory_id, content, distance, kept) = row?;
         if role == "related" {
             changeset.related.push(RelatedItem {
-                memory_id: memory_id.unwrap_or_default(),
+                memory_id: memory_id.ok_or_else(|| {
+                    crate::Error::InvalidState(format!(
+                        "changeset {} lists a related memory without an id; the store was changed by hand",
+                        changeset.id
+                    ))
+                })?,
                 content,
                 distance,
                 kept,
@@ -160,7 +184,7 @@ fn load_items(conn: &Connection, changeset: &mut Changeset) -> Result<()> {
 }
 
 /// One changeset with its items.
-pub(crate) fn get(conn: &Connection, id: i64) -> Result<Option<Changeset>> {
+pub(crate) fn get(conn: &Connection, id: ChangesetId) -> Result<Option<Changeset>> {
     let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM changesets WHERE id = ?1"))?;
     let Some(mut changeset) = stmt.query_row([id], from_row).optional()? else {
         return Ok(None);
@@ -178,10 +202,10 @@ pub(crate) fn list(conn: &Connection, filter: ChangesetFilter) -> Result<Vec<Cha
 pub(crate) fn page(
     conn: &Connection,
     filter: ChangesetFilter,
-    before: Option<i64>,
+    before: Option<ChangesetId>,
     limit: usize,
 ) -> Result<Vec<Changeset>> {
-    let before = before.unwrap_or(i64::MAX);
+    let before = before.map_or(i64::MAX, ChangesetId::get);
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
     let mut stmt;
     let rows = match filter {
@@ -196,7 +220,7 @@ pub(crate) fn page(
             stmt = conn.prepare_cached(&format!(
                 "SELECT {COLUMNS} FROM changesets WHERE status = ?3 AND id < ?1 ORDER BY id DESC LIMIT ?2"
             ))?;
-            stmt.query_map(params![before, limit, s.as_str()], from_row)?
+            stmt.query_map(params![before, limit, s], from_row)?
                 .collect::<rusqlite::Result<Vec<_>>>()?
         }
     };
@@ -208,6 +232,11 @@ pub(crate) fn page(
     Ok(out)
 }
 
+/// Whether the store has any changeset.
+pub(crate) fn any(conn: &Connection) -> Result<bool> {
+    Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM changesets)", [], |r| r.get(0))?)
+}
+
 /// Number of changesets waiting for review.
 pub(crate) fn count_pending(conn: &Connection) -> Result<usize> {
     let n: i64 = conn.query_row("SELECT count(*) FROM changesets WHERE status = 'pending'", [], |r| {
@@ -217,16 +246,22 @@ pub(crate) fn count_pending(conn: &Connection) -> Result<usize> {
 }
 
 /// Records a decision.
-pub(crate) fn decide(conn: &Connection, id: i64, status: ChangesetStatus, by: &str, ts: i64) -> Result<()> {
+pub(crate) fn decide(
+    conn: &Connection,
+    id: ChangesetId,
+    status: ChangesetStatus,
+    by: DecidedBy,
+    ts: i64,
+) -> Result<()> {
     conn.execute(
         "UPDATE changesets SET status = ?2, decided_by = ?3, decided_at_ms = ?4 WHERE id = ?1",
-        params![id, status.as_str(), by, ts],
+        params![id, status, by, ts],
     )?;
     Ok(())
 }
 
 /// Puts a decided changeset back to waiting for review.
-pub(crate) fn reopen(conn: &Connection, id: i64) -> Result<()> {
+pub(crate) fn reopen(conn: &Connection, id: ChangesetId) -> Result<()> {
     conn.execute(
         "UPDATE changesets SET status = 'pending', decided_by = NULL, decided_at_ms = NULL WHERE id = ?1",
         [id],
@@ -235,7 +270,7 @@ pub(crate) fn reopen(conn: &Connection, id: i64) -> Result<()> {
 }
 
 /// Links a reverted changeset to the changeset that reverted it.
-pub(crate) fn set_reverted_by(conn: &Connection, id: i64, by: i64) -> Result<()> {
+pub(crate) fn set_reverted_by(conn: &Connection, id: ChangesetId, by: ChangesetId) -> Result<()> {
     conn.execute(
         "UPDATE changesets SET status = 'reverted', reverted_by_id = ?2 WHERE id = ?1",
         params![id, by],

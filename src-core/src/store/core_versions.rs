@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::Result;
-use crate::types::{CoreVersion, Section};
+use crate::types::{ChangesetId, CoreAuthor, CoreVersion, CoreVersionId, Section};
 
 fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CoreVersion> {
     Ok(CoreVersion {
@@ -21,15 +21,15 @@ fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CoreVersion> {
 pub(crate) fn insert(
     conn: &Connection,
     content: &str,
-    author: &str,
-    changeset_id: Option<i64>,
+    author: CoreAuthor,
+    changeset_id: Option<ChangesetId>,
     ts: i64,
-) -> Result<i64> {
+) -> Result<CoreVersionId> {
     conn.execute(
         "INSERT INTO core_versions (content, author, changeset_id, created_at_ms) VALUES (?1, ?2, ?3, ?4)",
         params![content, author, changeset_id, ts],
     )?;
-    Ok(conn.last_insert_rowid())
+    Ok(CoreVersionId::from(conn.last_insert_rowid()))
 }
 
 /// The newest version.
@@ -44,7 +44,7 @@ pub(crate) fn latest(conn: &Connection) -> Result<Option<CoreVersion>> {
 }
 
 /// One version.
-pub(crate) fn get(conn: &Connection, id: i64) -> Result<Option<CoreVersion>> {
+pub(crate) fn get(conn: &Connection, id: CoreVersionId) -> Result<Option<CoreVersion>> {
     Ok(conn
         .query_row(
             "SELECT id, content, author, changeset_id, created_at_ms FROM core_versions WHERE id = ?1",
@@ -66,10 +66,8 @@ pub(crate) fn list(conn: &Connection) -> Result<Vec<CoreVersion>> {
 /// Locked sections.
 pub(crate) fn locks(conn: &Connection) -> Result<BTreeSet<Section>> {
     let mut stmt = conn.prepare_cached("SELECT section FROM core_locks")?;
-    let names = stmt
-        .query_map([], |r| r.get::<_, String>(0))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(names.iter().filter_map(|n| n.parse().ok()).collect())
+    let sections = stmt.query_map([], |r| r.get::<_, Section>(0))?;
+    Ok(sections.collect::<rusqlite::Result<BTreeSet<_>>>()?)
 }
 
 /// Locks or unlocks a section.
@@ -77,11 +75,17 @@ pub(crate) fn set_lock(conn: &Connection, section: Section, locked: bool, ts: i6
     if locked {
         conn.execute(
             "INSERT OR IGNORE INTO core_locks (section, locked_at_ms) VALUES (?1, ?2)",
-            params![section.name(), ts],
+            params![section, ts],
         )?;
     } else {
-        conn.execute("DELETE FROM core_locks WHERE section = ?1", [section.name()])?;
+        conn.execute("DELETE FROM core_locks WHERE section = ?1", [section])?;
     }
+    Ok(())
+}
+
+/// Removes every version (an import into a new store brings its own history).
+pub(crate) fn delete_all(conn: &Connection) -> Result<()> {
+    conn.execute("DELETE FROM core_versions", [])?;
     Ok(())
 }
 

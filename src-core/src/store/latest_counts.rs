@@ -73,7 +73,7 @@ mod tests {
     }
 
     fn ids(records: &[crate::types::MemoryRecord]) -> Vec<String> {
-        records.iter().map(|m| m.id.clone()).collect()
+        records.iter().map(|m| m.id.to_string()).collect()
     }
 
     /// The page by walking the index, as before the counts.

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::Result;
-use crate::types::{MemoryRecord, MemoryStatus};
+use crate::types::{ChangesetId, MemoryId, MemoryRecord, MemoryStatus};
 
 const COLUMNS: &str = "rowid, id, content, created_at_ms, updated_at_ms, status, changeset_id, superseded_by";
 
@@ -17,7 +17,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<(i64, MemoryRecord)> {
             content: row.get(2)?,
             timestamp_ms: row.get(3)?,
             updated_at_ms: row.get(4)?,
-            status: MemoryStatus::parse(&row.get::<_, String>(5)?),
+            status: row.get(5)?,
             changeset_id: row.get(6)?,
             superseded_by: row.get(7)?,
         },
@@ -48,7 +48,7 @@ pub(crate) fn latest(conn: &Connection, offset: usize, count: usize) -> Result<V
 pub(crate) fn latest_before(
     conn: &Connection,
     before_ms: i64,
-    before_id: &str,
+    before_id: &MemoryId,
     count: usize,
 ) -> Result<Vec<MemoryRecord>> {
     let mut stmt = conn.prepare_cached(&format!(
@@ -68,7 +68,7 @@ pub(crate) fn by_rowids(conn: &Connection, rowids: &[i64]) -> Result<HashMap<i64
 }
 
 /// One memory by id (any status), with its rowid.
-pub(crate) fn by_id(conn: &Connection, id: &str) -> Result<Option<(i64, MemoryRecord)>> {
+pub(crate) fn by_id(conn: &Connection, id: &MemoryId) -> Result<Option<(i64, MemoryRecord)>> {
     let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM memories WHERE id = ?1"))?;
     Ok(stmt.query_row([id], from_row).optional()?)
 }
@@ -76,15 +76,15 @@ pub(crate) fn by_id(conn: &Connection, id: &str) -> Result<Option<(i64, MemoryRe
 /// Inserts a memory and returns its rowid.
 pub(crate) fn insert(
     conn: &Connection,
-    id: &str,
+    id: &MemoryId,
     content: &str,
     status: MemoryStatus,
     ts: i64,
-    changeset_id: i64,
+    changeset_id: ChangesetId,
 ) -> Result<i64> {
     conn.execute(
         "INSERT INTO memories (id, content, status, created_at_ms, updated_at_ms, changeset_id) VALUES (?1, ?2, ?3, ?4, ?4, ?5)",
-        params![id, content, status.as_str(), ts, changeset_id],
+        params![id, content, status, ts, changeset_id],
     )?;
     Ok(conn.last_insert_rowid())
 }
@@ -94,12 +94,12 @@ pub(crate) fn set_status(
     conn: &Connection,
     rowid: i64,
     status: MemoryStatus,
-    superseded_by: Option<i64>,
+    superseded_by: Option<ChangesetId>,
     ts: i64,
 ) -> Result<()> {
     conn.execute(
         "UPDATE memories SET status = ?2, superseded_by = ?3, updated_at_ms = ?4 WHERE rowid = ?1",
-        params![rowid, status.as_str(), superseded_by, ts],
+        params![rowid, status, superseded_by, ts],
     )?;
     Ok(())
 }
@@ -131,20 +131,23 @@ pub(crate) fn count(conn: &Connection, status: MemoryStatus) -> Result<usize> {
             |r| r.get(0),
         )?
     } else {
-        conn.query_row(
-            "SELECT count(*) FROM memories WHERE status = ?1",
-            [status.as_str()],
-            |r| r.get(0),
-        )?
+        conn.query_row("SELECT count(*) FROM memories WHERE status = ?1", [status], |r| {
+            r.get(0)
+        })?
     };
     Ok(usize::try_from(n).unwrap_or(0))
+}
+
+/// Whether the store has any memory, in any status.
+pub(crate) fn any(conn: &Connection) -> Result<bool> {
+    Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM memories)", [], |r| r.get(0))?)
 }
 
 /// Whether any memory has one of `statuses` (without counting them).
 pub(crate) fn any_with(conn: &Connection, statuses: &[MemoryStatus]) -> Result<bool> {
     let mut stmt = conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM memories WHERE status = ?1)")?;
     for status in statuses {
-        if stmt.query_row([status.as_str()], |r| r.get::<_, bool>(0))? {
+        if stmt.query_row([status], |r| r.get::<_, bool>(0))? {
             return Ok(true);
         }
     }
@@ -170,7 +173,7 @@ pub(crate) fn restore(conn: &Connection, m: &MemoryRecord) -> Result<i64> {
         params![
             m.id,
             m.content,
-            m.status.as_str(),
+            m.status,
             m.timestamp_ms,
             m.updated_at_ms,
             m.changeset_id,

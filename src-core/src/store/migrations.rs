@@ -89,7 +89,10 @@ mod tests {
     fn newer_schema_is_refused() {
         let mut conn = Connection::open_in_memory().unwrap();
         conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1).unwrap();
-        let err = migrate(&mut conn).unwrap_err().to_string();
-        assert!(err.contains("upgrade haema"), "{err}");
+        let err = migrate(&mut conn).unwrap_err();
+        assert!(
+            matches!(err, crate::Error::SchemaTooNew { found, .. } if found == SCHEMA_VERSION + 1),
+            "{err}"
+        );
     }
 }

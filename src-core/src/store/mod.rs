@@ -11,7 +11,9 @@ pub(crate) mod fts_terms;
 mod latest_counts;
 pub(crate) mod memories;
 mod migrations;
+pub(crate) mod places;
 mod side;
+mod values;
 pub(crate) mod vector_codes;
 pub(crate) mod vector_index;
 pub(crate) mod vectors;
@@ -26,6 +28,12 @@ use crate::{Error, Result};
 use fts_terms::TermStats;
 use side::SideReader;
 use vector_index::VectorIndex;
+
+/// A write transaction: what the engine's write steps receive from [`Store::write`].
+pub(crate) type Tx<'a> = Transaction<'a>;
+
+/// A read connection: what read steps receive from [`Store::read`].
+pub(crate) type Conn = Connection;
 
 /// How long a writer waits for another process's write lock before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(30);

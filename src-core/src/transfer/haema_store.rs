@@ -9,6 +9,7 @@ use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 
 use crate::transfer::ImportItem;
+use crate::types::ChangesetId;
 use crate::types::core_md::CoreSections;
 use crate::{Error, Memory, Result};
 
@@ -49,7 +50,7 @@ pub struct HaemaReport {
     /// Memories already in this store (an earlier import).
     pub skipped: usize,
     /// The changeset that holds them.
-    pub changeset: Option<i64>,
+    pub changeset: Option<ChangesetId>,
     /// Memories HAEMA had replaced: history there, not memories; not imported.
     pub replaced_not_imported: usize,
     /// Memories found only in Chroma (imported).

@@ -8,7 +8,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::store::{self, changesets, fts, memories, vectors};
-use crate::types::{Changeset, ChangesetStatus, MemoryStatus, Outcome, ProposedItem};
+use crate::types::{
+    Changeset, ChangesetId, ChangesetKind, ChangesetStatus, DecidedBy, MemoryId, MemoryStatus, Outcome, ProposedItem,
+};
 use crate::{Error, Memory, Result};
 
 /// One memory to import.
@@ -28,7 +30,7 @@ pub struct ItemsReport {
     /// Items whose text was already a memory (or repeated in the file).
     pub skipped: usize,
     /// The changeset that holds them, if any were added.
-    pub changeset: Option<i64>,
+    pub changeset: Option<ChangesetId>,
 }
 
 /// Unix ms of an RFC 3339 / ISO 8601 time such as `2024-07-20T01:23:45.678-07:00`,
@@ -189,16 +191,16 @@ impl Memory {
             .blocking(move |inner| {
                 inner.store.write(|tx| {
                     let now = store::now_ms();
-                    let with_ids: Vec<(String, &ImportItem)> =
-                        fresh.iter().map(|i| (uuid::Uuid::new_v4().to_string(), i)).collect();
+                    let with_ids: Vec<(MemoryId, &ImportItem)> =
+                        fresh.iter().map(|i| (MemoryId::generate(), i)).collect();
                     let changeset = Changeset {
-                        id: 0,
-                        kind: "add".into(),
+                        id: ChangesetId::UNSAVED,
+                        kind: ChangesetKind::Add,
                         status: ChangesetStatus::Committed,
                         outcome: Outcome::Import,
                         created_at_ms: now,
                         decided_at_ms: Some(now),
-                        decided_by: Some("import".into()),
+                        decided_by: Some(DecidedBy::Import),
                         raw_input: Some(source.clone()),
                         inputs: fresh.iter().map(|i| i.content.clone()).collect(),
                         related: Vec::new(),

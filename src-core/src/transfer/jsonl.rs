@@ -10,8 +10,11 @@ use std::io::{BufRead, Write};
 
 use serde::{Deserialize, Serialize};
 
-use crate::store::{self, changesets, core_versions, fts, memories, vectors};
-use crate::types::{Changeset, ChangesetFilter, CoreVersion, MemoryRecord, MemoryStatus, Section};
+use crate::store::{self, Tx, changesets, core_versions, fts, memories, vectors};
+use crate::types::{
+    Changeset, ChangesetFilter, CoreAuthor, CoreVersion, MemoryId, MemoryRecord, MemoryStatus, Section,
+};
+
 use crate::{Error, Memory, Result};
 
 /// The `format` of haema's JSONL export.
@@ -145,7 +148,7 @@ impl Memory {
             .collect();
         let present = self
             .blocking({
-                let ids: Vec<String> = mems.iter().map(|m| m.id.clone()).collect();
+                let ids: Vec<MemoryId> = mems.iter().map(|m| m.id.clone()).collect();
                 move |inner| {
                     inner.store.read(|conn| {
                         Ok(ids
@@ -169,14 +172,14 @@ impl Memory {
         let report = self
             .blocking(move |inner| {
                 let (report, core) = inner.store.write(|tx| {
-                    let edited_core = core_versions::list(tx)?.iter().any(|v| v.author != "initial");
-                    if edited_core || tx.query_row("SELECT count(*) FROM changesets", [], |r| r.get::<_, i64>(0))? > 0 || !memories::all(tx)?.is_empty() {
+                    let edited_core = core_versions::list(tx)?.iter().any(|v| v.author != CoreAuthor::Initial);
+                    if edited_core || changesets::any(tx)? || memories::any(tx)? {
                         return Err(Error::InvalidArgument(
                             "a haema export can only be imported into an empty store (or the store it came from); use a new --store".into(),
                         ));
                     }
                     // Only the template's own version is there; the export brings the history.
-                    tx.execute("DELETE FROM core_versions", [])?;
+                    core_versions::delete_all(tx)?;
                     restore(tx, &records, &vectors)
                 })?;
                 if let Some(content) = core {
@@ -190,7 +193,7 @@ impl Memory {
 }
 
 fn restore(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &Tx<'_>,
     records: &[Record],
     vectors_by_text: &HashMap<String, Vec<f32>>,
 ) -> Result<(ImportReport, Option<String>)> {

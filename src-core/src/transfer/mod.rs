@@ -1,10 +1,12 @@
 //! Data in and out of a store: haema's lossless JSONL export and its import, lists of items
 //! (JSON, JSONL, mem0 exports, plain text), and reading a HAEMA (Python) store folder.
 
+mod dispatch;
 mod haema_store;
 mod items;
 mod jsonl;
 
+pub use dispatch::{ImportSummary, Imported};
 pub use haema_store::{CoreImport, HaemaReport, HaemaStore, is_haema_store, read_haema_store};
 pub use items::{ImportItem, ItemsReport, parse_items, parse_time};
 pub use jsonl::{EXPORT_FORMAT, ImportReport, Record, is_export};

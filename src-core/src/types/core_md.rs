@@ -10,6 +10,7 @@ pub const TEMPLATE: &str = "# SOUL\n\n# TOOLS\n\n# RULE\n\n# USER\n";
 
 /// The four sections of core.md, each without its heading and trimmed of blank lines.
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CoreSections(BTreeMap<Section, String>);
 
 impl CoreSections {

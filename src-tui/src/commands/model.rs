@@ -151,7 +151,7 @@ async fn list(dir: &Path, json: bool) -> Result<()> {
     let models = hub.list(SENTENCE_TRANSFORMER_FILES)?;
     let stores: Vec<_> = haema_core::store_folders_beside(dir)
         .into_iter()
-        .filter(|d| d.join("memory.db").is_file())
+        .filter(|d| haema_core::is_store_dir(d))
         .collect();
     let mut rows = Vec::new();
     for model in &models {

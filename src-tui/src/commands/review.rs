@@ -176,7 +176,7 @@ pub async fn history(memory: &Memory, as_json: bool) -> Result<()> {
     let text: String = all
         .iter()
         .map(|c| {
-            let by = c.decided_by.as_deref().unwrap_or("-");
+            let by = c.decided_by.map_or("-", haema_core::DecidedBy::as_str);
             format!(
                 "{:>5}  {}  {:<6} {:<9} by {:<5} −{} +{}{}  {}\n",
                 c.id,
@@ -194,7 +194,7 @@ pub async fn history(memory: &Memory, as_json: bool) -> Result<()> {
     print(&text)
 }
 
-pub async fn revert(memory: &Memory, id: i64, as_json: bool) -> Result<()> {
+pub async fn revert(memory: &Memory, id: haema_core::ChangesetId, as_json: bool) -> Result<()> {
     let revert = memory.revert(id).await?;
     if as_json {
         return output::json(&summary(&revert));

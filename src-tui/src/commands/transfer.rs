@@ -1,7 +1,7 @@
 //! `haema export` and `haema import`.
 
 use anyhow::{Context, Result};
-use haema_core::Memory;
+use haema_core::{HaemaReport, Imported, Memory};
 
 use super::read_source;
 use crate::cli::{ExportArgs, ImportArgs};
@@ -26,74 +26,47 @@ pub async fn export(memory: &Memory, args: ExportArgs) -> Result<()> {
 }
 
 pub async fn import(memory: &Memory, args: ImportArgs) -> Result<()> {
-    if args.file.is_dir() {
-        return import_haema(memory, &args).await;
+    let bar = output::progress("memories");
+    let imported = if args.file.is_dir() {
+        memory.import_path(&args.file, output::advance(&bar)).await
+    } else {
+        let text = read_source(&args.file)?;
+        let name = args.file.display().to_string();
+        memory.import_text(&name, &text, output::advance(&bar)).await
+    };
+    bar.finish_and_clear();
+    let imported = imported?;
+    if args.json {
+        return match &imported {
+            Imported::Export(report) => output::json(report),
+            Imported::Items(report) => output::json(report),
+            Imported::Haema(report) => output::json(report),
+        };
     }
-    let text = read_source(&args.file)?;
-    if haema_core::is_export(&text) {
-        let bar = output::progress("memories");
-        let report = memory
-            .import_jsonl_with_progress(text.as_bytes(), output::advance(&bar))
-            .await;
-        bar.finish_and_clear();
-        let report = report?;
-        if args.json {
-            return output::json(&report);
-        }
-        if report.memories == 0 && report.already_present > 0 {
-            return print(&format!(
-                "Nothing to import: all {} memories are already in this store.\n",
-                report.already_present
-            ));
-        }
-        return print(&format!(
+    print(&match imported {
+        Imported::Export(report) if report.memories == 0 && report.already_present > 0 => format!(
+            "Nothing to import: all {} memories are already in this store.\n",
+            report.already_present
+        ),
+        Imported::Export(report) => format!(
             "Imported {} memories, {} changesets and {} core versions.\n",
             report.memories, report.changesets, report.core_versions
-        ));
-    }
-    let items = haema_core::parse_items(&text)?;
-    let bar = output::progress("memories");
-    let report = memory
-        .import_items_with_progress(
-            items,
-            &format!("import of {}", args.file.display()),
-            output::advance(&bar),
-        )
-        .await;
-    bar.finish_and_clear();
-    let report = report?;
-    if args.json {
-        return output::json(&report);
-    }
-    print(&format!(
-        "Imported {} memories{}; {} skipped (already known or repeated).\n",
-        report.added,
-        report
-            .changeset
-            .map(|c| format!(" as changeset {c}"))
-            .unwrap_or_default(),
-        report.skipped
-    ))
+        ),
+        Imported::Items(report) => format!(
+            "Imported {} memories{}; {} skipped (already known or repeated).\n",
+            report.added,
+            report
+                .changeset
+                .map(|c| format!(" as changeset {c}"))
+                .unwrap_or_default(),
+            report.skipped
+        ),
+        Imported::Haema(report) => haema_words(&report),
+    })
 }
 
-/// `haema import <HAEMA store folder>`.
-async fn import_haema(memory: &Memory, args: &ImportArgs) -> Result<()> {
-    if !haema_core::is_haema_store(&args.file) {
-        return Err(crate::UsageError(format!(
-            "{} is a folder but not a HAEMA store (it has neither latest.sqlite3 nor db/chroma.sqlite3); to import a file, name the file",
-            args.file.display()
-        ))
-        .into());
-    }
-    let bar = output::progress("memories");
-    let report = memory
-        .import_haema_with_progress(&args.file, output::advance(&bar))
-        .await;
-    bar.finish_and_clear();
-    let report = report?;
-    if args.json {
-        return output::json(&report);
-    }
+/// What importing a HAEMA store folder did, in words.
+fn haema_words(report: &HaemaReport) -> String {
     let mut text = format!(
         "Imported {} memories from the HAEMA store{}; {} already here.\n",
         report.added,
@@ -124,5 +97,5 @@ async fn import_haema(memory: &Memory, args: &ImportArgs) -> Result<()> {
     for w in &report.warnings {
         text.push_str(&format!("note: {w}\n"));
     }
-    print(&text)
+    text
 }

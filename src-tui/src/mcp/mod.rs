@@ -209,7 +209,11 @@ impl HaemaServer {
         description = "Where a change made by add_memory stands: pending (waits for a person), committed, rejected, reverted or stale, who decided, and the memories it proposes."
     )]
     async fn changeset_status(&self, Parameters(p): Parameters<ChangesetParams>) -> Result<CallToolResult, ErrorData> {
-        match self.memory().changeset(p.changeset).await {
+        match self
+            .memory()
+            .changeset(haema_core::ChangesetId::from(p.changeset))
+            .await
+        {
             Ok(c) => ok(json!({
                 "changeset": c.id,
                 "status": c.status,

@@ -8,9 +8,13 @@ use haema_core::{ChangesetFilter, Error, Memory};
 use super::app::{Effect, Msg, StoreEntry, describe_add};
 
 fn failed(what: &str, error: &Error) -> Msg {
+    let error = match crate::remedy::tui(error) {
+        Some(next) => format!("{error}; {next}"),
+        None => error.to_string(),
+    };
     Msg::Failed {
         what: what.to_owned(),
-        error: error.to_string(),
+        error,
     }
 }
 
@@ -20,15 +24,7 @@ pub async fn perform(memory: &Memory, effect: Effect) -> Vec<Msg> {
     let result = run(memory, effect).await;
     match result {
         Ok(msgs) => msgs,
-        Err((what, Error::Stale(id))) => vec![
-            Msg::Failed {
-                what: what.to_owned(),
-                error: format!(
-                    "changeset #{id} is stale: the memories or core it was built on changed since; re-run it (R) or reject it"
-                ),
-            },
-            Msg::StoreChanged,
-        ],
+        Err((what, error @ Error::Stale(_))) => vec![failed(what, &error), Msg::StoreChanged],
         Err((what, e)) => vec![failed(what, &e)],
     }
 }

@@ -54,9 +54,9 @@ describe("plain words", () => {
     const view = mergeView();
     expect(changeHeadline(view)).toBe("Remember 2 new things, replace 1 older memory");
     expect(statusWords(view)).toBe("Waiting for you");
-    const auto = { ...view, changeset: { ...view.changeset, status: "committed" as const, decided_by: "auto" } };
+    const auto = { ...view, changeset: { ...view.changeset, status: "committed" as const, decided_by: "auto" as const } };
     expect(statusWords(auto)).toBe("Saved automatically");
-    const rerun = { ...view, changeset: { ...view.changeset, status: "rejected" as const, decided_by: "rerun" } };
+    const rerun = { ...view, changeset: { ...view.changeset, status: "rejected" as const, decided_by: "rerun" as const } };
     expect(statusWords(rerun)).toBe("Replaced by a newer version");
     const imported = { ...view, changeset: { ...view.changeset, outcome: "import" as const } };
     expect(changeHeadline(imported)).toBe("Imported 2 memories");
@@ -68,7 +68,7 @@ describe("plain words", () => {
     expect(countWords(1, "memory", "memories")).toBe("1 memory");
     expect(countWords(12000, "memory", "memories")).toBe("12,000 memories");
     expect(
-      storeSummary({ dir: "/s", active: 3, pending_changesets: 1, embedder: "none", dims: 0, llm: null, review: "auto" }),
+      storeSummary({ dir: "/s", active: 3, pending_changesets: 1, embedder: "none", dims: 0, llm: null, review: "auto", embedder_wanted: null, lexical_reason: null }),
     ).toBe("3 memories · 1 change waiting");
   });
 });

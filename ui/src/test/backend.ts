@@ -82,7 +82,17 @@ export function mergeView(id = 7): ChangesetView {
 }
 
 export function storeInfo(dir = "/home/ann/.local/share/haema/default", pending = 0, active = 2): StoreInfo {
-  return { dir, active, pending_changesets: pending, embedder: "none", dims: 0, llm: null, review: "guarded" };
+  return {
+    dir,
+    active,
+    pending_changesets: pending,
+    embedder: "none",
+    dims: 0,
+    llm: null,
+    review: "guarded",
+    embedder_wanted: null,
+    lexical_reason: null,
+  };
 }
 
 export class Backend {
@@ -98,7 +108,7 @@ export class Backend {
   };
   sectionHistory: SectionChange[] = [];
   stores: StoreEntry[] = [];
-  failOn = new Map<string, { kind: string; message: string }>();
+  failOn = new Map<string, { kind: string; message: string; remedy?: unknown }>();
   nextChangeset = 100;
 
   constructor() {

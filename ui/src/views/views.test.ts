@@ -154,6 +154,24 @@ describe("review", () => {
     await settle();
     expect(backend.named("rerun")[0]?.args).toEqual({ id: 4 });
   });
+
+  it("offers the error's own way out as a button: a change found stale on approval is built again", async () => {
+    const { root, backend } = await start((b) => {
+      b.waiting = [mergeView(6)];
+      b.failOn.set("approve", {
+        kind: "stale",
+        message: "This change is out of date.",
+        remedy: { action: "rerun", changeset: 6 },
+      });
+    }, "review");
+    button(root, "Approve").click();
+    await settle();
+    expect(text(root.querySelector("[role=alert]") ?? root)).toContain("This change is out of date.");
+    backend.failOn.delete("approve");
+    button(root, "Build it again").click();
+    await settle();
+    expect(backend.named("rerun")[0]?.args).toEqual({ id: 6 });
+  });
 });
 
 describe("profile", () => {

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use haema_core::{CoreSections, CoreVersion, Section};
+use haema_core::{CoreSections, CoreVersion, CoreVersionId, Section};
 
 use super::{App, Cursor, EditTarget, Effect, Overlay, PAGE_STEP};
 use crate::tui::action::Action;
@@ -34,7 +34,7 @@ pub struct CoreState {
     /// Selected version.
     pub version_cursor: Cursor,
     /// Version marked to compare with the selected one.
-    pub mark: Option<i64>,
+    pub mark: Option<CoreVersionId>,
 }
 
 impl CoreState {

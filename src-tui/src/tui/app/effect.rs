@@ -4,8 +4,8 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use haema_core::{
-    AddOutcome, AddStatus, Changeset, CoreSections, CoreVersion, Lineage, MemoryRecord, Recall, SearchMode,
-    SearchResults, Section, StoreInfo,
+    AddOutcome, AddStatus, Changeset, ChangesetId, CoreSections, CoreVersion, CoreVersionId, Lineage, MemoryId,
+    MemoryRecord, Recall, SearchMode, SearchResults, Section, StoreInfo,
 };
 
 /// Work for the runtime: store reads and writes, provider calls, the external editor.
@@ -21,7 +21,7 @@ pub enum Effect {
         limit: usize,
     },
     /// Where a memory came from.
-    LoadLineage(String),
+    LoadLineage(MemoryId),
     /// Search.
     Search {
         /// Tags the answer so that stale answers are dropped.
@@ -59,33 +59,33 @@ pub enum Effect {
     /// Every version of core.md.
     LoadCoreVersions,
     /// Restore a version of core.md.
-    RestoreCoreVersion(i64),
+    RestoreCoreVersion(CoreVersionId),
     /// Pending and stale changesets.
     LoadReview,
     /// Approve a changeset.
-    Approve(i64),
+    Approve(ChangesetId),
     /// Approve with a person's memories.
     ApproveEdited {
         /// Changeset.
-        id: i64,
+        id: ChangesetId,
         /// The memories as edited.
         memories: Vec<String>,
     },
     /// Reject a changeset.
-    Reject(i64),
+    Reject(ChangesetId),
     /// Approve several, in order.
-    ApproveAll(Vec<i64>),
+    ApproveAll(Vec<ChangesetId>),
     /// Re-run a stale changeset.
-    Rerun(i64),
+    Rerun(ChangesetId),
     /// A page of the history.
     LoadHistory {
         /// Keyset position.
-        before: Option<i64>,
+        before: Option<ChangesetId>,
         /// Page size.
         limit: usize,
     },
     /// Revert a committed changeset.
-    Revert(i64),
+    Revert(ChangesetId),
     /// The stores next to the open one.
     ListStores,
     /// Open another store (created when missing).

@@ -4,8 +4,8 @@
 use std::collections::BTreeSet;
 
 use haema_core::{
-    Changeset, ChangesetStatus, CoreSections, CoreVersion, MemoryRecord, MemoryStatus, Outcome, ProposedItem,
-    RelatedItem, ReviewPolicy, Section, StoreInfo,
+    Changeset, ChangesetId, ChangesetKind, ChangesetStatus, CoreAuthor, CoreSections, CoreVersion, CoreVersionId,
+    DecidedBy, MemoryRecord, MemoryStatus, Outcome, ProposedItem, RelatedItem, ReviewPolicy, Section, StoreInfo,
 };
 
 /// 2026-11-18 11:06:40 UTC.
@@ -19,7 +19,7 @@ pub fn memory(id: &str, content: &str, minutes: i64, changeset: i64) -> MemoryRe
         timestamp_ms: T0 - minutes * 60_000,
         updated_at_ms: T0 - minutes * 60_000,
         status: MemoryStatus::Active,
-        changeset_id: Some(changeset),
+        changeset_id: Some(ChangesetId::from(changeset)),
         superseded_by: None,
     }
 }
@@ -73,8 +73,8 @@ pub fn info(active: usize, pending: usize) -> StoreInfo {
 /// A pending merge: two related memories, one kept, one rewritten; core changes too.
 pub fn merge(id: i64) -> Changeset {
     Changeset {
-        id,
-        kind: "add".into(),
+        id: ChangesetId::from(id),
+        kind: ChangesetKind::Add,
         status: ChangesetStatus::Pending,
         outcome: Outcome::Reconstructed,
         created_at_ms: T0 - 5 * 60_000,
@@ -144,14 +144,14 @@ pub fn stale(id: i64) -> Changeset {
 
 /// A history: committed, rejected, reverted and its revert.
 pub fn history() -> Vec<Changeset> {
-    let committed = |id, text: &str, by: &str| Changeset {
+    let committed = |id, text: &str, by: DecidedBy| Changeset {
         status: ChangesetStatus::Committed,
-        decided_by: Some(by.into()),
+        decided_by: Some(by),
         decided_at_ms: Some(T0 - 60_000),
         raw_input: Some(text.into()),
         related: Vec::new(),
         proposed: vec![ProposedItem {
-            memory_id: Some(format!("h{id}")),
+            memory_id: Some(format!("h{id}").into()),
             content: text.into(),
             kept: false,
         }],
@@ -162,23 +162,23 @@ pub fn history() -> Vec<Changeset> {
     };
     vec![
         Changeset {
-            kind: "revert".into(),
-            reverts_id: Some(3),
+            kind: ChangesetKind::Revert,
+            reverts_id: Some(ChangesetId::from(3)),
             raw_input: None,
             inputs: Vec::new(),
             outcome: Outcome::Revert,
-            ..committed(4, "", "user")
+            ..committed(4, "", DecidedBy::User)
         },
         Changeset {
             status: ChangesetStatus::Reverted,
-            reverted_by_id: Some(4),
-            ..committed(3, "The user moved to Busan.", "user")
+            reverted_by_id: Some(ChangesetId::from(4)),
+            ..committed(3, "The user moved to Busan.", DecidedBy::User)
         },
         Changeset {
             status: ChangesetStatus::Rejected,
-            ..committed(2, "The user hates tea.", "user")
+            ..committed(2, "The user hates tea.", DecidedBy::User)
         },
-        committed(1, "The user runs on Sunday mornings.", "auto"),
+        committed(1, "The user runs on Sunday mornings.", DecidedBy::Auto),
     ]
 }
 
@@ -191,26 +191,26 @@ pub fn core() -> (CoreSections, BTreeSet<Section>) {
 
 /// Three versions of core.md.
 pub fn core_versions() -> Vec<CoreVersion> {
-    let v = |id, content: &str, author: &str, minutes: i64| CoreVersion {
-        id,
+    let v = |id: i64, content: &str, author: CoreAuthor, minutes: i64| CoreVersion {
+        id: CoreVersionId::from(id),
         content: content.into(),
-        author: author.into(),
-        changeset_id: (author == "llm").then_some(7),
+        author,
+        changeset_id: (author == CoreAuthor::Llm).then_some(ChangesetId::from(7)),
         created_at_ms: T0 - minutes * 60_000,
     };
     vec![
         v(
             3,
             "# SOUL\nYou are calm.\n\n# TOOLS\n\n# RULE\n\n# USER\n- Likes black coffee\n",
-            "llm",
+            CoreAuthor::Llm,
             1,
         ),
         v(
             2,
             "# SOUL\nYou are calm.\n\n# TOOLS\n\n# RULE\n\n# USER\n- Likes green tea\n",
-            "user",
+            CoreAuthor::User,
             60,
         ),
-        v(1, haema_core::CORE_TEMPLATE, "initial", 600),
+        v(1, haema_core::CORE_TEMPLATE, CoreAuthor::Initial, 600),
     ]
 }

@@ -41,8 +41,9 @@ impl HistoryState {
         self.loaded = true;
         self.exhausted = page.len() < limit;
         if append {
-            let last = self.items.last().map_or(i64::MAX, |c| c.id);
-            self.items.extend(page.into_iter().filter(|c| c.id < last));
+            let last = self.items.last().map(|c| c.id);
+            self.items
+                .extend(page.into_iter().filter(|c| last.is_none_or(|l| c.id < l)));
         } else {
             let keep = self.selected().map(|c| c.id);
             self.items = page;

@@ -1,6 +1,6 @@
 //! Windows over a view: help, confirmation, the add and edit text areas, details.
 
-use haema_core::{Changeset, Lineage, Section};
+use haema_core::{Changeset, ChangesetId, Lineage, Section};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::{Block, Borders};
@@ -14,7 +14,7 @@ pub enum EditTarget {
     /// A core section.
     Section(Section),
     /// The proposed memories of a pending changeset, one per line; saving approves.
-    Proposal(i64),
+    Proposal(ChangesetId),
 }
 
 /// A window over the current view.

@@ -1,7 +1,7 @@
 //! Review: pending and stale changesets; approve, reject, edit then approve, approve all,
 //! re-run.
 
-use haema_core::{Changeset, ChangesetStatus};
+use haema_core::{Changeset, ChangesetId, ChangesetStatus};
 
 use super::{App, Cursor, EditTarget, Effect, Overlay, PAGE_STEP};
 use crate::tui::action::Action;
@@ -42,7 +42,7 @@ impl App {
             return Vec::new();
         }
         if action == Action::ApproveAll {
-            let ids: Vec<i64> = self
+            let ids: Vec<ChangesetId> = self
                 .review
                 .items
                 .iter()

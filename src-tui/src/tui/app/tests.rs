@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use haema_core::{MemoryRecord, MemoryStatus};
+use haema_core::{ChangesetId, CoreVersionId, MemoryRecord, MemoryStatus};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::*;
@@ -23,12 +23,12 @@ fn chars(app: &mut App, text: &str) -> Vec<Effect> {
 
 fn record(i: usize) -> MemoryRecord {
     MemoryRecord {
-        id: format!("m{i}"),
+        id: format!("m{i}").into(),
         content: format!("memory {i}"),
         timestamp_ms: 1_795_000_000_000 - i64::try_from(i).unwrap() * 1000,
         updated_at_ms: 0,
         status: MemoryStatus::Active,
-        changeset_id: Some(1),
+        changeset_id: Some(ChangesetId::from(1)),
         superseded_by: None,
     }
 }
@@ -113,8 +113,14 @@ fn reviewing() -> App {
 #[test]
 fn review_keys_approve_reject_and_refuse_stale_approval() {
     let mut a = reviewing();
-    assert_eq!(key(&mut a, KeyCode::Char('y')), vec![Effect::Approve(7)]);
-    assert_eq!(key(&mut a, KeyCode::Char('n')), vec![Effect::Reject(7)]);
+    assert_eq!(
+        key(&mut a, KeyCode::Char('y')),
+        vec![Effect::Approve(ChangesetId::from(7))]
+    );
+    assert_eq!(
+        key(&mut a, KeyCode::Char('n')),
+        vec![Effect::Reject(ChangesetId::from(7))]
+    );
     key(&mut a, KeyCode::Down);
     assert!(key(&mut a, KeyCode::Char('y')).is_empty());
     let status = a.status.clone().unwrap();
@@ -122,7 +128,10 @@ fn review_keys_approve_reject_and_refuse_stale_approval() {
         status.error && status.text.contains("stale") && status.text.contains("re-run"),
         "{status:?}"
     );
-    assert_eq!(key(&mut a, KeyCode::Char('R')), vec![Effect::Rerun(5)]);
+    assert_eq!(
+        key(&mut a, KeyCode::Char('R')),
+        vec![Effect::Rerun(ChangesetId::from(5))]
+    );
     assert!(a.status.is_none(), "an error clears on the next key");
 }
 
@@ -140,7 +149,10 @@ fn approve_all_asks_first_and_goes_oldest_first() {
     assert!(key(&mut a, KeyCode::Char('n')).is_empty());
     assert!(a.overlay.is_none());
     key(&mut a, KeyCode::Char('Y'));
-    assert_eq!(key(&mut a, KeyCode::Char('y')), vec![Effect::ApproveAll(vec![8, 9])]);
+    assert_eq!(
+        key(&mut a, KeyCode::Char('y')),
+        vec![Effect::ApproveAll(vec![ChangesetId::from(8), ChangesetId::from(9)])]
+    );
 }
 
 #[test]
@@ -153,7 +165,7 @@ fn editing_a_proposal_approves_the_edited_lines() {
     assert_eq!(
         effects,
         vec![Effect::ApproveEdited {
-            id: 7,
+            id: ChangesetId::from(7),
             memories: vec![
                 "The user prefers black coffee to green tea, without sugar.".into(),
                 "The user is allergic to peanuts. (since May)".into()
@@ -218,7 +230,10 @@ fn core_keys_save_lock_and_restore() {
     a.update(Msg::CoreVersions(fixtures::core_versions()));
     key(&mut a, KeyCode::Down);
     key(&mut a, KeyCode::Char('r'));
-    assert_eq!(key(&mut a, KeyCode::Enter), vec![Effect::RestoreCoreVersion(2)]);
+    assert_eq!(
+        key(&mut a, KeyCode::Enter),
+        vec![Effect::RestoreCoreVersion(CoreVersionId::from(2))]
+    );
     key(&mut a, KeyCode::Esc);
     assert_eq!(a.core.mode, CoreMode::Sections);
 }
@@ -241,7 +256,10 @@ fn revert_asks_and_only_committed_changesets_can_be_reverted() {
     );
     key(&mut a, KeyCode::Char('G'));
     key(&mut a, KeyCode::Char('u'));
-    assert_eq!(key(&mut a, KeyCode::Char('y')), vec![Effect::Revert(1)]);
+    assert_eq!(
+        key(&mut a, KeyCode::Char('y')),
+        vec![Effect::Revert(ChangesetId::from(1))]
+    );
 }
 
 #[test]

@@ -323,13 +323,13 @@ fn windows_over_the_views() {
     let mut lineage = latest(fixtures::memories());
     let mut old = fixtures::memory("m0", "The user prefers green tea.", 900, 1);
     old.status = haema_core::MemoryStatus::Superseded;
-    old.superseded_by = Some(7);
+    old.superseded_by = Some(haema_core::ChangesetId::from(7));
     lineage.update(Msg::Lineage(Box::new(haema_core::Lineage {
         memory: old,
         origin: None,
         replaced_by: Some(haema_core::Changeset {
             status: haema_core::ChangesetStatus::Committed,
-            decided_by: Some("user".into()),
+            decided_by: Some(haema_core::DecidedBy::User),
             decided_at_ms: Some(T0),
             ..fixtures::merge(7)
         }),

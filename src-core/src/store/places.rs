@@ -1,0 +1,98 @@
+//! Where stores live on this machine, which folders are stores, and what a store's name
+//! means: the rules every front end follows, kept once here.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::{Error, Result};
+
+/// The file that makes a folder a store.
+const DATABASE: &str = "memory.db";
+
+/// `$XDG_DATA_HOME/haema/default` (`~/.local/share/haema/default` on Linux): the store a
+/// front end opens when it is given none. `None` when this machine has no home folder.
+pub fn default_store_dir() -> Option<PathBuf> {
+    directories::BaseDirs::new().map(|b| b.data_dir().join("haema").join("default"))
+}
+
+/// Whether `dir` holds a store (its `memory.db`).
+pub fn is_store_dir(dir: &Path) -> bool {
+    dir.join(DATABASE).is_file()
+}
+
+/// The folder a store name means: a full path as it is; a bare name (`work`) a store
+/// beside the default one (`$XDG_DATA_HOME/haema/work`), so people need not know where
+/// stores live.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a relative path of more than one part (`a/b`, `./x`,
+/// `..`), and when there is no home folder to put a named store in.
+pub fn store_dir_for(name: &Path) -> Result<PathBuf> {
+    if name.is_absolute() {
+        return Ok(name.to_path_buf());
+    }
+    let mut parts = name.components();
+    let bare = matches!((parts.next(), parts.next()), (Some(Component::Normal(_)), None));
+    if !bare {
+        return Err(Error::InvalidArgument(format!(
+            "“{}” is neither a name (like “work”) nor a full path starting with /",
+            name.display()
+        )));
+    }
+    let root = default_store_dir()
+        .as_deref()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .ok_or_else(|| Error::InvalidArgument("there is no home folder to keep named stores in".into()))?;
+    Ok(root.join(name))
+}
+
+/// The store folders beside `open`, and `open` itself, sorted: what a front end offers to
+/// switch to.
+pub fn store_folders_beside(open: &Path) -> Vec<PathBuf> {
+    let root = open.parent().map_or_else(|| open.to_path_buf(), Path::to_path_buf);
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .map(|entries| {
+            entries
+                .filter_map(std::result::Result::ok)
+                .map(|e| e.path())
+                .filter(|p| is_store_dir(p))
+                .collect()
+        })
+        .unwrap_or_default();
+    if !dirs.iter().any(|d| d == open) {
+        dirs.push(open.to_path_buf());
+    }
+    dirs.sort();
+    dirs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_stores_beside_the_default_and_paths_stay_as_given() {
+        let absolute = std::env::temp_dir().join("haema-x");
+        assert_eq!(store_dir_for(&absolute).ok(), Some(absolute));
+        if let Some(root) = default_store_dir().as_deref().and_then(Path::parent) {
+            assert_eq!(store_dir_for(Path::new("work")).ok(), Some(root.join("work")));
+        }
+        for bad in ["a/b", "..", "./x"] {
+            let error = store_dir_for(Path::new(bad)).unwrap_err();
+            assert!(error.is_usage(), "{bad}: {error}");
+        }
+    }
+
+    #[test]
+    fn only_folders_with_a_database_are_stores() {
+        let root = tempfile::tempdir().unwrap();
+        let (a, b, c) = (root.path().join("a"), root.path().join("b"), root.path().join("c"));
+        for dir in [&a, &b, &c] {
+            std::fs::create_dir(dir).unwrap();
+        }
+        std::fs::write(a.join(DATABASE), b"").unwrap();
+        std::fs::write(b.join("notes.txt"), b"").unwrap();
+        assert!(is_store_dir(&a) && !is_store_dir(&b));
+        assert_eq!(store_folders_beside(&c), vec![a, c]);
+    }
+}

@@ -1,0 +1,98 @@
+//! How the shared types are stored: each closed set as its one spelling, each id as the
+//! number or text it wraps. Reading a spelling the set does not have is an error that names
+//! it (see [`crate::Error::UnknownValue`]), never a silent default.
+
+use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
+
+use crate::types::{
+    ChangesetId, ChangesetKind, ChangesetStatus, CoreAuthor, CoreVersionId, DecidedBy, LlmStage, MemoryId,
+    MemoryStatus, Outcome, Section,
+};
+
+macro_rules! stored_as_text {
+    ($($name:ty),+ $(,)?) => {$(
+        impl ToSql for $name {
+            fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+                Ok(ToSqlOutput::from(self.as_str()))
+            }
+        }
+
+        impl FromSql for $name {
+            fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+                value.as_str()?.parse().map_err(|e| FromSqlError::Other(Box::new(e)))
+            }
+        }
+    )+};
+}
+
+stored_as_text!(
+    ChangesetStatus,
+    ChangesetKind,
+    Outcome,
+    DecidedBy,
+    LlmStage,
+    CoreAuthor,
+    MemoryStatus
+);
+
+macro_rules! stored_as_integer {
+    ($($name:ty),+ $(,)?) => {$(
+        impl ToSql for $name {
+            fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+                Ok(ToSqlOutput::from(self.get()))
+            }
+        }
+
+        impl FromSql for $name {
+            fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+                value.as_i64().map(Self::from)
+            }
+        }
+    )+};
+}
+
+stored_as_integer!(ChangesetId, CoreVersionId);
+
+impl ToSql for Section {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.name()))
+    }
+}
+
+impl FromSql for Section {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        value.as_str()?.parse().map_err(|e| FromSqlError::Other(Box::new(e)))
+    }
+}
+
+impl ToSql for MemoryId {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.as_str()))
+    }
+}
+
+impl FromSql for MemoryId {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        value.as_str().map(Self::from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::UnknownValue;
+
+    #[test]
+    fn an_unknown_spelling_in_the_database_is_an_error_that_names_it() {
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        let read = conn.query_row("SELECT 'archived'", [], |r| r.get::<_, ChangesetStatus>(0));
+        let error = crate::Error::from(read.unwrap_err());
+        assert!(matches!(&error, crate::Error::UnknownValue(UnknownValue { value, .. }) if value == "archived"));
+        assert!(
+            error.to_string().contains("unknown changeset status `archived`"),
+            "{error}"
+        );
+        let known: ChangesetStatus = conn.query_row("SELECT 'stale'", [], |r| r.get(0)).unwrap();
+        assert_eq!(known, ChangesetStatus::Stale);
+    }
+}

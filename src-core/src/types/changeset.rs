@@ -1,0 +1,223 @@
+//! Changesets: what `add()`, a revert or an import proposes, and how it was decided.
+
+use serde::{Deserialize, Serialize};
+
+use super::{ChangesetId, MemoryId};
+
+closed_set! {
+    /// Status of a changeset.
+    pub enum ChangesetStatus ("changeset status") {
+        /// Waits for a person.
+        Pending = "pending",
+        /// Applied.
+        Committed = "committed",
+        /// Declined by a person; nothing was applied.
+        Rejected = "rejected",
+        /// Applied and later undone by a revert changeset.
+        Reverted = "reverted",
+        /// Could not be applied because what it was built on changed; can be re-run.
+        Stale = "stale",
+    }
+}
+
+closed_set! {
+    /// How the proposed memories of a changeset came about.
+    pub enum Outcome ("changeset outcome") {
+        /// The LLM rebuilt the memories on the first try.
+        Reconstructed = "reconstructed",
+        /// The LLM rebuilt them after one refinement.
+        Refined = "refined",
+        /// The LLM failed; related memories kept, new contents added as given.
+        Fallback = "fallback",
+        /// No LLM configured; new contents added as given.
+        NoLlm = "no_llm",
+        /// Undo of an earlier changeset.
+        Revert = "revert",
+        /// Memories imported from a file, as they were.
+        Import = "import",
+    }
+}
+
+impl Outcome {
+    /// A short phrase for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::Reconstructed => "rebuilt by the LLM",
+            Self::Refined => "rebuilt by the LLM after a refinement",
+            Self::Fallback => "LLM failed: related memories kept, new contents added as given",
+            Self::NoLlm => "stored as given (no LLM configured)",
+            Self::Revert => "undo of an earlier changeset",
+            Self::Import => "imported from a file as they were",
+        }
+    }
+}
+
+closed_set! {
+    /// What made a changeset.
+    pub enum ChangesetKind ("changeset kind") {
+        /// `add()` or an import.
+        Add = "add",
+        /// The undo of an earlier changeset.
+        Revert = "revert",
+    }
+}
+
+closed_set! {
+    /// Who (or what) decided a changeset.
+    pub enum DecidedBy ("decider") {
+        /// The review policy committed it without asking.
+        Auto = "auto",
+        /// A person approved, rejected or reverted it.
+        User = "user",
+        /// The check at approval found that what it was built on had changed (it is stale).
+        Check = "check",
+        /// A re-run replaced it with a newer changeset.
+        Rerun = "rerun",
+        /// An import brought it in as it was.
+        Import = "import",
+    }
+}
+
+closed_set! {
+    /// A stage of the write pipeline that asks the LLM.
+    pub enum LlmStage ("LLM stage") {
+        /// Splitting a long text into short facts.
+        PreSplit = "pre_split",
+        /// Rebuilding the related memories with the new facts.
+        Reconstruct = "reconstruct",
+        /// A second try at the rebuild, with what was wrong with the first.
+        Refine = "refine",
+        /// Updating core.md.
+        CoreUpdate = "core_update",
+    }
+}
+
+/// A memory the changeset was built on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RelatedItem {
+    /// Id of the existing memory.
+    pub memory_id: MemoryId,
+    /// Its text when the changeset was made.
+    pub content: String,
+    /// Cosine (or lexical) distance to the nearest new content.
+    pub distance: Option<f64>,
+    /// True when the proposal carries it over unchanged (it is not removed).
+    pub kept: bool,
+}
+
+/// A memory the changeset proposes (or, once committed, made).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ProposedItem {
+    /// Id of the memory it is (kept) or becomes.
+    pub memory_id: Option<MemoryId>,
+    /// Text.
+    pub content: String,
+    /// True when it is an existing related memory carried over unchanged.
+    pub kept: bool,
+}
+
+/// One call to the LLM made while building a changeset.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct LlmCall {
+    /// Which stage asked.
+    pub stage: LlmStage,
+    /// The raw answer, when there was one.
+    pub answer: Option<serde_json::Value>,
+    /// Why the answer was not used, if it was not.
+    pub error: Option<String>,
+}
+
+/// A changeset with everything a reviewer needs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Changeset {
+    /// Id.
+    pub id: ChangesetId,
+    /// What made it.
+    pub kind: ChangesetKind,
+    /// Status.
+    pub status: ChangesetStatus,
+    /// How the proposal came about.
+    pub outcome: Outcome,
+    /// When it was made (Unix ms).
+    pub created_at_ms: i64,
+    /// When it was decided, if it was.
+    pub decided_at_ms: Option<i64>,
+    /// Who (or what) decided it, once it is decided.
+    pub decided_by: Option<DecidedBy>,
+    /// The text given to `add()` when it was one string.
+    pub raw_input: Option<String>,
+    /// The normalised new contents.
+    pub inputs: Vec<String>,
+    /// Memories it was built on.
+    pub related: Vec<RelatedItem>,
+    /// Memories it proposes.
+    pub proposed: Vec<ProposedItem>,
+    /// core.md before the change, when it changes core.
+    pub core_before: Option<String>,
+    /// core.md after the change, when it changes core.
+    pub core_after: Option<String>,
+    /// LLM id.
+    pub llm: Option<String>,
+    /// Embedder id.
+    pub embedder: Option<String>,
+    /// Raw LLM answers.
+    pub llm_calls: Vec<LlmCall>,
+    /// Things a person should know (LLM failures, fallbacks).
+    pub warnings: Vec<String>,
+    /// The changeset this one reverts.
+    pub reverts_id: Option<ChangesetId>,
+    /// The changeset that reverted this one.
+    pub reverted_by_id: Option<ChangesetId>,
+}
+
+impl Changeset {
+    /// Related memories the proposal does not carry over: what committing it replaces.
+    pub fn removed(&self) -> impl Iterator<Item = &RelatedItem> {
+        self.related.iter().filter(|r| !r.kept)
+    }
+
+    /// Proposed memories that do not exist yet.
+    pub fn added(&self) -> impl Iterator<Item = &ProposedItem> {
+        self.proposed.iter().filter(|p| !p.kept)
+    }
+}
+
+/// Which changesets to list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ChangesetFilter {
+    /// All of them.
+    #[default]
+    All,
+    /// Only those with this status.
+    Status(ChangesetStatus),
+}
+
+/// What `add()` did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct AddOutcome {
+    /// The changeset, or `None` when the input was empty.
+    pub changeset: Option<ChangesetId>,
+    /// `committed`, `pending`, `noop` (nothing to do) or `stale`.
+    pub status: AddStatus,
+    /// Things a person should know, e.g. that the LLM failed and the fallback was used.
+    pub warnings: Vec<String>,
+}
+
+closed_set! {
+    /// Short status of an `add()`.
+    pub enum AddStatus ("add status") {
+        /// Applied.
+        Committed = "committed",
+        /// Waiting for review.
+        Pending = "pending",
+        /// Nothing to do (empty input, or nothing changes).
+        Noop = "noop",
+        /// Another writer changed the related memories every time; the changeset waits as stale.
+        Stale = "stale",
+    }
+}

@@ -1,0 +1,39 @@
+//! A long-term memory and its status.
+
+use serde::{Deserialize, Serialize};
+
+use super::{ChangesetId, MemoryId};
+
+closed_set! {
+    /// Where a memory stands.
+    pub enum MemoryStatus ("memory status") {
+        /// Visible to search, latest and recall.
+        Active = "active",
+        /// Proposed by a changeset that waits for review; invisible to reads.
+        Pending = "pending",
+        /// Replaced by a later changeset; kept for history and revert.
+        Superseded = "superseded",
+        /// Removed on purpose.
+        Forgotten = "forgotten",
+    }
+}
+
+/// One long-term memory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct MemoryRecord {
+    /// Stable id (UUID v4). A memory carried over unchanged by a merge keeps its id.
+    pub id: MemoryId,
+    /// The memory's text.
+    pub content: String,
+    /// When it became a memory (Unix ms); strictly increasing across the store.
+    pub timestamp_ms: i64,
+    /// Last status change (Unix ms).
+    pub updated_at_ms: i64,
+    /// Status.
+    pub status: MemoryStatus,
+    /// The changeset that made it.
+    pub changeset_id: Option<ChangesetId>,
+    /// The changeset that replaced it, if any.
+    pub superseded_by: Option<ChangesetId>,
+}

@@ -1,0 +1,85 @@
+//! What to do next, in the command line's words: the core's errors say what went wrong and
+//! carry the ids and names involved; this module turns them into the command that helps.
+
+use haema_core::{ChangesetStatus, Error, Missing};
+
+/// The next step for `error` as a command-line user takes it, or `None` when the message
+/// says all there is.
+pub fn cli(error: &Error) -> Option<String> {
+    Some(match error {
+        Error::NotFound(Missing::Changeset(_)) => "list changesets with `haema history`".to_owned(),
+        Error::NotFound(Missing::CoreVersion(_)) => "list versions with `haema core history`".to_owned(),
+        Error::NotFound(Missing::Memory(_)) => {
+            "find memory ids with `haema latest --json` or `haema search --json`".to_owned()
+        }
+        Error::Stale(id)
+        | Error::WrongStatus {
+            changeset: id,
+            status: ChangesetStatus::Stale,
+            ..
+        } => format!("re-run it with `haema review rerun {id}` or reject it with `haema review reject {id}`"),
+        Error::ReplacedByRerun(_) => "review the new changeset with `haema review list`".to_owned(),
+        Error::ReplacedSince { by: Some(by), .. } => format!("revert that first with `haema revert {by}`"),
+        Error::EmbedderMismatch { .. } => {
+            "configure the original embedder again, or run `haema reembed` to switch the store to the new one"
+                .to_owned()
+        }
+        Error::SchemaTooNew { .. } => "upgrade haema".to_owned(),
+        Error::UnknownValue(_) => "upgrade haema, or restore the store from an export".to_owned(),
+        _ => return None,
+    })
+}
+
+/// The next step inside the terminal UI, where keys do what commands do elsewhere.
+pub fn tui(error: &Error) -> Option<String> {
+    Some(match error {
+        Error::Stale(_)
+        | Error::WrongStatus {
+            status: ChangesetStatus::Stale,
+            ..
+        } => "re-run it (R) or reject it (n)".to_owned(),
+        Error::ReplacedByRerun(_) => "review the new changeset (Review tab)".to_owned(),
+        Error::ReplacedSince { by: Some(by), .. } => format!("revert changeset #{by} first"),
+        Error::NotFound(_) => "another program changed the store; the view is reloaded".to_owned(),
+        _ => return cli(error),
+    })
+}
+
+/// `error`'s message with the next step for a command-line user.
+pub fn with_cli_remedy(error: &Error) -> String {
+    match cli(error) {
+        Some(next) => format!("{error}; {next}"),
+        None => error.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use haema_core::{ChangesetId, ReviewAction};
+
+    use super::*;
+
+    #[test]
+    fn stale_reads_the_same_whichever_way_it_is_met() {
+        let id = ChangesetId::from(4);
+        let direct = cli(&Error::Stale(id));
+        let by_status = cli(&Error::WrongStatus {
+            changeset: id,
+            status: ChangesetStatus::Stale,
+            action: ReviewAction::Approve,
+        });
+        assert_eq!(direct, by_status);
+        assert!(direct.unwrap_or_default().contains("haema review rerun 4"));
+    }
+
+    #[test]
+    fn an_embedder_mismatch_points_at_reembed() {
+        let error = Error::EmbedderMismatch {
+            stored: "local:a".into(),
+            stored_dims: 384,
+            configured: "openai:b".into(),
+            configured_dims: 1536,
+        };
+        assert!(with_cli_remedy(&error).contains("run `haema reembed`"));
+    }
+}
