@@ -138,6 +138,7 @@ async fn a_rejection_can_be_taken_back_and_the_change_approved() {
         .unwrap();
     f.memory.rerun(second).await.unwrap();
     let err = f.memory.reopen(second).await.unwrap_err();
+    assert!(matches!(err, Error::ReplacedByRerun(id) if id == second), "{err}");
     assert!(err.to_string().contains("re-run"), "{err}");
 }
 
@@ -189,7 +190,7 @@ async fn approving_after_the_related_memories_changed_marks_stale_and_rerun_rebu
     review.approve(first).await.unwrap();
     let err = review.approve(second).await.unwrap_err();
     assert!(matches!(err, Error::Stale(id) if id == second), "{err}");
-    assert!(err.to_string().contains("re-run"), "{err}");
+    assert!(err.to_string().contains("is stale"), "{err}");
     let stale = review.changeset(second).await.unwrap();
     assert_eq!(stale.status, ChangesetStatus::Stale);
     assert!(stale.warnings.iter().any(|w| w.contains("no longer active")));
@@ -286,11 +287,12 @@ async fn revert_refuses_when_a_later_changeset_built_on_it() {
         .unwrap()
         .changeset
         .unwrap();
-    let err = f.memory.revert(first).await.unwrap_err().to_string();
+    let err = f.memory.revert(first).await.unwrap_err();
     assert!(
-        err.contains(&format!("changeset {second}")) && err.contains("revert that first"),
+        matches!(&err, Error::ReplacedSince { changeset, by: Some(by), .. } if *changeset == first && *by == second),
         "{err}"
     );
+    assert!(err.to_string().contains(&format!("changeset {second}")), "{err}");
     assert_eq!(latest(&f.memory).await, vec!["user likes green tea with honey"]);
 }
 

@@ -369,3 +369,35 @@ async fn recall_neutralises_instruction_like_memories_and_says_so() {
     );
     assert_eq!(recall.text.matches("</memory>").count(), 1, "the block closes once");
 }
+
+/// Another process's commit and an edit of core.md outside haema each wake a watch; with
+/// nothing changing it stays quiet.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watch_wakes_for_other_writers_and_core_md_edits() {
+    let f = fixture(ReviewPolicy::Auto).await;
+    let mut watch = f.memory.watch();
+    let quiet = tokio::time::timeout(std::time::Duration::from_millis(1200), watch.changed()).await;
+    assert!(quiet.is_err(), "no change, no wake-up");
+
+    let other = Memory::open_with(
+        f.dir.path(),
+        settings(ReviewPolicy::Auto),
+        None,
+        Some(f.embedder.clone()),
+    )
+    .await
+    .unwrap();
+    other.add(vec!["The user keeps bees.".to_owned()]).await.unwrap();
+    let woke = tokio::time::timeout(std::time::Duration::from_secs(5), watch.changed()).await;
+    assert_eq!(woke.ok(), Some(true), "another connection's commit wakes the watch");
+
+    std::fs::write(
+        f.dir.path().join("core.md"),
+        "# SOUL\n\n# TOOLS\n\n# RULE\n\n# USER\n- bees\n",
+    )
+    .unwrap();
+    if watch.watches_files() {
+        let woke = tokio::time::timeout(std::time::Duration::from_secs(5), watch.changed()).await;
+        assert_eq!(woke.ok(), Some(true), "an edit of core.md wakes the watch");
+    }
+}

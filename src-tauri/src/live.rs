@@ -1,7 +1,5 @@
 //! Live refresh: tells the window when another process (an agent, the TUI) changed the
-//! store, by polling SQLite's `data_version` twice a second.
-
-use std::time::Duration;
+//! store or its core.md, through the core's [`haema_core::StoreWatch`].
 
 use haema_core::Memory;
 use serde::{Deserialize, Serialize};
@@ -15,14 +13,12 @@ pub struct StoreChanged;
 /// Watches `memory` until the app's `generation` moves past `mine` (another store opened).
 pub fn watch(app: AppHandle, memory: Memory, generation: std::sync::Arc<std::sync::atomic::AtomicU64>, mine: u64) {
     tauri::async_runtime::spawn(async move {
-        let mut last = memory.data_version().await.ok();
-        while generation.load(std::sync::atomic::Ordering::Acquire) == mine {
-            tokio::time::sleep(Duration::from_millis(500)).await;
-            let now = memory.data_version().await.ok();
-            if now.is_some() && now != last {
-                last = now;
-                let _ = StoreChanged.emit(&app);
+        let mut changes = memory.watch();
+        while changes.changed().await {
+            if generation.load(std::sync::atomic::Ordering::Acquire) != mine {
+                break;
             }
+            let _ = StoreChanged.emit(&app);
         }
     });
 }

@@ -45,6 +45,46 @@ pub fn tui(error: &Error) -> Option<String> {
     })
 }
 
+/// What an agent calling the MCP server can do next: what to send instead, or that a
+/// person has to act.
+pub fn agent(error: &Error) -> Option<String> {
+    Some(match error {
+        Error::NotFound(Missing::Changeset(_)) => "send a changeset id that add_memory returned".to_owned(),
+        Error::NotFound(_) => "the store changed meanwhile; search again".to_owned(),
+        Error::Stale(_)
+        | Error::WrongStatus {
+            status: ChangesetStatus::Stale,
+            ..
+        } => "a person has to build it again or reject it in haema's review; tell the user".to_owned(),
+        Error::EmbedderMismatch { .. } => {
+            "the store's search model was changed; a person has to run `haema reembed` before it can be searched by meaning"
+                .to_owned()
+        }
+        Error::SchemaTooNew { .. } | Error::UnknownValue(_) => {
+            "this haema server is older than the store; tell the user to upgrade haema".to_owned()
+        }
+        _ => return None,
+    })
+}
+
+/// `error`'s message with what an agent can do next.
+pub fn with_agent_remedy(error: &Error) -> String {
+    match agent(error) {
+        Some(next) => format!("{error}; {next}"),
+        None => error.to_string(),
+    }
+}
+
+/// A value outside its closed set, worded for an agent: what to send instead.
+pub fn agent_value(error: &haema_core::UnknownValue) -> String {
+    format!(
+        "unknown {} `{}`; send one of: {}",
+        error.what,
+        error.value,
+        error.expected.join(", ")
+    )
+}
+
 /// `error`'s message with the next step for a command-line user.
 pub fn with_cli_remedy(error: &Error) -> String {
     match cli(error) {

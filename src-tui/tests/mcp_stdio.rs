@@ -232,7 +232,7 @@ fn an_agent_proposes_a_person_approves_and_the_agent_reads_it_back() {
         (
             "read_core_section",
             json!({"section": "soulx"}),
-            "use SOUL, TOOLS, RULE or USER",
+            "send one of: SOUL, TOOLS, RULE, USER",
         ),
         ("changeset_status", json!({"changeset": 999}), "999"),
     ] {

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::Result;
 use crate::search::{fusion, terms, time};
-use crate::store::{Store, fts, memories, vector_codes, vectors};
+use crate::store::{Store, changesets, fts, memories, vector_codes, vectors};
 
 /// A store of synthetic memories (text and unit vectors), every one active.
 pub struct BenchStore {
@@ -21,11 +21,7 @@ impl BenchStore {
         let store = Store::open(dir)?;
         store.write(|tx| {
             vectors::create(tx)?;
-            tx.execute(
-                "INSERT INTO changesets (kind, status, outcome, created_at_ms, inputs) VALUES ('add', 'committed', 'import', 0, '[]')",
-                [],
-            )?;
-            let changeset = crate::ChangesetId::from(tx.last_insert_rowid());
+            let changeset = changesets::insert(tx, &bench_changeset())?;
             let centres: Vec<Vec<f32>> = (0..48).map(|c| unit_vector(dims, 1_000_000 + c)).collect();
             for i in 0..n {
                 let rowid = i64::try_from(i).unwrap_or(i64::MAX) + 1;
@@ -131,4 +127,29 @@ pub fn parse_query(query: &str) -> usize {
 /// Score fusion of two candidate lists.
 pub fn fuse(vector: &[(i64, f64)], lexical: &[(i64, f64)]) -> usize {
     fusion::fuse(vector, lexical).len()
+}
+
+/// The one committed import changeset that holds a bench store's memories.
+fn bench_changeset() -> crate::Changeset {
+    crate::Changeset {
+        id: crate::ChangesetId::UNSAVED,
+        kind: crate::ChangesetKind::Add,
+        status: crate::ChangesetStatus::Committed,
+        outcome: crate::Outcome::Import,
+        created_at_ms: 0,
+        decided_at_ms: Some(0),
+        decided_by: Some(crate::DecidedBy::Import),
+        raw_input: Some("bench store".into()),
+        inputs: Vec::new(),
+        related: Vec::new(),
+        proposed: Vec::new(),
+        core_before: None,
+        core_after: None,
+        llm: None,
+        embedder: None,
+        llm_calls: Vec::new(),
+        warnings: Vec::new(),
+        reverts_id: None,
+        reverted_by_id: None,
+    }
 }

@@ -6,6 +6,7 @@ mod lineage;
 mod open;
 mod review;
 mod vector_recall;
+mod watch;
 mod write;
 
 pub(crate) use core_sections::{finish_write as finish_core_write, mark_pending as mark_core_write};
@@ -13,6 +14,7 @@ pub use lineage::Lineage;
 pub(crate) use open::{EMBEDDER_WANTED, VECTORS_BEHIND};
 pub use open::{LexicalReason, OpenOptions, OpenProgress};
 pub use vector_recall::VectorRecall;
+pub use watch::StoreWatch;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

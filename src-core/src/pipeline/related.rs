@@ -2,13 +2,11 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use rusqlite::Connection;
-
 use crate::Result;
 use crate::config::MergeSettings;
 use crate::store::vector_index::VectorIndex;
 use crate::store::vectors::Pool;
-use crate::store::{fts, memories, vectors};
+use crate::store::{Conn, fts, memories, vectors};
 use crate::types::RelatedItem;
 
 /// A related memory and the index of the first new content that found it.
@@ -33,7 +31,7 @@ pub(crate) fn lexical_distance(a: &str, b: &str) -> f64 {
 /// Looks up the active memories related to each input: by vector when `vectors` is given,
 /// else by words. Union by id in first-seen order, each with its smallest distance.
 pub(crate) fn lookup(
-    conn: &Connection,
+    conn: &Conn,
     index: &mut VectorIndex,
     inputs: &[String],
     query_vectors: Option<&[Vec<f32>]>,

@@ -49,7 +49,7 @@ pub(crate) fn run(
         _ => None,
     };
     let k = if mode == SearchMode::Vector { n } else { candidates(n) };
-    let full_text = |conn: &rusqlite::Connection, words: &[String]| {
+    let full_text = |conn: &crate::store::Conn, words: &[String]| {
         let mut stats = term_stats.lock().unwrap_or_else(PoisonError::into_inner);
         fts::search_terms(conn, &mut stats, words, k)
     };

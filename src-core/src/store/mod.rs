@@ -229,3 +229,35 @@ pub(crate) fn memory_db() -> Connection {
     prepare_connection(&conn).expect("connection set-up");
     conn
 }
+
+#[cfg(test)]
+mod boundary_tests {
+    /// The store's boundary holds: no module outside `store/` names SQLite, bar the error
+    /// type (which wraps SQLite's errors) and the reader of HAEMA's own database (a foreign
+    /// file being imported, opened read-only).
+    #[test]
+    fn no_sql_outside_the_store() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let allowed = ["store/", "error.rs", "transfer/haema_store.rs"];
+        let mut offenders = Vec::new();
+        let mut folders = vec![src.clone()];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    folders.push(path);
+                    continue;
+                }
+                let relative = path.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
+                if allowed.iter().any(|a| relative.starts_with(a)) || !relative.ends_with(".rs") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                if text.contains("rusqlite") || text.contains(".execute(") || text.contains("query_row(") {
+                    offenders.push(relative);
+                }
+            }
+        }
+        assert!(offenders.is_empty(), "SQL outside store/: {offenders:?}");
+    }
+}

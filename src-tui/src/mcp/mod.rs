@@ -48,6 +48,16 @@ fn tool_error(message: impl std::fmt::Display) -> Result<CallToolResult, ErrorDa
     Ok(CallToolResult::error(vec![ContentBlock::text(message.to_string())]))
 }
 
+/// A core error as a tool error, with what an agent can do about it.
+fn core_error(error: &haema_core::Error) -> Result<CallToolResult, ErrorData> {
+    tool_error(crate::remedy::with_agent_remedy(error))
+}
+
+/// An argument outside its closed set, with the values to send instead.
+fn bad_value(error: &haema_core::UnknownValue) -> Result<CallToolResult, ErrorData> {
+    tool_error(crate::remedy::agent_value(error))
+}
+
 #[tool_router]
 impl HaemaServer {
     /// A server over `memory`.
@@ -114,7 +124,7 @@ impl HaemaServer {
                     "warnings": outcome.warnings,
                 }))
             }
-            Err(e) => tool_error(format!("could not add: {e}")),
+            Err(e) => tool_error(format!("could not add: {}", crate::remedy::with_agent_remedy(&e))),
         }
     }
 
@@ -124,7 +134,7 @@ impl HaemaServer {
     async fn search_memory(&self, Parameters(p): Parameters<SearchParams>) -> Result<CallToolResult, ErrorData> {
         let mode = match p.mode.as_deref().map(str::parse).transpose() {
             Ok(m) => m.unwrap_or_default(),
-            Err(e) => return tool_error(e),
+            Err(e) => return bad_value(&e),
         };
         let limit = p.limit.unwrap_or(5).clamp(1, 50);
         match self.memory().search_records(&p.query, limit, mode).await {
@@ -139,7 +149,7 @@ impl HaemaServer {
                     "learned_at": haema_core::format_utc(h.memory.timestamp_ms),
                 })).collect::<Vec<_>>(),
             })),
-            Err(e) => tool_error(format!("search failed: {e}")),
+            Err(e) => tool_error(format!("search failed: {}", crate::remedy::with_agent_remedy(&e))),
         }
     }
 
@@ -160,7 +170,7 @@ impl HaemaServer {
                     "learned_at": haema_core::format_utc(m.timestamp_ms),
                 })).collect::<Vec<_>>(),
             })),
-            Err(e) => tool_error(e),
+            Err(e) => core_error(&e),
         }
     }
 
@@ -170,7 +180,7 @@ impl HaemaServer {
     async fn read_core(&self) -> Result<CallToolResult, ErrorData> {
         match self.memory().get_core().await {
             Ok(text) => Ok(CallToolResult::success(vec![ContentBlock::text(text)])),
-            Err(e) => tool_error(e),
+            Err(e) => core_error(&e),
         }
     }
 
@@ -178,7 +188,7 @@ impl HaemaServer {
     async fn read_core_section(&self, Parameters(p): Parameters<SectionParams>) -> Result<CallToolResult, ErrorData> {
         let section: Section = match p.section.parse() {
             Ok(s) => s,
-            Err(e) => return tool_error(e),
+            Err(e) => return bad_value(&e),
         };
         match self.memory().core_sections().await {
             Ok(sections) => {
@@ -190,7 +200,7 @@ impl HaemaServer {
                     .unwrap_or(false);
                 ok(json!({"section": section.name(), "text": sections.get(section), "locked": locked}))
             }
-            Err(e) => tool_error(e),
+            Err(e) => core_error(&e),
         }
     }
 
@@ -201,7 +211,7 @@ impl HaemaServer {
         let budget = p.budget_tokens.unwrap_or(800).clamp(50, 32_000);
         match self.memory().recall(&p.query, budget).await {
             Ok(recall) => Ok(CallToolResult::success(vec![ContentBlock::text(recall.text)])),
-            Err(e) => tool_error(format!("recall failed: {e}")),
+            Err(e) => tool_error(format!("recall failed: {}", crate::remedy::with_agent_remedy(&e))),
         }
     }
 
@@ -223,7 +233,7 @@ impl HaemaServer {
                 "replaces": c.removed().map(|r| r.content.clone()).collect::<Vec<_>>(),
                 "changes_core": c.core_after.is_some(),
             })),
-            Err(e) => tool_error(e),
+            Err(e) => core_error(&e),
         }
     }
 }

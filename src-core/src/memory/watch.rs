@@ -1,0 +1,92 @@
+//! Change notification: tells a front end when another process (an agent, the CLI, another
+//! window) changed the store, so that it can show the store as it is now. The database is
+//! polled (SQLite's `data_version`, which moves on every commit by another connection) and
+//! core.md is watched with the file system's notifications where there are any. A second
+//! backend tells the same way (PostgreSQL: `LISTEN/NOTIFY`).
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use notify::{RecursiveMode, Watcher as _};
+use tokio::sync::mpsc;
+
+use super::Memory;
+
+/// How often the database is asked whether it changed.
+const POLL: Duration = Duration::from_millis(500);
+
+/// A watch on one store: [`StoreWatch::changed`] returns once per burst of changes made
+/// by others. Dropping it stops the watching.
+#[derive(Debug)]
+pub struct StoreWatch {
+    changes: mpsc::Receiver<()>,
+    poller: tokio::task::JoinHandle<()>,
+    files: Option<notify::RecommendedWatcher>,
+}
+
+impl Memory {
+    /// Starts watching this store for changes made by other processes. Must be called
+    /// inside a Tokio runtime.
+    pub fn watch(&self) -> StoreWatch {
+        let core_changed = Arc::new(AtomicBool::new(false));
+        let files = watch_core_file(self.dir(), &core_changed);
+        let (tx, changes) = mpsc::channel(1);
+        let memory = self.clone();
+        let poller = tokio::spawn(async move {
+            let mut last = memory.data_version().await.ok();
+            loop {
+                tokio::time::sleep(POLL).await;
+                let version = memory.data_version().await.ok();
+                let database_changed = version.is_some() && version != last;
+                last = version;
+                let core = core_changed.swap(false, Ordering::AcqRel);
+                if database_changed || core {
+                    // A change not yet taken is enough: the front end reloads everything.
+                    match tx.try_send(()) {
+                        Ok(()) | Err(mpsc::error::TrySendError::Full(())) => {}
+                        Err(mpsc::error::TrySendError::Closed(())) => break,
+                    }
+                }
+            }
+        });
+        StoreWatch { changes, poller, files }
+    }
+}
+
+impl StoreWatch {
+    /// Waits for the next change; `false` once the watch has stopped.
+    pub async fn changed(&mut self) -> bool {
+        self.changes.recv().await.is_some()
+    }
+
+    /// True when core.md is watched too (false on file systems without notifications; the
+    /// database is polled there all the same).
+    pub fn watches_files(&self) -> bool {
+        self.files.is_some()
+    }
+}
+
+impl Drop for StoreWatch {
+    fn drop(&mut self) {
+        self.poller.abort();
+    }
+}
+
+fn watch_core_file(dir: &Path, flag: &Arc<AtomicBool>) -> Option<notify::RecommendedWatcher> {
+    let flag = Arc::clone(flag);
+    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+        if let Ok(event) = event
+            && event
+                .paths
+                .iter()
+                .any(|p| p.file_name().is_some_and(|n| n == "core.md"))
+        {
+            flag.store(true, Ordering::Release);
+        }
+    })
+    .ok()?;
+    watcher.watch(dir, RecursiveMode::NonRecursive).ok()?;
+    Some(watcher)
+}
