@@ -196,6 +196,40 @@ fn config_shows_sources_and_masks_keys() {
 }
 
 #[test]
+fn config_lists_every_setting_with_help_and_reads_the_users_file() {
+    let (dir, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    std::fs::create_dir_all(config.path().join("haema")).unwrap();
+    std::fs::write(config.path().join("haema/config.toml"), "[tui]\nmouse = false\n").unwrap();
+    let env = [("XDG_CONFIG_HOME", config.path().to_str().unwrap())];
+    let report = json_of(&haema(dir.path(), &env, &["config", "--json"], None));
+    assert_eq!(
+        report["user_file"].as_str().map(std::path::PathBuf::from),
+        Some(config.path().join("haema/config.toml"))
+    );
+    let settings = report["settings"].as_array().unwrap();
+    let mouse = settings.iter().find(|l| l["key"] == "tui.mouse").unwrap();
+    assert_eq!(
+        (mouse["value"].as_str(), mouse["source"].as_str()),
+        (Some("false"), Some("user_file"))
+    );
+    assert!(
+        settings
+            .iter()
+            .all(|l| !l["help"].as_str().unwrap_or_default().is_empty())
+    );
+    assert!(
+        settings
+            .iter()
+            .any(|l| l["env"] == "HF_HUB_OFFLINE" && l["value"] == "1")
+    );
+    let text = ok(&haema(dir.path(), &env, &["config"], None));
+    assert!(
+        text.contains("user file") && text.contains("seconds one HTTP attempt"),
+        "{text}"
+    );
+}
+
+#[test]
 fn export_and_import_round_trip_through_files() {
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     ok(&haema(

@@ -4,7 +4,8 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{ProviderKind, Settings};
+use super::registry::lookup;
+use super::{ReadBy, SETTINGS, SettingFile, Settings};
 use crate::{Error, Result};
 
 /// Where a setting's value came from.
@@ -15,6 +16,8 @@ pub enum Source {
     Env,
     /// `<store>/haema.toml`.
     File,
+    /// The user's `config.toml`.
+    UserFile,
     /// Built in.
     Default,
 }
@@ -22,14 +25,18 @@ pub enum Source {
 /// One effective setting.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SettingLine {
-    /// Dotted name as in haema.toml (`llm.model`), or `store`.
+    /// Dotted name as in haema.toml (`llm.model`), from [`SETTINGS`].
     pub key: String,
     /// Effective value; secrets masked.
     pub value: String,
     /// Where it came from.
     pub source: Source,
-    /// The environment variable that sets it.
+    /// The environment variable that sets it (empty when none does).
     pub env: String,
+    /// The default, as the registry shows it.
+    pub default: String,
+    /// One line of help.
+    pub help: String,
 }
 
 /// `sk-…wxyz` for a key, so that people can tell keys apart without seeing them.
@@ -43,115 +50,64 @@ pub fn mask(secret: &str) -> String {
     format!("{head}…{tail}")
 }
 
-fn provider_name(kind: ProviderKind) -> &'static str {
-    match kind {
-        ProviderKind::None => "none",
-        ProviderKind::Openai => "openai",
-        ProviderKind::Local => "local",
-        ProviderKind::Gemini => "gemini",
+/// A settings file as a table; an empty one when there is none.
+fn table_of(path: &Path) -> Result<toml::Table> {
+    match super::read_optional(path)? {
+        Some(text) => text
+            .parse()
+            .map_err(|e| Error::Config(format!("{}: {e}", path.display()))),
+        None => Ok(toml::Table::new()),
     }
 }
 
 impl Settings {
-    /// The effective settings of a store with their sources, for `haema config`.
+    /// The effective settings of a store with their sources, for `haema config`: every
+    /// setting of [`SETTINGS`] but the store folder, which front ends show themselves.
     pub fn explain(store: &Path, env: impl Fn(&str) -> Option<String>) -> Result<Vec<SettingLine>> {
-        let settings = Self::load_with_env(store, &env)?;
-        let path = Self::file_path(store);
-        let file: toml::Table = match std::fs::read_to_string(&path) {
-            Ok(text) => text
-                .parse()
-                .map_err(|e| Error::Config(format!("{}: {e}", path.display())))?,
-            Err(_) => toml::Table::new(),
+        Self::explain_with(store, Self::user_file_path().as_deref(), env)
+    }
+
+    /// [`Settings::explain`] with the user's file given.
+    pub fn explain_with(
+        store: &Path,
+        user_file: Option<&Path>,
+        env: impl Fn(&str) -> Option<String>,
+    ) -> Result<Vec<SettingLine>> {
+        let settings = Self::load_with(store, user_file, &env)?;
+        let file = table_of(&Self::file_path(store))?;
+        let user = match user_file {
+            Some(path) => table_of(path)?,
+            None => toml::Table::new(),
         };
-        let in_file = |key: &str| {
-            let mut parts = key.split('.');
-            let first = parts.next().unwrap_or_default();
-            match parts.next() {
-                Some(second) => file.get(first).and_then(|t| t.get(second)).is_some(),
-                None => file.get(first).is_some(),
-            }
-        };
-        let set = |name: &str| env(name).is_some_and(|v| !v.is_empty());
-        let (llm, emb) = (&settings.llm, &settings.embedder);
-        let default_url = |kind: ProviderKind| super::default_base_url(kind).to_owned();
-        let rows: Vec<(&str, String, &str)> = vec![
-            (
-                "review",
-                serde_json::to_value(settings.review)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_owned))
-                    .unwrap_or_default(),
-                "HAEMA_REVIEW",
-            ),
-            ("merge.top_k", settings.merge.top_k.to_string(), "HAEMA_MERGE_TOP_K"),
-            (
-                "merge.distance_cutoff",
-                settings.merge.distance_cutoff.to_string(),
-                "HAEMA_MERGE_DISTANCE_CUTOFF",
-            ),
-            ("llm.provider", provider_name(llm.provider).to_owned(), "HAEMA_LLM"),
-            (
-                "llm.base_url",
-                llm.base_url.clone().unwrap_or_else(|| default_url(llm.provider)),
-                "HAEMA_LLM_BASE_URL",
-            ),
-            (
-                "llm.model",
-                llm.model
-                    .clone()
-                    .unwrap_or_else(|| super::default_llm_model(llm.provider).to_owned()),
-                "HAEMA_LLM_MODEL",
-            ),
-            (
-                "llm.api_key",
-                llm.api_key.as_deref().map_or_else(|| "not set".to_owned(), mask),
-                "HAEMA_LLM_API_KEY",
-            ),
-            ("llm.timeout_secs", llm.timeout_secs.to_string(), ""),
-            ("llm.max_retries", llm.max_retries.to_string(), ""),
-            (
-                "embedder.provider",
-                provider_name(emb.kind()).to_owned(),
-                "HAEMA_EMBEDDER",
-            ),
-            (
-                "embedder.base_url",
-                emb.base_url.clone().unwrap_or_else(|| default_url(emb.kind())),
-                "HAEMA_EMBED_BASE_URL",
-            ),
-            ("embedder.model", emb.model_name(), "HAEMA_EMBED_MODEL"),
-            (
-                "embedder.dims",
-                emb.dims.map_or_else(|| "the model's own".to_owned(), |d| d.to_string()),
-                "HAEMA_EMBED_DIMS",
-            ),
-            ("embedder.batch_size", emb.batch_size.to_string(), ""),
-            (
-                "embedder.api_key",
-                emb.api_key.as_deref().map_or_else(|| "not set".to_owned(), mask),
-                "HAEMA_EMBED_API_KEY",
-            ),
-            ("embedder.timeout_secs", emb.timeout_secs.to_string(), ""),
-            ("embedder.max_retries", emb.max_retries.to_string(), ""),
-        ];
-        Ok(rows
-            .into_iter()
-            .map(|(key, value, var)| {
-                let source = if !var.is_empty() && set(var) {
+        let lines = SETTINGS
+            .iter()
+            .filter(|spec| spec.read_by != ReadBy::FrontEnd)
+            .map(|spec| {
+                let from_env = spec.env.and_then(&env).filter(|v| !v.is_empty());
+                let written = |table: &toml::Table| spec.file_key().is_some_and(|key| lookup(table, key).is_some());
+                let source = if from_env.is_some() {
                     Source::Env
-                } else if in_file(key) {
+                } else if written(&file) {
                     Source::File
+                } else if spec.file == Some(SettingFile::User) && written(&user) {
+                    Source::UserFile
                 } else {
                     Source::Default
                 };
+                let value = match spec.show {
+                    Some(show) => show(&settings),
+                    None => from_env.unwrap_or_else(|| spec.default.to_owned()),
+                };
                 SettingLine {
-                    key: key.to_owned(),
+                    key: spec.name.to_owned(),
                     value,
                     source,
-                    env: var.to_owned(),
+                    env: spec.env.unwrap_or_default().to_owned(),
+                    default: spec.default.to_owned(),
+                    help: spec.help.to_owned(),
                 }
-            })
-            .collect())
+            });
+        Ok(lines.collect())
     }
 }
 

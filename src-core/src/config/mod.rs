@@ -1,23 +1,24 @@
-//! Settings: defaults, then `<store>/haema.toml`, then environment variables.
+//! Settings: defaults, then the user's `config.toml` (the terminal UI's settings), then
+//! `<store>/haema.toml`, then environment variables. Every setting is declared once, in
+//! [`SETTINGS`].
 //!
 //! API keys are read from the environment only; a key in the file is an error.
 
+mod build;
 mod explain;
+mod registry;
 mod remember;
 mod tui;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::provider::gemini::{GeminiEmbedder, GeminiLlm};
-use crate::provider::openai::{OpenAiEmbedder, OpenAiLlm, OpenAiSettings};
-use crate::provider::{Embedder, Llm, RetryPolicy};
 use crate::{Error, Result};
 
+pub(crate) use build::{default_base_url, default_embed_model, default_llm_model};
 pub use explain::{SettingLine, Source, mask};
+pub use registry::{ReadBy, SETTINGS, SettingFile, SettingSpec};
 pub use tui::{KeyList, TuiSettings};
 
 /// What happens to a changeset once it is built.
@@ -202,43 +203,53 @@ pub struct Settings {
     pub tui: TuiSettings,
 }
 
-const OPENAI_URL: &str = "https://api.openai.com/v1";
-
-/// Dimensions of well-known embedding models.
-fn known_dims(model: &str) -> Option<usize> {
-    let name = model.rsplit('/').next().unwrap_or(model);
-    let name = name.split(':').next().unwrap_or(name);
-    match name {
-        "text-embedding-3-small" | "text-embedding-ada-002" => Some(1536),
-        "text-embedding-3-large" => Some(3072),
-        "nomic-embed-text" => Some(768),
-        "mxbai-embed-large" => Some(1024),
-        "all-minilm" | "all-MiniLM-L6-v2" | "bge-small-en-v1.5" => Some(384),
-        "gemini-embedding-001" => Some(3072),
-        "text-embedding-004" => Some(768),
-        _ => None,
-    }
-}
-
 impl Settings {
     /// Path of the settings file of a store.
     pub fn file_path(store: &Path) -> PathBuf {
         store.join("haema.toml")
     }
 
-    /// Loads settings for a store from its file and the process environment.
-    pub fn load(store: &Path) -> Result<Self> {
-        Self::load_with_env(store, |name| std::env::var(name).ok())
+    /// Path of the user's settings file, for every store: `config.toml` in haema's folder
+    /// of the user's configuration folder (`$XDG_CONFIG_HOME/haema/config.toml`, else
+    /// `~/.config/haema/config.toml`; on macOS `~/Library/Application Support/haema/`).
+    /// `None` without a home folder.
+    pub fn user_file_path() -> Option<PathBuf> {
+        directories::BaseDirs::new().map(|dirs| dirs.config_dir().join("haema").join("config.toml"))
     }
 
-    /// Loads settings from the store's file and an environment given as a function.
+    /// Loads settings for a store from the user's file, the store's file and the process
+    /// environment.
+    pub fn load(store: &Path) -> Result<Self> {
+        Self::load_with(store, Self::user_file_path().as_deref(), |name| {
+            std::env::var(name).ok()
+        })
+    }
+
+    /// Loads settings from the store's file and an environment given as a function,
+    /// without the user's file.
     pub fn load_with_env(store: &Path, env: impl Fn(&str) -> Option<String>) -> Result<Self> {
+        Self::load_with(store, None, env)
+    }
+
+    /// Loads settings from the user's file (when given; a missing one is no error), the
+    /// store's file and an environment given as a function, in that order of precedence
+    /// from lowest.
+    pub fn load_with(store: &Path, user_file: Option<&Path>, env: impl Fn(&str) -> Option<String>) -> Result<Self> {
         let path = Self::file_path(store);
-        let mut settings = match std::fs::read_to_string(&path) {
-            Ok(text) => Self::from_toml(&text).map_err(|e| Error::Config(format!("{}: {e}", path.display())))?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Self::default(),
-            Err(e) => return Err(Error::io("read", &path, e)),
+        let (mut settings, table) = match read_optional(&path)? {
+            Some(text) => {
+                let in_path = |e: String| Error::Config(format!("{}: {e}", path.display()));
+                (
+                    Self::from_toml(&text).map_err(in_path)?,
+                    text.parse::<toml::Table>().ok(),
+                )
+            }
+            None => (Self::default(), None),
         };
+        if let Some(user) = user_file.map(tui::read_user_file).transpose()?.flatten() {
+            let written = |key: &str| table.as_ref().is_some_and(|t| registry::lookup(t, key).is_some());
+            settings.tui = user.under(std::mem::take(&mut settings.tui), written);
+        }
         settings.apply_env(env)?;
         settings.validate()?;
         Ok(settings)
@@ -246,11 +257,16 @@ impl Settings {
 
     /// Parses a settings file.
     pub fn from_toml(text: &str) -> std::result::Result<Self, String> {
-        if let Ok(value) = text.parse::<toml::Table>() {
-            for table in ["llm", "embedder"] {
-                if value.get(table).and_then(|t| t.get("api_key")).is_some() {
+        if let Ok(table) = text.parse::<toml::Table>() {
+            let env_only = SETTINGS
+                .iter()
+                .filter(|s| s.file.is_none() && s.read_by == ReadBy::Settings);
+            for spec in env_only {
+                if registry::lookup(&table, spec.name).is_some() {
                     return Err(format!(
-                        "[{table}] api_key is not allowed in the file; keys are read from the environment only (HAEMA_LLM_API_KEY, HAEMA_EMBED_API_KEY)"
+                        "{} is not allowed in the file; keys are read from the environment only ({})",
+                        registry::as_written(spec.name),
+                        spec.env.unwrap_or_default()
                     ));
                 }
             }
@@ -258,217 +274,62 @@ impl Settings {
         toml::from_str(text).map_err(|e| e.to_string())
     }
 
+    /// Applies every variable the registry declares for these settings.
     fn apply_env(&mut self, env: impl Fn(&str) -> Option<String>) -> Result<()> {
-        fn parse<T: std::str::FromStr>(name: &str, value: &str) -> Result<T>
-        where
-            T::Err: std::fmt::Display,
-        {
-            value
-                .trim()
-                .parse()
-                .map_err(|e| Error::Config(format!("{name}={value:?} is not valid: {e}")))
+        for spec in SETTINGS {
+            let (Some(name), Some(set)) = (spec.env, spec.set) else {
+                continue;
+            };
+            if let Some(value) = env(name).filter(|v| !v.is_empty()) {
+                set(self, &value).map_err(|e| Error::Config(format!("{name}={value:?} is not valid: {e}")))?;
+            }
         }
-        let get = |name: &str| env(name).filter(|v| !v.is_empty());
-        if let Some(v) = get("HAEMA_REVIEW") {
-            self.review = parse("HAEMA_REVIEW", &v)?;
-        }
-        if let Some(v) = get("HAEMA_MERGE_TOP_K") {
-            self.merge.top_k = parse("HAEMA_MERGE_TOP_K", &v)?;
-        }
-        if let Some(v) = get("HAEMA_MERGE_DISTANCE_CUTOFF") {
-            self.merge.distance_cutoff = parse("HAEMA_MERGE_DISTANCE_CUTOFF", &v)?;
-        }
-        if let Some(v) = get("HAEMA_LLM") {
-            self.llm.provider = parse("HAEMA_LLM", &v)?;
-        }
-        if let Some(v) = get("HAEMA_LLM_BASE_URL") {
-            self.llm.base_url = Some(v);
-        }
-        if let Some(v) = get("HAEMA_LLM_MODEL") {
-            self.llm.model = Some(v);
-        }
-        self.llm.api_key = get("HAEMA_LLM_API_KEY");
-        if let Some(v) = get("HAEMA_EMBEDDER") {
-            self.embedder.provider = Some(parse("HAEMA_EMBEDDER", &v)?);
-        }
-        if let Some(v) = get("HAEMA_EMBED_BASE_URL") {
-            self.embedder.base_url = Some(v);
-        }
-        if let Some(v) = get("HAEMA_EMBED_MODEL") {
-            self.embedder.model = Some(v);
-        }
-        if let Some(v) = get("HAEMA_EMBED_DIMS") {
-            self.embedder.dims = Some(parse("HAEMA_EMBED_DIMS", &v)?);
-        }
-        self.embedder.api_key = get("HAEMA_EMBED_API_KEY");
         Ok(())
     }
 
     /// Checks ranges as HAEMA's constructor does: dims > 0, top_k > 0, cutoff >= 0.
     pub fn validate(&self) -> Result<()> {
+        use registry::origin;
         if self.embedder.dims == Some(0) {
-            return Err(Error::Config(
-                "the embedding dimension must be greater than 0 (HAEMA_EMBED_DIMS / [embedder] dims)".into(),
-            ));
+            return Err(Error::Config(format!(
+                "the embedding dimension must be greater than 0 ({})",
+                origin("embedder.dims")
+            )));
         }
         if self.embedder.batch_size == 0 {
-            return Err(Error::Config(
-                "the embedding batch size must be greater than 0 ([embedder] batch_size)".into(),
-            ));
+            return Err(Error::Config(format!(
+                "the embedding batch size must be greater than 0 ({})",
+                origin("embedder.batch_size")
+            )));
         }
         if self.llm.provider == ProviderKind::Local {
-            return Err(Error::Config("HAEMA_LLM=local is not supported: local models are for embeddings; use none or openai (an Ollama or llama.cpp server works through openai)".into()));
+            return Err(Error::Config(format!(
+                "{}=local is not supported: local models are for embeddings; use none or openai (an Ollama or llama.cpp server works through openai)",
+                registry::env_of("llm.provider")
+            )));
         }
         if self.merge.top_k == 0 {
-            return Err(Error::Config(
-                "merge top_k must be greater than 0 (HAEMA_MERGE_TOP_K / [merge] top_k)".into(),
-            ));
+            return Err(Error::Config(format!(
+                "merge top_k must be greater than 0 ({})",
+                origin("merge.top_k")
+            )));
         }
         if !(self.merge.distance_cutoff >= 0.0 && self.merge.distance_cutoff.is_finite()) {
-            return Err(Error::Config(
-                "merge distance_cutoff must be a number >= 0 (HAEMA_MERGE_DISTANCE_CUTOFF / [merge] distance_cutoff)"
-                    .into(),
-            ));
+            return Err(Error::Config(format!(
+                "merge distance_cutoff must be a number >= 0 ({})",
+                origin("merge.distance_cutoff")
+            )));
         }
         Ok(())
     }
-
-    /// HTTP settings of a provider; a key is required at the provider's own public API.
-    fn http(
-        kind: ProviderKind,
-        base_url: Option<&String>,
-        model: String,
-        api_key: Option<String>,
-        timeout_secs: u64,
-        max_retries: u32,
-        key_var: &str,
-    ) -> Result<OpenAiSettings> {
-        let official = default_base_url(kind);
-        let base_url = base_url.cloned().unwrap_or_else(|| official.to_owned());
-        if base_url.starts_with(official) && api_key.is_none() {
-            return Err(Error::Config(format!("{base_url} needs an API key: set {key_var}")));
-        }
-        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-            return Err(Error::Config(format!(
-                "base URL `{base_url}` must start with http:// or https://"
-            )));
-        }
-        Ok(OpenAiSettings {
-            base_url,
-            model,
-            api_key,
-            timeout: Duration::from_secs(timeout_secs.max(1)),
-            retry: RetryPolicy {
-                max_retries,
-                ..RetryPolicy::default()
-            },
-        })
-    }
-
-    /// Builds the configured LLM, or `None`.
-    pub fn build_llm(&self) -> Result<Option<Arc<dyn Llm>>> {
-        let llm = &self.llm;
-        if matches!(llm.provider, ProviderKind::None | ProviderKind::Local) {
-            return Ok(None);
-        }
-        let model = llm
-            .model
-            .clone()
-            .unwrap_or_else(|| default_llm_model(llm.provider).to_owned());
-        let s = Self::http(
-            llm.provider,
-            llm.base_url.as_ref(),
-            model,
-            llm.api_key.clone(),
-            llm.timeout_secs,
-            llm.max_retries,
-            "HAEMA_LLM_API_KEY",
-        )?;
-        Ok(Some(match llm.provider {
-            ProviderKind::Gemini => Arc::new(GeminiLlm::new(s)?),
-            _ => Arc::new(OpenAiLlm::new(s)?),
-        }))
-    }
-
-    /// Builds the configured embedder, or `None` (lexical search only).
-    pub fn build_embedder(&self) -> Result<Option<Arc<dyn Embedder>>> {
-        let e = &self.embedder;
-        let kind = e.kind();
-        match kind {
-            ProviderKind::None => return Ok(None),
-            ProviderKind::Local => return self.build_local_embedder(),
-            ProviderKind::Openai | ProviderKind::Gemini => {}
-        }
-        let model = e.model_name();
-        let dims = e.dims.or_else(|| known_dims(&model)).ok_or_else(|| {
-            Error::Config(format!(
-                "the dimension of embedding model `{model}` is not known; set HAEMA_EMBED_DIMS"
-            ))
-        })?;
-        let send_dimensions = e.dims.is_some() && model.starts_with("text-embedding-3");
-        let s = Self::http(
-            kind,
-            e.base_url.as_ref(),
-            model,
-            e.api_key.clone(),
-            e.timeout_secs,
-            e.max_retries,
-            "HAEMA_EMBED_API_KEY",
-        )?;
-        Ok(Some(match kind {
-            ProviderKind::Gemini => Arc::new(GeminiEmbedder::new(s, dims)?),
-            _ => Arc::new(OpenAiEmbedder::new(s, dims, send_dimensions)?),
-        }))
-    }
 }
 
-/// The provider's own public API.
-pub(crate) fn default_base_url(kind: ProviderKind) -> &'static str {
-    match kind {
-        ProviderKind::Gemini => crate::provider::gemini::DEFAULT_BASE_URL,
-        _ => OPENAI_URL,
-    }
-}
-
-/// The LLM used when none is named.
-pub(crate) fn default_llm_model(kind: ProviderKind) -> &'static str {
-    match kind {
-        ProviderKind::Gemini => "gemini-2.5-flash",
-        _ => "gpt-4o-mini",
-    }
-}
-
-/// The embedding model used when none is named.
-pub(crate) fn default_embed_model(kind: ProviderKind) -> &'static str {
-    match kind {
-        ProviderKind::Gemini => "gemini-embedding-001",
-        ProviderKind::Local => "sentence-transformers/all-MiniLM-L6-v2",
-        _ => "text-embedding-3-small",
-    }
-}
-
-impl Settings {
-    #[cfg(feature = "local-embed")]
-    fn build_local_embedder(&self) -> Result<Option<Arc<dyn Embedder>>> {
-        use crate::provider::local::LocalEmbedder;
-        let model = self
-            .embedder
-            .model
-            .as_deref()
-            .unwrap_or(default_embed_model(ProviderKind::Local));
-        let embedder = LocalEmbedder::load(model, self.embedder.batch_size)?;
-        if let Some(dims) = self.embedder.dims.filter(|d| *d != embedder.dims()) {
-            return Err(Error::Config(format!(
-                "HAEMA_EMBED_DIMS is {dims} but the local model `{model}` makes {}-number vectors; unset HAEMA_EMBED_DIMS",
-                embedder.dims()
-            )));
-        }
-        Ok(Some(Arc::new(embedder)))
-    }
-
-    #[cfg(not(feature = "local-embed"))]
-    fn build_local_embedder(&self) -> Result<Option<Arc<dyn Embedder>>> {
-        Err(Error::Config("this haema was built without the local embedder (feature `local-embed`); use HAEMA_EMBEDDER=openai or rebuild with it".into()))
+/// A file's text, or `None` when there is no such file.
+fn read_optional(path: &Path) -> Result<Option<String>> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::io("read", path, e)),
     }
 }
 

@@ -47,6 +47,9 @@ fn haema_constructor_validation() {
 #[test]
 fn the_readme_settings_example_is_valid() {
     let readme = include_str!("../../../README.md");
+    let readme = &readme[readme
+        .find("\n## Configuration")
+        .expect("README has a Configuration section")..];
     let start = readme.find("```toml\n").expect("README has a toml block") + "```toml\n".len();
     let end = start + readme[start..].find("```").expect("the block ends");
     let settings = Settings::from_toml(&readme[start..end]).unwrap();
@@ -58,6 +61,12 @@ fn the_readme_settings_example_is_valid() {
 fn keys_in_the_file_are_refused() {
     let err = Settings::from_toml("[llm]\nprovider = \"openai\"\napi_key = \"sk-x\"\n").unwrap_err();
     assert!(err.contains("environment only"), "{err}");
+    assert!(
+        err.contains("[llm] api_key") && err.contains("HAEMA_LLM_API_KEY"),
+        "{err}"
+    );
+    let err = Settings::from_toml("[embedder]\napi_key = \"sk-x\"\n").unwrap_err();
+    assert!(err.contains("HAEMA_EMBED_API_KEY"), "{err}");
     let err = Settings::from_toml("[llm]\nmodle = \"x\"\n").unwrap_err();
     assert!(err.contains("modle"), "{err}");
 }
@@ -101,4 +110,172 @@ fn tui_keys_take_a_key_or_a_list() {
     assert!(Settings::default().tui.mouse);
     let bad = Settings::from_toml("[tui]\ncolour = 1\n").unwrap_err();
     assert!(bad.contains("colour"), "{bad}");
+}
+
+#[test]
+fn the_loader_reads_exactly_the_declared_variables() {
+    let dir = tempfile::tempdir().unwrap();
+    let asked = std::cell::RefCell::new(Vec::<String>::new());
+    Settings::load_with_env(dir.path(), |name| {
+        asked.borrow_mut().push(name.to_owned());
+        None
+    })
+    .unwrap();
+    let mut asked = asked.into_inner();
+    asked.sort();
+    let mut declared: Vec<String> = SETTINGS
+        .iter()
+        .filter(|s| s.read_by == ReadBy::Settings)
+        .filter_map(|s| s.env.map(str::to_owned))
+        .collect();
+    declared.sort();
+    assert_eq!(
+        asked, declared,
+        "every variable the loader reads is declared in SETTINGS, and only those"
+    );
+}
+
+#[test]
+fn the_registry_is_well_formed() {
+    let mut names: Vec<&str> = SETTINGS.iter().map(|s| s.name).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), SETTINGS.len(), "names are unique");
+    let mut vars: Vec<&str> = SETTINGS.iter().filter_map(|s| s.env).collect();
+    let count = vars.len();
+    vars.sort_unstable();
+    vars.dedup();
+    assert_eq!(vars.len(), count, "variables are unique");
+    for spec in SETTINGS {
+        let loaded = spec.read_by == ReadBy::Settings;
+        assert!(!spec.help.is_empty() && !spec.default.is_empty(), "{}", spec.name);
+        assert_eq!(spec.show.is_some(), loaded, "{}: shown when loaded", spec.name);
+        assert_eq!(
+            spec.set.is_some(),
+            loaded && spec.env.is_some(),
+            "{}: set from its variable",
+            spec.name
+        );
+        assert!(
+            spec.file.is_some() || spec.env.is_some(),
+            "{}: settable somewhere",
+            spec.name
+        );
+        if let Some(set) = spec.set {
+            for value in spec.allowed {
+                let mut s = Settings::default();
+                set(&mut s, value).unwrap_or_else(|e| panic!("{} = {value}: {e}", spec.name));
+                assert_eq!(spec.show.map(|show| show(&s)).as_deref(), Some(*value), "{}", spec.name);
+            }
+        }
+    }
+    let json = serde_json::to_value(SETTINGS).unwrap();
+    assert_eq!(json[1]["name"], "review");
+    assert_eq!(json[1]["file"], "store");
+    assert_eq!(json[1]["allowed"], serde_json::json!(["auto", "review", "guarded"]));
+    assert!(json[1].get("set").is_none() && json[1].get("show").is_none());
+}
+
+/// The dotted leaf keys of a settings table, stopping at declared names (`tui.keys` is one
+/// setting, however many bindings it holds).
+fn leaf_keys(table: &toml::Table, prefix: &str, out: &mut Vec<String>) {
+    for (key, value) in table {
+        let dotted = if prefix.is_empty() {
+            key.clone()
+        } else {
+            format!("{prefix}.{key}")
+        };
+        match value {
+            toml::Value::Table(inner) if SettingSpec::named(&dotted).is_none() => leaf_keys(inner, &dotted, out),
+            _ => out.push(dotted),
+        }
+    }
+}
+
+#[test]
+fn every_file_key_is_declared_with_the_code_default() {
+    let mut full = Settings::default();
+    full.llm.base_url = Some("http://x".into());
+    full.llm.model = Some("m".into());
+    full.embedder.provider = Some(ProviderKind::Openai);
+    full.embedder.base_url = Some("http://x".into());
+    full.embedder.model = Some("m".into());
+    full.embedder.dims = Some(8);
+    full.tui.keys.insert("quit".into(), KeyList::One("q".into()));
+    let mut keys = Vec::new();
+    leaf_keys(&toml::Table::try_from(&full).unwrap(), "", &mut keys);
+    keys.sort();
+    let mut declared: Vec<String> = SETTINGS
+        .iter()
+        .filter_map(|s| s.file_key().map(str::to_owned))
+        .collect();
+    declared.sort();
+    assert_eq!(keys, declared, "the fields of Settings are the declared file keys");
+
+    let defaults = toml::Table::try_from(Settings::default()).unwrap();
+    for spec in SETTINGS {
+        let shown = match spec.file_key().and_then(|k| registry::lookup(&defaults, k)) {
+            Some(toml::Value::String(s)) => s.clone(),
+            Some(v @ (toml::Value::Integer(_) | toml::Value::Float(_) | toml::Value::Boolean(_))) => v.to_string(),
+            _ => continue,
+        };
+        assert_eq!(spec.default, shown, "{}: the declared default is the code's", spec.name);
+    }
+}
+
+#[test]
+fn the_user_file_holds_the_tui_and_a_store_file_still_wins() {
+    let (store, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let user = home.path().join("config.toml");
+    let s = Settings::load_with(store.path(), Some(&user), env(&[])).unwrap();
+    assert_eq!(s.tui, TuiSettings::default(), "no user file: the defaults");
+    std::fs::write(
+        &user,
+        "[tui]\nmouse = false\n[tui.keys]\nquit = \"ctrl-q\"\napprove = \"y\"\n",
+    )
+    .unwrap();
+    let s = Settings::load_with(store.path(), Some(&user), env(&[])).unwrap();
+    assert!(!s.tui.mouse);
+    assert_eq!(s.tui.keys["quit"].keys(), vec!["ctrl-q"]);
+    std::fs::write(
+        Settings::file_path(store.path()),
+        "review = \"auto\"\n[tui.keys]\napprove = \"enter\"\n",
+    )
+    .unwrap();
+    let s = Settings::load_with(store.path(), Some(&user), env(&[])).unwrap();
+    assert!(!s.tui.mouse, "the store's file does not set mouse: the user's stands");
+    assert_eq!(s.tui.keys["quit"].keys(), vec!["ctrl-q"]);
+    assert_eq!(s.tui.keys["approve"].keys(), vec!["enter"], "the store's binding wins");
+    assert_eq!(s.review, ReviewPolicy::Auto);
+    let lines = Settings::explain_with(store.path(), Some(&user), env(&[])).unwrap();
+    let source = |key: &str| lines.iter().find(|l| l.key == key).map(|l| l.source);
+    assert_eq!(source("tui.mouse"), Some(Source::UserFile));
+    assert_eq!(source("tui.keys"), Some(Source::File));
+    assert_eq!(source("review"), Some(Source::File));
+    assert_eq!(source("store"), None, "front ends show the store themselves");
+
+    std::fs::write(Settings::file_path(store.path()), "[tui]\nmouse = true\n").unwrap();
+    assert!(
+        Settings::load_with(store.path(), Some(&user), env(&[]))
+            .unwrap()
+            .tui
+            .mouse
+    );
+    std::fs::write(&user, "[llm]\nprovider = \"openai\"\n").unwrap();
+    let err = Settings::load_with(store.path(), Some(&user), env(&[]))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("config.toml") && err.contains("only [tui]"), "{err}");
+}
+
+#[test]
+fn messages_name_where_a_setting_is_set() {
+    assert_eq!(registry::origin("embedder.dims"), "HAEMA_EMBED_DIMS / [embedder] dims");
+    assert_eq!(registry::origin("embedder.batch_size"), "[embedder] batch_size");
+    assert_eq!(registry::origin("review"), "HAEMA_REVIEW / review");
+    let dir = tempfile::tempdir().unwrap();
+    let err = Settings::load_with_env(dir.path(), env(&[("HAEMA_LLM", "local")]))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains(": HAEMA_LLM=local is not supported"), "{err}");
 }

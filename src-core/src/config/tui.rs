@@ -1,8 +1,15 @@
 //! `[tui]` settings: key bindings and mouse capture of the terminal UI.
+//!
+//! They belong to the person, not to a store: they are read from the user's `config.toml`.
+//! A store's `haema.toml` may still hold a `[tui]` table (older stores did); what it writes
+//! wins, binding by binding.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
+
+use crate::{Error, Result};
 
 /// One key or a list of keys, as written in haema.toml.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,4 +50,37 @@ impl Default for TuiSettings {
             mouse: true,
         }
     }
+}
+
+impl TuiSettings {
+    /// These (the user's) settings with a store's on top: the store's bindings replace the
+    /// user's action by action, and its `mouse` wins when `written` says the store's file
+    /// sets it.
+    pub(crate) fn under(self, store: TuiSettings, written: impl Fn(&str) -> bool) -> TuiSettings {
+        let mut keys = self.keys;
+        keys.extend(store.keys);
+        let mouse = if written("tui.mouse") { store.mouse } else { self.mouse };
+        TuiSettings { keys, mouse }
+    }
+}
+
+/// The user's `config.toml`: settings of every store (today only the terminal UI's).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct UserFile {
+    tui: TuiSettings,
+}
+
+/// The `[tui]` settings of the user's file, or `None` when there is no such file.
+pub(crate) fn read_user_file(path: &Path) -> Result<Option<TuiSettings>> {
+    let Some(text) = super::read_optional(path)? else {
+        return Ok(None);
+    };
+    let file: UserFile = toml::from_str(&text).map_err(|e| {
+        Error::Config(format!(
+            "{}: {e}; this file holds only [tui], a store's settings go in its haema.toml",
+            path.display()
+        ))
+    })?;
+    Ok(Some(file.tui))
 }

@@ -10,21 +10,32 @@ use crate::output::{self, print};
 
 pub fn config(dir: &Path, as_json: bool) -> Result<()> {
     let lines = Settings::explain(dir, |name| std::env::var(name).ok())?;
+    let user_file = Settings::user_file_path();
     if as_json {
-        return output::json(&serde_json::json!({"store": dir, "file": Settings::file_path(dir), "settings": lines}));
+        return output::json(&serde_json::json!({
+            "store": dir,
+            "file": Settings::file_path(dir),
+            "user_file": user_file,
+            "settings": lines,
+        }));
     }
     let mut text = format!(
-        "store  {}\nfile   {}\n\n",
+        "store  {}\nfile   {}\nuser   {}\n\n",
         dir.display(),
-        Settings::file_path(dir).display()
+        Settings::file_path(dir).display(),
+        user_file.map_or_else(|| "none (no home folder)".to_owned(), |p| p.display().to_string()),
     );
     for line in &lines {
         let source = match line.source {
             Source::Env => format!("env {}", line.env),
             Source::File => "file".to_owned(),
+            Source::UserFile => "user file".to_owned(),
             Source::Default => "default".to_owned(),
         };
-        text.push_str(&format!("{:<24} {:<44} {source}\n", line.key, line.value));
+        text.push_str(&format!(
+            "{:<24} {:<44} {source}\n{:<24} {}\n",
+            line.key, line.value, "", line.help
+        ));
     }
     print(&text)
 }

@@ -1,0 +1,427 @@
+//! Every setting haema has, declared once: its name and file key, its environment variable,
+//! the default people are shown, its allowed values and a line of help.
+//!
+//! The loader applies environment variables through this table, `haema config` lists it, a
+//! front end can serialise it, and tests hold the README's table and the [`Settings`] fields
+//! to it.
+
+use serde::Serialize;
+
+use super::{Settings, explain::mask};
+
+/// The file a setting can be written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SettingFile {
+    /// `<store>/haema.toml`: the store's own settings.
+    Store,
+    /// The user's `config.toml` (`$XDG_CONFIG_HOME/haema/config.toml`), for every store;
+    /// a store's `haema.toml` may still set it (older stores did), and wins.
+    User,
+}
+
+/// What reads a setting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReadBy {
+    /// The settings loader ([`Settings::load`]).
+    Settings,
+    /// The front ends (command line, desktop app), which pick the store with it.
+    FrontEnd,
+    /// The local embedder's model cache and downloader (Hugging Face's own variables).
+    Hub,
+}
+
+/// Turns an environment value into a setting.
+pub(crate) type Set = fn(&mut Settings, &str) -> Result<(), String>;
+/// The effective value of a setting, as people are shown it (secrets masked).
+pub(crate) type Show = fn(&Settings) -> String;
+
+/// One setting.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct SettingSpec {
+    /// Dotted name (`llm.model`), as `haema config` shows it; when [`SettingSpec::file`] is
+    /// set, also its key in that file (`model` under `[llm]`).
+    pub name: &'static str,
+    /// The file it can be written in; `None`: the environment (or command line) only.
+    pub file: Option<SettingFile>,
+    /// Its environment variable, which overrides the file.
+    pub env: Option<&'static str>,
+    /// The default, as people are shown it.
+    pub default: &'static str,
+    /// The allowed values when they are a closed set; empty otherwise.
+    pub allowed: &'static [&'static str],
+    /// One line of help.
+    pub help: &'static str,
+    /// What reads it.
+    pub read_by: ReadBy,
+    /// How an environment value sets it (settings read by the loader that have a variable).
+    #[serde(skip)]
+    pub(crate) set: Option<Set>,
+    /// Its effective value (settings read by the loader).
+    #[serde(skip)]
+    pub(crate) show: Option<Show>,
+}
+
+impl SettingSpec {
+    /// Its key in its file (the dotted name), or `None` when no file can set it.
+    pub fn file_key(&self) -> Option<&'static str> {
+        self.file.map(|_| self.name)
+    }
+
+    /// The declaration of a setting by name.
+    pub fn named(name: &str) -> Option<&'static SettingSpec> {
+        SETTINGS.iter().find(|s| s.name == name)
+    }
+}
+
+/// The value at a dotted key (`llm.model`) of a TOML table.
+pub(crate) fn lookup<'t>(table: &'t toml::Table, dotted: &str) -> Option<&'t toml::Value> {
+    let (tables, leaf) = dotted.rsplit_once('.').unwrap_or(("", dotted));
+    let mut at = table;
+    for part in tables.split('.').filter(|p| !p.is_empty()) {
+        at = at.get(part)?.as_table()?;
+    }
+    at.get(leaf)
+}
+
+/// A dotted key as a file spells it: `[embedder] dims`, or `review`.
+pub(crate) fn as_written(dotted: &str) -> String {
+    match dotted.rsplit_once('.') {
+        Some((table, key)) => format!("[{table}] {key}"),
+        None => dotted.to_owned(),
+    }
+}
+
+/// The environment variable of a declared setting (empty when it has none).
+pub(crate) fn env_of(name: &str) -> &'static str {
+    SettingSpec::named(name).and_then(|s| s.env).unwrap_or_default()
+}
+
+/// Where a declared setting is set, for messages: `HAEMA_EMBED_DIMS / [embedder] dims`.
+pub(crate) fn origin(name: &str) -> String {
+    let Some(spec) = SettingSpec::named(name) else {
+        return name.to_owned();
+    };
+    let places: Vec<String> = spec
+        .env
+        .map(str::to_owned)
+        .into_iter()
+        .chain(spec.file_key().map(as_written))
+        .collect();
+    places.join(" / ")
+}
+
+fn parse<T: std::str::FromStr>(value: &str) -> Result<T, String>
+where
+    T::Err: std::fmt::Display,
+{
+    value.trim().parse().map_err(|e: T::Err| e.to_string())
+}
+
+fn shown<T: Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(s)) => s,
+        Ok(other) => other.to_string(),
+        Err(_) => String::new(),
+    }
+}
+
+fn secret(key: Option<&String>) -> String {
+    key.map_or_else(|| "not set".to_owned(), |k| mask(k))
+}
+
+const BASE: SettingSpec = SettingSpec {
+    name: "",
+    file: Some(SettingFile::Store),
+    env: None,
+    default: "",
+    allowed: &[],
+    help: "",
+    read_by: ReadBy::Settings,
+    set: None,
+    show: None,
+};
+
+const PROVIDERS: &[&str] = &["none", "openai", "gemini"];
+const DEFAULT_KEYS: &str = "the bindings on the help screen (?)";
+
+/// Every setting, in the order `haema config` and the README list them.
+pub static SETTINGS: &[SettingSpec] = &[
+    SettingSpec {
+        name: "store",
+        file: None,
+        env: Some("HAEMA_STORE"),
+        default: "$XDG_DATA_HOME/haema/default",
+        help: "the store folder (the command line's --store wins)",
+        read_by: ReadBy::FrontEnd,
+        ..BASE
+    },
+    SettingSpec {
+        name: "review",
+        env: Some("HAEMA_REVIEW"),
+        default: "guarded",
+        allowed: &["auto", "review", "guarded"],
+        help: "what happens to a changeset: auto commits it, review waits for a person, guarded waits only when it removes a memory or changes core",
+        set: Some(|s, v| {
+            s.review = parse(v)?;
+            Ok(())
+        }),
+        show: Some(|s| shown(&s.review)),
+        ..BASE
+    },
+    SettingSpec {
+        name: "merge.top_k",
+        env: Some("HAEMA_MERGE_TOP_K"),
+        default: "3",
+        help: "related memories looked up per new content (> 0)",
+        set: Some(|s, v| {
+            s.merge.top_k = parse(v)?;
+            Ok(())
+        }),
+        show: Some(|s| s.merge.top_k.to_string()),
+        ..BASE
+    },
+    SettingSpec {
+        name: "merge.distance_cutoff",
+        env: Some("HAEMA_MERGE_DISTANCE_CUTOFF"),
+        default: "0.25",
+        help: "largest cosine distance (inclusive) at which a memory counts as related (>= 0)",
+        set: Some(|s, v| {
+            s.merge.distance_cutoff = parse(v)?;
+            Ok(())
+        }),
+        show: Some(|s| s.merge.distance_cutoff.to_string()),
+        ..BASE
+    },
+    SettingSpec {
+        name: "llm.provider",
+        env: Some("HAEMA_LLM"),
+        default: "none",
+        allowed: PROVIDERS,
+        help: "the LLM that merges memories: none stores them as given; openai is any OpenAI-compatible server",
+        set: Some(|s, v| {
+            s.llm.provider = parse(v)?;
+            Ok(())
+        }),
+        show: Some(|s| shown(&s.llm.provider)),
+        ..BASE
+    },
+    SettingSpec {
+        name: "llm.base_url",
+        env: Some("HAEMA_LLM_BASE_URL"),
+        default: "https://api.openai.com/v1; gemini https://generativelanguage.googleapis.com/v1beta",
+        help: "the LLM server's URL",
+        set: Some(|s, v| {
+            s.llm.base_url = Some(v.to_owned());
+            Ok(())
+        }),
+        show: Some(|s| {
+            s.llm
+                .base_url
+                .clone()
+                .unwrap_or_else(|| super::default_base_url(s.llm.provider).to_owned())
+        }),
+        ..BASE
+    },
+    SettingSpec {
+        name: "llm.model",
+        env: Some("HAEMA_LLM_MODEL"),
+        default: "gpt-4o-mini; gemini gemini-2.5-flash",
+        help: "the LLM's model",
+        set: Some(|s, v| {
+            s.llm.model = Some(v.to_owned());
+            Ok(())
+        }),
+        show: Some(|s| {
+            s.llm
+                .model
+                .clone()
+                .unwrap_or_else(|| super::default_llm_model(s.llm.provider).to_owned())
+        }),
+        ..BASE
+    },
+    SettingSpec {
+        name: "llm.api_key",
+        file: None,
+        env: Some("HAEMA_LLM_API_KEY"),
+        default: "none",
+        help: "the LLM's key, from the environment only; required at the official OpenAI and Gemini URLs",
+        set: Some(|s, v| {
+            s.llm.api_key = Some(v.to_owned());
+            Ok(())
+        }),
+        show: Some(|s| secret(s.llm.api_key.as_ref())),
+        ..BASE
+    },
+    SettingSpec {
+        name: "llm.timeout_secs",
+        default: "120",
+        help: "seconds one HTTP attempt to the LLM may take",
+        show: Some(|s| s.llm.timeout_secs.to_string()),
+        ..BASE
+    },
+    SettingSpec {
+        name: "llm.max_retries",
+        default: "3",
+        help: "retries of the LLM's 429, 5xx and timeouts, with backoff",
+        show: Some(|s| s.llm.max_retries.to_string()),
+        ..BASE
+    },
+    SettingSpec {
+        name: "embedder.provider",
+        env: Some("HAEMA_EMBEDDER"),
+        default: "not set: local for a new store; an existing store keeps the embedder it was made with",
+        allowed: &["none", "openai", "gemini", "local"],
+        help: "the embedder: none leaves search full-text only; local runs a sentence-transformers model here",
+        set: Some(|s, v| {
+            s.embedder.provider = Some(parse(v)?);
+            Ok(())
+        }),
+        show: Some(|s| shown(&s.embedder.kind())),
+        ..BASE
+    },
+    SettingSpec {
+        name: "embedder.base_url",
+        env: Some("HAEMA_EMBED_BASE_URL"),
+        default: "https://api.openai.com/v1; gemini https://generativelanguage.googleapis.com/v1beta",
+        help: "the embedding server's URL",
+        set: Some(|s, v| {
+            s.embedder.base_url = Some(v.to_owned());
+            Ok(())
+        }),
+        show: Some(|s| {
+            s.embedder
+                .base_url
+                .clone()
+                .unwrap_or_else(|| super::default_base_url(s.embedder.kind()).to_owned())
+        }),
+        ..BASE
+    },
+    SettingSpec {
+        name: "embedder.model",
+        env: Some("HAEMA_EMBED_MODEL"),
+        default: "text-embedding-3-small; gemini gemini-embedding-001; local sentence-transformers/all-MiniLM-L6-v2",
+        help: "the embedding model; for local a folder or a Hugging Face name",
+        set: Some(|s, v| {
+            s.embedder.model = Some(v.to_owned());
+            Ok(())
+        }),
+        show: Some(|s| s.embedder.model_name()),
+        ..BASE
+    },
+    SettingSpec {
+        name: "embedder.dims",
+        env: Some("HAEMA_EMBED_DIMS"),
+        default: "the model's own",
+        help: "vector length (> 0), sent as dimensions to text-embedding-3-* and as outputDimensionality to Gemini; known and local models have their own",
+        set: Some(|s, v| {
+            s.embedder.dims = Some(parse(v)?);
+            Ok(())
+        }),
+        show: Some(|s| {
+            s.embedder
+                .dims
+                .map_or_else(|| "the model's own".to_owned(), |d| d.to_string())
+        }),
+        ..BASE
+    },
+    SettingSpec {
+        name: "embedder.api_key",
+        file: None,
+        env: Some("HAEMA_EMBED_API_KEY"),
+        default: "none",
+        help: "the embedder's key, from the environment only; required at the official OpenAI and Gemini URLs",
+        set: Some(|s, v| {
+            s.embedder.api_key = Some(v.to_owned());
+            Ok(())
+        }),
+        show: Some(|s| secret(s.embedder.api_key.as_ref())),
+        ..BASE
+    },
+    SettingSpec {
+        name: "embedder.batch_size",
+        default: "32",
+        help: "texts per batch of the local embedder (> 0)",
+        show: Some(|s| s.embedder.batch_size.to_string()),
+        ..BASE
+    },
+    SettingSpec {
+        name: "embedder.timeout_secs",
+        default: "60",
+        help: "seconds one HTTP attempt to the embedder may take",
+        show: Some(|s| s.embedder.timeout_secs.to_string()),
+        ..BASE
+    },
+    SettingSpec {
+        name: "embedder.max_retries",
+        default: "3",
+        help: "retries of the embedder's 429, 5xx and timeouts, with backoff",
+        show: Some(|s| s.embedder.max_retries.to_string()),
+        ..BASE
+    },
+    SettingSpec {
+        name: "tui.mouse",
+        file: Some(SettingFile::User),
+        default: "true",
+        allowed: &["true", "false"],
+        help: "the terminal UI captures the mouse (the wheel scrolls, a click opens a tab); false keeps the terminal's own text selection",
+        show: Some(|s| s.tui.mouse.to_string()),
+        ..BASE
+    },
+    SettingSpec {
+        name: "tui.keys",
+        file: Some(SettingFile::User),
+        default: DEFAULT_KEYS,
+        help: "key bindings of the terminal UI: an action from the help screen = a key or a list of keys",
+        show: Some(|s| {
+            if s.tui.keys.is_empty() {
+                return DEFAULT_KEYS.to_owned();
+            }
+            let bound: Vec<String> = s
+                .tui
+                .keys
+                .iter()
+                .map(|(action, keys)| format!("{action}={}", keys.keys().join(",")))
+                .collect();
+            bound.join(" ")
+        }),
+        ..BASE
+    },
+    SettingSpec {
+        name: "hub.cache",
+        file: None,
+        env: Some("HF_HUB_CACHE"),
+        default: "$HF_HOME/hub",
+        help: "where local models are looked for and downloaded to (the older HUGGINGFACE_HUB_CACHE too)",
+        read_by: ReadBy::Hub,
+        ..BASE
+    },
+    SettingSpec {
+        name: "hub.home",
+        file: None,
+        env: Some("HF_HOME"),
+        default: "$XDG_CACHE_HOME/huggingface (~/.cache/huggingface)",
+        help: "Hugging Face's folder, whose hub/ holds the model cache when HF_HUB_CACHE is not set",
+        read_by: ReadBy::Hub,
+        ..BASE
+    },
+    SettingSpec {
+        name: "hub.endpoint",
+        file: None,
+        env: Some("HF_ENDPOINT"),
+        default: "https://huggingface.co",
+        help: "the Hugging Face Hub (or a mirror) local models are downloaded from",
+        read_by: ReadBy::Hub,
+        ..BASE
+    },
+    SettingSpec {
+        name: "hub.offline",
+        file: None,
+        env: Some("HF_HUB_OFFLINE"),
+        default: "not set",
+        help: "1 (or true, yes, on): never download; a missing model leaves search lexical (TRANSFORMERS_OFFLINE too)",
+        read_by: ReadBy::Hub,
+        ..BASE
+    },
+];

@@ -1,0 +1,220 @@
+//! The README's configuration table and `toml` examples against the settings registry
+//! (`haema_core::config::SETTINGS`) and the real loader, and the code against the registry:
+//! no `HAEMA_*` variable is read that the registry does not declare.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+
+use haema_core::Settings;
+use haema_core::config::{SETTINGS, SettingFile, SettingSpec};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn readme() -> String {
+    std::fs::read_to_string(repo().join("README.md")).unwrap()
+}
+
+/// The text of a `## ` section, up to the next one.
+fn section(readme: &str, title: &str) -> String {
+    let start = readme
+        .find(&format!("\n## {title}\n"))
+        .unwrap_or_else(|| panic!("README has `## {title}`"))
+        + 1;
+    let rest = &readme[start..];
+    let end = rest[3..].find("\n## ").map_or(rest.len(), |i| i + 4);
+    rest[..end].to_owned()
+}
+
+/// The first ```toml block of a text.
+fn first_toml_block(text: &str) -> String {
+    let start = text.find("```toml\n").expect("a ```toml block") + "```toml\n".len();
+    let end = start + text[start..].find("\n```").expect("the block ends");
+    text[start..=end].to_owned()
+}
+
+/// A cell without its markdown backticks; `None` for `—`.
+fn cell(text: &str) -> Option<String> {
+    let text = text.trim().replace('`', "");
+    (text != "—").then_some(text)
+}
+
+/// One row of the README's table: setting, file, variable, default, and the whole row.
+struct Row {
+    name: String,
+    file: Option<String>,
+    env: Option<String>,
+    default: String,
+    meaning: String,
+}
+
+fn table_rows() -> Vec<Row> {
+    let text = section(&readme(), "Configuration");
+    let header = "| setting | file | variable | default | values and meaning |";
+    let start = text.find(header).expect("the settings table under ## Configuration");
+    text[start..]
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|line| {
+            let cells: Vec<&str> = line.trim().trim_matches('|').split('|').collect();
+            assert_eq!(cells.len(), 5, "five cells: {line}");
+            Row {
+                name: cell(cells[0]).expect("a setting name"),
+                file: cell(cells[1]),
+                env: cell(cells[2]),
+                default: cell(cells[3]).expect("a default"),
+                meaning: cells[4].to_owned(),
+            }
+        })
+        .collect()
+}
+
+fn file_name(file: Option<SettingFile>) -> Option<String> {
+    file.map(|f| {
+        match f {
+            SettingFile::Store => "haema.toml",
+            SettingFile::User => "config.toml",
+        }
+        .to_owned()
+    })
+}
+
+#[test]
+fn the_readme_table_is_the_registry() {
+    let rows = table_rows();
+    let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+    let declared: Vec<&str> = SETTINGS.iter().map(|s| s.name).collect();
+    assert_eq!(
+        names, declared,
+        "the README's rows are the registry's settings, in its order"
+    );
+    for (row, spec) in rows.iter().zip(SETTINGS) {
+        assert_eq!(row.file, file_name(spec.file), "{}: file", spec.name);
+        assert_eq!(row.env.as_deref(), spec.env, "{}: variable", spec.name);
+        assert_eq!(row.default, spec.default, "{}: default", spec.name);
+        for value in spec.allowed {
+            assert!(
+                row.meaning.contains(&format!("`{value}`")),
+                "{}: the README names the allowed value `{value}`",
+                spec.name
+            );
+        }
+    }
+}
+
+/// The dotted keys and values of the leaves of a table.
+fn leaves(table: &toml::Table, prefix: &str, out: &mut Vec<(String, toml::Value)>) {
+    for (key, value) in table {
+        let dotted = if prefix.is_empty() {
+            key.clone()
+        } else {
+            format!("{prefix}.{key}")
+        };
+        match value {
+            toml::Value::Table(inner) if SettingSpec::named(&dotted).is_none() => leaves(inner, &dotted, out),
+            _ => out.push((dotted, value.clone())),
+        }
+    }
+}
+
+/// Every leaf of `shown` has the same value in `loaded`.
+fn assert_gives(shown: &toml::Table, loaded: &Settings) {
+    let loaded = toml::Table::try_from(loaded).unwrap();
+    let mut pairs = Vec::new();
+    leaves(shown, "", &mut pairs);
+    let mut got = Vec::new();
+    leaves(&loaded, "", &mut got);
+    for (key, value) in pairs {
+        let found = got.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
+        assert_eq!(
+            found,
+            Some(&value),
+            "{key}: the loaded value is the one the README shows"
+        );
+    }
+}
+
+#[test]
+fn the_readme_haema_toml_loads_and_gives_its_values() {
+    let example = first_toml_block(&section(&readme(), "Configuration"));
+    let store = tempfile::tempdir().unwrap();
+    std::fs::write(Settings::file_path(store.path()), &example).unwrap();
+    let settings = Settings::load_with_env(store.path(), |_| None).unwrap();
+    let shown: toml::Table = example.parse().unwrap();
+    assert_gives(&shown, &settings);
+    let mut keys = Vec::new();
+    leaves(&shown, "", &mut keys);
+    for spec in SETTINGS.iter().filter(|s| s.file == Some(SettingFile::Store)) {
+        assert!(
+            keys.iter().any(|(k, _)| k == spec.name),
+            "the README's haema.toml shows `{}`",
+            spec.name
+        );
+    }
+}
+
+#[test]
+fn the_readme_config_toml_loads_and_gives_its_values() {
+    let example = first_toml_block(&section(&readme(), "The terminal UI"));
+    let (store, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let user = home.path().join("config.toml");
+    std::fs::write(&user, &example).unwrap();
+    let settings = Settings::load_with(store.path(), Some(&user), |_| None).unwrap();
+    assert_gives(&example.parse().unwrap(), &settings);
+    assert!(settings.tui.keys.contains_key("approve"), "the user file was read");
+    for spec in SETTINGS.iter().filter(|s| s.file == Some(SettingFile::User)) {
+        assert!(
+            example.contains(spec.name.rsplit('.').next().unwrap_or_default()),
+            "{}",
+            spec.name
+        );
+    }
+}
+
+/// `HAEMA_*` names in the Rust sources under a folder (not the `HAEMA_BENCH_*` of benches,
+/// nor prefixes such as `HAEMA_EMBED_` in prose).
+fn haema_variables(dir: &Path, out: &mut Vec<(String, PathBuf)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            haema_variables(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let mut rest = text.as_str();
+            while let Some(at) = rest.find("HAEMA_") {
+                let name: String = rest[at..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_')
+                    .collect();
+                rest = &rest[at + name.len()..];
+                if !name.ends_with('_') && !name.starts_with("HAEMA_BENCH_") {
+                    out.push((name, path.clone()));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_haema_variable_in_the_code_is_declared() {
+    let mut found = Vec::new();
+    for dir in ["src-core/src", "src-tui/src", "src-tauri/src"] {
+        haema_variables(&repo().join(dir), &mut found);
+    }
+    assert!(
+        found.iter().any(|(name, _)| name == "HAEMA_EMBED_DIMS"),
+        "the scan finds names"
+    );
+    for (name, path) in found {
+        assert!(
+            SETTINGS.iter().any(|s| s.env == Some(name.as_str())),
+            "{name} (in {}) is not declared in haema_core::config::SETTINGS",
+            path.display()
+        );
+    }
+}
