@@ -21,6 +21,9 @@ macro_rules! closed_set {
             /// Every value, in declaration order.
             pub const ALL: &'static [Self] = &[$(Self::$variant),+];
 
+            /// Every spelling, in declaration order.
+            pub const SPELLINGS: &'static [&'static str] = &[$($text),+];
+
             /// The one spelling: stored, serialised and shown.
             pub fn as_str(self) -> &'static str {
                 match self {
@@ -43,7 +46,7 @@ macro_rules! closed_set {
                     other => Err($crate::types::UnknownValue {
                         what: $what,
                         value: other.to_owned(),
-                        expected: &[$($text),+],
+                        expected: Self::SPELLINGS,
                     }),
                 }
             }

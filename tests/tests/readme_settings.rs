@@ -192,7 +192,10 @@ fn haema_variables(dir: &Path, out: &mut Vec<(String, PathBuf)>) {
                     .take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_')
                     .collect();
                 rest = &rest[at + name.len()..];
-                if !name.ends_with('_') && !name.starts_with("HAEMA_BENCH_") {
+                // Bench sizes and the developer's switch that rewrites the generated TypeScript
+                // (README, Architecture) are not settings of the product.
+                let developers = name.starts_with("HAEMA_BENCH_") || name == "HAEMA_WRITE_BINDINGS";
+                if !name.ends_with('_') && !developers {
                     out.push((name, path.clone()));
                 }
             }

@@ -21,29 +21,17 @@ pub use explain::{SettingLine, Source, mask};
 pub use registry::{ReadBy, SETTINGS, SettingFile, SettingSpec};
 pub use tui::{KeyList, TuiSettings};
 
-/// What happens to a changeset once it is built.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "snake_case")]
-pub enum ReviewPolicy {
-    /// Commit at once (HAEMA's behaviour).
-    Auto,
-    /// Every changeset waits for a person.
-    Review,
-    /// Commit at once when it removes no memory and leaves core alone; otherwise wait.
-    #[default]
-    Guarded,
-}
-
-impl std::str::FromStr for ReviewPolicy {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
-        match s.trim() {
-            "auto" => Ok(Self::Auto),
-            "review" => Ok(Self::Review),
-            "guarded" => Ok(Self::Guarded),
-            other => Err(format!("unknown review policy `{other}`; use auto, review or guarded")),
-        }
+closed_set! {
+    /// What happens to a changeset once it is built.
+    #[derive(Default)]
+    pub enum ReviewPolicy ("review policy") {
+        /// Commit at once (HAEMA's behaviour).
+        Auto = "auto",
+        /// Every changeset waits for a person.
+        Review = "review",
+        /// Commit at once when it removes no memory and leaves core alone; otherwise wait.
+        #[default]
+        Guarded = "guarded",
     }
 }
 

@@ -161,7 +161,7 @@ pub static SETTINGS: &[SettingSpec] = &[
         name: "review",
         env: Some("HAEMA_REVIEW"),
         default: "guarded",
-        allowed: &["auto", "review", "guarded"],
+        allowed: super::ReviewPolicy::SPELLINGS,
         help: "what happens to a changeset: auto commits it, review waits for a person, guarded waits only when it removes a memory or changes core",
         set: Some(|s, v| {
             s.review = parse(v)?;
