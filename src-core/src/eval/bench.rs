@@ -21,7 +21,10 @@ impl BenchStore {
         let store = Store::open(dir)?;
         store.write(|tx| {
             vectors::create(tx)?;
-            let changeset = changesets::insert(tx, &bench_changeset())?;
+            let changeset = changesets::insert(
+                tx,
+                &crate::Changeset::imported("bench store".into(), Vec::new(), Vec::new(), 0),
+            )?;
             let centres: Vec<Vec<f32>> = (0..48).map(|c| unit_vector(dims, 1_000_000 + c)).collect();
             for i in 0..n {
                 let rowid = i64::try_from(i).unwrap_or(i64::MAX) + 1;
@@ -127,29 +130,4 @@ pub fn parse_query(query: &str) -> usize {
 /// Score fusion of two candidate lists.
 pub fn fuse(vector: &[(i64, f64)], lexical: &[(i64, f64)]) -> usize {
     fusion::fuse(vector, lexical).len()
-}
-
-/// The one committed import changeset that holds a bench store's memories.
-fn bench_changeset() -> crate::Changeset {
-    crate::Changeset {
-        id: crate::ChangesetId::UNSAVED,
-        kind: crate::ChangesetKind::Add,
-        status: crate::ChangesetStatus::Committed,
-        outcome: crate::Outcome::Import,
-        created_at_ms: 0,
-        decided_at_ms: Some(0),
-        decided_by: Some(crate::DecidedBy::Import),
-        raw_input: Some("bench store".into()),
-        inputs: Vec::new(),
-        related: Vec::new(),
-        proposed: Vec::new(),
-        core_before: None,
-        core_after: None,
-        llm: None,
-        embedder: None,
-        llm_calls: Vec::new(),
-        warnings: Vec::new(),
-        reverts_id: None,
-        reverted_by_id: None,
-    }
 }

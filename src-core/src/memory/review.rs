@@ -155,20 +155,20 @@ impl Memory {
     /// Declines a pending or stale changeset; nothing of it is applied. Its proposal stays
     /// in the history.
     pub async fn reject(&self, id: ChangesetId) -> Result<Changeset> {
+        self.decline(id, DecidedBy::User, ReviewAction::Reject).await?;
+        self.changeset(id).await
+    }
+
+    /// Marks a pending or stale changeset rejected by `by` and drops its pending rows.
+    async fn decline(&self, id: ChangesetId, by: DecidedBy, action: ReviewAction) -> Result<()> {
         self.blocking(move |inner| {
             inner.store.write(|tx| {
-                let current = changeset_in(
-                    tx,
-                    id,
-                    &[ChangesetStatus::Pending, ChangesetStatus::Stale],
-                    ReviewAction::Reject,
-                )?;
+                let current = changeset_in(tx, id, &[ChangesetStatus::Pending, ChangesetStatus::Stale], action)?;
                 drop_pending_rows(tx, &current)?;
-                changesets::decide(tx, id, ChangesetStatus::Rejected, DecidedBy::User, store::now_ms())
+                changesets::decide(tx, id, ChangesetStatus::Rejected, by, store::now_ms())
             })
         })
-        .await?;
-        self.changeset(id).await
+        .await
     }
 
     /// Takes back a person's rejection: the changeset waits for review again, as it was
@@ -197,19 +197,7 @@ impl Memory {
             &[ChangesetStatus::Pending, ChangesetStatus::Stale],
             ReviewAction::Rerun,
         )?;
-        self.blocking(move |inner| {
-            inner.store.write(|tx| {
-                let current = changeset_in(
-                    tx,
-                    id,
-                    &[ChangesetStatus::Pending, ChangesetStatus::Stale],
-                    ReviewAction::Rerun,
-                )?;
-                drop_pending_rows(tx, &current)?;
-                changesets::decide(tx, id, ChangesetStatus::Rejected, DecidedBy::Rerun, store::now_ms())
-            })
-        })
-        .await?;
+        self.decline(id, DecidedBy::Rerun, ReviewAction::Rerun).await?;
         let input = match changeset.raw_input {
             Some(text) => AddInput::Text(text),
             None => AddInput::Items(changeset.inputs),

@@ -8,9 +8,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::store::{self, changesets, fts, memories, vectors};
-use crate::types::{
-    Changeset, ChangesetId, ChangesetKind, ChangesetStatus, DecidedBy, MemoryId, MemoryStatus, Outcome, ProposedItem,
-};
+use crate::types::{Changeset, ChangesetId, MemoryId, MemoryStatus, ProposedItem};
 use crate::{Error, Memory, Result};
 
 /// One memory to import.
@@ -193,34 +191,16 @@ impl Memory {
                     let now = store::now_ms();
                     let with_ids: Vec<(MemoryId, &ImportItem)> =
                         fresh.iter().map(|i| (MemoryId::generate(), i)).collect();
-                    let changeset = Changeset {
-                        id: ChangesetId::UNSAVED,
-                        kind: ChangesetKind::Add,
-                        status: ChangesetStatus::Committed,
-                        outcome: Outcome::Import,
-                        created_at_ms: now,
-                        decided_at_ms: Some(now),
-                        decided_by: Some(DecidedBy::Import),
-                        raw_input: Some(source.clone()),
-                        inputs: fresh.iter().map(|i| i.content.clone()).collect(),
-                        related: Vec::new(),
-                        proposed: with_ids
-                            .iter()
-                            .map(|(id, i)| ProposedItem {
-                                memory_id: Some(id.clone()),
-                                content: i.content.clone(),
-                                kept: false,
-                            })
-                            .collect(),
-                        core_before: None,
-                        core_after: None,
-                        llm: None,
-                        embedder: None,
-                        llm_calls: Vec::new(),
-                        warnings: Vec::new(),
-                        reverts_id: None,
-                        reverted_by_id: None,
-                    };
+                    let proposed = with_ids
+                        .iter()
+                        .map(|(id, i)| ProposedItem {
+                            memory_id: Some(id.clone()),
+                            content: i.content.clone(),
+                            kept: false,
+                        })
+                        .collect();
+                    let inputs = fresh.iter().map(|i| i.content.clone()).collect();
+                    let changeset = Changeset::imported(source.clone(), inputs, proposed, now);
                     let changeset_id = changesets::insert(tx, &changeset)?;
                     let has_vectors = vectors::exists(tx)?;
                     for (memory_id, item) in &with_ids {

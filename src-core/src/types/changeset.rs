@@ -175,6 +175,32 @@ pub struct Changeset {
 }
 
 impl Changeset {
+    /// A changeset that brought `proposed` in from `source` as they were, committed at
+    /// `now` (not yet in the store: inserting it gives it its id).
+    pub(crate) fn imported(source: String, inputs: Vec<String>, proposed: Vec<ProposedItem>, now: i64) -> Self {
+        Self {
+            id: ChangesetId::UNSAVED,
+            kind: ChangesetKind::Add,
+            status: ChangesetStatus::Committed,
+            outcome: Outcome::Import,
+            created_at_ms: now,
+            decided_at_ms: Some(now),
+            decided_by: Some(DecidedBy::Import),
+            raw_input: Some(source),
+            inputs,
+            related: Vec::new(),
+            proposed,
+            core_before: None,
+            core_after: None,
+            llm: None,
+            embedder: None,
+            llm_calls: Vec::new(),
+            warnings: Vec::new(),
+            reverts_id: None,
+            reverted_by_id: None,
+        }
+    }
+
     /// Related memories the proposal does not carry over: what committing it replaces.
     pub fn removed(&self) -> impl Iterator<Item = &RelatedItem> {
         self.related.iter().filter(|r| !r.kept)
