@@ -144,6 +144,14 @@ async fn add_review_approve_search_in_tmux() {
     tmux.keys(&["y"]);
     tmux.wait_for("approved changeset").await;
 
+    // History lists summaries; enter reads the changeset whole.
+    tmux.keys(&["5"]);
+    tmux.wait_for("committed by user").await;
+    tmux.keys(&["Enter"]);
+    let details = tmux.wait_for("Proposed memories").await;
+    assert!(details.contains("+ Ana likes black tea now."), "{details}");
+    tmux.keys(&["Escape"]);
+
     tmux.keys(&["/"]);
     tmux.text("black tea");
     tmux.keys(&["Enter"]);

@@ -6,8 +6,8 @@ use crate::pipeline::{self, AddInput, Proposal, stages::normalize};
 use crate::store::Tx;
 use crate::store::{self, changesets, memories};
 use crate::types::{
-    AddOutcome, Changeset, ChangesetFilter, ChangesetId, ChangesetKind, ChangesetStatus, CoreAuthor, DecidedBy,
-    MemoryId, MemoryStatus, Outcome, ProposedItem, RelatedItem,
+    AddOutcome, Changeset, ChangesetFilter, ChangesetId, ChangesetKind, ChangesetStatus, ChangesetSummary, CoreAuthor,
+    DecidedBy, MemoryId, MemoryStatus, Outcome, ProposedItem, RelatedItem,
 };
 use crate::{Error, Result};
 
@@ -27,6 +27,18 @@ impl Memory {
         limit: usize,
     ) -> Result<Vec<Changeset>> {
         self.blocking(move |inner| inner.store.read(|conn| changesets::page(conn, filter, before, limit)))
+            .await
+    }
+
+    /// At most `limit` changeset summaries older than the changeset `before` (from the
+    /// newest when `None`), newest first: what a history list shows, read in one statement
+    /// without loading any changeset's items. Open one with [`Memory::changeset`].
+    pub async fn changeset_summaries(
+        &self,
+        before: Option<ChangesetId>,
+        limit: usize,
+    ) -> Result<Vec<ChangesetSummary>> {
+        self.blocking(move |inner| inner.store.read(|conn| changesets::summaries(conn, before, limit)))
             .await
     }
 

@@ -3,8 +3,10 @@
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::Result;
+use crate::types::changeset::summary_text;
 use crate::types::{
-    Changeset, ChangesetFilter, ChangesetId, ChangesetStatus, DecidedBy, LlmCall, ProposedItem, RelatedItem,
+    Changeset, ChangesetFilter, ChangesetId, ChangesetStatus, ChangesetSummary, DecidedBy, LlmCall, ProposedItem,
+    RelatedItem, SUMMARY_INPUT_CHARS,
 };
 
 const COLUMNS: &str = "id, kind, status, outcome, created_at_ms, decided_at_ms, decided_by, raw_input, inputs, \
@@ -230,6 +232,53 @@ pub(crate) fn page(
         out.push(changeset);
     }
     Ok(out)
+}
+
+/// At most `limit` changeset summaries with an id below `before` (all when `None`), newest
+/// first, in one statement: the item counts come from the primary key of
+/// `changeset_items` and the input texts are cut in SQL, so a changeset with 100,000 items
+/// costs a count, not 100,000 rows.
+pub(crate) fn summaries(conn: &Connection, before: Option<ChangesetId>, limit: usize) -> Result<Vec<ChangesetSummary>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT c.id, c.kind, c.status, c.outcome, c.created_at_ms, c.decided_at_ms, c.decided_by,
+             substr(c.raw_input, 1, ?3),
+             (SELECT json_group_array(substr(value, 1, ?3)) FROM (SELECT value FROM json_each(c.inputs) LIMIT 3)),
+             json_array_length(c.inputs),
+             (SELECT count(*) FROM changeset_items i WHERE i.changeset_id = c.id AND i.role = 'related' AND NOT i.kept),
+             (SELECT count(*) FROM changeset_items i WHERE i.changeset_id = c.id AND i.role = 'proposed' AND NOT i.kept),
+             c.core_after IS NOT NULL,
+             json_array_length(c.warnings),
+             c.reverts_id, c.reverted_by_id
+         FROM changesets c WHERE c.id < ?1 ORDER BY c.id DESC LIMIT ?2",
+    )?;
+    let before = before.map_or(i64::MAX, ChangesetId::get);
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    // One character more than is kept tells `summary_text` that the text was cut.
+    let cut = i64::try_from(SUMMARY_INPUT_CHARS + 1).unwrap_or(i64::MAX);
+    let count = |n: i64| usize::try_from(n).unwrap_or(0);
+    let rows = stmt.query_map(params![before, limit, cut], |row| {
+        let first: Vec<String> = serde_json::from_str(&row.get::<_, String>(8)?)
+            .map_err(|e| rusqlite::Error::FromSqlConversionFailure(8, rusqlite::types::Type::Text, e.into()))?;
+        Ok(ChangesetSummary {
+            id: row.get(0)?,
+            kind: row.get(1)?,
+            status: row.get(2)?,
+            outcome: row.get(3)?,
+            created_at_ms: row.get(4)?,
+            decided_at_ms: row.get(5)?,
+            decided_by: row.get(6)?,
+            raw_input: row.get::<_, Option<String>>(7)?.as_deref().map(summary_text),
+            first_inputs: first.iter().map(|i| summary_text(i)).collect(),
+            input_count: count(row.get(9)?),
+            removed: count(row.get(10)?),
+            added: count(row.get(11)?),
+            changes_core: row.get(12)?,
+            warnings: count(row.get(13)?),
+            reverts_id: row.get(14)?,
+            reverted_by_id: row.get(15)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
 }
 
 /// Whether the store has any changeset.

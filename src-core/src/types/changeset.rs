@@ -212,6 +212,83 @@ impl Changeset {
     }
 }
 
+/// Characters of input text a [`ChangesetSummary`] carries: enough for any list line or
+/// preview, bounded however long the input was.
+pub const SUMMARY_INPUT_CHARS: usize = 500;
+
+/// What a list of changesets shows about one, without its items: a history line reads
+/// this instead of the whole [`Changeset`] (an import of 100,000 memories is one row and
+/// a few counts here). [`Memory::changeset`](crate::Memory::changeset) loads it whole.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ChangesetSummary {
+    /// Id.
+    pub id: ChangesetId,
+    /// What made it.
+    pub kind: ChangesetKind,
+    /// Status.
+    pub status: ChangesetStatus,
+    /// How the proposal came about.
+    pub outcome: Outcome,
+    /// When it was made (Unix ms).
+    pub created_at_ms: i64,
+    /// When it was decided, if it was.
+    pub decided_at_ms: Option<i64>,
+    /// Who (or what) decided it, once it is decided.
+    pub decided_by: Option<DecidedBy>,
+    /// The text given to `add()`, cut to [`SUMMARY_INPUT_CHARS`] (with `…` when cut).
+    pub raw_input: Option<String>,
+    /// The first three normalised inputs, each cut like `raw_input`.
+    pub first_inputs: Vec<String>,
+    /// How many inputs there are in all.
+    pub input_count: usize,
+    /// Related memories it replaces (not kept): [`Changeset::removed`].
+    pub removed: usize,
+    /// New memories it proposes (not kept): [`Changeset::added`].
+    pub added: usize,
+    /// Whether it changes core.md.
+    pub changes_core: bool,
+    /// Number of warnings.
+    pub warnings: usize,
+    /// The changeset this one reverts.
+    pub reverts_id: Option<ChangesetId>,
+    /// The changeset that reverted this one.
+    pub reverted_by_id: Option<ChangesetId>,
+}
+
+/// `text` cut to [`SUMMARY_INPUT_CHARS`] characters, with `…` when it was longer.
+pub(crate) fn summary_text(text: &str) -> String {
+    match text.char_indices().nth(SUMMARY_INPUT_CHARS) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_owned(),
+    }
+}
+
+impl From<&Changeset> for ChangesetSummary {
+    /// The summary of a changeset already loaded whole (the store reads summaries without
+    /// loading items; both agree).
+    fn from(c: &Changeset) -> Self {
+        Self {
+            id: c.id,
+            kind: c.kind,
+            status: c.status,
+            outcome: c.outcome,
+            created_at_ms: c.created_at_ms,
+            decided_at_ms: c.decided_at_ms,
+            decided_by: c.decided_by,
+            raw_input: c.raw_input.as_deref().map(summary_text),
+            first_inputs: c.inputs.iter().take(3).map(|i| summary_text(i)).collect(),
+            input_count: c.inputs.len(),
+            removed: c.removed().count(),
+            added: c.added().count(),
+            changes_core: c.core_after.is_some(),
+            warnings: c.warnings.len(),
+            reverts_id: c.reverts_id,
+            reverted_by_id: c.reverted_by_id,
+        }
+    }
+}
+
 /// Which changesets to list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ChangesetFilter {

@@ -5,7 +5,7 @@
 //! spelling is an [`UnknownValue`] error that names it, never a silent default. Ids that mean
 //! different things have different types.
 
-mod changeset;
+pub(crate) mod changeset;
 pub mod core_md;
 mod ids;
 mod memory;
@@ -14,8 +14,8 @@ mod search;
 mod time;
 
 pub use changeset::{
-    AddOutcome, AddStatus, Changeset, ChangesetFilter, ChangesetKind, ChangesetStatus, DecidedBy, LlmCall, LlmStage,
-    Outcome, ProposedItem, RelatedItem,
+    AddOutcome, AddStatus, Changeset, ChangesetFilter, ChangesetKind, ChangesetStatus, ChangesetSummary, DecidedBy,
+    LlmCall, LlmStage, Outcome, ProposedItem, RelatedItem, SUMMARY_INPUT_CHARS,
 };
 pub use ids::{ChangesetId, CoreVersionId, MemoryId};
 pub use memory::{MemoryRecord, MemoryStatus};

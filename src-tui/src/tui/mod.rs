@@ -3,7 +3,8 @@
 //! Module map: [`app`] is the state machine (events and results in, effects out; no I/O),
 //! [`views`] draws it, [`worker`] performs effects on `haema-core`, [`input`] reads the
 //! terminal on its own thread, [`watch`] notices other writers, [`terminal`] owns raw
-//! mode and the alternate screen, [`keymap`] and [`action`] hold the bindings.
+//! mode and the alternate screen, [`keymap`] and [`action`] hold the bindings. Each view
+//! is an [`app::Pane`] with a [`views::Render`] half.
 
 pub mod action;
 pub mod app;

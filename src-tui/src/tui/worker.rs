@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use haema_core::{ChangesetFilter, Error, Memory};
+use haema_core::{Error, Memory};
 
 use super::app::{Effect, Msg, StoreEntry, describe_add};
 
@@ -139,7 +139,7 @@ async fn run(memory: &Memory, effect: Effect) -> Outcome {
         }
         Effect::LoadHistory { before, limit } => {
             let page = memory
-                .changesets_page(ChangesetFilter::All, before, limit)
+                .changeset_summaries(before, limit)
                 .await
                 .map_err(tag("loading the history"))?;
             vec![Msg::History {
@@ -148,6 +148,9 @@ async fn run(memory: &Memory, effect: Effect) -> Outcome {
                 limit,
             }]
         }
+        Effect::LoadChangeset(id) => vec![Msg::Changeset(Box::new(
+            memory.changeset(id).await.map_err(tag("loading the changeset"))?,
+        ))],
         Effect::Revert(id) => {
             let revert = memory.revert(id).await.map_err(tag("revert"))?;
             vec![Msg::Done(format!(

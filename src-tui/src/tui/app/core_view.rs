@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use haema_core::{CoreSections, CoreVersion, CoreVersionId, Section};
 
-use super::{App, Cursor, EditTarget, Effect, Overlay, PAGE_STEP};
+use super::{Ctx, Cursor, EditTarget, Effect, Overlay, PAGE_STEP, Pane, Reply};
 use crate::tui::action::Action;
 
 /// What the Core view shows.
@@ -88,69 +88,70 @@ impl CoreState {
     }
 }
 
-impl App {
-    pub(super) fn core_action(&mut self, action: Action) -> Vec<Effect> {
-        match self.core.mode {
-            CoreMode::Sections => self.core_sections_action(action),
-            CoreMode::Versions => self.core_versions_action(action),
-        }
+impl Pane for CoreState {
+    fn load(&mut self) -> Vec<Effect> {
+        self.reload()
     }
 
-    fn core_sections_action(&mut self, action: Action) -> Vec<Effect> {
-        if Self::move_cursor(&mut self.core.cursor, action, Section::ALL.len(), 1) {
-            return Vec::new();
+    fn act(&mut self, action: Action, _ctx: &Ctx<'_>) -> Reply {
+        match self.mode {
+            CoreMode::Sections => self.sections_action(action),
+            CoreMode::Versions => self.versions_action(action),
         }
-        let section = self.core.section();
-        let Some(sections) = &self.core.sections else {
-            return Vec::new();
+    }
+}
+
+impl CoreState {
+    fn sections_action(&mut self, action: Action) -> Reply {
+        if self.cursor.act(action, Section::ALL.len(), 1) {
+            return Reply::none();
+        }
+        let section = self.section();
+        let Some(sections) = &self.sections else {
+            return Reply::none();
         };
         let text = sections.get(section).to_owned();
         match action {
-            Action::EditSection | Action::Open => {
-                self.overlay = Some(Overlay::editor(EditTarget::Section(section), &text));
-                Vec::new()
-            }
-            Action::EditExternal => vec![Effect::EditExternal { section, text }],
+            Action::EditSection | Action::Open => Reply::overlay(Overlay::editor(EditTarget::Section(section), &text)),
+            Action::EditExternal => vec![Effect::EditExternal { section, text }].into(),
             Action::ToggleLock => vec![Effect::SetLock {
                 section,
-                locked: !self.core.locked.contains(&section),
-            }],
+                locked: !self.locked.contains(&section),
+            }]
+            .into(),
             Action::Versions => {
-                self.core.mode = CoreMode::Versions;
-                vec![Effect::LoadCoreVersions]
+                self.mode = CoreMode::Versions;
+                vec![Effect::LoadCoreVersions].into()
             }
-            _ => Vec::new(),
+            _ => Reply::none(),
         }
     }
 
-    fn core_versions_action(&mut self, action: Action) -> Vec<Effect> {
-        let len = self.core.versions.len();
-        if Self::move_cursor(&mut self.core.version_cursor, action, len, PAGE_STEP) {
-            return Vec::new();
+    fn versions_action(&mut self, action: Action) -> Reply {
+        if self.version_cursor.act(action, self.versions.len(), PAGE_STEP) {
+            return Reply::none();
         }
         match action {
             Action::Back | Action::Versions => {
-                self.core.mode = CoreMode::Sections;
-                Vec::new()
+                self.mode = CoreMode::Sections;
+                Reply::none()
             }
             Action::MarkVersion => {
-                let selected = self.core.selected_version().map(|v| v.id);
-                self.core.mark = if self.core.mark == selected { None } else { selected };
-                Vec::new()
+                let selected = self.selected_version().map(|v| v.id);
+                self.mark = if self.mark == selected { None } else { selected };
+                Reply::none()
             }
-            Action::Restore => {
-                if let Some(v) = self.core.selected_version() {
-                    self.overlay = Some(Overlay::Confirm {
-                        question: format!(
-                            "Restore core.md to version {} ({})? It becomes a new version; nothing is lost. (y/n)",
-                            v.id, v.author
-                        ),
-                        effects: vec![Effect::RestoreCoreVersion(v.id)],
-                    });
-                }
-                Vec::new()
-            }
-            _ => Vec::new(),
+            Action::Restore => match self.selected_version() {
+                Some(v) => Reply::overlay(Overlay::Confirm {
+                    question: format!(
+                        "Restore core.md to version {} ({})? It becomes a new version; nothing is lost. (y/n)",
+                        v.id, v.author
+                    ),
+                    effects: vec![Effect::RestoreCoreVersion(v.id)],
+                }),
+                None => Reply::none(),
+            },
+            _ => Reply::none(),
         }
     }
 }

@@ -2,6 +2,8 @@
 
 use std::cell::Cell;
 
+use crate::tui::action::Action;
+
 /// Selection in a list of `len` rows. The scroll offset is kept by the drawing code (it
 /// knows the height) in a `Cell`, so drawing can stay `&self`.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -21,6 +23,22 @@ impl Cursor {
         }
         let target = self.selected.saturating_add_signed(delta);
         self.selected = target.min(len - 1);
+    }
+
+    /// Moves for a list action (`page` rows for page up/down); returns whether `action`
+    /// was a list move.
+    pub fn act(&mut self, action: Action, len: usize, page: usize) -> bool {
+        let page = isize::try_from(page.max(1)).unwrap_or(10);
+        match action {
+            Action::Up => self.move_by(-1, len),
+            Action::Down => self.move_by(1, len),
+            Action::PageUp => self.move_by(-page, len),
+            Action::PageDown => self.move_by(page, len),
+            Action::Top => self.selected = 0,
+            Action::Bottom => self.selected = len.saturating_sub(1),
+            _ => return false,
+        }
+        true
     }
 
     /// Keeps the selection inside `0..len` after the list changed.

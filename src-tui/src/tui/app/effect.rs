@@ -4,8 +4,8 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use haema_core::{
-    AddOutcome, AddStatus, Changeset, ChangesetId, CoreSections, CoreVersion, CoreVersionId, Lineage, MemoryId,
-    MemoryRecord, Recall, SearchMode, SearchResults, Section, StoreInfo,
+    AddOutcome, AddStatus, Changeset, ChangesetId, ChangesetSummary, CoreSections, CoreVersion, CoreVersionId, Lineage,
+    MemoryId, MemoryRecord, Recall, SearchMode, SearchResults, Section, StoreInfo,
 };
 
 /// Work for the runtime: store reads and writes, provider calls, the external editor.
@@ -77,7 +77,9 @@ pub enum Effect {
     ApproveAll(Vec<ChangesetId>),
     /// Re-run a stale changeset.
     Rerun(ChangesetId),
-    /// A page of the history.
+    /// One changeset whole (History's details window).
+    LoadChangeset(ChangesetId),
+    /// A page of the history, as summaries.
     LoadHistory {
         /// Keyset position.
         before: Option<ChangesetId>,
@@ -151,12 +153,14 @@ pub enum Msg {
     CoreVersions(Vec<CoreVersion>),
     /// Pending and stale changesets, newest first.
     Review(Vec<Changeset>),
+    /// One changeset whole, for the details window.
+    Changeset(Box<Changeset>),
     /// History page.
     History {
         /// Appended?
         append: bool,
-        /// Changesets.
-        page: Vec<Changeset>,
+        /// Changeset summaries.
+        page: Vec<ChangesetSummary>,
         /// Page size asked for.
         limit: usize,
     },

@@ -2,84 +2,35 @@
 
 use haema_core::MemoryRecord;
 
-use super::{App, Cursor, Effect, PAGE, PAGE_STEP, PREFETCH};
+use super::{Ctx, Effect, PagedList, Pane, Reply};
 use crate::tui::action::Action;
 
-/// The Latest view.
-#[derive(Debug, Default)]
-pub struct LatestState {
-    /// Loaded memories, newest first.
-    pub items: Vec<MemoryRecord>,
-    /// Selection.
-    pub cursor: Cursor,
-    /// No more pages.
-    pub exhausted: bool,
-    /// A page is on its way.
-    pub loading: bool,
-    /// The first answer arrived.
-    pub loaded: bool,
-}
+/// The Latest view: loaded memories, newest first.
+pub type LatestState = PagedList<MemoryRecord>;
 
-impl LatestState {
-    /// Reloads from the top as many rows as are loaded (at least a page).
-    pub fn reload(&mut self) -> Effect {
-        self.loading = true;
-        Effect::LoadLatest {
-            after: None,
-            limit: self.items.len().max(PAGE),
+impl Pane for LatestState {
+    fn load(&mut self) -> Vec<Effect> {
+        let limit = self.reload();
+        vec![Effect::LoadLatest { after: None, limit }]
+    }
+
+    fn act(&mut self, action: Action, _ctx: &Ctx<'_>) -> Reply {
+        if self.move_cursor(action) {
+            let after = self.next_page().cloned();
+            return after
+                .map(|after| Effect::LoadLatest {
+                    after: Some(after),
+                    limit: super::PAGE,
+                })
+                .into();
+        }
+        match (action, self.selected()) {
+            (Action::Open, Some(m)) => vec![Effect::LoadLineage(m.id.clone())].into(),
+            _ => Reply::none(),
         }
     }
 
-    /// The selected memory.
-    pub fn selected(&self) -> Option<&MemoryRecord> {
-        self.items.get(self.cursor.selected)
-    }
-
-    /// Takes a page; a reload keeps the selection on the same memory when it is still there.
-    pub fn receive(&mut self, append: bool, records: Vec<MemoryRecord>, limit: usize) {
-        self.loading = false;
-        self.loaded = true;
-        self.exhausted = records.len() < limit;
-        if append {
-            let known: std::collections::HashSet<&str> = self.items.iter().map(|m| m.id.as_str()).collect();
-            let fresh: Vec<MemoryRecord> = records.into_iter().filter(|m| !known.contains(m.id.as_str())).collect();
-            self.items.extend(fresh);
-        } else {
-            let keep = self.selected().map(|m| m.id.clone());
-            self.items = records;
-            if let Some(pos) = keep.and_then(|id| self.items.iter().position(|m| m.id == id)) {
-                self.cursor.selected = pos;
-            }
-        }
-        self.cursor.clamp(self.items.len());
-    }
-
-    /// The next page, when the cursor is near the end and more may exist.
-    pub fn more(&mut self) -> Option<Effect> {
-        if self.loading || self.exhausted || self.items.len() > self.cursor.selected + PREFETCH {
-            return None;
-        }
-        let last = self.items.last()?.clone();
-        self.loading = true;
-        Some(Effect::LoadLatest {
-            after: Some(last),
-            limit: PAGE,
-        })
-    }
-}
-
-impl App {
-    pub(super) fn latest_action(&mut self, action: Action) -> Vec<Effect> {
-        let len = self.latest.items.len();
-        if Self::move_cursor(&mut self.latest.cursor, action, len, PAGE_STEP) {
-            return self.latest.more().into_iter().collect();
-        }
-        match action {
-            Action::Open => match self.latest.selected() {
-                Some(m) => vec![Effect::LoadLineage(m.id.clone())],
-                None => Vec::new(),
-            },
-            _ => Vec::new(),
-        }
+    fn failed(&mut self) {
+        PagedList::failed(self);
     }
 }

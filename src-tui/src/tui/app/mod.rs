@@ -1,5 +1,11 @@
 //! The TUI's state machine: events and provider results go in, effects come out as data.
 //! Nothing here touches the terminal or the store, so every path is unit-tested.
+//!
+//! Each view's state is a [`Pane`]: it loads itself, answers its key scope and returns a
+//! [`Reply`] (effects, a window, a status line) that [`App`] applies; the drawing half is
+//! [`Render`](crate::tui::views::Render). Latest, History and Search keep their rows in
+//! one [`PagedList`] (cursor, loading flags, the next page near the end, the selection
+//! kept on the same row across reloads).
 
 mod core_view;
 mod cursor;
@@ -10,11 +16,14 @@ mod history;
 mod latest;
 mod line_input;
 mod overlay;
+mod paged;
+mod pane;
 mod review;
 mod search;
 mod stores;
 #[cfg(test)]
 mod tests;
+mod view;
 
 use std::time::{Duration, Instant};
 
@@ -28,11 +37,14 @@ pub use history::HistoryState;
 pub use latest::LatestState;
 pub use line_input::{Edit, LineInput};
 pub use overlay::{EditTarget, Overlay};
+pub use paged::{PagedList, Row};
+pub use pane::{Ctx, Note, Pane, Reply};
 pub use review::ReviewState;
 pub use search::{HITS, SearchState};
 pub use stores::StoresState;
+pub use view::{Busy, Event, Status, View};
 
-use super::action::{Action, Scope};
+use super::action::Action;
 use super::keymap::{Key, Keymap};
 
 /// Rows fetched per page of an endless list.
@@ -43,98 +55,6 @@ const PREFETCH: usize = 40;
 const PAGE_STEP: usize = 10;
 /// How long an information message stays in the status line.
 const MESSAGE_TTL: Duration = Duration::from_secs(6);
-
-/// Something that happened in the terminal.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Event {
-    /// A key press.
-    Key(KeyEvent),
-    /// Pasted text (bracketed paste).
-    Paste(String),
-    /// A mouse event (when mouse capture is on).
-    Mouse(MouseEvent),
-    /// The terminal was resized.
-    Resize,
-    /// Time passes (about ten times a second).
-    Tick(Instant),
-}
-
-/// The views, in tab order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum View {
-    /// Newest memories.
-    Latest,
-    /// Search and recall preview.
-    Search,
-    /// core.md.
-    Core,
-    /// Pending changesets.
-    Review,
-    /// Every changeset.
-    History,
-    /// Store switching.
-    Stores,
-}
-
-impl View {
-    /// Tab order.
-    pub const ALL: [Self; 6] = [
-        Self::Latest,
-        Self::Search,
-        Self::Core,
-        Self::Review,
-        Self::History,
-        Self::Stores,
-    ];
-
-    /// Tab title.
-    pub fn title(self) -> &'static str {
-        match self {
-            Self::Latest => "Latest",
-            Self::Search => "Search",
-            Self::Core => "Core",
-            Self::Review => "Review",
-            Self::History => "History",
-            Self::Stores => "Stores",
-        }
-    }
-
-    /// The key scope of the view.
-    pub fn scope(self) -> Scope {
-        match self {
-            Self::Latest => Scope::Latest,
-            Self::Search => Scope::Search,
-            Self::Core => Scope::Core,
-            Self::Review => Scope::Review,
-            Self::History => Scope::History,
-            Self::Stores => Scope::Stores,
-        }
-    }
-
-    fn index(self) -> usize {
-        Self::ALL.iter().position(|v| *v == self).unwrap_or(0)
-    }
-}
-
-/// A line in the status bar.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Status {
-    /// Text.
-    pub text: String,
-    /// Shown as an error (and kept until the next action).
-    pub error: bool,
-    /// When it was set.
-    pub at: Instant,
-}
-
-/// Work in progress shown with a spinner.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Busy {
-    /// What is being done.
-    pub label: String,
-    /// Since when.
-    pub since: Instant,
-}
 
 /// Everything the TUI shows.
 pub struct App {
@@ -260,7 +180,7 @@ impl App {
         {
             self.status = None;
         }
-        self.search_tick(now)
+        self.panes_mut().into_iter().flat_map(|p| p.tick(now)).collect()
     }
 
     fn paste(&mut self, text: &str) -> Vec<Effect> {
@@ -268,16 +188,7 @@ impl App {
             overlay.paste(text);
             return Vec::new();
         }
-        match self.view {
-            View::Search => self.search_paste(text),
-            View::Stores => {
-                if let Some(input) = &mut self.stores.new_name {
-                    input.insert_str(text);
-                }
-                Vec::new()
-            }
-            _ => Vec::new(),
-        }
+        self.on_pane(|pane, ctx| pane.paste(text, ctx))
     }
 
     fn mouse(&mut self, mouse: MouseEvent) -> Vec<Effect> {
@@ -308,11 +219,8 @@ impl App {
         if self.overlay.is_some() {
             return self.overlay_key(key);
         }
-        if self.view == View::Search && self.search.editing {
-            return self.search_input(key);
-        }
-        if self.view == View::Stores && self.stores.new_name.is_some() {
-            return self.stores_input(key);
+        if self.pane(self.view).typing() {
+            return self.on_pane(|pane, ctx| pane.input(key, ctx));
         }
         match self.keymap.lookup(Key::from_event(key), self.view.scope()) {
             Some(action) => self.act(action),
@@ -357,15 +265,74 @@ impl App {
                 self.inform("reloaded");
                 self.refresh()
             }
-            _ => match self.view {
-                View::Latest => self.latest_action(action),
-                View::Search => self.search_action(action),
-                View::Core => self.core_action(action),
-                View::Review => self.review_action(action),
-                View::History => self.history_action(action),
-                View::Stores => self.stores_action(action),
-            },
+            _ => self.on_pane(|pane, ctx| pane.act(action, ctx)),
         }
+    }
+
+    /// The state of a view.
+    pub fn pane(&self, view: View) -> &dyn Pane {
+        match view {
+            View::Latest => &self.latest,
+            View::Search => &self.search,
+            View::Core => &self.core,
+            View::Review => &self.review,
+            View::History => &self.history,
+            View::Stores => &self.stores,
+        }
+    }
+
+    fn panes_mut(&mut self) -> [&mut dyn Pane; 6] {
+        [
+            &mut self.latest,
+            &mut self.search,
+            &mut self.core,
+            &mut self.review,
+            &mut self.history,
+            &mut self.stores,
+        ]
+    }
+
+    /// The state of a view to change, with what it may read of the app.
+    fn pane_mut(&mut self, view: View) -> (&mut dyn Pane, Ctx<'_>) {
+        let ctx = Ctx {
+            now: self.now,
+            store_dir: &self.store_dir,
+        };
+        let pane: &mut dyn Pane = match view {
+            View::Latest => &mut self.latest,
+            View::Search => &mut self.search,
+            View::Core => &mut self.core,
+            View::Review => &mut self.review,
+            View::History => &mut self.history,
+            View::Stores => &mut self.stores,
+        };
+        (pane, ctx)
+    }
+
+    /// Runs `f` on the current view's pane and applies its reply.
+    fn on_pane(&mut self, f: impl FnOnce(&mut dyn Pane, &Ctx<'_>) -> Reply) -> Vec<Effect> {
+        let (pane, ctx) = self.pane_mut(self.view);
+        let reply = f(pane, &ctx);
+        self.apply(reply)
+    }
+
+    /// Does what a pane asked for; returns its effects.
+    fn apply(&mut self, reply: Reply) -> Vec<Effect> {
+        if let Some(overlay) = reply.overlay {
+            self.overlay = Some(overlay);
+        }
+        match reply.note {
+            Some(Note::Inform(text)) => self.inform(text),
+            Some(Note::Fail(text)) => self.fail(text),
+            None => {}
+        }
+        self.quit |= reply.quit;
+        reply.effects
+    }
+
+    /// The folder that holds the stores: the parent of the open one.
+    pub fn stores_root(&self) -> std::path::PathBuf {
+        stores::stores_root(&self.store_dir)
     }
 
     /// Switches to a view and reloads it.
@@ -375,14 +342,7 @@ impl App {
     }
 
     fn load_view(&mut self, view: View) -> Vec<Effect> {
-        match view {
-            View::Latest => vec![self.latest.reload()],
-            View::Search => self.search_reload(),
-            View::Core => self.core.reload(),
-            View::Review => vec![Effect::LoadReview],
-            View::History => vec![self.history.reload()],
-            View::Stores => vec![Effect::ListStores],
-        }
+        self.pane_mut(view).0.load()
     }
 
     /// Reloads what is shown (after a write, or when another process wrote the store).
@@ -412,9 +372,9 @@ impl App {
                 if what == "add" {
                     self.busy = None;
                 }
-                self.search.searching = false;
-                self.latest.loading = false;
-                self.history.loading = false;
+                for pane in self.panes_mut() {
+                    pane.failed();
+                }
                 self.fail(format!("{what} failed: {error}"));
                 Vec::new()
             }
@@ -437,11 +397,20 @@ impl App {
                 self.latest.receive(append, records, limit);
                 Vec::new()
             }
+            Msg::Changeset(changeset) => {
+                self.overlay = Some(Overlay::Changeset { changeset, scroll: 0 });
+                Vec::new()
+            }
             Msg::Lineage(lineage) => {
                 self.overlay = Some(Overlay::Lineage { lineage, scroll: 0 });
                 Vec::new()
             }
-            Msg::SearchDone { generation, results } => self.search_done(generation, results),
+            Msg::SearchDone { generation, results } => {
+                if let Some(notice) = self.search.search_done(generation, results) {
+                    self.inform(notice);
+                }
+                Vec::new()
+            }
             Msg::RecallDone { generation, recall } => {
                 self.search.recall_done(generation, recall);
                 Vec::new()
@@ -467,20 +436,5 @@ impl App {
                 Vec::new()
             }
         }
-    }
-
-    /// Moves the cursor of a list; returns whether an action was a list move.
-    fn move_cursor(cursor: &mut Cursor, action: Action, len: usize, page: usize) -> bool {
-        let page = isize::try_from(page.max(1)).unwrap_or(10);
-        match action {
-            Action::Up => cursor.move_by(-1, len),
-            Action::Down => cursor.move_by(1, len),
-            Action::PageUp => cursor.move_by(-page, len),
-            Action::PageDown => cursor.move_by(page, len),
-            Action::Top => cursor.selected = 0,
-            Action::Bottom => cursor.selected = len.saturating_sub(1),
-            _ => return false,
-        }
-        true
     }
 }

@@ -3,7 +3,7 @@
 
 use haema_core::{Changeset, ChangesetId, ChangesetStatus};
 
-use super::{App, Cursor, EditTarget, Effect, Overlay, PAGE_STEP};
+use super::{Ctx, Cursor, EditTarget, Effect, Overlay, PAGE_STEP, Pane, Reply};
 use crate::tui::action::Action;
 
 /// The Review view.
@@ -35,51 +35,49 @@ impl ReviewState {
     }
 }
 
-impl App {
-    pub(super) fn review_action(&mut self, action: Action) -> Vec<Effect> {
-        let len = self.review.items.len();
-        if Self::move_cursor(&mut self.review.cursor, action, len, PAGE_STEP) {
-            return Vec::new();
+impl Pane for ReviewState {
+    fn load(&mut self) -> Vec<Effect> {
+        vec![Effect::LoadReview]
+    }
+
+    fn act(&mut self, action: Action, _ctx: &Ctx<'_>) -> Reply {
+        if self.cursor.act(action, self.items.len(), PAGE_STEP) {
+            return Reply::none();
         }
         if action == Action::ApproveAll {
             let ids: Vec<ChangesetId> = self
-                .review
                 .items
                 .iter()
                 .filter(|c| c.status == ChangesetStatus::Pending)
                 .map(|c| c.id)
                 .rev()
                 .collect();
-            if ids.is_empty() {
-                self.fail("nothing pending to approve");
+            return if ids.is_empty() {
+                Reply::fail("nothing pending to approve")
             } else {
-                self.overlay = Some(Overlay::Confirm {
+                Reply::overlay(Overlay::Confirm {
                     question: format!("Approve all {} pending changesets, oldest first? (y/n)", ids.len()),
                     effects: vec![Effect::ApproveAll(ids)],
-                });
-            }
-            return Vec::new();
+                })
+            };
         }
-        let Some(selected) = self.review.selected() else {
+        let Some(selected) = self.selected() else {
             if matches!(
                 action,
                 Action::Approve | Action::Reject | Action::EditProposal | Action::Rerun
             ) {
-                self.fail("nothing to review");
+                return Reply::fail("nothing to review");
             }
-            return Vec::new();
+            return Reply::none();
         };
         let (id, status) = (selected.id, selected.status);
         match action {
-            Action::Approve | Action::EditProposal if status == ChangesetStatus::Stale => {
-                self.fail(format!(
-                    "changeset #{id} is stale: the memories it was built on changed; re-run it (R) or reject it (n)"
-                ));
-                Vec::new()
-            }
-            Action::Approve => vec![Effect::Approve(id)],
-            Action::Reject => vec![Effect::Reject(id)],
-            Action::Rerun => vec![Effect::Rerun(id)],
+            Action::Approve | Action::EditProposal if status == ChangesetStatus::Stale => Reply::fail(format!(
+                "changeset #{id} is stale: the memories it was built on changed; re-run it (R) or reject it (n)"
+            )),
+            Action::Approve => vec![Effect::Approve(id)].into(),
+            Action::Reject => vec![Effect::Reject(id)].into(),
+            Action::Rerun => vec![Effect::Rerun(id)].into(),
             Action::EditProposal => {
                 let text = selected
                     .proposed
@@ -87,17 +85,13 @@ impl App {
                     .map(|p| p.content.replace('\n', " "))
                     .collect::<Vec<_>>()
                     .join("\n");
-                self.overlay = Some(Overlay::editor(EditTarget::Proposal(id), &text));
-                Vec::new()
+                Reply::overlay(Overlay::editor(EditTarget::Proposal(id), &text))
             }
-            Action::Open => {
-                self.overlay = Some(Overlay::Changeset {
-                    changeset: Box::new(selected.clone()),
-                    scroll: 0,
-                });
-                Vec::new()
-            }
-            _ => Vec::new(),
+            Action::Open => Reply::overlay(Overlay::Changeset {
+                changeset: Box::new(selected.clone()),
+                scroll: 0,
+            }),
+            _ => Reply::none(),
         }
     }
 }

@@ -2,10 +2,10 @@
 
 use std::time::{Duration, Instant};
 
-use haema_core::{Recall, SearchMode, SearchResults};
+use haema_core::{Recall, SearchHit, SearchMode, SearchResults};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::{App, Cursor, Edit, Effect, LineInput, PAGE_STEP};
+use super::{Ctx, Edit, Effect, LineInput, PagedList, Pane, Reply};
 use crate::tui::action::Action;
 
 /// Typing pauses this long before a query runs.
@@ -24,10 +24,10 @@ pub struct SearchState {
     pub editing: bool,
     /// Mode asked for.
     pub mode: SearchMode,
-    /// The last answer.
-    pub results: Option<SearchResults>,
-    /// Selection in the hits.
-    pub cursor: Cursor,
+    /// The hits of the last answer (one complete page).
+    pub hits: PagedList<SearchHit>,
+    /// The mode the last answer ran in; `None` until a query has answered.
+    pub ran: Option<SearchMode>,
     /// Tags requests; answers to older ones are dropped.
     pub generation: u64,
     /// When the typed query is due to run.
@@ -38,6 +38,10 @@ pub struct SearchState {
     pub show_recall: bool,
     /// The last recall block.
     pub recall: Option<Recall>,
+    /// Query and mode of the request on its way, and of the hits shown: an answer to the
+    /// same question again (a refresh) keeps the selection on the same memory.
+    asked: (String, SearchMode),
+    shown: Option<(String, SearchMode)>,
 }
 
 impl SearchState {
@@ -47,10 +51,13 @@ impl SearchState {
         let query = self.query.text().trim().to_owned();
         let mut effects = Vec::new();
         if query.is_empty() {
-            self.results = None;
+            self.hits = PagedList::default();
+            self.ran = None;
+            self.shown = None;
             self.searching = false;
         } else {
             self.searching = true;
+            self.asked = (query.clone(), self.mode);
             effects.push(Effect::Search {
                 generation: self.generation,
                 query: query.clone(),
@@ -67,6 +74,24 @@ impl SearchState {
         effects
     }
 
+    /// Takes a search answer if it belongs to the current query; returns its notice.
+    pub fn search_done(&mut self, generation: u64, results: SearchResults) -> Option<String> {
+        if generation != self.generation {
+            return None;
+        }
+        self.searching = false;
+        self.ran = Some(results.mode);
+        if self.shown.as_ref() == Some(&self.asked) {
+            let limit = results.hits.len();
+            self.hits.receive(false, results.hits, limit);
+        } else {
+            self.hits.replace(results.hits);
+        }
+        self.hits.exhausted = true;
+        self.shown = Some(self.asked.clone());
+        results.notice
+    }
+
     /// Takes a recall answer if it belongs to the current query.
     pub fn recall_done(&mut self, generation: u64, recall: Recall) {
         if generation == self.generation {
@@ -75,8 +100,8 @@ impl SearchState {
     }
 
     /// The selected hit.
-    pub fn selected(&self) -> Option<&haema_core::SearchHit> {
-        self.results.as_ref().and_then(|r| r.hits.get(self.cursor.selected))
+    pub fn selected(&self) -> Option<&SearchHit> {
+        self.hits.selected()
     }
 }
 
@@ -88,93 +113,84 @@ fn next_mode(mode: SearchMode) -> SearchMode {
     }
 }
 
-impl App {
-    pub(super) fn search_reload(&mut self) -> Vec<Effect> {
-        self.search.run()
+impl Pane for SearchState {
+    fn load(&mut self) -> Vec<Effect> {
+        self.run()
     }
 
-    pub(super) fn search_tick(&mut self, now: Instant) -> Vec<Effect> {
-        match self.search.due {
-            Some(due) if due <= now => self.search.run(),
+    fn tick(&mut self, now: Instant) -> Vec<Effect> {
+        match self.due {
+            Some(due) if due <= now => self.run(),
             _ => Vec::new(),
         }
     }
 
-    pub(super) fn search_paste(&mut self, text: &str) -> Vec<Effect> {
-        self.search.query.insert_str(text);
-        self.search.editing = true;
-        self.search.due = Some(self.now + DEBOUNCE);
-        Vec::new()
+    fn paste(&mut self, text: &str, ctx: &Ctx<'_>) -> Reply {
+        self.query.insert_str(text);
+        self.editing = true;
+        self.due = Some(ctx.now + DEBOUNCE);
+        Reply::none()
     }
 
-    pub(super) fn search_done(&mut self, generation: u64, results: SearchResults) -> Vec<Effect> {
-        if generation != self.search.generation {
-            return Vec::new();
-        }
-        self.search.searching = false;
-        if let Some(notice) = &results.notice {
-            self.inform(notice.clone());
-        }
-        self.search.results = Some(results);
-        self.search.cursor = Cursor::default();
-        Vec::new()
+    fn typing(&self) -> bool {
+        self.editing
     }
 
     /// A key while the query has the focus.
-    pub(super) fn search_input(&mut self, key: KeyEvent) -> Vec<Effect> {
+    fn input(&mut self, key: KeyEvent, ctx: &Ctx<'_>) -> Reply {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         match key.code {
-            KeyCode::Char('c') if ctrl => {
-                self.quit = true;
-                Vec::new()
-            }
+            KeyCode::Char('c') if ctrl => Reply::quit(),
             KeyCode::Esc | KeyCode::Down | KeyCode::Tab => {
-                self.search.editing = false;
-                if self.search.due.is_some() {
-                    self.search.run()
+                self.editing = false;
+                if self.due.is_some() {
+                    self.run().into()
                 } else {
-                    Vec::new()
+                    Reply::none()
                 }
             }
             KeyCode::Enter => {
-                self.search.editing = false;
-                self.search.run()
+                self.editing = false;
+                self.run().into()
             }
             _ => {
-                if self.search.query.handle(key) == Edit::Changed {
-                    self.search.due = Some(self.now + DEBOUNCE);
+                if self.query.handle(key) == Edit::Changed {
+                    self.due = Some(ctx.now + DEBOUNCE);
                 }
-                Vec::new()
+                Reply::none()
             }
         }
     }
 
-    pub(super) fn search_action(&mut self, action: Action) -> Vec<Effect> {
-        let len = self.search.results.as_ref().map_or(0, |r| r.hits.len());
-        if Self::move_cursor(&mut self.search.cursor, action, len, PAGE_STEP) {
-            return Vec::new();
+    fn act(&mut self, action: Action, _ctx: &Ctx<'_>) -> Reply {
+        if self.hits.move_cursor(action) {
+            return Reply::none();
         }
         match action {
             Action::CycleMode => {
-                self.search.mode = next_mode(self.search.mode);
-                self.search.run()
+                self.mode = next_mode(self.mode);
+                self.run().into()
             }
             Action::ToggleRecall => {
-                self.search.show_recall = !self.search.show_recall;
-                if self.search.show_recall {
-                    self.search.run()
+                self.show_recall = !self.show_recall;
+                if self.show_recall {
+                    self.run().into()
                 } else {
-                    Vec::new()
+                    Reply::none()
                 }
             }
-            Action::Open => match self.search.selected() {
-                Some(hit) => vec![Effect::LoadLineage(hit.memory.id.clone())],
+            Action::Open => match self.selected() {
+                Some(hit) => vec![Effect::LoadLineage(hit.memory.id.clone())].into(),
                 None => {
-                    self.search.editing = true;
-                    Vec::new()
+                    self.editing = true;
+                    Reply::none()
                 }
             },
-            _ => Vec::new(),
+            _ => Reply::none(),
         }
+    }
+
+    fn failed(&mut self) {
+        self.searching = false;
     }
 }

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::{App, Cursor, Effect, LineInput, PAGE_STEP, StoreEntry};
+use super::{Ctx, Cursor, Effect, LineInput, PAGE_STEP, Pane, Reply, StoreEntry};
 use crate::tui::action::Action;
 
 /// The Stores view.
@@ -47,73 +47,77 @@ pub fn check_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
-impl App {
-    /// The folder that holds the stores: the parent of the open one.
-    pub fn stores_root(&self) -> std::path::PathBuf {
-        self.store_dir
-            .parent()
-            .map_or_else(|| self.store_dir.clone(), Path::to_path_buf)
+/// The folder that holds the stores: the parent of the open one.
+pub fn stores_root(store_dir: &Path) -> std::path::PathBuf {
+    store_dir
+        .parent()
+        .map_or_else(|| store_dir.to_path_buf(), Path::to_path_buf)
+}
+
+impl Pane for StoresState {
+    fn load(&mut self) -> Vec<Effect> {
+        vec![Effect::ListStores]
     }
 
-    pub(super) fn stores_action(&mut self, action: Action) -> Vec<Effect> {
-        let len = self.stores.items.len();
-        if Self::move_cursor(&mut self.stores.cursor, action, len, PAGE_STEP) {
-            return Vec::new();
+    fn act(&mut self, action: Action, ctx: &Ctx<'_>) -> Reply {
+        if self.cursor.act(action, self.items.len(), PAGE_STEP) {
+            return Reply::none();
         }
         match action {
-            Action::Open | Action::SwitchStore => {
-                match self
-                    .stores
-                    .items
-                    .get(self.stores.cursor.selected)
-                    .map(|s| s.dir.clone())
-                {
-                    Some(dir) if dir == self.store_dir => {
-                        self.inform("this store is already open");
-                        Vec::new()
-                    }
-                    Some(dir) => vec![Effect::SwitchStore(dir)],
-                    None => Vec::new(),
-                }
-            }
+            Action::Open | Action::SwitchStore => match self.items.get(self.cursor.selected).map(|s| s.dir.clone()) {
+                Some(dir) if dir == ctx.store_dir => Reply::inform("this store is already open"),
+                Some(dir) => vec![Effect::SwitchStore(dir)].into(),
+                None => Reply::none(),
+            },
             Action::NewStore => {
-                self.stores.new_name = Some(LineInput::default());
-                Vec::new()
+                self.new_name = Some(LineInput::default());
+                Reply::none()
             }
-            _ => Vec::new(),
+            _ => Reply::none(),
         }
+    }
+
+    fn typing(&self) -> bool {
+        self.new_name.is_some()
+    }
+
+    fn paste(&mut self, text: &str, _ctx: &Ctx<'_>) -> Reply {
+        if let Some(input) = &mut self.new_name {
+            input.insert_str(text);
+        }
+        Reply::none()
     }
 
     /// A key while a new store's name is typed.
-    pub(super) fn stores_input(&mut self, key: KeyEvent) -> Vec<Effect> {
-        let Some(input) = &mut self.stores.new_name else {
-            return Vec::new();
+    fn input(&mut self, key: KeyEvent, ctx: &Ctx<'_>) -> Reply {
+        let Some(input) = &mut self.new_name else {
+            return Reply::none();
         };
         match key.code {
             KeyCode::Esc => {
-                self.stores.new_name = None;
-                Vec::new()
+                self.new_name = None;
+                Reply::none()
             }
             KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
-                self.stores.new_name = None;
-                Vec::new()
+                self.new_name = None;
+                Reply::none()
             }
             KeyCode::Enter => {
                 let name = input.text().trim().to_owned();
                 if let Err(e) = check_name(&name) {
-                    self.fail(e);
-                    return Vec::new();
+                    return Reply::fail(e);
                 }
-                let dir = self.stores_root().join(&name);
-                self.stores.new_name = None;
-                if self.stores.items.iter().any(|s| s.dir == dir) {
-                    self.inform(format!("`{name}` exists; opening it"));
+                let dir = stores_root(ctx.store_dir).join(&name);
+                self.new_name = None;
+                let mut reply = Reply::from(vec![Effect::SwitchStore(dir.clone())]);
+                if self.items.iter().any(|s| s.dir == dir) {
+                    reply.note = Some(super::Note::Inform(format!("`{name}` exists; opening it")));
                 }
-                vec![Effect::SwitchStore(dir)]
+                reply
             }
             _ => {
                 input.handle(key);
-                Vec::new()
+                Reply::none()
             }
         }
     }

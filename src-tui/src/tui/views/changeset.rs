@@ -3,7 +3,7 @@
 
 use haema_core::review::diff::{self, Change};
 use haema_core::review::view::{self, SHOWN_ITEMS as SHOWN, partner};
-use haema_core::{Changeset, ChangesetStatus};
+use haema_core::{Changeset, ChangesetId, ChangesetStatus, ChangesetSummary, DecidedBy};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
@@ -22,9 +22,13 @@ fn more_line(total: usize, ui: &Ui) -> Option<Line<'static>> {
 
 /// The inputs of a changeset on one line: the first three, and how many more.
 pub fn inputs_line(cs: &Changeset) -> String {
-    let mut line = cs.inputs.iter().take(3).cloned().collect::<Vec<_>>().join(" · ");
-    if cs.inputs.len() > 3 {
-        line.push_str(&format!(" · (+{} more)", cs.inputs.len() - 3));
+    first_inputs_line(cs.inputs.iter().take(3).cloned().collect(), cs.inputs.len())
+}
+
+fn first_inputs_line(first: Vec<String>, total: usize) -> String {
+    let mut line = first.join(" · ");
+    if total > 3 {
+        line.push_str(&format!(" · (+{} more)", total - 3));
     }
     line
 }
@@ -157,10 +161,19 @@ pub fn diff_lines(before: &str, after: &str, ui: &Ui) -> Vec<Line<'static>> {
 
 /// `committed by user` and the like.
 pub fn status_text(cs: &Changeset) -> String {
-    let word = cs.status.as_str();
-    match (&cs.decided_by, cs.status) {
+    status_words(cs.status, cs.decided_by, cs.reverted_by_id)
+}
+
+/// [`status_text`] of a summary.
+pub fn summary_status(cs: &ChangesetSummary) -> String {
+    status_words(cs.status, cs.decided_by, cs.reverted_by_id)
+}
+
+fn status_words(status: ChangesetStatus, decided_by: Option<DecidedBy>, reverted_by: Option<ChangesetId>) -> String {
+    let word = status.as_str();
+    match (decided_by, status) {
         (_, ChangesetStatus::Pending) => "pending".into(),
-        (_, ChangesetStatus::Reverted) => match cs.reverted_by_id {
+        (_, ChangesetStatus::Reverted) => match reverted_by {
             Some(by) => format!("reverted by #{by}"),
             None => "reverted".into(),
         },
@@ -169,17 +182,20 @@ pub fn status_text(cs: &Changeset) -> String {
     }
 }
 
-/// One line for lists: `#12  pending  +2 -1  core  input…`.
-pub fn summary(cs: &Changeset) -> String {
+/// One line for lists: `+2 -1 core  input…`.
+pub fn summary(cs: &ChangesetSummary) -> String {
     let input = match cs.reverts_id {
         Some(r) => format!("undo of #{r}"),
-        None => cs.raw_input.clone().unwrap_or_else(|| inputs_line(cs)),
+        None => cs
+            .raw_input
+            .clone()
+            .unwrap_or_else(|| first_inputs_line(cs.first_inputs.clone(), cs.input_count)),
     };
-    let core = if cs.core_after.is_some() { " core" } else { "" };
+    let core = if cs.changes_core { " core" } else { "" };
     format!(
         "+{} -{}{core}  {}",
-        cs.added().count(),
-        cs.removed().count(),
+        cs.added,
+        cs.removed,
         super::widgets::one_line(&input)
     )
 }

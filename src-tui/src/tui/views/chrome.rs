@@ -9,7 +9,7 @@ use unicode_width::UnicodeWidthStr;
 use super::Ui;
 use super::widgets::thousands;
 use crate::tui::action::Action;
-use crate::tui::app::{App, CoreMode, View};
+use crate::tui::app::{App, View};
 
 const SPINNER: [&str; 4] = ["|", "/", "-", "\\"];
 
@@ -58,35 +58,7 @@ pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
 
 /// Key hints for the current view.
 fn hints(app: &App) -> Vec<(Action, &'static str)> {
-    let mut list = match app.view {
-        View::Latest => vec![(Action::Open, "lineage"), (Action::Add, "add")],
-        View::Search if app.search.editing => Vec::new(),
-        View::Search => vec![
-            (Action::Search, "query"),
-            (Action::CycleMode, "mode"),
-            (Action::ToggleRecall, "recall"),
-        ],
-        View::Core if app.core.mode == CoreMode::Versions => vec![
-            (Action::MarkVersion, "mark"),
-            (Action::Restore, "restore"),
-            (Action::Back, "sections"),
-        ],
-        View::Core => vec![
-            (Action::EditSection, "edit"),
-            (Action::EditExternal, "$EDITOR"),
-            (Action::ToggleLock, "lock"),
-            (Action::Versions, "versions"),
-        ],
-        View::Review => vec![
-            (Action::Approve, "approve"),
-            (Action::Reject, "reject"),
-            (Action::EditProposal, "edit"),
-            (Action::ApproveAll, "all"),
-            (Action::Rerun, "re-run"),
-        ],
-        View::History => vec![(Action::Open, "details"), (Action::Revert, "revert")],
-        View::Stores => vec![(Action::SwitchStore, "open"), (Action::NewStore, "new")],
-    };
+    let mut list = app.pane(app.view).hints();
     list.push((Action::Help, "help"));
     list.push((Action::Quit, "quit"));
     list

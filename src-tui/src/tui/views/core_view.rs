@@ -10,18 +10,17 @@ use ratatui::widgets::ListItem;
 use super::Ui;
 use super::changeset::diff_lines;
 use super::widgets::{self, block};
-use crate::tui::app::{App, CoreMode};
+use crate::tui::app::{App, CoreMode, CoreState};
 
 /// Draws the view.
-pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
-    match app.core.mode {
-        CoreMode::Sections => sections(frame, area, app, ui),
-        CoreMode::Versions => versions(frame, area, app, ui),
+pub fn draw(state: &CoreState, frame: &mut Frame<'_>, area: Rect, _app: &App, ui: &Ui) {
+    match state.mode {
+        CoreMode::Sections => sections(state, frame, area, ui),
+        CoreMode::Versions => versions(state, frame, area, ui),
     }
 }
 
-fn sections(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
-    let state = &app.core;
+fn sections(state: &CoreState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
     let Some(core) = &state.sections else {
         let lines = vec![Line::from(Span::styled("loading…", ui.theme.dim()))];
         widgets::placeholder(frame, area, lines, block(" Core ", ui));
@@ -60,8 +59,7 @@ fn sections(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     widgets::text(frame, text_area, lines, block(title, ui), 0);
 }
 
-fn versions(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
-    let state = &app.core;
+fn versions(state: &CoreState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
     if state.versions.is_empty() {
         let lines = vec![Line::from(Span::styled("loading versions…", ui.theme.dim()))];
         widgets::placeholder(frame, area, lines, block(" Versions ", ui));

@@ -7,11 +7,10 @@ use ratatui::widgets::ListItem;
 
 use super::Ui;
 use super::widgets::{self, block, field, one_line};
-use crate::tui::app::App;
+use crate::tui::app::{App, LatestState};
 
 /// Draws the view.
-pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
-    let state = &app.latest;
+pub fn draw(state: &LatestState, frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     let title = if state.exhausted || state.items.is_empty() {
         format!(" Latest · {} ", state.items.len())
     } else {

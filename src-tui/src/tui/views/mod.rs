@@ -7,6 +7,7 @@ mod core_view;
 mod help;
 mod latest;
 mod overlay;
+mod render;
 mod review;
 mod search;
 mod stores_history;
@@ -14,12 +15,13 @@ mod stores_history;
 mod tests;
 mod widgets;
 
+pub use render::Render;
 pub use widgets::thousands;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
 
-use super::app::{App, View};
+use super::app::App;
 use super::clock::Clock;
 use super::highlight::Highlighter;
 use super::theme::Theme;
@@ -40,14 +42,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, ui: &Ui) {
     let [tabs, body, status] =
         Layout::vertical([Constraint::Length(1), Constraint::Min(1), Constraint::Length(1)]).areas(frame.area());
     chrome::tabs(frame, tabs, app, ui);
-    match app.view {
-        View::Latest => latest::draw(frame, body, app, ui),
-        View::Search => search::draw(frame, body, app, ui),
-        View::Core => core_view::draw(frame, body, app, ui),
-        View::Review => review::draw(frame, body, app, ui),
-        View::History => stores_history::history(frame, body, app, ui),
-        View::Stores => stores_history::stores(frame, body, app, ui),
-    }
+    app.pane(app.view).render(frame, body, app, ui);
     chrome::status(frame, status, app, ui);
     if app.overlay.is_some() {
         overlay::draw(frame, frame.area(), app, ui);

@@ -1,7 +1,7 @@
 //! The Review view: the changesets waiting for a decision and, for the selected one, what
 //! it replaces next to what it proposes, and the core.md diff.
 
-use haema_core::ChangesetStatus;
+use haema_core::{ChangesetStatus, ChangesetSummary};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -11,11 +11,10 @@ use super::Ui;
 use super::changeset::{core_lines, proposed_lines, related_lines, summary};
 use super::widgets::{self, block};
 use crate::tui::action::Action;
-use crate::tui::app::App;
+use crate::tui::app::{App, ReviewState};
 
 /// Draws the view.
-pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
-    let state = &app.review;
+pub fn draw(state: &ReviewState, frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     if state.items.is_empty() {
         let lines = if state.loaded {
             vec![
@@ -46,7 +45,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
                 Span::styled(format!("#{:<5}", cs.id), ui.theme.dim()),
                 tag,
                 Span::styled(format!("{}  ", ui.clock.format(cs.created_at_ms)), ui.theme.dim()),
-                Span::raw(summary(cs)),
+                Span::raw(summary(&ChangesetSummary::from(cs))),
             ]))
         })
         .collect();

@@ -9,7 +9,7 @@ use ratatui::widgets::{ListItem, Paragraph};
 
 use super::Ui;
 use super::widgets::{self, block, field, one_line};
-use crate::tui::app::App;
+use crate::tui::app::{App, SearchState};
 
 fn found_by(found: FoundBy) -> &'static str {
     match found {
@@ -20,8 +20,7 @@ fn found_by(found: FoundBy) -> &'static str {
 }
 
 /// Draws the view.
-pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
-    let state = &app.search;
+pub fn draw(state: &SearchState, frame: &mut Frame<'_>, area: Rect, _app: &App, ui: &Ui) {
     let [query_area, rest] = Layout::vertical([Constraint::Length(3), Constraint::Min(3)]).areas(area);
     let mode = format!(" Search · mode: {} (m) ", state.mode.as_str());
     let query_block = if state.editing {
@@ -54,17 +53,16 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
         let [l, p] = Layout::vertical([Constraint::Min(3), Constraint::Length(preview)]).areas(rest);
         (l, p)
     };
-    hits(frame, list_area, app, ui);
+    hits(state, frame, list_area, ui);
     if state.show_recall {
-        recall(frame, preview_area, app, ui);
+        recall(state, frame, preview_area, ui);
     } else {
-        preview(frame, preview_area, app, ui);
+        preview(state, frame, preview_area, ui);
     }
 }
 
-fn hits(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
-    let state = &app.search;
-    let Some(results) = &state.results else {
+fn hits(state: &SearchState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
+    let Some(ran) = state.ran else {
         let text = if state.searching {
             "searching…"
         } else {
@@ -80,11 +78,11 @@ fn hits(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     };
     let title = format!(
         " Hits · {} · ran {}{} ",
-        results.hits.len(),
-        results.mode.as_str(),
+        state.hits.items.len(),
+        ran.as_str(),
         if state.searching { " · searching…" } else { "" }
     );
-    if results.hits.is_empty() {
+    if state.hits.items.is_empty() {
         let lines = vec![
             Line::from("Nothing found."),
             Line::from(Span::styled("Try other words, or another mode (m).", ui.theme.dim())),
@@ -92,8 +90,9 @@ fn hits(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
         widgets::placeholder(frame, area, lines, block(title, ui));
         return;
     }
-    let items: Vec<ListItem<'_>> = results
+    let items: Vec<ListItem<'_>> = state
         .hits
+        .items
         .iter()
         .map(|h| {
             ListItem::new(Line::from(vec![
@@ -102,11 +101,11 @@ fn hits(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
             ]))
         })
         .collect();
-    widgets::list(frame, area, items, &state.cursor, block(title, ui), ui);
+    widgets::list(frame, area, items, &state.hits.cursor, block(title, ui), ui);
 }
 
-fn preview(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
-    let Some(hit) = app.search.selected() else {
+fn preview(state: &SearchState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
+    let Some(hit) = state.selected() else {
         widgets::text(frame, area, Vec::new(), block(" Preview · p: recall preview ", ui), 0);
         return;
     };
@@ -132,8 +131,8 @@ fn preview(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     );
 }
 
-fn recall(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
-    let Some(recall) = &app.search.recall else {
+fn recall(state: &SearchState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
+    let Some(recall) = &state.recall else {
         let lines = vec![Line::from(Span::styled("building the recall block…", ui.theme.dim()))];
         widgets::text(frame, area, lines, block(" Recall preview ", ui), 0);
         return;

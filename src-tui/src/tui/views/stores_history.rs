@@ -6,13 +6,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{ListItem, Paragraph};
 
 use super::Ui;
-use super::changeset::{status_text, summary};
+use super::changeset::{summary, summary_status as status_text};
 use super::widgets::{self, block, field, thousands};
-use crate::tui::app::App;
+use crate::tui::app::{App, HistoryState, StoresState};
 
 /// Draws the History view.
-pub fn history(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
-    let state = &app.history;
+pub fn history(state: &HistoryState, frame: &mut Frame<'_>, area: Rect, _app: &App, ui: &Ui) {
     if state.items.is_empty() {
         let text = if state.loaded {
             "No changesets yet."
@@ -63,8 +62,7 @@ pub fn history(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
 }
 
 /// Draws the Stores view.
-pub fn stores(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
-    let state = &app.stores;
+pub fn stores(state: &StoresState, frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     let (list_area, input_area) = if state.new_name.is_some() {
         let [l, i] = Layout::vertical([Constraint::Min(3), Constraint::Length(3)]).areas(area);
         (l, Some(i))

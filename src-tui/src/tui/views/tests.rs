@@ -216,7 +216,7 @@ fn history(items: Vec<haema_core::Changeset>) -> App {
     let mut app = app(View::History);
     app.update(Msg::History {
         append: false,
-        page: items,
+        page: items.iter().map(haema_core::ChangesetSummary::from).collect(),
         limit: 200,
     });
     app
@@ -384,7 +384,7 @@ fn huge_changesets_show_the_first_items_and_how_many_more() {
     assert_eq!(lines.len(), 201);
     assert!(lines[200].to_string().contains("… and 800 more"), "{}", lines[200]);
     assert_eq!(
-        super::changeset::summary(&import),
+        super::changeset::summary(&haema_core::ChangesetSummary::from(&import)),
         "+1000 -0  fact 0 · fact 1 · fact 2 · (+997 more)"
     );
     let full = super::changeset::full_lines(&import, &ui(), Clock::Utc);
