@@ -19,6 +19,7 @@ macro_rules! closed_set {
 
         impl $name {
             /// Every value, in declaration order.
+            #[allow(dead_code, reason = "a crate-private set need not list its values")]
             pub const ALL: &'static [Self] = &[$(Self::$variant),+];
 
             /// Every spelling, in declaration order.

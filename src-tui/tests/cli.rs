@@ -99,7 +99,7 @@ fn exit_codes_and_one_sentence_errors() {
     let bad_env = haema(store, &[("HAEMA_REVIEW", "sometimes")], &["status"], None);
     assert_eq!(bad_env.status.code(), Some(1));
     assert!(
-        stderr(&bad_env).contains("HAEMA_REVIEW") && stderr(&bad_env).contains("auto, review or guarded"),
+        stderr(&bad_env).contains("HAEMA_REVIEW") && stderr(&bad_env).contains("auto, review, guarded"),
         "{}",
         stderr(&bad_env)
     );

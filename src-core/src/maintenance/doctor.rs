@@ -1,5 +1,6 @@
 //! `haema doctor`: checks the store, the embedder and the LLM, each with one real call.
 
+use crate::store::MetaKey;
 use std::path::Path;
 use std::time::Instant;
 
@@ -47,11 +48,13 @@ pub async fn doctor(dir: &Path, settings: &Settings) -> Vec<Check> {
         let store = Store::open(&dir_owned).map_err(|e| e.to_string())?;
         store
             .read(|conn| {
-                let embedder = store::meta(conn, "embedder")?.unwrap_or_else(|| "none".into());
-                let dims: usize = store::meta(conn, "dims")?.and_then(|d| d.parse().ok()).unwrap_or(0);
+                let embedder = store::meta(conn, MetaKey::Embedder)?.unwrap_or_else(|| "none".into());
+                let dims: usize = store::meta(conn, MetaKey::Dims)?
+                    .and_then(|d| d.parse().ok())
+                    .unwrap_or(0);
                 let count =
                     memories::count(conn, MemoryStatus::Active)? + memories::count(conn, MemoryStatus::Superseded)?;
-                let waits = store::meta(conn, crate::memory::EMBEDDER_WANTED)?.is_some();
+                let waits = store::meta(conn, MetaKey::EmbedderWanted)?.is_some();
                 Ok((embedder, store.dir().display().to_string(), count, dims, waits))
             })
             .map_err(|e| e.to_string())

@@ -6,6 +6,7 @@
 //! meanwhile; memories they add are embedded too before the switch. The switch itself is
 //! one transaction.
 
+use crate::store::MetaKey;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -118,7 +119,7 @@ async fn reembed_with_lock(
             .await
             .map_err(|e| Error::Internal(e.to_string()))??,
     );
-    let from = blocking(&store, |s| s.read(|c| store::meta(c, "embedder")))
+    let from = blocking(&store, |s| s.read(|c| store::meta(c, MetaKey::Embedder)))
         .await?
         .unwrap_or_else(|| "none".into());
     let Some(embedder) = embedder else {
@@ -126,9 +127,9 @@ async fn reembed_with_lock(
             s.write(|tx| {
                 vectors::drop_table(tx, vectors::STAGING)?;
                 vectors::drop(tx)?;
-                store::delete_meta(tx, "reembed_target")?;
-                store::set_meta(tx, "embedder", "none")?;
-                store::set_meta(tx, "dims", "0")
+                store::delete_meta(tx, MetaKey::ReembedTarget)?;
+                store::set_meta(tx, MetaKey::Embedder, "none")?;
+                store::set_meta(tx, MetaKey::Dims, "0")
             })
         })
         .await?;
@@ -149,12 +150,12 @@ async fn reembed_with_lock(
         let target = target.clone();
         blocking(&store, move |s| {
             s.write(|tx| {
-                let same = store::meta(tx, "reembed_target")?.as_deref() == Some(target.as_str())
+                let same = store::meta(tx, MetaKey::ReembedTarget)?.as_deref() == Some(target.as_str())
                     && vectors::table_exists(tx, vectors::STAGING)?;
                 if !same {
                     vectors::drop_table(tx, vectors::STAGING)?;
                     vectors::create_table(tx, vectors::STAGING)?;
-                    store::set_meta(tx, "reembed_target", &target)?;
+                    store::set_meta(tx, MetaKey::ReembedTarget, &target)?;
                 }
                 Ok(same)
             })
@@ -177,9 +178,9 @@ async fn reembed_with_lock(
                         return Ok(false);
                     }
                     vectors::promote_staging(tx)?;
-                    store::set_meta(tx, "embedder", &id)?;
-                    store::set_meta(tx, "dims", &dims.to_string())?;
-                    store::delete_meta(tx, "reembed_target")?;
+                    store::set_meta(tx, MetaKey::Embedder, &id)?;
+                    store::set_meta(tx, MetaKey::Dims, &dims.to_string())?;
+                    store::delete_meta(tx, MetaKey::ReembedTarget)?;
                     Ok(true)
                 })
             })
@@ -232,7 +233,7 @@ pub(crate) async fn fill_missing(
             s.write(|tx| {
                 let batch = vectors::missing(tx, BATCH)?;
                 if batch.is_empty() {
-                    store::delete_meta(tx, crate::memory::VECTORS_BEHIND)?;
+                    store::delete_meta(tx, MetaKey::VectorsBehind)?;
                 }
                 Ok(batch)
             })

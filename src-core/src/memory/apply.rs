@@ -1,5 +1,6 @@
 //! Applying a changeset to the store: one transaction, then core.md.
 
+use crate::store::MetaKey;
 use std::collections::HashMap;
 
 use super::core_sections::{record_version, sync_external};
@@ -38,7 +39,7 @@ fn activate(tx: &Tx<'_>, rowid: i64, content: &str, vector: Option<&Vec<f32>>, h
             (true, _) => {}
             (false, Some(v)) => vectors::insert(tx, rowid, v)?,
             // Written while the embedder was missing: the next open with it catches up.
-            (false, None) => store::set_meta(tx, super::open::VECTORS_BEHIND, "1")?,
+            (false, None) => store::set_meta(tx, MetaKey::VectorsBehind, "1")?,
         }
     }
     fts::insert(tx, rowid, content)

@@ -1,5 +1,6 @@
 //! core.md: reading, person edits, locks, versions, recovery and external edits.
 
+use crate::store::MetaKey;
 use std::collections::BTreeSet;
 
 use super::Memory;
@@ -9,8 +10,6 @@ use crate::store::{self, Store, Tx, core_versions};
 use crate::types::core_md::{CoreSections, TEMPLATE};
 use crate::types::{ChangesetId, CoreAuthor, CoreVersion, CoreVersionId, Section};
 use crate::{Error, Result};
-
-const PENDING_WRITE: &str = "core_pending_write";
 
 /// Records a new core version inside a write transaction and marks core.md as owing that
 /// content; call [`finish_write`] after the commit.
@@ -27,14 +26,14 @@ pub(crate) fn record_version(
 
 /// Marks core.md as owing the content of version `id` (inside a write transaction).
 pub(crate) fn mark_pending(tx: &Tx<'_>, id: CoreVersionId) -> Result<()> {
-    store::set_meta(tx, PENDING_WRITE, &id.to_string())
+    store::set_meta(tx, MetaKey::CorePendingWrite, &id.to_string())
 }
 
 /// Writes core.md (atomically) and clears the pending mark. If this does not happen (a
 /// crash), the next open finishes it.
 pub(crate) fn finish_write(store: &Store, content: &str) -> Result<()> {
     files::write_atomically(&store.core_path(), content)?;
-    store.write(|tx| store::delete_meta(tx, PENDING_WRITE))
+    store.write(|tx| store::delete_meta(tx, MetaKey::CorePendingWrite))
 }
 
 /// Brings core.md and the version history in line when a store is opened: finishes a
@@ -44,7 +43,7 @@ pub(crate) fn finish_write(store: &Store, content: &str) -> Result<()> {
 pub(crate) fn recover(store: &Store) -> Result<()> {
     let path = store.core_path();
     let pending = store.read(|conn| {
-        let Some(id) = store::meta(conn, PENDING_WRITE)?
+        let Some(id) = store::meta(conn, MetaKey::CorePendingWrite)?
             .and_then(|v| v.parse::<i64>().ok())
             .map(CoreVersionId::from)
         else {

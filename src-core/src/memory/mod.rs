@@ -11,11 +11,11 @@ mod write;
 
 pub(crate) use core_sections::{finish_write as finish_core_write, mark_pending as mark_core_write};
 pub use lineage::Lineage;
-pub(crate) use open::{EMBEDDER_WANTED, VECTORS_BEHIND};
 pub use open::{LexicalReason, OpenOptions, OpenProgress};
 pub use vector_recall::VectorRecall;
 pub use watch::StoreWatch;
 
+use crate::store::MetaKey;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -336,9 +336,11 @@ fn store_info(conn: &store::Conn, dir: &Path, llm: Option<String>, review: crate
         dir: dir.to_path_buf(),
         active: memories::count(conn, MemoryStatus::Active)?,
         pending_changesets: store::changesets::count_pending(conn)?,
-        embedder: store::meta(conn, "embedder")?.unwrap_or_else(|| "none".into()),
-        dims: store::meta(conn, "dims")?.and_then(|d| d.parse().ok()).unwrap_or(0),
-        embedder_wanted: store::meta(conn, open::EMBEDDER_WANTED)?,
+        embedder: store::meta(conn, MetaKey::Embedder)?.unwrap_or_else(|| "none".into()),
+        dims: store::meta(conn, MetaKey::Dims)?
+            .and_then(|d| d.parse().ok())
+            .unwrap_or(0),
+        embedder_wanted: store::meta(conn, MetaKey::EmbedderWanted)?,
         lexical_reason: None,
         llm,
         review,

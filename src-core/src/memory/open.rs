@@ -8,6 +8,7 @@
 //! whose model went missing later keeps its vectors; memories written meanwhile are marked
 //! (`meta.vectors_behind`) and get their vectors on the next open with the model.
 
+use crate::store::MetaKey;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -16,11 +17,6 @@ use crate::provider::Embedder;
 use crate::store::{self, Store, memories, vectors};
 use crate::types::MemoryStatus;
 use crate::{Error, ReembedProgress, Result};
-
-/// Meta key: the embedder a lexical-only store is waiting for (`local:<model>`).
-pub(crate) const EMBEDDER_WANTED: &str = "embedder_wanted";
-/// Meta key: set when memories were written without vectors into a store that has them.
-pub(crate) const VECTORS_BEHIND: &str = "vectors_behind";
 
 /// What opening a store does about its embedding model.
 #[derive(Clone, Default)]
@@ -138,10 +134,12 @@ struct Recorded {
 fn recorded(store: &Store) -> Result<Recorded> {
     store.read(|conn| {
         Ok(Recorded {
-            embedder: store::meta(conn, "embedder")?,
-            dims: store::meta(conn, "dims")?.and_then(|d| d.parse().ok()).unwrap_or(0),
-            wanted: store::meta(conn, EMBEDDER_WANTED)?,
-            behind: store::meta(conn, VECTORS_BEHIND)?.is_some(),
+            embedder: store::meta(conn, MetaKey::Embedder)?,
+            dims: store::meta(conn, MetaKey::Dims)?
+                .and_then(|d| d.parse().ok())
+                .unwrap_or(0),
+            wanted: store::meta(conn, MetaKey::EmbedderWanted)?,
+            behind: store::meta(conn, MetaKey::VectorsBehind)?.is_some(),
             has_memories: memories::any_with(
                 conn,
                 &[MemoryStatus::Active, MemoryStatus::Superseded, MemoryStatus::Pending],
@@ -250,7 +248,7 @@ pub(crate) async fn open_store(
                     ));
                 }
                 let store2 = Arc::clone(&store);
-                blocking(move || store2.write(|tx| store::delete_meta(tx, EMBEDDER_WANTED))).await?;
+                blocking(move || store2.write(|tx| store::delete_meta(tx, MetaKey::EmbedderWanted))).await?;
             }
             let identity = Some((embedder.id(), embedder.dims()));
             let store2 = Arc::clone(&store);
@@ -296,9 +294,9 @@ pub(crate) async fn open_store(
             blocking(move || {
                 store2.write(|tx| {
                     vectors::drop(tx)?;
-                    store::set_meta(tx, "embedder", "none")?;
-                    store::set_meta(tx, "dims", "0")?;
-                    store::set_meta(tx, EMBEDDER_WANTED, &wanted)
+                    store::set_meta(tx, MetaKey::Embedder, "none")?;
+                    store::set_meta(tx, MetaKey::Dims, "0")?;
+                    store::set_meta(tx, MetaKey::EmbedderWanted, &wanted)
                 })
             })
             .await?;
@@ -381,13 +379,15 @@ async fn local_embedder(
 /// when something has to be recorded.
 pub(crate) fn check(store: &Store, configured: Option<(String, usize)>) -> Result<()> {
     let (configured_id, configured_dims) = configured.unwrap_or_else(|| ("none".to_owned(), 0));
-    let recorded = store.read(|conn| Ok((store::meta(conn, "embedder")?, store::meta(conn, "dims")?)))?;
+    let recorded = store.read(|conn| Ok((store::meta(conn, MetaKey::Embedder)?, store::meta(conn, MetaKey::Dims)?)))?;
     if recorded == (Some(configured_id.clone()), Some(configured_dims.to_string())) {
         return Ok(());
     }
     store.write(|tx| {
-        let stored = store::meta(tx, "embedder")?;
-        let stored_dims: usize = store::meta(tx, "dims")?.and_then(|d| d.parse().ok()).unwrap_or(0);
+        let stored = store::meta(tx, MetaKey::Embedder)?;
+        let stored_dims: usize = store::meta(tx, MetaKey::Dims)?
+            .and_then(|d| d.parse().ok())
+            .unwrap_or(0);
         let has_memories = memories::any_with(tx, &[MemoryStatus::Active, MemoryStatus::Superseded])?;
         match stored {
             Some(id) if id == configured_id && stored_dims == configured_dims => Ok(()),
@@ -403,9 +403,9 @@ pub(crate) fn check(store: &Store, configured: Option<(String, usize)>) -> Resul
                 if configured_dims > 0 {
                     vectors::create(tx)?;
                 }
-                store::set_meta(tx, "embedder", &configured_id)?;
-                store::set_meta(tx, "dims", &configured_dims.to_string())?;
-                store::delete_meta(tx, EMBEDDER_WANTED)?;
+                store::set_meta(tx, MetaKey::Embedder, &configured_id)?;
+                store::set_meta(tx, MetaKey::Dims, &configured_dims.to_string())?;
+                store::delete_meta(tx, MetaKey::EmbedderWanted)?;
                 Ok(())
             }
         }

@@ -182,25 +182,51 @@ pub(crate) fn rowid_array(rowids: &[i64]) -> std::rc::Rc<Vec<rusqlite::types::Va
     std::rc::Rc::new(rowids.iter().map(|&r| rusqlite::types::Value::Integer(r)).collect())
 }
 
+closed_set! {
+    /// The keys of the store's `meta` table: what a store records about itself.
+    pub(crate) enum MetaKey ("store record") {
+        /// The embedder its vectors are made with (`none` for a store searched by words).
+        Embedder = "embedder",
+        /// The length of its vectors.
+        Dims = "dims",
+        /// The last memory timestamp handed out (timestamps strictly increase).
+        LastTimestamp = "last_timestamp_ms",
+        /// The embedder a `reembed` in progress switches to.
+        ReembedTarget = "reembed_target",
+        /// The local model a store searched by words waits for.
+        EmbedderWanted = "embedder_wanted",
+        /// Some memories were written without vectors (the embedder was missing).
+        VectorsBehind = "vectors_behind",
+        /// The core version core.md still owes (a write a crash interrupted).
+        CorePendingWrite = "core_pending_write",
+        /// Changes whenever the vector codes are rebuilt.
+        VectorCodesGeneration = "vector_codes_generation",
+        /// The layout of the vector codes.
+        VectorCodesLayout = "vector_codes_layout",
+        /// The mean the vector codes are centred on.
+        VectorCentre = "vector_centre",
+    }
+}
+
 /// Reads a meta value.
-pub(crate) fn meta(conn: &Connection, key: &str) -> Result<Option<String>> {
+pub(crate) fn meta(conn: &Connection, key: MetaKey) -> Result<Option<String>> {
     Ok(conn
-        .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+        .query_row("SELECT value FROM meta WHERE key = ?1", [key.as_str()], |r| r.get(0))
         .optional()?)
 }
 
 /// Writes a meta value.
-pub(crate) fn set_meta(conn: &Connection, key: &str, value: &str) -> Result<()> {
+pub(crate) fn set_meta(conn: &Connection, key: MetaKey, value: &str) -> Result<()> {
     conn.execute(
         "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        params![key, value],
+        params![key.as_str(), value],
     )?;
     Ok(())
 }
 
 /// Removes a meta value.
-pub(crate) fn delete_meta(conn: &Connection, key: &str) -> Result<()> {
-    conn.execute("DELETE FROM meta WHERE key = ?1", [key])?;
+pub(crate) fn delete_meta(conn: &Connection, key: MetaKey) -> Result<()> {
+    conn.execute("DELETE FROM meta WHERE key = ?1", [key.as_str()])?;
     Ok(())
 }
 
@@ -214,9 +240,11 @@ pub(crate) fn now_ms() -> i64 {
 /// The next memory timestamp: now, or one more than the last one handed out by any
 /// process, whichever is later. Must run inside a write transaction.
 pub(crate) fn next_timestamp(tx: &Transaction<'_>) -> Result<i64> {
-    let last: i64 = meta(tx, "last_timestamp_ms")?.and_then(|v| v.parse().ok()).unwrap_or(0);
+    let last: i64 = meta(tx, MetaKey::LastTimestamp)?
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
     let ts = now_ms().max(last + 1);
-    set_meta(tx, "last_timestamp_ms", &ts.to_string())?;
+    set_meta(tx, MetaKey::LastTimestamp, &ts.to_string())?;
     Ok(ts)
 }
 

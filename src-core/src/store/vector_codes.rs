@@ -18,6 +18,7 @@
 //! dimensions) and afterwards only the chunks whose `version` changed. Writes touch the
 //! bytes of one slot through SQLite's incremental blob I/O, not the whole chunk.
 
+use super::MetaKey;
 use rusqlite::{Connection, MAIN_DB, OptionalExtension, params};
 
 use crate::store::{delete_meta, meta, set_meta};
@@ -27,13 +28,11 @@ use crate::{Error, Result};
 pub(crate) const CHUNK: i64 = 1024;
 /// Bytes of a chunk's presence bitmap.
 const PRESENT_BYTES: usize = (CHUNK / 8) as usize;
-/// Names the current set of chunk tables; a process holding chunks of an older set reloads.
-const GENERATION: &str = "vector_codes_generation";
-/// How the codes are made; tables without it hold the plain sign bits of an earlier haema.
-const LAYOUT: &str = "vector_codes_layout";
+/// The layout of the current codes (`MetaKey::VectorCodesLayout`); tables without it hold
+/// the plain sign bits of an earlier haema. `MetaKey::VectorCodesGeneration` names the
+/// current set of chunk tables (a process holding chunks of an older set reloads), and
+/// `MetaKey::VectorCentre` holds the centre the codes are made with (a JSON array).
 const CENTRED: &str = "centred-2";
-/// The centre the codes are made with: a JSON array of numbers.
-const CENTRE: &str = "vector_centre";
 /// Active vectors from which a store's codes are made against their mean.
 pub(crate) const CENTRE_AFTER: usize = 1024;
 
@@ -49,7 +48,7 @@ impl Coder {
     pub(crate) fn load(conn: &Connection) -> Result<Self> {
         // A centre that does not parse (a hand-edited database) only costs recall: the
         // re-rank is exact. Codes are then made as without one.
-        let centre = meta(conn, CENTRE)?
+        let centre = meta(conn, MetaKey::VectorCentre)?
             .and_then(|json| serde_json::from_str::<Vec<f32>>(&json).ok())
             .unwrap_or_default();
         Ok(Self { centre })
@@ -120,24 +119,25 @@ pub(crate) fn create(conn: &Connection) -> Result<()> {
              codes   BLOB    NOT NULL     -- 1024 slots of sign bits, little-endian u64 words
          ) STRICT;",
     )?;
-    if meta(conn, GENERATION)?.is_none() {
-        set_meta(conn, GENERATION, &new_generation())?;
-        set_meta(conn, LAYOUT, CENTRED)?;
+    if meta(conn, MetaKey::VectorCodesGeneration)?.is_none() {
+        set_meta(conn, MetaKey::VectorCodesGeneration, &new_generation())?;
+        set_meta(conn, MetaKey::VectorCodesLayout, CENTRED)?;
     }
     Ok(())
 }
 
 /// Whether the code tables exist but hold codes of an earlier layout.
 pub(crate) fn outdated(conn: &Connection) -> Result<bool> {
-    Ok(meta(conn, GENERATION)?.is_some() && meta(conn, LAYOUT)?.as_deref() != Some(CENTRED))
+    Ok(meta(conn, MetaKey::VectorCodesGeneration)?.is_some()
+        && meta(conn, MetaKey::VectorCodesLayout)?.as_deref() != Some(CENTRED))
 }
 
 /// Drops the code tables.
 pub(crate) fn drop(conn: &Connection) -> Result<()> {
     conn.execute_batch("DROP TABLE IF EXISTS vector_chunks; DROP TABLE IF EXISTS vector_codes;")?;
-    delete_meta(conn, GENERATION)?;
-    delete_meta(conn, LAYOUT)?;
-    delete_meta(conn, CENTRE)
+    delete_meta(conn, MetaKey::VectorCodesGeneration)?;
+    delete_meta(conn, MetaKey::VectorCodesLayout)?;
+    delete_meta(conn, MetaKey::VectorCentre)
 }
 
 fn new_generation() -> String {
@@ -214,7 +214,7 @@ pub(crate) fn rebuild(conn: &Connection) -> Result<()> {
     let centre = mean_of_active(conn)?;
     if let Some(centre) = &centre {
         let json = serde_json::to_string(centre).map_err(|e| Error::Internal(format!("the vector centre: {e}")))?;
-        set_meta(conn, CENTRE, &json)?;
+        set_meta(conn, MetaKey::VectorCentre, &json)?;
     }
     let coder = Coder {
         centre: centre.unwrap_or_default(),
@@ -266,7 +266,7 @@ pub(crate) fn active_codes(conn: &Connection) -> Result<usize> {
 
 /// The current generation of the code tables (`None` without them).
 pub(crate) fn generation(conn: &Connection) -> Result<Option<String>> {
-    meta(conn, GENERATION)
+    meta(conn, MetaKey::VectorCodesGeneration)
 }
 
 /// Every chunk and its version.
@@ -386,7 +386,7 @@ mod tests {
             add(&conn, rowid, &embedding_like(rowid as u64, 64));
         }
         // An earlier haema wrote plain sign bits, one word shorter, and no layout.
-        delete_meta(&conn, LAYOUT).unwrap();
+        delete_meta(&conn, MetaKey::VectorCodesLayout).unwrap();
         assert!(outdated(&conn).unwrap());
         vectors::upgrade_codes(&mut conn).unwrap();
         assert!(!outdated(&conn).unwrap());

@@ -5,6 +5,7 @@
 //! active ones have a code, so only they are found. Nearest-neighbour search is a coarse pass
 //! over the codes held in memory ([`super::vector_index`]) re-ranked exactly with these floats.
 
+use super::MetaKey;
 use std::sync::Once;
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -213,7 +214,7 @@ pub(crate) fn convert_from_vec0(conn: &mut Connection) -> Result<()> {
     }
     if is_vec0(&tx, "memory_vectors_next")? {
         tx.execute_batch("DROP TABLE memory_vectors_next")?;
-        super::delete_meta(&tx, "reembed_target")?;
+        super::delete_meta(&tx, MetaKey::ReembedTarget)?;
     }
     tx.commit()?;
     Ok(())
@@ -419,11 +420,11 @@ mod tests {
             )
             .unwrap();
         }
-        crate::store::set_meta(&conn, "reembed_target", "x/2").unwrap();
+        crate::store::set_meta(&conn, MetaKey::ReembedTarget, "x/2").unwrap();
         convert_from_vec0(&mut conn).unwrap();
         assert!(!table_exists(&conn, "memory_vectors").unwrap());
         assert!(!table_exists(&conn, "memory_vectors_next").unwrap());
-        assert_eq!(crate::store::meta(&conn, "reembed_target").unwrap(), None);
+        assert_eq!(crate::store::meta(&conn, MetaKey::ReembedTarget).unwrap(), None);
         let rows: Vec<(i64, bool, Vec<u8>)> = conn
             .prepare("SELECT rowid, active, embedding FROM vectors ORDER BY rowid")
             .unwrap()

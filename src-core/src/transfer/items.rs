@@ -2,6 +2,7 @@
 //! export. Each memory is stored as it is, with its timestamp; texts already in the store are
 //! skipped, so importing a file twice adds nothing.
 
+use crate::store::MetaKey;
 use std::collections::HashSet;
 
 use serde::Serialize;
@@ -213,7 +214,7 @@ impl Memory {
                         match (has_vectors, vectors.get(&item.content)) {
                             (true, Some(vector)) => vectors::insert(tx, rowid, vector)?,
                             // The embedder is missing for now: the next open with it catches up.
-                            (true, None) => store::set_meta(tx, crate::memory::VECTORS_BEHIND, "1")?,
+                            (true, None) => store::set_meta(tx, MetaKey::VectorsBehind, "1")?,
                             (false, _) => {}
                         }
                         fts::insert(tx, rowid, &item.content)?;

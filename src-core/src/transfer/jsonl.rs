@@ -5,6 +5,7 @@
 //! statuses, raw LLM answers). Importing it into an empty store gives the same store; vectors
 //! are made again with the configured embedder.
 
+use crate::store::MetaKey;
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 
@@ -91,7 +92,10 @@ impl Memory {
                             .map(|section| Record::Lock { section }),
                     );
                     records.extend(memories::all(conn)?.into_iter().map(Record::Memory));
-                    Ok((records, store::meta(conn, "embedder")?.unwrap_or_else(|| "none".into())))
+                    Ok((
+                        records,
+                        store::meta(conn, MetaKey::Embedder)?.unwrap_or_else(|| "none".into()),
+                    ))
                 })
             })
             .await?;
@@ -229,7 +233,7 @@ fn restore(
                             }
                         }
                         // The embedder is missing for now: the next open with it catches up.
-                        (true, None) => store::set_meta(tx, crate::memory::VECTORS_BEHIND, "1")?,
+                        (true, None) => store::set_meta(tx, MetaKey::VectorsBehind, "1")?,
                         (false, _) => {}
                     }
                     if m.status == MemoryStatus::Active {
@@ -247,10 +251,10 @@ fn restore(
             changesets::restore_reverted_by(tx, c.id, by)?;
         }
     }
-    let previous: i64 = store::meta(tx, "last_timestamp_ms")?
+    let previous: i64 = store::meta(tx, MetaKey::LastTimestamp)?
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
-    store::set_meta(tx, "last_timestamp_ms", &previous.max(last_ts).to_string())?;
+    store::set_meta(tx, MetaKey::LastTimestamp, &previous.max(last_ts).to_string())?;
     if let Some(version) = core_versions::latest(tx)? {
         crate::memory::mark_core_write(tx, version.id)?;
     }

@@ -1,0 +1,110 @@
+//! The desktop's commands called as the window calls them, on a real store in a temporary
+//! folder, without a window: each returns what the generated TypeScript expects, and each
+//! failure arrives as the kind and the way out the window shows.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use haema_core::{AddStatus, ChangesetId, ChangesetStatus, MemoryStatus, Section};
+use haema_desktop::error::{Problem, Remedy};
+use haema_desktop::state::AppState;
+use haema_desktop::{commands, core_view, memories, review};
+use tauri::Manager;
+
+/// A mock Tauri app holding the app's state, with a store opened in `dir` whose changes
+/// wait for review and that searches by words (no model to download).
+async fn app_with_store(dir: &std::path::Path) -> tauri::App<tauri::test::MockRuntime> {
+    std::fs::write(
+        dir.join("haema.toml"),
+        "review = \"review\"\n\n[embedder]\nprovider = \"none\"\n",
+    )
+    .unwrap();
+    let app = tauri::test::mock_app();
+    app.manage(AppState::new(None));
+    app.state::<AppState>().open(dir.to_path_buf()).await.unwrap();
+    app
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_is_reviewed_searched_traced_undone_and_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_with_store(dir.path()).await;
+    let state = || app.state::<AppState>();
+    let memory = state().memory().await.unwrap();
+    let added = memory.add(vec!["The user drinks green tea.".to_owned()]).await.unwrap();
+    assert_eq!(added.status, AddStatus::Pending);
+    let id = added.changeset.unwrap();
+
+    let waiting = review::awaiting_review(state()).await.unwrap();
+    assert_eq!(waiting.len(), 1);
+    assert_eq!(waiting[0].after[0].content, "The user drinks green tea.");
+    let approved = review::approve(state(), id).await.unwrap();
+    assert_eq!(approved.changeset.status, ChangesetStatus::Committed);
+
+    let latest = commands::latest(state(), None, 10).await.unwrap();
+    assert_eq!(latest.len(), 1);
+    assert_eq!(latest[0].status, MemoryStatus::Active);
+    let found = memories::search(state(), "green tea".into(), None, None).await.unwrap();
+    assert_eq!(found.hits.len(), 1);
+    let lineage = memories::lineage(state(), latest[0].id.clone()).await.unwrap();
+    assert_eq!(lineage.origin.map(|o| o.changeset.id), Some(id));
+    let recall = memories::recall(state(), "tea".into(), Some(200)).await.unwrap();
+    assert!(recall.text.contains("green tea"), "{}", recall.text);
+
+    let undone = review::revert(state(), id).await.unwrap();
+    assert_eq!(undone.changeset.reverts_id, Some(id));
+    assert!(commands::latest(state(), None, 10).await.unwrap().is_empty());
+    let history = review::history(state(), None, 10).await.unwrap();
+    assert_eq!(history.len(), 2);
+    assert_eq!(history[1].changeset.status, ChangesetStatus::Reverted);
+    let status = commands::app_status(state()).await.unwrap();
+    assert_eq!(status.store.map(|s| s.active), Some(0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn failures_arrive_as_kinds_with_their_way_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_with_store(dir.path()).await;
+    let state = || app.state::<AppState>();
+
+    let missing = review::changeset(state(), ChangesetId::from(999)).await.unwrap_err();
+    assert_eq!(missing.kind, Problem::NotFound);
+
+    let memory = state().memory().await.unwrap();
+    let id = memory
+        .add(vec!["The user has a cat.".to_owned()])
+        .await
+        .unwrap()
+        .changeset
+        .unwrap();
+    review::reject(state(), id).await.unwrap();
+    let twice = review::approve(state(), id).await.unwrap_err();
+    assert_eq!(twice.kind, Problem::Invalid);
+    assert!(twice.message.contains("rejected"), "{}", twice.message);
+    let reopened = review::reopen(state(), id).await.unwrap();
+    assert_eq!(reopened.changeset.status, ChangesetStatus::Pending);
+
+    let nothing_open = tauri::test::mock_app();
+    nothing_open.manage(AppState::new(None));
+    let no_store = commands::latest(nothing_open.state::<AppState>(), None, 10)
+        .await
+        .unwrap_err();
+    assert_eq!(no_store.kind, Problem::NoStore);
+    assert_eq!(no_store.remedy, None::<Remedy>);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_profile_is_edited_locked_and_its_history_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_with_store(dir.path()).await;
+    let state = || app.state::<AppState>();
+    core_view::set_section(state(), Section::User, "- Likes jazz.".into())
+        .await
+        .unwrap();
+    core_view::set_lock(state(), Section::User, true).await.unwrap();
+    let core = core_view::core(state()).await.unwrap();
+    assert_eq!(core.sections.get(Section::User), "- Likes jazz.");
+    assert_eq!(core.locked, vec![Section::User]);
+    let history = core_view::section_history(state(), Section::User).await.unwrap();
+    assert_eq!(history.len(), 2, "the template and the edit");
+    let diff = core_view::text_diff("a\nb".into(), "a\nc".into());
+    assert_eq!(diff.len(), 3);
+}
