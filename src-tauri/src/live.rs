@@ -10,15 +10,26 @@ use tauri_specta::Event;
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
 pub struct StoreChanged;
 
-/// Watches `memory` until the app's `generation` moves past `mine` (another store opened).
+/// How often a watch of a store that is no longer open notices and stops.
+const STILL_OPEN: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Watches `memory` until the app's `generation` moves past `mine` (another store opened):
+/// a store that was left stops being watched within a second, changes or not.
 pub fn watch(app: AppHandle, memory: Memory, generation: std::sync::Arc<std::sync::atomic::AtomicU64>, mine: u64) {
     tauri::async_runtime::spawn(async move {
         let mut changes = memory.watch();
-        while changes.changed().await {
-            if generation.load(std::sync::atomic::Ordering::Acquire) != mine {
-                break;
+        while generation.load(std::sync::atomic::Ordering::Acquire) == mine {
+            tokio::select! {
+                changed = changes.changed() => {
+                    if !changed {
+                        break;
+                    }
+                    if generation.load(std::sync::atomic::Ordering::Acquire) == mine {
+                        let _ = StoreChanged.emit(&app);
+                    }
+                }
+                () = tokio::time::sleep(STILL_OPEN) => {}
             }
-            let _ = StoreChanged.emit(&app);
         }
     });
 }

@@ -257,8 +257,8 @@ pub(crate) fn summaries(conn: &Connection, before: Option<ChangesetId>, limit: u
     let cut = i64::try_from(SUMMARY_INPUT_CHARS + 1).unwrap_or(i64::MAX);
     let count = |n: i64| usize::try_from(n).unwrap_or(0);
     let rows = stmt.query_map(params![before, limit, cut], |row| {
-        let first: Vec<String> = serde_json::from_str(&row.get::<_, String>(8)?)
-            .map_err(|e| rusqlite::Error::FromSqlConversionFailure(8, rusqlite::types::Type::Text, e.into()))?;
+        // Column 8 holds the first of the `inputs`, read like that column.
+        let first: Vec<String> = json_column(row, 8)?;
         Ok(ChangesetSummary {
             id: row.get(0)?,
             kind: row.get(1)?,
