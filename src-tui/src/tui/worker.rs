@@ -24,7 +24,8 @@ pub async fn perform(memory: &Memory, effect: Effect) -> Vec<Msg> {
     let result = run(memory, effect).await;
     match result {
         Ok(msgs) => msgs,
-        Err((what, error @ Error::Stale(_))) => vec![failed(what, &error), Msg::StoreChanged],
+        // What the view showed changed under it: say so and show the store as it is now.
+        Err((what, error @ (Error::Stale(_) | Error::NotFound(_)))) => vec![failed(what, &error), Msg::StoreChanged],
         Err((what, e)) => vec![failed(what, &e)],
     }
 }
