@@ -400,4 +400,8 @@ async fn a_watch_wakes_for_other_writers_and_core_md_edits() {
         let woke = tokio::time::timeout(std::time::Duration::from_secs(5), watch.changed()).await;
         assert_eq!(woke.ok(), Some(true), "an edit of core.md wakes the watch");
     }
+
+    f.memory.set_core_section(Section::User, "- honey").await.unwrap();
+    let own = tokio::time::timeout(std::time::Duration::from_millis(1500), watch.changed()).await;
+    assert!(own.is_err(), "this process's own core edit is no news to it");
 }

@@ -41,7 +41,9 @@ impl Memory {
                 let version = memory.data_version().await.ok();
                 let database_changed = version.is_some() && version != last;
                 last = version;
-                let core = core_changed.swap(false, Ordering::AcqRel);
+                // core.md changes that haema recorded (this process's own edits) are no
+                // news: only a text its history lacks is someone else's edit.
+                let core = core_changed.swap(false, Ordering::AcqRel) && memory.core_edited_outside().await;
                 if database_changed || core {
                     // A change not yet taken is enough: the front end reloads everything.
                     match tx.try_send(()) {
@@ -52,6 +54,20 @@ impl Memory {
             }
         });
         StoreWatch { changes, poller, files }
+    }
+}
+
+impl Memory {
+    /// Whether core.md holds a text that its recorded history lacks (an edit made outside
+    /// haema). A file that cannot be read counts as changed.
+    async fn core_edited_outside(&self) -> bool {
+        self.blocking(|inner| {
+            let text = crate::store::files::read(&inner.store.core_path())?;
+            let latest = inner.store.read(crate::store::core_versions::latest)?;
+            Ok(latest.is_none_or(|v| v.content != text))
+        })
+        .await
+        .unwrap_or(true)
     }
 }
 
