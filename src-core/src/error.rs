@@ -38,9 +38,9 @@ pub enum Error {
         source: std::io::Error,
     },
 
-    /// SQLite reported an error.
+    /// The store's database reported an error.
     #[error("database error: {0}")]
-    Database(rusqlite::Error),
+    Database(#[source] Box<dyn std::error::Error + Send + Sync>),
 
     /// The store holds a value this haema does not know (written by a newer haema, or
     /// changed by hand).
@@ -200,18 +200,6 @@ closed_set! {
         Internal = "internal",
         /// The operation does not apply to the store as it is.
         InvalidState = "invalid_state",
-    }
-}
-
-impl From<rusqlite::Error> for Error {
-    fn from(error: rusqlite::Error) -> Self {
-        match error {
-            rusqlite::Error::FromSqlConversionFailure(index, kind, source) => match source.downcast::<UnknownValue>() {
-                Ok(unknown) => Self::UnknownValue(*unknown),
-                Err(source) => Self::Database(rusqlite::Error::FromSqlConversionFailure(index, kind, source)),
-            },
-            other => Self::Database(other),
-        }
     }
 }
 

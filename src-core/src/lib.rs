@@ -18,7 +18,7 @@
 //! | module | what lives there |
 //! |---|---|
 //! | `types` | the values every layer shares: records, changesets, statuses, ids |
-//! | `store` | every SQL statement and file of a store folder |
+//! | `store` | the store boundary (`Reader`, `Writer`, `Backend`) and the SQLite backend, which holds every SQL statement |
 //! | `memory` | [`Memory`], the API front ends call |
 //! | `pipeline` | the write path: split, related memories, reconstruction, core update |
 //! | [`provider`] | embedders and LLMs (OpenAI, Gemini, Ollama, the local model, the Hub) |

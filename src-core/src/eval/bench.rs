@@ -5,11 +5,13 @@ use std::path::Path;
 
 use crate::Result;
 use crate::search::{fusion, terms, time};
-use crate::store::{Store, changesets, fts, memories, vector_codes, vectors};
+use crate::store::Backend;
+use crate::store::Pool;
+use crate::store::sqlite::{SqliteStore, vector_codes, vectors};
 
 /// A store of synthetic memories (text and unit vectors), every one active.
 pub struct BenchStore {
-    store: Store,
+    store: SqliteStore,
     dims: usize,
 }
 
@@ -18,29 +20,35 @@ impl BenchStore {
     /// directions around a few dozen centres, like clustered embeddings) and texts of a
     /// few hundred distinct words. The same `n` and `dims` give the same store.
     pub fn create(dir: &Path, n: usize, dims: usize) -> Result<Self> {
-        let store = Store::open(dir)?;
-        store.write(|tx| {
-            vectors::create(tx)?;
-            let changeset = changesets::insert(
-                tx,
-                &crate::Changeset::imported("bench store".into(), Vec::new(), Vec::new(), 0),
-            )?;
+        let store = SqliteStore::open(dir)?;
+        (&store as &dyn Backend).write(|tx| {
+            tx.create_vectors()?;
+            let changeset = tx.insert_changeset(&crate::Changeset::imported(
+                "bench store".into(),
+                Vec::new(),
+                Vec::new(),
+                0,
+            ))?;
             let centres: Vec<Vec<f32>> = (0..48).map(|c| unit_vector(dims, 1_000_000 + c)).collect();
             for i in 0..n {
                 let rowid = i64::try_from(i).unwrap_or(i64::MAX) + 1;
                 let content = synthetic_text(i);
                 let id = crate::MemoryId::from(format!("bench-{i}"));
                 let ts = 1_700_000_000_000 + rowid * 1_000;
-                let inserted = memories::insert(tx, &id, &content, crate::MemoryStatus::Active, ts, changeset)?;
-                fts::insert(tx, inserted, &content)?;
+                let inserted = tx.insert_memory(&id, &content, crate::MemoryStatus::Active, ts, changeset)?;
+                tx.index_text(inserted, &content)?;
                 let noise = unit_vector(dims, i as u64);
                 let centre = &centres[i % centres.len()];
                 let vector: Vec<f32> = centre.iter().zip(&noise).map(|(c, e)| c + 0.6 * e).collect();
-                vectors::insert(tx, inserted, &vector)?;
+                tx.insert_vector(inserted, &vector)?;
             }
             Ok(())
         })?;
         Ok(Self { store, dims })
+    }
+
+    fn backend(&self) -> &dyn Backend {
+        &self.store
     }
 
     /// Dimensions of the store's vectors.
@@ -51,7 +59,7 @@ impl BenchStore {
     /// The coarse pass alone: the rowids of the `pool` best codes (codes reloaded only when
     /// they changed, as in a search).
     pub fn coarse_candidates(&self, query: &[f32], pool: usize) -> Result<Vec<i64>> {
-        self.store.read_with_vectors(|conn, index| {
+        self.store.with_vector_index(|conn, index| {
             index.refresh(conn)?;
             Ok(index.candidates(query, pool))
         })
@@ -59,26 +67,19 @@ impl BenchStore {
 
     /// The `k` nearest memories: coarse pass and exact re-rank, as a vector search does.
     pub fn nearest(&self, query: &[f32], k: usize) -> Result<Vec<(i64, f64)>> {
-        self.store
-            .read_with_vectors(|conn, index| vectors::nearest(conn, index, query, k, vectors::Pool::Search(k)))
+        self.backend().read(|store| store.nearest(query, k, Pool::Search(k)))
     }
 
     /// The `k` best full-text matches of `query`'s content words, as a search ranks them.
     pub fn full_text(&self, query: &str, k: usize) -> Result<Vec<(i64, f64)>> {
         let words = terms::query_words(query);
-        self.store.read_for_search(false, |readers| {
-            let mut stats = readers
-                .term_stats
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            fts::search_terms(readers.conn, &mut stats, &words, k)
-        })
+        self.backend().read(|store| store.full_text(&words, k))
     }
 
     /// A page of `latest` starting at position `offset` (0-based).
     pub fn latest_page(&self, offset: usize, count: usize) -> Result<usize> {
-        self.store
-            .read(|conn| memories::latest(conn, offset, count))
+        self.backend()
+            .read(|conn| conn.latest(offset, count))
             .map(|page| page.len())
     }
 }

@@ -9,8 +9,8 @@ use serde_json::json;
 
 use crate::config::Settings;
 use crate::provider::{StructuredRequest, check_embeddings};
+use crate::store::Store;
 use crate::store::files;
-use crate::store::{self, Store, memories};
 use crate::types::MemoryStatus;
 use crate::types::core_md::CoreSections;
 
@@ -48,13 +48,11 @@ pub async fn doctor(dir: &Path, settings: &Settings) -> Vec<Check> {
         let store = Store::open(&dir_owned).map_err(|e| e.to_string())?;
         store
             .read(|conn| {
-                let embedder = store::meta(conn, MetaKey::Embedder)?.unwrap_or_else(|| "none".into());
-                let dims: usize = store::meta(conn, MetaKey::Dims)?
-                    .and_then(|d| d.parse().ok())
-                    .unwrap_or(0);
+                let embedder = conn.meta(MetaKey::Embedder)?.unwrap_or_else(|| "none".into());
+                let dims: usize = conn.meta(MetaKey::Dims)?.and_then(|d| d.parse().ok()).unwrap_or(0);
                 let count =
-                    memories::count(conn, MemoryStatus::Active)? + memories::count(conn, MemoryStatus::Superseded)?;
-                let waits = store::meta(conn, MetaKey::EmbedderWanted)?.is_some();
+                    conn.count_memories(MemoryStatus::Active)? + conn.count_memories(MemoryStatus::Superseded)?;
+                let waits = conn.meta(MetaKey::EmbedderWanted)?.is_some();
                 Ok((embedder, store.dir().display().to_string(), count, dims, waits))
             })
             .map_err(|e| e.to_string())

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::provider::{Embedder, check_embeddings};
-use crate::store::{self, Store, vectors};
+use crate::store::Store;
 use crate::{Error, Result};
 
 /// Memories embedded per batch (and per transaction).
@@ -119,17 +119,17 @@ async fn reembed_with_lock(
             .await
             .map_err(|e| Error::Internal(e.to_string()))??,
     );
-    let from = blocking(&store, |s| s.read(|c| store::meta(c, MetaKey::Embedder)))
+    let from = blocking(&store, |s| s.read(|c| c.meta(MetaKey::Embedder)))
         .await?
         .unwrap_or_else(|| "none".into());
     let Some(embedder) = embedder else {
         blocking(&store, |s| {
             s.write(|tx| {
-                vectors::drop_table(tx, vectors::STAGING)?;
-                vectors::drop(tx)?;
-                store::delete_meta(tx, MetaKey::ReembedTarget)?;
-                store::set_meta(tx, MetaKey::Embedder, "none")?;
-                store::set_meta(tx, MetaKey::Dims, "0")
+                tx.drop_staging()?;
+                tx.drop_vectors()?;
+                tx.delete_meta(MetaKey::ReembedTarget)?;
+                tx.set_meta(MetaKey::Embedder, "none")?;
+                tx.set_meta(MetaKey::Dims, "0")
             })
         })
         .await?;
@@ -150,12 +150,11 @@ async fn reembed_with_lock(
         let target = target.clone();
         blocking(&store, move |s| {
             s.write(|tx| {
-                let same = store::meta(tx, MetaKey::ReembedTarget)?.as_deref() == Some(target.as_str())
-                    && vectors::table_exists(tx, vectors::STAGING)?;
+                let same =
+                    tx.meta(MetaKey::ReembedTarget)?.as_deref() == Some(target.as_str()) && tx.has_staged_vectors()?;
                 if !same {
-                    vectors::drop_table(tx, vectors::STAGING)?;
-                    vectors::create_table(tx, vectors::STAGING)?;
-                    store::set_meta(tx, MetaKey::ReembedTarget, &target)?;
+                    tx.start_staging()?;
+                    tx.set_meta(MetaKey::ReembedTarget, &target)?;
                 }
                 Ok(same)
             })
@@ -165,7 +164,7 @@ async fn reembed_with_lock(
     let mut embedded = 0;
     loop {
         let (batch, (total, done)) = blocking(&store, |s| {
-            s.read(|c| Ok((vectors::unstaged(c, BATCH)?, vectors::staging_progress(c)?)))
+            s.read(|c| Ok((c.unstaged_vectors(BATCH)?, c.staging_progress()?)))
         })
         .await?;
         progress(ReembedProgress { done, total });
@@ -174,13 +173,13 @@ async fn reembed_with_lock(
             let id = id.clone();
             let switched = blocking(&store, move |s| {
                 s.write(|tx| {
-                    if !vectors::unstaged(tx, 1)?.is_empty() {
+                    if !tx.unstaged_vectors(1)?.is_empty() {
                         return Ok(false);
                     }
-                    vectors::promote_staging(tx)?;
-                    store::set_meta(tx, MetaKey::Embedder, &id)?;
-                    store::set_meta(tx, MetaKey::Dims, &dims.to_string())?;
-                    store::delete_meta(tx, MetaKey::ReembedTarget)?;
+                    tx.promote_staging()?;
+                    tx.set_meta(MetaKey::Embedder, &id)?;
+                    tx.set_meta(MetaKey::Dims, &dims.to_string())?;
+                    tx.delete_meta(MetaKey::ReembedTarget)?;
                     Ok(true)
                 })
             })
@@ -203,7 +202,7 @@ async fn reembed_with_lock(
         blocking(&store, move |s| {
             s.write(|tx| {
                 for ((rowid, _, active), vector) in batch.iter().zip(&vectors_of) {
-                    vectors::insert_staged(tx, *rowid, vector, *active)?;
+                    tx.stage_vector(*rowid, vector, *active)?;
                 }
                 Ok(())
             })
@@ -226,14 +225,14 @@ pub(crate) async fn fill_missing(
         return Ok(0);
     };
     let dims = embedder.dims();
-    let total = blocking(store, |s| s.read(vectors::missing_count)).await?;
+    let total = blocking(store, |s| s.read(|c| c.missing_vector_count())).await?;
     let mut done = 0;
     loop {
         let batch = blocking(store, |s| {
             s.write(|tx| {
-                let batch = vectors::missing(tx, BATCH)?;
+                let batch = tx.missing_vectors(BATCH)?;
                 if batch.is_empty() {
-                    store::delete_meta(tx, MetaKey::VectorsBehind)?;
+                    tx.delete_meta(MetaKey::VectorsBehind)?;
                 }
                 Ok(batch)
             })
@@ -250,8 +249,8 @@ pub(crate) async fn fill_missing(
             s.write(|tx| {
                 for ((rowid, _, _), vector) in batch.iter().zip(&vectors_of) {
                     // Another process may have caught it up, or changed its status, meanwhile.
-                    if let Some(active) = vectors::still_missing(tx, *rowid)? {
-                        vectors::insert_with_status(tx, *rowid, vector, active)?;
+                    if let Some(active) = tx.still_missing_vector(*rowid)? {
+                        tx.insert_vector_with_status(*rowid, vector, active)?;
                     }
                 }
                 Ok(())

@@ -1,18 +1,19 @@
 //! Applying a changeset to the store: one transaction, then core.md.
 
 use crate::store::MetaKey;
+use crate::store::Writer;
 use std::collections::HashMap;
 
 use super::core_sections::{record_version, sync_external};
 use crate::error::Missing;
-use crate::store::{self, Store, Tx, changesets, fts, memories, vectors};
+use crate::store::{self, Store};
 use crate::types::{Changeset, ChangesetId, ChangesetStatus, CoreAuthor, DecidedBy, MemoryId, MemoryStatus};
 use crate::{Error, Result};
 
 /// Why a changeset cannot be applied as it is.
-pub(crate) fn staleness(tx: &Tx<'_>, store: &Store, changeset: &Changeset) -> Result<Option<String>> {
+pub(crate) fn staleness(tx: &dyn Writer, store: &Store, changeset: &Changeset) -> Result<Option<String>> {
     for related in &changeset.related {
-        match memories::by_id(tx, &related.memory_id)? {
+        match tx.memory_by_id(&related.memory_id)? {
             Some((_, m)) if m.status == MemoryStatus::Active => {}
             _ => {
                 return Ok(Some(format!(
@@ -32,26 +33,26 @@ pub(crate) fn staleness(tx: &Tx<'_>, store: &Store, changeset: &Changeset) -> Re
 }
 
 /// Makes a memory visible: status active, vector active (or inserted), full text indexed.
-fn activate(tx: &Tx<'_>, rowid: i64, content: &str, vector: Option<&Vec<f32>>, has_vectors: bool) -> Result<()> {
+fn activate(tx: &dyn Writer, rowid: i64, content: &str, vector: Option<&Vec<f32>>, has_vectors: bool) -> Result<()> {
     if has_vectors {
-        let known = vectors::set_active(tx, rowid, true)?;
+        let known = tx.set_vector_active(rowid, true)?;
         match (known, vector) {
             (true, _) => {}
-            (false, Some(v)) => vectors::insert(tx, rowid, v)?,
+            (false, Some(v)) => tx.insert_vector(rowid, v)?,
             // Written while the embedder was missing: the next open with it catches up.
-            (false, None) => store::set_meta(tx, MetaKey::VectorsBehind, "1")?,
+            (false, None) => tx.set_meta(MetaKey::VectorsBehind, "1")?,
         }
     }
-    fts::insert(tx, rowid, content)
+    tx.index_text(rowid, content)
 }
 
 /// Hides a memory: status superseded by `by`, vector inactive, removed from full text.
-fn supersede(tx: &Tx<'_>, rowid: i64, content: &str, by: ChangesetId, ts: i64, has_vectors: bool) -> Result<()> {
-    memories::set_status(tx, rowid, MemoryStatus::Superseded, Some(by), ts)?;
+fn supersede(tx: &dyn Writer, rowid: i64, content: &str, by: ChangesetId, ts: i64, has_vectors: bool) -> Result<()> {
+    tx.set_memory_status(rowid, MemoryStatus::Superseded, Some(by), ts)?;
     if has_vectors {
-        vectors::set_active(tx, rowid, false)?;
+        tx.set_vector_active(rowid, false)?;
     }
-    fts::delete(tx, rowid, content)
+    tx.unindex_text(rowid, content)
 }
 
 /// Commits a stored pending (or just stored) add changeset: its pending memories become
@@ -59,28 +60,31 @@ fn supersede(tx: &Tx<'_>, rowid: i64, content: &str, by: ChangesetId, ts: i64, h
 /// Returns the new core.md to write, if any. `vectors_by_text` holds the document vectors of
 /// the new memories (empty for a lexical-only store).
 pub(crate) fn commit(
-    tx: &Tx<'_>,
+    tx: &dyn Writer,
     changeset_id: ChangesetId,
     decided_by: DecidedBy,
     vectors_by_text: &HashMap<String, Vec<f32>>,
 ) -> Result<Option<String>> {
-    let changeset = changesets::get(tx, changeset_id)?.ok_or(Error::NotFound(Missing::Changeset(changeset_id)))?;
-    let has_vectors = vectors::exists(tx)?;
+    let changeset = tx
+        .changeset(changeset_id)?
+        .ok_or(Error::NotFound(Missing::Changeset(changeset_id)))?;
+    let has_vectors = tx.has_vectors()?;
     for item in changeset.added() {
         let id = item
             .memory_id
             .as_ref()
             .ok_or_else(|| Error::Internal(format!("proposed memory of changeset {changeset_id} has no id")))?;
-        let (rowid, memory) =
-            memories::by_id(tx, id)?.ok_or_else(|| Error::Internal(format!("pending memory {id} is missing")))?;
+        let (rowid, memory) = tx
+            .memory_by_id(id)?
+            .ok_or_else(|| Error::Internal(format!("pending memory {id} is missing")))?;
         if memory.status != MemoryStatus::Pending {
             return Err(Error::Internal(format!(
                 "memory {id} of changeset {changeset_id} is {:?}, not pending",
                 memory.status
             )));
         }
-        let ts = store::next_timestamp(tx)?;
-        memories::activate_pending(tx, rowid, ts)?;
+        let ts = tx.next_timestamp()?;
+        tx.activate_pending(rowid, ts)?;
         activate(
             tx,
             rowid,
@@ -91,7 +95,7 @@ pub(crate) fn commit(
     }
     let ts = store::now_ms();
     for related in changeset.removed() {
-        if let Some((rowid, memory)) = memories::by_id(tx, &related.memory_id)? {
+        if let Some((rowid, memory)) = tx.memory_by_id(&related.memory_id)? {
             supersede(tx, rowid, &memory.content, changeset_id, ts, has_vectors)?;
         }
     }
@@ -102,7 +106,7 @@ pub(crate) fn commit(
         }
         None => None,
     };
-    changesets::decide(tx, changeset_id, ChangesetStatus::Committed, decided_by, ts)?;
+    tx.decide(changeset_id, ChangesetStatus::Committed, decided_by, ts)?;
     Ok(core)
 }
 
@@ -115,7 +119,7 @@ pub(crate) struct RevertPlan {
 }
 
 /// Checks that a committed changeset can be reverted and lists what changes.
-pub(crate) fn revert_plan(tx: &Tx<'_>, changeset: &Changeset) -> Result<RevertPlan> {
+pub(crate) fn revert_plan(tx: &dyn Writer, changeset: &Changeset) -> Result<RevertPlan> {
     if changeset.status != ChangesetStatus::Committed {
         return Err(Error::WrongStatus {
             changeset: changeset.id,
@@ -131,7 +135,7 @@ pub(crate) fn revert_plan(tx: &Tx<'_>, changeset: &Changeset) -> Result<RevertPl
         let Some(id) = item.memory_id.as_ref() else {
             continue;
         };
-        let Some((rowid, memory)) = memories::by_id(tx, id)? else {
+        let Some((rowid, memory)) = tx.memory_by_id(id)? else {
             continue;
         };
         if memory.status != MemoryStatus::Active {
@@ -144,7 +148,7 @@ pub(crate) fn revert_plan(tx: &Tx<'_>, changeset: &Changeset) -> Result<RevertPl
         plan.hide.push((rowid, memory.id, memory.content));
     }
     for related in changeset.removed() {
-        let Some((rowid, memory)) = memories::by_id(tx, &related.memory_id)? else {
+        let Some((rowid, memory)) = tx.memory_by_id(&related.memory_id)? else {
             continue;
         };
         if memory.status == MemoryStatus::Superseded && memory.superseded_by == Some(changeset.id) {
@@ -155,14 +159,14 @@ pub(crate) fn revert_plan(tx: &Tx<'_>, changeset: &Changeset) -> Result<RevertPl
 }
 
 /// Applies a revert plan on behalf of revert changeset `revert_id`.
-pub(crate) fn apply_revert(tx: &Tx<'_>, plan: &RevertPlan, revert_id: ChangesetId) -> Result<()> {
-    let has_vectors = vectors::exists(tx)?;
+pub(crate) fn apply_revert(tx: &dyn Writer, plan: &RevertPlan, revert_id: ChangesetId) -> Result<()> {
+    let has_vectors = tx.has_vectors()?;
     let ts = store::now_ms();
     for (rowid, _, content) in &plan.hide {
         supersede(tx, *rowid, content, revert_id, ts, has_vectors)?;
     }
     for (rowid, _, content) in &plan.restore {
-        memories::set_status(tx, *rowid, MemoryStatus::Active, None, ts)?;
+        tx.set_memory_status(*rowid, MemoryStatus::Active, None, ts)?;
         activate(tx, *rowid, content, None, has_vectors)?;
     }
     Ok(())

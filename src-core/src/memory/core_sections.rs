@@ -1,12 +1,12 @@
 //! core.md: reading, person edits, locks, versions, recovery and external edits.
 
 use crate::store::MetaKey;
+use crate::store::Writer;
 use std::collections::BTreeSet;
 
 use super::Memory;
 use crate::error::Missing;
-use crate::store::files;
-use crate::store::{self, Store, Tx, core_versions};
+use crate::store::{self, Store};
 use crate::types::core_md::{CoreSections, TEMPLATE};
 use crate::types::{ChangesetId, CoreAuthor, CoreVersion, CoreVersionId, Section};
 use crate::{Error, Result};
@@ -14,26 +14,26 @@ use crate::{Error, Result};
 /// Records a new core version inside a write transaction and marks core.md as owing that
 /// content; call [`finish_write`] after the commit.
 pub(crate) fn record_version(
-    tx: &Tx<'_>,
+    tx: &dyn Writer,
     content: &str,
     author: CoreAuthor,
     changeset_id: Option<ChangesetId>,
 ) -> Result<CoreVersionId> {
-    let id = core_versions::insert(tx, content, author, changeset_id, store::now_ms())?;
+    let id = tx.insert_core_version(content, author, changeset_id, store::now_ms())?;
     mark_pending(tx, id)?;
     Ok(id)
 }
 
 /// Marks core.md as owing the content of version `id` (inside a write transaction).
-pub(crate) fn mark_pending(tx: &Tx<'_>, id: CoreVersionId) -> Result<()> {
-    store::set_meta(tx, MetaKey::CorePendingWrite, &id.to_string())
+pub(crate) fn mark_pending(tx: &dyn Writer, id: CoreVersionId) -> Result<()> {
+    tx.set_meta(MetaKey::CorePendingWrite, &id.to_string())
 }
 
 /// Writes core.md (atomically) and clears the pending mark. If this does not happen (a
 /// crash), the next open finishes it.
 pub(crate) fn finish_write(store: &Store, content: &str) -> Result<()> {
-    files::write_atomically(&store.core_path(), content)?;
-    store.write(|tx| store::delete_meta(tx, MetaKey::CorePendingWrite))
+    store.write_core(content)?;
+    store.write(|tx| tx.delete_meta(MetaKey::CorePendingWrite))
 }
 
 /// Brings core.md and the version history in line when a store is opened: finishes a
@@ -41,48 +41,48 @@ pub(crate) fn finish_write(store: &Store, content: &str) -> Result<()> {
 /// newest version if the file was deleted), and records an edit made outside as an
 /// `external` version.
 pub(crate) fn recover(store: &Store) -> Result<()> {
-    let path = store.core_path();
     let pending = store.read(|conn| {
-        let Some(id) = store::meta(conn, MetaKey::CorePendingWrite)?
+        let Some(id) = conn
+            .meta(MetaKey::CorePendingWrite)?
             .and_then(|v| v.parse::<i64>().ok())
             .map(CoreVersionId::from)
         else {
             return Ok(None);
         };
-        core_versions::get(conn, id)
+        conn.core_version(id)
     })?;
     if let Some(version) = pending {
         return finish_write(store, &version.content);
     }
-    let latest = store.read(core_versions::latest)?;
-    match (std::fs::read_to_string(&path), latest) {
-        (Ok(text), None) => {
-            store.write(|tx| core_versions::insert(tx, &text, CoreAuthor::Initial, None, store::now_ms()).map(drop))
-        }
-        (Ok(text), Some(latest)) if text != latest.content => {
-            store.write(|tx| core_versions::insert(tx, &text, CoreAuthor::External, None, store::now_ms()).map(drop))
-        }
-        (Ok(_), Some(_)) => Ok(()),
-        (Err(e), latest) if e.kind() == std::io::ErrorKind::NotFound => {
+    let latest = store.read(|c| c.latest_core_version())?;
+    match (store.core_text()?, latest) {
+        (Some(text), None) => store.write(|tx| {
+            tx.insert_core_version(&text, CoreAuthor::Initial, None, store::now_ms())
+                .map(drop)
+        }),
+        (Some(text), Some(latest)) if text != latest.content => store.write(|tx| {
+            tx.insert_core_version(&text, CoreAuthor::External, None, store::now_ms())
+                .map(drop)
+        }),
+        (Some(_), Some(_)) => Ok(()),
+        (None, latest) => {
             let content = match latest {
                 Some(version) => version.content,
                 None => {
-                    store
-                        .write(|tx| core_versions::insert(tx, TEMPLATE, CoreAuthor::Initial, None, store::now_ms()))?;
+                    store.write(|tx| tx.insert_core_version(TEMPLATE, CoreAuthor::Initial, None, store::now_ms()))?;
                     TEMPLATE.to_owned()
                 }
             };
-            files::write_atomically(&path, &content)
+            store.write_core(&content)
         }
-        (Err(e), _) => Err(Error::io("read", &path, e)),
     }
 }
 
 /// Records an outside edit of core.md (if any) before the engine changes it.
-pub(crate) fn sync_external(tx: &Tx<'_>, store: &Store) -> Result<String> {
-    let text = files::read(&store.core_path())?;
-    if core_versions::latest(tx)?.is_none_or(|v| v.content != text) {
-        core_versions::insert(tx, &text, CoreAuthor::External, None, store::now_ms())?;
+pub(crate) fn sync_external(tx: &dyn Writer, store: &Store) -> Result<String> {
+    let text = store.read_core()?;
+    if tx.latest_core_version()?.is_none_or(|v| v.content != text) {
+        tx.insert_core_version(&text, CoreAuthor::External, None, store::now_ms())?;
     }
     Ok(text)
 }
@@ -90,7 +90,7 @@ pub(crate) fn sync_external(tx: &Tx<'_>, store: &Store) -> Result<String> {
 impl Memory {
     /// The whole core.md, read from disk (edits made outside are visible).
     pub async fn get_core(&self) -> Result<String> {
-        self.blocking(|inner| files::read(&inner.store.core_path())).await
+        self.blocking(|inner| inner.store.read_core()).await
     }
 
     /// The four sections of core.md.
@@ -100,7 +100,7 @@ impl Memory {
 
     /// Sections locked against LLM changes.
     pub async fn locked_sections(&self) -> Result<BTreeSet<Section>> {
-        self.blocking(|inner| inner.store.read(core_versions::locks)).await
+        self.blocking(|inner| inner.store.read(|c| c.core_locks())).await
     }
 
     /// Replaces one section's text as a person's edit (allowed on locked sections: locks
@@ -126,14 +126,14 @@ impl Memory {
         self.blocking(move |inner| {
             inner
                 .store
-                .write(|tx| core_versions::set_lock(tx, section, locked, store::now_ms()))
+                .write(|tx| tx.set_core_lock(section, locked, store::now_ms()))
         })
         .await
     }
 
     /// Every version of core.md, newest first.
     pub async fn core_versions(&self) -> Result<Vec<CoreVersion>> {
-        self.blocking(|inner| inner.store.read(core_versions::list)).await
+        self.blocking(|inner| inner.store.read(|c| c.core_versions())).await
     }
 
     /// Replaces the whole core.md with `markdown` (which must have the four sections) as a
@@ -156,8 +156,9 @@ impl Memory {
         self.blocking(move |inner| {
             let (id, content) = inner.store.write(|tx| {
                 sync_external(tx, &inner.store)?;
-                let version =
-                    core_versions::get(tx, version_id)?.ok_or(Error::NotFound(Missing::CoreVersion(version_id)))?;
+                let version = tx
+                    .core_version(version_id)?
+                    .ok_or(Error::NotFound(Missing::CoreVersion(version_id)))?;
                 Ok((
                     record_version(tx, &version.content, CoreAuthor::User, None)?,
                     version.content,

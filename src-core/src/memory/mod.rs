@@ -16,13 +16,14 @@ pub use vector_recall::VectorRecall;
 pub use watch::StoreWatch;
 
 use crate::store::MetaKey;
+use crate::store::Reader;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::config::Settings;
 use crate::error::Missing;
 use crate::provider::{Embedder, Llm};
-use crate::store::{self, Store, memories};
+use crate::store::Store;
 use crate::types::{MemoryId, MemoryRecord, MemoryStatus, SearchMode, SearchResults};
 use crate::{Error, Result, search};
 
@@ -208,8 +209,8 @@ impl Memory {
         .await
     }
 
-    /// SQLite's `data_version`, which changes when another process commits: poll it to
-    /// refresh a view.
+    /// A number that changes when another process commits (SQLite's `data_version`): poll
+    /// it to refresh a view, or use [`Memory::watch`].
     pub async fn data_version(&self) -> Result<i64> {
         self.blocking(|inner| inner.store.data_version()).await
     }
@@ -237,14 +238,14 @@ impl Memory {
         }
         let offset = usize::try_from(begin - 1).unwrap_or(usize::MAX);
         let count = usize::try_from(count).unwrap_or(usize::MAX);
-        self.blocking(move |inner| inner.store.read(|conn| memories::latest(conn, offset, count)))
+        self.blocking(move |inner| inner.store.read(|conn| conn.latest(offset, count)))
             .await
     }
 
     /// The next page of latest memories after `after` (keyset paging for long lists).
     pub async fn latest_after(&self, after: &MemoryRecord, count: usize) -> Result<Vec<MemoryRecord>> {
         let (ts, id) = (after.timestamp_ms, after.id.clone());
-        self.blocking(move |inner| inner.store.read(|conn| memories::latest_before(conn, ts, &id, count)))
+        self.blocking(move |inner| inner.store.read(|conn| conn.latest_before(ts, &id, count)))
             .await
     }
 
@@ -254,7 +255,7 @@ impl Memory {
         self.blocking(move |inner| {
             inner
                 .store
-                .read(|conn| memories::by_id(conn, &id))?
+                .read(|conn| conn.memory_by_id(&id))?
                 .map(|(_, m)| m)
                 .ok_or(Error::NotFound(Missing::Memory(id)))
         })
@@ -320,10 +321,9 @@ impl Memory {
         let query = query.to_owned();
         let hits = self
             .blocking(move |inner| {
-                let both_signals = mode == SearchMode::Hybrid && query_vector.is_some();
-                inner.store.read_for_search(both_signals, |readers| {
-                    search::run(readers, &query, query_vector.as_deref(), mode, n)
-                })
+                inner
+                    .store
+                    .read(|store| search::run(store, &query, query_vector.as_deref(), mode, n))
             })
             .await?;
         Ok(SearchResults { mode, notice, hits })
@@ -331,16 +331,14 @@ impl Memory {
 }
 
 /// Counts and identities of a store, read on `conn`.
-fn store_info(conn: &store::Conn, dir: &Path, llm: Option<String>, review: crate::ReviewPolicy) -> Result<StoreInfo> {
+fn store_info(conn: &dyn Reader, dir: &Path, llm: Option<String>, review: crate::ReviewPolicy) -> Result<StoreInfo> {
     Ok(StoreInfo {
         dir: dir.to_path_buf(),
-        active: memories::count(conn, MemoryStatus::Active)?,
-        pending_changesets: store::changesets::count_pending(conn)?,
-        embedder: store::meta(conn, MetaKey::Embedder)?.unwrap_or_else(|| "none".into()),
-        dims: store::meta(conn, MetaKey::Dims)?
-            .and_then(|d| d.parse().ok())
-            .unwrap_or(0),
-        embedder_wanted: store::meta(conn, MetaKey::EmbedderWanted)?,
+        active: conn.count_memories(MemoryStatus::Active)?,
+        pending_changesets: conn.count_pending_changesets()?,
+        embedder: conn.meta(MetaKey::Embedder)?.unwrap_or_else(|| "none".into()),
+        dims: conn.meta(MetaKey::Dims)?.and_then(|d| d.parse().ok()).unwrap_or(0),
+        embedder_wanted: conn.meta(MetaKey::EmbedderWanted)?,
         lexical_reason: None,
         llm,
         review,

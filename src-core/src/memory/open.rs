@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use crate::config::{ProviderKind, Settings};
 use crate::provider::Embedder;
-use crate::store::{self, Store, memories, vectors};
+use crate::store::Store;
 use crate::types::MemoryStatus;
 use crate::{Error, ReembedProgress, Result};
 
@@ -134,16 +134,15 @@ struct Recorded {
 fn recorded(store: &Store) -> Result<Recorded> {
     store.read(|conn| {
         Ok(Recorded {
-            embedder: store::meta(conn, MetaKey::Embedder)?,
-            dims: store::meta(conn, MetaKey::Dims)?
-                .and_then(|d| d.parse().ok())
-                .unwrap_or(0),
-            wanted: store::meta(conn, MetaKey::EmbedderWanted)?,
-            behind: store::meta(conn, MetaKey::VectorsBehind)?.is_some(),
-            has_memories: memories::any_with(
-                conn,
-                &[MemoryStatus::Active, MemoryStatus::Superseded, MemoryStatus::Pending],
-            )?,
+            embedder: conn.meta(MetaKey::Embedder)?,
+            dims: conn.meta(MetaKey::Dims)?.and_then(|d| d.parse().ok()).unwrap_or(0),
+            wanted: conn.meta(MetaKey::EmbedderWanted)?,
+            behind: conn.meta(MetaKey::VectorsBehind)?.is_some(),
+            has_memories: conn.any_memory_with(&[
+                MemoryStatus::Active,
+                MemoryStatus::Superseded,
+                MemoryStatus::Pending,
+            ])?,
         })
     })
 }
@@ -248,7 +247,7 @@ pub(crate) async fn open_store(
                     ));
                 }
                 let store2 = Arc::clone(&store);
-                blocking(move || store2.write(|tx| store::delete_meta(tx, MetaKey::EmbedderWanted))).await?;
+                blocking(move || store2.write(|tx| tx.delete_meta(MetaKey::EmbedderWanted))).await?;
             }
             let identity = Some((embedder.id(), embedder.dims()));
             let store2 = Arc::clone(&store);
@@ -293,10 +292,10 @@ pub(crate) async fn open_store(
             let store2 = Arc::clone(&store);
             blocking(move || {
                 store2.write(|tx| {
-                    vectors::drop(tx)?;
-                    store::set_meta(tx, MetaKey::Embedder, "none")?;
-                    store::set_meta(tx, MetaKey::Dims, "0")?;
-                    store::set_meta(tx, MetaKey::EmbedderWanted, &wanted)
+                    tx.drop_vectors()?;
+                    tx.set_meta(MetaKey::Embedder, "none")?;
+                    tx.set_meta(MetaKey::Dims, "0")?;
+                    tx.set_meta(MetaKey::EmbedderWanted, &wanted)
                 })
             })
             .await?;
@@ -379,16 +378,14 @@ async fn local_embedder(
 /// when something has to be recorded.
 pub(crate) fn check(store: &Store, configured: Option<(String, usize)>) -> Result<()> {
     let (configured_id, configured_dims) = configured.unwrap_or_else(|| ("none".to_owned(), 0));
-    let recorded = store.read(|conn| Ok((store::meta(conn, MetaKey::Embedder)?, store::meta(conn, MetaKey::Dims)?)))?;
+    let recorded = store.read(|conn| Ok((conn.meta(MetaKey::Embedder)?, conn.meta(MetaKey::Dims)?)))?;
     if recorded == (Some(configured_id.clone()), Some(configured_dims.to_string())) {
         return Ok(());
     }
     store.write(|tx| {
-        let stored = store::meta(tx, MetaKey::Embedder)?;
-        let stored_dims: usize = store::meta(tx, MetaKey::Dims)?
-            .and_then(|d| d.parse().ok())
-            .unwrap_or(0);
-        let has_memories = memories::any_with(tx, &[MemoryStatus::Active, MemoryStatus::Superseded])?;
+        let stored = tx.meta(MetaKey::Embedder)?;
+        let stored_dims: usize = tx.meta(MetaKey::Dims)?.and_then(|d| d.parse().ok()).unwrap_or(0);
+        let has_memories = tx.any_memory_with(&[MemoryStatus::Active, MemoryStatus::Superseded])?;
         match stored {
             Some(id) if id == configured_id && stored_dims == configured_dims => Ok(()),
             Some(id) if has_memories => Err(Error::EmbedderMismatch {
@@ -399,13 +396,13 @@ pub(crate) fn check(store: &Store, configured: Option<(String, usize)>) -> Resul
             }),
             _ => {
                 // A new (or still empty) store takes the configured embedder.
-                vectors::drop(tx)?;
+                tx.drop_vectors()?;
                 if configured_dims > 0 {
-                    vectors::create(tx)?;
+                    tx.create_vectors()?;
                 }
-                store::set_meta(tx, MetaKey::Embedder, &configured_id)?;
-                store::set_meta(tx, MetaKey::Dims, &configured_dims.to_string())?;
-                store::delete_meta(tx, MetaKey::EmbedderWanted)?;
+                tx.set_meta(MetaKey::Embedder, &configured_id)?;
+                tx.set_meta(MetaKey::Dims, &configured_dims.to_string())?;
+                tx.delete_meta(MetaKey::EmbedderWanted)?;
                 Ok(())
             }
         }

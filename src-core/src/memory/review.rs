@@ -3,8 +3,8 @@
 use super::{Memory, apply, core_sections, write};
 use crate::error::{Missing, ReviewAction};
 use crate::pipeline::{self, AddInput, Proposal, stages::normalize};
-use crate::store::Tx;
-use crate::store::{self, changesets, memories};
+use crate::store;
+use crate::store::Writer;
 use crate::types::{
     AddOutcome, Changeset, ChangesetFilter, ChangesetId, ChangesetKind, ChangesetStatus, ChangesetSummary, CoreAuthor,
     DecidedBy, MemoryId, MemoryStatus, Outcome, ProposedItem, RelatedItem,
@@ -14,7 +14,7 @@ use crate::{Error, Result};
 impl Memory {
     /// Changesets, newest first.
     pub async fn changesets(&self, filter: ChangesetFilter) -> Result<Vec<Changeset>> {
-        self.blocking(move |inner| inner.store.read(|conn| changesets::list(conn, filter)))
+        self.blocking(move |inner| inner.store.read(|conn| conn.changesets(filter)))
             .await
     }
 
@@ -26,7 +26,7 @@ impl Memory {
         before: Option<ChangesetId>,
         limit: usize,
     ) -> Result<Vec<Changeset>> {
-        self.blocking(move |inner| inner.store.read(|conn| changesets::page(conn, filter, before, limit)))
+        self.blocking(move |inner| inner.store.read(|conn| conn.changeset_page(filter, before, limit)))
             .await
     }
 
@@ -38,7 +38,7 @@ impl Memory {
         before: Option<ChangesetId>,
         limit: usize,
     ) -> Result<Vec<ChangesetSummary>> {
-        self.blocking(move |inner| inner.store.read(|conn| changesets::summaries(conn, before, limit)))
+        self.blocking(move |inner| inner.store.read(|conn| conn.changeset_summaries(before, limit)))
             .await
     }
 
@@ -63,7 +63,7 @@ impl Memory {
         self.blocking(move |inner| {
             inner
                 .store
-                .read(|conn| changesets::get(conn, id))?
+                .read(|conn| conn.changeset(id))?
                 .ok_or(Error::NotFound(Missing::Changeset(id)))
         })
         .await
@@ -84,10 +84,10 @@ impl Memory {
                 let outcome = inner.store.write(|tx| {
                     let current = changeset_in(tx, id, &[ChangesetStatus::Pending], ReviewAction::Approve)?;
                     if let Some(reason) = apply::staleness(tx, &inner.store, &current)? {
-                        changesets::decide(tx, id, ChangesetStatus::Stale, DecidedBy::Check, store::now_ms())?;
+                        tx.decide(id, ChangesetStatus::Stale, DecidedBy::Check, store::now_ms())?;
                         let mut warnings = current.warnings.clone();
                         warnings.push(format!("marked stale: {reason}"));
-                        changesets::set_warnings(tx, id, &warnings)?;
+                        tx.set_warnings(id, &warnings)?;
                         return Ok(Err(()));
                     }
                     Ok(Ok(apply::commit(tx, id, DecidedBy::User, &vectors)?))
@@ -131,11 +131,11 @@ impl Memory {
                     if let Some((rowid, _)) = old
                         .memory_id
                         .as_ref()
-                        .map(|m| memories::by_id(tx, m))
+                        .map(|m| tx.memory_by_id(m))
                         .transpose()?
                         .flatten()
                     {
-                        memories::delete_pending(tx, rowid)?;
+                        tx.delete_pending(rowid)?;
                     }
                 }
                 current.proposed = proposed
@@ -152,11 +152,11 @@ impl Memory {
                     })
                     .collect();
                 current.related = related;
-                changesets::write_proposed(tx, id, &current.proposed)?;
-                changesets::write_related_kept(tx, id, &current.related)?;
+                tx.write_proposed(id, &current.proposed)?;
+                tx.write_related_kept(id, &current.related)?;
                 let mut warnings = current.warnings.clone();
                 warnings.push("the proposed memories were edited by a person before approval".into());
-                changesets::set_warnings(tx, id, &warnings)?;
+                tx.set_warnings(id, &warnings)?;
                 write::insert_pending_rows(tx, id, &current)
             })
         })
@@ -177,7 +177,7 @@ impl Memory {
             inner.store.write(|tx| {
                 let current = changeset_in(tx, id, &[ChangesetStatus::Pending, ChangesetStatus::Stale], action)?;
                 drop_pending_rows(tx, &current)?;
-                changesets::decide(tx, id, ChangesetStatus::Rejected, by, store::now_ms())
+                tx.decide(id, ChangesetStatus::Rejected, by, store::now_ms())
             })
         })
         .await
@@ -192,7 +192,7 @@ impl Memory {
                 if current.decided_by != Some(DecidedBy::User) {
                     return Err(Error::ReplacedByRerun(id));
                 }
-                changesets::reopen(tx, id)?;
+                tx.reopen(id)?;
                 write::insert_pending_rows(tx, id, &current)
             })
         })
@@ -224,7 +224,7 @@ impl Memory {
         let revert_id = self
             .blocking(move |inner| {
                 let (revert_id, core) = inner.store.write(|tx| {
-                    let target = changesets::get(tx, id)?.ok_or(Error::NotFound(Missing::Changeset(id)))?;
+                    let target = tx.changeset(id)?.ok_or(Error::NotFound(Missing::Changeset(id)))?;
                     let plan = apply::revert_plan(tx, &target)?;
                     let mut warnings = Vec::new();
                     let core_now = core_sections::sync_external(tx, &inner.store)?;
@@ -271,12 +271,12 @@ impl Memory {
                         reverts_id: Some(id),
                         reverted_by_id: None,
                     };
-                    let revert_id = changesets::insert(tx, &revert)?;
+                    let revert_id = tx.insert_changeset(&revert)?;
                     apply::apply_revert(tx, &plan, revert_id)?;
                     if let Some(after) = &core_after {
                         core_sections::record_version(tx, after, CoreAuthor::User, Some(revert_id))?;
                     }
-                    changesets::set_reverted_by(tx, id, revert_id)?;
+                    tx.set_reverted_by(id, revert_id)?;
                     Ok((revert_id, core_after))
                 })?;
                 if let Some(content) = core {
@@ -290,8 +290,13 @@ impl Memory {
 }
 
 /// The changeset `id` inside a write, when its status is one of `allowed`.
-fn changeset_in(tx: &Tx<'_>, id: ChangesetId, allowed: &[ChangesetStatus], action: ReviewAction) -> Result<Changeset> {
-    let current = changesets::get(tx, id)?.ok_or(Error::NotFound(Missing::Changeset(id)))?;
+fn changeset_in(
+    tx: &dyn Writer,
+    id: ChangesetId,
+    allowed: &[ChangesetStatus],
+    action: ReviewAction,
+) -> Result<Changeset> {
+    let current = tx.changeset(id)?.ok_or(Error::NotFound(Missing::Changeset(id)))?;
     expect_status(&current, allowed, action)?;
     Ok(current)
 }
@@ -307,17 +312,17 @@ fn expect_status(changeset: &Changeset, allowed: &[ChangesetStatus], action: Rev
     })
 }
 
-fn drop_pending_rows(tx: &Tx<'_>, changeset: &Changeset) -> Result<()> {
+fn drop_pending_rows(tx: &dyn Writer, changeset: &Changeset) -> Result<()> {
     for item in changeset.added() {
         if let Some((rowid, memory)) = item
             .memory_id
             .as_ref()
-            .map(|m| memories::by_id(tx, m))
+            .map(|m| tx.memory_by_id(m))
             .transpose()?
             .flatten()
             && memory.status == MemoryStatus::Pending
         {
-            memories::delete_pending(tx, rowid)?;
+            tx.delete_pending(rowid)?;
         }
     }
     Ok(())

@@ -1,7 +1,7 @@
 //! How close the fast vector search comes to an exact scan of the same store.
 
 use super::Memory;
-use crate::store::vectors;
+use crate::store::Pool;
 use crate::{Error, Result};
 
 /// Recall of the fast nearest-neighbour search against exact search, over a set of queries.
@@ -32,14 +32,14 @@ impl Memory {
             crate::provider::check_embeddings(&embedder.id(), embedded, queries.len(), embedder.dims())?;
         let shares = self
             .blocking(move |inner| {
-                inner.store.read_with_vectors(|conn, index| {
+                inner.store.read(|conn| {
                     let mut shares = Vec::with_capacity(query_vectors.len());
                     for query in &query_vectors {
-                        let exact = vectors::nearest_exact(conn, query, k)?;
+                        let exact = conn.nearest_exact(query, k)?;
                         if exact.is_empty() {
                             continue;
                         }
-                        let fast = vectors::nearest(conn, index, query, k, vectors::Pool::Search(k))?;
+                        let fast = conn.nearest(query, k, Pool::Search(k))?;
                         let found = exact
                             .iter()
                             .filter(|(rowid, _)| fast.iter().any(|f| f.0 == *rowid))

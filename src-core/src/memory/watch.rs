@@ -31,7 +31,11 @@ impl Memory {
     /// inside a Tokio runtime.
     pub fn watch(&self) -> StoreWatch {
         let core_changed = Arc::new(AtomicBool::new(false));
-        let files = watch_core_file(self.dir(), &core_changed);
+        let files = self
+            .inner
+            .store
+            .core_file()
+            .and_then(|file| watch_core_file(&file, &core_changed));
         let (tx, changes) = mpsc::channel(1);
         let memory = self.clone();
         let poller = tokio::spawn(async move {
@@ -62,8 +66,8 @@ impl Memory {
     /// haema). A file that cannot be read counts as changed.
     async fn core_edited_outside(&self) -> bool {
         self.blocking(|inner| {
-            let text = crate::store::files::read(&inner.store.core_path())?;
-            let latest = inner.store.read(crate::store::core_versions::latest)?;
+            let text = inner.store.read_core()?;
+            let latest = inner.store.read(|c| c.latest_core_version())?;
             Ok(latest.is_none_or(|v| v.content != text))
         })
         .await
@@ -90,14 +94,12 @@ impl Drop for StoreWatch {
     }
 }
 
-fn watch_core_file(dir: &Path, flag: &Arc<AtomicBool>) -> Option<notify::RecommendedWatcher> {
+fn watch_core_file(file: &Path, flag: &Arc<AtomicBool>) -> Option<notify::RecommendedWatcher> {
+    let (dir, name) = (file.parent()?, file.file_name()?.to_owned());
     let flag = Arc::clone(flag);
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         if let Ok(event) = event
-            && event
-                .paths
-                .iter()
-                .any(|p| p.file_name().is_some_and(|n| n == "core.md"))
+            && event.paths.iter().any(|p| p.file_name().is_some_and(|n| n == name))
         {
             flag.store(true, Ordering::Release);
         }

@@ -6,8 +6,8 @@ use super::{Inner, Memory, apply, core_sections};
 use crate::config::ReviewPolicy;
 use crate::pipeline::{self, AddInput, Proposal, related};
 use crate::provider::check_embeddings;
-use crate::store::files;
-use crate::store::{self, Tx, changesets, core_versions, memories};
+use crate::store;
+use crate::store::Writer;
 use crate::types::{
     AddOutcome, AddStatus, Changeset, ChangesetId, ChangesetKind, ChangesetStatus, DecidedBy, MemoryId, MemoryStatus,
     Outcome,
@@ -103,11 +103,11 @@ impl Memory {
         let query_vectors = proposal.query_vectors.clone();
         let (found, core_text, locked) = self
             .blocking(move |inner| {
-                let found = inner.store.read_with_vectors(|conn, index| {
-                    related::lookup(conn, index, &inputs, query_vectors.as_deref(), inner.settings.merge)
-                })?;
-                let core_text = files::read(&inner.store.core_path())?;
-                let locked = inner.store.read(core_versions::locks)?;
+                let found = inner
+                    .store
+                    .read(|store| related::lookup(store, &inputs, query_vectors.as_deref(), inner.settings.merge))?;
+                let core_text = inner.store.read_core()?;
+                let locked = inner.store.read(|c| c.core_locks())?;
                 Ok((found, core_text, locked))
             })
             .await?;
@@ -200,9 +200,12 @@ impl Memory {
 /// longer active (another writer merged it) or core.md changed. A memory that another
 /// writer added meanwhile is no conflict: nothing is lost, and the next add that finds
 /// both merges them.
-fn conflict(tx: &Tx<'_>, inner: &Inner, proposal: &Proposal) -> Result<Option<String>> {
+fn conflict(tx: &dyn Writer, inner: &Inner, proposal: &Proposal) -> Result<Option<String>> {
     for related in &proposal.related {
-        if memories::by_id(tx, &related.memory_id)?.is_none_or(|(_, m)| m.status != MemoryStatus::Active) {
+        if tx
+            .memory_by_id(&related.memory_id)?
+            .is_none_or(|(_, m)| m.status != MemoryStatus::Active)
+        {
             return Ok(Some(format!(
                 "related memory {} changed while the changeset was built",
                 related.memory_id
@@ -210,7 +213,7 @@ fn conflict(tx: &Tx<'_>, inner: &Inner, proposal: &Proposal) -> Result<Option<St
         }
     }
     if let Some(before) = &proposal.core_before
-        && &files::read(&inner.store.core_path())? != before
+        && &inner.store.read_core()? != before
     {
         return Ok(Some("core.md changed while the changeset was built".into()));
     }
@@ -219,7 +222,7 @@ fn conflict(tx: &Tx<'_>, inner: &Inner, proposal: &Proposal) -> Result<Option<St
 
 /// Stores a proposal as a changeset with `status`, its new memories as pending rows.
 pub(crate) fn insert_proposal(
-    tx: &Tx<'_>,
+    tx: &dyn Writer,
     proposal: &Proposal,
     status: ChangesetStatus,
     llm: Option<String>,
@@ -250,17 +253,17 @@ pub(crate) fn insert_proposal(
         reverts_id: None,
         reverted_by_id: None,
     };
-    let id = changesets::insert(tx, &changeset)?;
+    let id = tx.insert_changeset(&changeset)?;
     insert_pending_rows(tx, id, &changeset)?;
     Ok(id)
 }
 
 /// Inserts the pending memory rows of a changeset's new memories.
-pub(crate) fn insert_pending_rows(tx: &Tx<'_>, id: ChangesetId, changeset: &Changeset) -> Result<()> {
+pub(crate) fn insert_pending_rows(tx: &dyn Writer, id: ChangesetId, changeset: &Changeset) -> Result<()> {
     let ts = store::now_ms();
     for item in changeset.added() {
         if let Some(memory_id) = &item.memory_id {
-            memories::insert(tx, memory_id, &item.content, MemoryStatus::Pending, ts, id)?;
+            tx.insert_memory(memory_id, &item.content, MemoryStatus::Pending, ts, id)?;
         }
     }
     Ok(())

@@ -4,9 +4,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::Result;
 use crate::config::MergeSettings;
-use crate::store::vector_index::VectorIndex;
-use crate::store::vectors::Pool;
-use crate::store::{Conn, fts, memories, vectors};
+use crate::store::{Pool, Reader};
 use crate::types::RelatedItem;
 
 /// A related memory and the index of the first new content that found it.
@@ -19,8 +17,8 @@ pub(crate) struct Found {
 /// Distance between two texts by their word sets: 1 − Jaccard similarity. Used when the
 /// store has no vectors.
 pub(crate) fn lexical_distance(a: &str, b: &str) -> f64 {
-    let a: BTreeSet<String> = fts::words(a).into_iter().collect();
-    let b: BTreeSet<String> = fts::words(b).into_iter().collect();
+    let a: BTreeSet<String> = crate::search::terms::words(a).into_iter().collect();
+    let b: BTreeSet<String> = crate::search::terms::words(b).into_iter().collect();
     let union = a.union(&b).count();
     if union == 0 {
         return 1.0;
@@ -31,8 +29,7 @@ pub(crate) fn lexical_distance(a: &str, b: &str) -> f64 {
 /// Looks up the active memories related to each input: by vector when `vectors` is given,
 /// else by words. Union by id in first-seen order, each with its smallest distance.
 pub(crate) fn lookup(
-    conn: &Conn,
-    index: &mut VectorIndex,
+    conn: &dyn Reader,
     inputs: &[String],
     query_vectors: Option<&[Vec<f32>]>,
     merge: MergeSettings,
@@ -41,14 +38,14 @@ pub(crate) fn lookup(
     match query_vectors {
         Some(vectors_of_inputs) => {
             for vector in vectors_of_inputs {
-                let hits = vectors::nearest(conn, index, vector, merge.top_k, Pool::Close(merge.top_k))?;
+                let hits = conn.nearest(vector, merge.top_k, Pool::Close(merge.top_k))?;
                 per_input.push(hits.into_iter().filter(|(_, d)| *d <= merge.distance_cutoff).collect());
             }
         }
         None => {
             for input in inputs {
-                let candidates = fts::search(conn, input, merge.top_k.saturating_mul(4))?;
-                let texts = memories::by_rowids(conn, &candidates.iter().map(|c| c.0).collect::<Vec<_>>())?;
+                let candidates = conn.full_text_any(input, merge.top_k.saturating_mul(4))?;
+                let texts = conn.memories_by_rowids(&candidates.iter().map(|c| c.0).collect::<Vec<_>>())?;
                 let mut hits: Vec<(i64, f64)> = candidates
                     .iter()
                     .filter_map(|(rowid, _)| texts.get(rowid).map(|m| (*rowid, lexical_distance(input, &m.content))))
@@ -61,7 +58,7 @@ pub(crate) fn lookup(
         }
     }
     let rowids: Vec<i64> = per_input.iter().flatten().map(|h| h.0).collect();
-    let records = memories::by_rowids(conn, &rowids)?;
+    let records = conn.memories_by_rowids(&rowids)?;
     let mut found: Vec<Found> = Vec::new();
     let mut position: HashMap<i64, usize> = HashMap::new();
     for (input_index, hits) in per_input.iter().enumerate() {

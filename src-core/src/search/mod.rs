@@ -1,4 +1,4 @@
-//! Search: sqlite-vec KNN and FTS5 BM25, fused by their scaled scores (see [`fusion`]),
+//! Search: nearest vectors and BM25 full-text matches from the store, fused by their scaled scores (see [`fusion`]),
 //! with the query's content words, the times and the names it mentions.
 
 pub(crate) mod fusion;
@@ -7,11 +7,9 @@ pub(crate) mod sanitize;
 pub(crate) mod terms;
 pub(crate) mod time;
 
-use std::sync::{Arc, PoisonError};
-
 use crate::Result;
-use crate::store::vectors::Pool;
-use crate::store::{SearchReaders, fts, memories, vectors};
+use crate::store::backend::Signals;
+use crate::store::{Pool, Reader};
 use crate::types::{FoundBy, MemoryStatus, SearchHit, SearchMode};
 use fusion::Fused;
 
@@ -27,50 +25,36 @@ fn candidates(n: usize) -> usize {
 /// `vector` ranks by cosine similarity alone. `lexical` and `hybrid` fuse what they have
 /// and add the bonuses for named times and names.
 ///
-/// A hybrid search runs its two signals at once: full text on the second connection
-/// (`readers.side`) on its own thread, vectors on this one. Its vector candidates past the
-/// top `n` only help scale the scores, so the exact re-rank pool is the one of `n`.
+/// A hybrid search asks the store for both signals at once ([`Reader::signals`]). Its
+/// vector candidates past the top `n` only help scale the scores, so the pool of the
+/// approximate pass is the one of `n`.
 pub(crate) fn run(
-    readers: SearchReaders<'_>,
+    store: &dyn Reader,
     query: &str,
     query_vector: Option<&[f32]>,
     mode: SearchMode,
     n: usize,
 ) -> Result<Vec<SearchHit>> {
-    let SearchReaders {
-        conn,
-        index,
-        term_stats,
-        side,
-    } = readers;
     let words = terms::query_words(query);
     let vector = match query_vector.filter(|_| mode != SearchMode::Lexical) {
-        Some(v) if vectors::exists(conn)? => Some(v),
+        Some(v) if store.has_vectors()? => Some(v),
         _ => None,
     };
     let k = if mode == SearchMode::Vector { n } else { candidates(n) };
-    let full_text = |conn: &crate::store::Conn, words: &[String]| {
-        let mut stats = term_stats.lock().unwrap_or_else(PoisonError::into_inner);
-        fts::search_terms(conn, &mut stats, words, k)
-    };
-    let (vector_hits, lexical_hits) = match (mode, vector, side) {
-        (SearchMode::Vector, Some(v), _) => (vectors::nearest(conn, index, v, k, Pool::Search(n))?, Vec::new()),
-        (SearchMode::Vector, None, _) => (Vec::new(), Vec::new()),
-        (_, Some(v), Some(side)) => {
-            let stats = Arc::clone(term_stats);
-            let lexical = side.start(move |side_conn| {
-                let mut stats = stats.lock().unwrap_or_else(PoisonError::into_inner);
-                fts::search_terms(side_conn, &mut stats, &words, k)
-            });
-            let vector_hits = vectors::nearest(conn, index, v, k, Pool::Search(n));
-            let lexical_hits = lexical.wait();
-            (vector_hits?, lexical_hits?)
-        }
-        (_, Some(v), None) => (
-            vectors::nearest(conn, index, v, k, Pool::Search(n))?,
-            full_text(conn, &words)?,
-        ),
-        (_, None, _) => (Vec::new(), full_text(conn, &words)?),
+    let Signals {
+        vector: vector_hits,
+        lexical: lexical_hits,
+    } = match (mode, vector) {
+        (SearchMode::Vector, Some(v)) => Signals {
+            vector: store.nearest(v, k, Pool::Search(n))?,
+            lexical: Vec::new(),
+        },
+        (SearchMode::Vector, None) => Signals::default(),
+        (_, Some(v)) => store.signals(v, &words, k, Pool::Search(n))?,
+        (_, None) => Signals {
+            vector: Vec::new(),
+            lexical: store.full_text(&words, k)?,
+        },
     };
     let mut ranked: Vec<(i64, Fused)> = if mode == SearchMode::Vector {
         vector_hits
@@ -87,7 +71,7 @@ pub(crate) fn run(
     } else {
         fusion::fuse(&vector_hits, &lexical_hits).into_iter().collect()
     };
-    let records = memories::by_rowids(conn, &ranked.iter().map(|r| r.0).collect::<Vec<_>>())?;
+    let records = store.memories_by_rowids(&ranked.iter().map(|r| r.0).collect::<Vec<_>>())?;
     if mode != SearchMode::Vector {
         let spans = time::spans(query);
         let names = terms::names(query);
@@ -97,7 +81,7 @@ pub(crate) fn run(
                 fused.score += fusion::TIME_BONUS;
             }
             if !names.is_empty() {
-                let words = fts::words(&memory.content);
+                let words = crate::search::terms::words(&memory.content);
                 if names.iter().all(|name| words.contains(name)) {
                     fused.score += fusion::NAME_BONUS;
                 }

@@ -6,8 +6,6 @@
 //! (never from the index) raised full-text recall@10 on the LoCoMo dev split from 63.2 to
 //! 67.1 (see the README). A query made only of such words keeps all of them.
 
-use crate::store::fts;
-
 /// English function words: NLTK's stop-word list (as our tokeniser splits contractions:
 /// `don't` → `don`, `t`) and the modal verbs. `may` is left in: it is also a month.
 const STOP_WORDS: &[&str] = &[
@@ -171,6 +169,14 @@ const STOP_WORDS: &[&str] = &[
     "yourselves",
 ];
 
+/// The words of a text as the full-text index sees them (letters and digits, lower-cased).
+pub(crate) fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
 /// Whether a lower-cased word is a function word.
 pub(crate) fn is_stop_word(word: &str) -> bool {
     STOP_WORDS.binary_search(&word).is_ok()
@@ -179,7 +185,7 @@ pub(crate) fn is_stop_word(word: &str) -> bool {
 /// The distinct words of `query` to look for, lower-cased and sorted: its content words, or
 /// every word when it has no content word.
 pub(crate) fn query_words(query: &str) -> Vec<String> {
-    let mut all = fts::words(query);
+    let mut all = words(query);
     all.sort();
     all.dedup();
     let content: Vec<String> = all.iter().filter(|w| !is_stop_word(w)).cloned().collect();

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::store::{self, changesets, fts, memories, vectors};
+use crate::store;
 use crate::types::{Changeset, ChangesetId, MemoryId, MemoryStatus, ProposedItem};
 use crate::{Error, Memory, Result};
 
@@ -161,7 +161,8 @@ impl Memory {
         let known: HashSet<String> = self
             .blocking(|inner| {
                 inner.store.read(|conn| {
-                    Ok(memories::all(conn)?
+                    Ok(conn
+                        .all_memories()?
                         .into_iter()
                         .filter(|m| m.status != MemoryStatus::Forgotten)
                         .map(|m| m.content)
@@ -202,22 +203,22 @@ impl Memory {
                         .collect();
                     let inputs = fresh.iter().map(|i| i.content.clone()).collect();
                     let changeset = Changeset::imported(source.clone(), inputs, proposed, now);
-                    let changeset_id = changesets::insert(tx, &changeset)?;
-                    let has_vectors = vectors::exists(tx)?;
+                    let changeset_id = tx.insert_changeset(&changeset)?;
+                    let has_vectors = tx.has_vectors()?;
                     for (memory_id, item) in &with_ids {
                         let ts = match item.timestamp_ms {
                             Some(ts) => ts,
-                            None => store::next_timestamp(tx)?,
+                            None => tx.next_timestamp()?,
                         };
                         let rowid =
-                            memories::insert(tx, memory_id, &item.content, MemoryStatus::Active, ts, changeset_id)?;
+                            tx.insert_memory(memory_id, &item.content, MemoryStatus::Active, ts, changeset_id)?;
                         match (has_vectors, vectors.get(&item.content)) {
-                            (true, Some(vector)) => vectors::insert(tx, rowid, vector)?,
+                            (true, Some(vector)) => tx.insert_vector(rowid, vector)?,
                             // The embedder is missing for now: the next open with it catches up.
-                            (true, None) => store::set_meta(tx, MetaKey::VectorsBehind, "1")?,
+                            (true, None) => tx.set_meta(MetaKey::VectorsBehind, "1")?,
                             (false, _) => {}
                         }
-                        fts::insert(tx, rowid, &item.content)?;
+                        tx.index_text(rowid, &item.content)?;
                     }
                     Ok(changeset_id)
                 })

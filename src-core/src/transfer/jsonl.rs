@@ -6,12 +6,13 @@
 //! are made again with the configured embedder.
 
 use crate::store::MetaKey;
+use crate::store::Writer;
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 
 use serde::{Deserialize, Serialize};
 
-use crate::store::{self, Tx, changesets, core_versions, fts, memories, vectors};
+use crate::store;
 use crate::types::{
     Changeset, ChangesetFilter, CoreAuthor, CoreVersion, MemoryId, MemoryRecord, MemoryStatus, Section,
 };
@@ -80,22 +81,15 @@ impl Memory {
             .blocking(|inner| {
                 inner.store.read(|conn| {
                     let mut records: Vec<Record> = Vec::new();
-                    let mut all = changesets::list(conn, ChangesetFilter::All)?;
+                    let mut all = conn.changesets(ChangesetFilter::All)?;
                     all.reverse();
                     records.extend(all.into_iter().map(|c| Record::Changeset(Box::new(c))));
-                    let mut versions = core_versions::list(conn)?;
+                    let mut versions = conn.core_versions()?;
                     versions.reverse();
                     records.extend(versions.into_iter().map(Record::CoreVersion));
-                    records.extend(
-                        core_versions::locks(conn)?
-                            .into_iter()
-                            .map(|section| Record::Lock { section }),
-                    );
-                    records.extend(memories::all(conn)?.into_iter().map(Record::Memory));
-                    Ok((
-                        records,
-                        store::meta(conn, MetaKey::Embedder)?.unwrap_or_else(|| "none".into()),
-                    ))
+                    records.extend(conn.core_locks()?.into_iter().map(|section| Record::Lock { section }));
+                    records.extend(conn.all_memories()?.into_iter().map(Record::Memory));
+                    Ok((records, conn.meta(MetaKey::Embedder)?.unwrap_or_else(|| "none".into())))
                 })
             })
             .await?;
@@ -157,7 +151,7 @@ impl Memory {
                     inner.store.read(|conn| {
                         Ok(ids
                             .iter()
-                            .map(|id| memories::by_id(conn, id))
+                            .map(|id| conn.memory_by_id(id))
                             .collect::<Result<Vec<_>>>()?
                             .iter()
                             .filter(|m| m.is_some())
@@ -176,14 +170,14 @@ impl Memory {
         let report = self
             .blocking(move |inner| {
                 let (report, core) = inner.store.write(|tx| {
-                    let edited_core = core_versions::list(tx)?.iter().any(|v| v.author != CoreAuthor::Initial);
-                    if edited_core || changesets::any(tx)? || memories::any(tx)? {
+                    let edited_core = tx.core_versions()?.iter().any(|v| v.author != CoreAuthor::Initial);
+                    if edited_core || tx.any_changeset()? || tx.any_memory()? {
                         return Err(Error::InvalidArgument(
                             "a haema export can only be imported into an empty store (or the store it came from); use a new --store".into(),
                         ));
                     }
                     // Only the template's own version is there; the export brings the history.
-                    core_versions::delete_all(tx)?;
+                    tx.delete_core_versions()?;
                     restore(tx, &records, &vectors)
                 })?;
                 if let Some(content) = core {
@@ -197,18 +191,18 @@ impl Memory {
 }
 
 fn restore(
-    tx: &Tx<'_>,
+    tx: &dyn Writer,
     records: &[Record],
     vectors_by_text: &HashMap<String, Vec<f32>>,
 ) -> Result<(ImportReport, Option<String>)> {
     let mut report = ImportReport::default();
     let mut latest_core: Option<String> = None;
-    let has_vectors = vectors::exists(tx)?;
+    let has_vectors = tx.has_vectors()?;
     let mut last_ts = 0;
     // Changesets first: core versions and memories refer to them.
     for record in records {
         if let Record::Changeset(c) = record {
-            changesets::restore(tx, c)?;
+            tx.restore_changeset(c)?;
             report.changesets += 1;
         }
     }
@@ -216,28 +210,28 @@ fn restore(
         match record {
             Record::Header { .. } | Record::Changeset(_) => {}
             Record::CoreVersion(v) => {
-                core_versions::restore(tx, v)?;
+                tx.restore_core_version(v)?;
                 latest_core = Some(v.content.clone());
                 report.core_versions += 1;
             }
-            Record::Lock { section } => core_versions::set_lock(tx, *section, true, store::now_ms())?,
+            Record::Lock { section } => tx.set_core_lock(*section, true, store::now_ms())?,
             Record::Memory(m) => {
-                let rowid = memories::restore(tx, m)?;
+                let rowid = tx.restore_memory(m)?;
                 last_ts = last_ts.max(m.timestamp_ms);
                 if matches!(m.status, MemoryStatus::Active | MemoryStatus::Superseded) {
                     match (has_vectors, vectors_by_text.get(&m.content)) {
                         (true, Some(vector)) => {
-                            vectors::insert(tx, rowid, vector)?;
+                            tx.insert_vector(rowid, vector)?;
                             if m.status != MemoryStatus::Active {
-                                vectors::set_active(tx, rowid, false)?;
+                                tx.set_vector_active(rowid, false)?;
                             }
                         }
                         // The embedder is missing for now: the next open with it catches up.
-                        (true, None) => store::set_meta(tx, MetaKey::VectorsBehind, "1")?,
+                        (true, None) => tx.set_meta(MetaKey::VectorsBehind, "1")?,
                         (false, _) => {}
                     }
                     if m.status == MemoryStatus::Active {
-                        fts::insert(tx, rowid, &m.content)?;
+                        tx.index_text(rowid, &m.content)?;
                     }
                 }
                 report.memories += 1;
@@ -248,14 +242,15 @@ fn restore(
         if let Record::Changeset(c) = record
             && let Some(by) = c.reverted_by_id
         {
-            changesets::restore_reverted_by(tx, c.id, by)?;
+            tx.restore_reverted_by(c.id, by)?;
         }
     }
-    let previous: i64 = store::meta(tx, MetaKey::LastTimestamp)?
+    let previous: i64 = tx
+        .meta(MetaKey::LastTimestamp)?
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
-    store::set_meta(tx, MetaKey::LastTimestamp, &previous.max(last_ts).to_string())?;
-    if let Some(version) = core_versions::latest(tx)? {
+    tx.set_meta(MetaKey::LastTimestamp, &previous.max(last_ts).to_string())?;
+    if let Some(version) = tx.latest_core_version()? {
         crate::memory::mark_core_write(tx, version.id)?;
     }
     Ok((report, latest_core))
@@ -268,12 +263,9 @@ impl Memory {
         let core = self.get_core().await?;
         let (active, history) = self
             .blocking(|inner| {
-                inner.store.read(|conn| {
-                    Ok((
-                        memories::latest(conn, 0, usize::MAX)?,
-                        changesets::list(conn, ChangesetFilter::All)?,
-                    ))
-                })
+                inner
+                    .store
+                    .read(|conn| Ok((conn.latest(0, usize::MAX)?, conn.changesets(ChangesetFilter::All)?)))
             })
             .await?;
         let mut text = format!("# Memory of {}\n\n## Core\n\n", self.dir().display());

@@ -257,7 +257,7 @@ impl QuantisedQuery {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::vectors;
+    use crate::store::sqlite::vectors;
 
     fn unit(seed: u64, dims: usize) -> Vec<f32> {
         let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -312,7 +312,7 @@ mod tests {
 
     #[test]
     fn refresh_follows_inserts_deactivations_and_a_rebuild() {
-        let conn = crate::store::memory_db();
+        let conn = crate::store::sqlite::memory_db();
         vectors::create(&conn).unwrap();
         let mut index = VectorIndex::default();
         for rowid in [1, 5, 1023, 1024, 5000] {
@@ -336,7 +336,7 @@ mod tests {
 
     #[test]
     fn a_degenerate_query_still_returns_candidates() {
-        let conn = crate::store::memory_db();
+        let conn = crate::store::sqlite::memory_db();
         vectors::create(&conn).unwrap();
         vectors::insert(&conn, 1, &[1.0, 0.0, 0.0]).unwrap();
         let mut index = VectorIndex::default();
@@ -347,7 +347,7 @@ mod tests {
 
     #[test]
     fn a_parallel_scan_finds_what_one_thread_finds() {
-        let conn = crate::store::memory_db();
+        let conn = crate::store::sqlite::memory_db();
         vectors::create(&conn).unwrap();
         // 80 chunks: enough for more than one scan thread on a machine with several cores.
         for chunk in 0..80i64 {

@@ -4,9 +4,10 @@
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
+use crate::Error;
 use crate::types::{
     ChangesetId, ChangesetKind, ChangesetStatus, CoreAuthor, CoreVersionId, DecidedBy, LlmStage, MemoryId,
-    MemoryStatus, Outcome, Section,
+    MemoryStatus, Outcome, Section, UnknownValue,
 };
 
 macro_rules! stored_as_text {
@@ -74,6 +75,22 @@ impl ToSql for MemoryId {
 impl FromSql for MemoryId {
     fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
         value.as_str().map(Self::from)
+    }
+}
+
+/// SQLite's errors as the engine's: an unknown spelling read from a column is the
+/// [`UnknownValue`] it is; anything else is a database error.
+impl From<rusqlite::Error> for Error {
+    fn from(error: rusqlite::Error) -> Self {
+        match error {
+            rusqlite::Error::FromSqlConversionFailure(index, kind, source) => match source.downcast::<UnknownValue>() {
+                Ok(unknown) => Error::UnknownValue(*unknown),
+                Err(source) => {
+                    Error::Database(Box::new(rusqlite::Error::FromSqlConversionFailure(index, kind, source)))
+                }
+            },
+            other => Error::Database(Box::new(other)),
+        }
     }
 }
 

@@ -18,10 +18,10 @@
 //! dimensions) and afterwards only the chunks whose `version` changed. Writes touch the
 //! bytes of one slot through SQLite's incremental blob I/O, not the whole chunk.
 
-use super::MetaKey;
+use crate::store::MetaKey;
 use rusqlite::{Connection, MAIN_DB, OptionalExtension, params};
 
-use crate::store::{delete_meta, meta, set_meta};
+use super::{delete_meta, meta, set_meta};
 use crate::{Error, Result};
 
 /// Memories per chunk.
@@ -287,8 +287,8 @@ pub(crate) fn load(conn: &Connection, chunk: i64) -> Result<Option<(Vec<u8>, Vec
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::vector_index::VectorIndex;
-    use crate::store::vectors;
+    use crate::store::sqlite::vector_index::VectorIndex;
+    use crate::store::sqlite::vectors;
 
     /// Deterministic values in [-1, 1].
     fn noise(seed: u64, dims: usize) -> Vec<f32> {
@@ -323,7 +323,7 @@ mod tests {
 
     #[test]
     fn a_store_is_centred_once_it_has_enough_vectors() {
-        let conn = crate::store::memory_db();
+        let conn = crate::store::sqlite::memory_db();
         vectors::create(&conn).unwrap();
         let dims = 64;
         for rowid in 1..CENTRE_AFTER as i64 {
@@ -350,7 +350,7 @@ mod tests {
     fn centred_codes_find_more_of_the_true_neighbours() {
         let dims = 96;
         let recall_with = |centred: bool| {
-            let conn = crate::store::memory_db();
+            let conn = crate::store::sqlite::memory_db();
             vectors::create(&conn).unwrap();
             for rowid in 1..=2_000i64 {
                 add(&conn, rowid, &embedding_like(rowid as u64, dims));
@@ -380,7 +380,7 @@ mod tests {
 
     #[test]
     fn codes_of_an_earlier_haema_are_remade_on_open() {
-        let mut conn = crate::store::memory_db();
+        let mut conn = crate::store::sqlite::memory_db();
         vectors::create(&conn).unwrap();
         for rowid in 1..=5 {
             add(&conn, rowid, &embedding_like(rowid as u64, 64));
@@ -402,7 +402,7 @@ mod tests {
         // not normalise) must be found as well as the same vectors at unit length.
         let dims = 96;
         let recall_with = |length: &dyn Fn(i64) -> f32| {
-            let conn = crate::store::memory_db();
+            let conn = crate::store::sqlite::memory_db();
             vectors::create(&conn).unwrap();
             for rowid in 1..=3_000i64 {
                 let v: Vec<f32> = embedding_like(rowid as u64, dims)
@@ -417,7 +417,7 @@ mod tests {
             for q in 0..40u64 {
                 let query = embedding_like(70_000 + q, dims);
                 let exact = vectors::nearest_exact(&conn, &query, 10).unwrap();
-                let fast = vectors::nearest(&conn, &mut index, &query, 10, vectors::Pool::Search(10)).unwrap();
+                let fast = vectors::nearest(&conn, &mut index, &query, 10, crate::store::Pool::Search(10)).unwrap();
                 found += exact.iter().filter(|e| fast.iter().any(|f| f.0 == e.0)).count();
             }
             found as f64 / 400.0

@@ -4,6 +4,7 @@ use rusqlite::{Connection, params};
 
 use super::fts_terms::TermStats;
 use crate::Result;
+use crate::search::terms::words;
 
 /// Indexes the text of memory `rowid`.
 pub(crate) fn insert(conn: &Connection, rowid: i64, content: &str) -> Result<()> {
@@ -21,14 +22,6 @@ pub(crate) fn delete(conn: &Connection, rowid: i64, content: &str) -> Result<()>
         params![rowid, content],
     )?;
     Ok(())
-}
-
-/// The words of a text as FTS5 sees them (letters and digits, lower-cased).
-pub(crate) fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect()
 }
 
 /// A MATCH expression that finds memories sharing any word with `query`: each word quoted
@@ -151,7 +144,7 @@ mod tests {
     }
 
     fn store_of(texts: impl IntoIterator<Item = String>) -> Connection {
-        let conn = crate::store::memory_db();
+        let conn = crate::store::sqlite::memory_db();
         for (i, text) in texts.into_iter().enumerate() {
             let rowid = i as i64 + 1;
             conn.execute(

@@ -130,7 +130,7 @@ fn terms_of(conn: &Connection, words: &[String]) -> Result<Vec<Option<String>>> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::fts;
+    use crate::store::sqlite::fts;
 
     fn add(conn: &Connection, rowid: i64, text: &str) {
         conn.execute(
@@ -147,7 +147,7 @@ mod tests {
 
     #[test]
     fn frequencies_follow_the_stemmed_index() {
-        let conn = crate::store::memory_db();
+        let conn = crate::store::sqlite::memory_db();
         for (rowid, text) in [
             (1, "Mina adopted a cat"),
             (2, "Ana adopts cats"),
@@ -168,7 +168,7 @@ mod tests {
 
     #[test]
     fn counts_are_read_again_once_the_store_has_grown() {
-        let conn = crate::store::memory_db();
+        let conn = crate::store::sqlite::memory_db();
         add(&conn, 1, "Mina adopted a cat");
         let mut stats = TermStats::default();
         let words = words_of(&["mina", "cat"]);

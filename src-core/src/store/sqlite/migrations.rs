@@ -6,8 +6,8 @@ use crate::{Error, Result};
 
 /// Every migration ever shipped, in order. Never edit one; append a new one.
 const MIGRATIONS: &[&str] = &[
-    include_str!("../../migrations/0001_init.sql"),
-    include_str!("../../migrations/0002_latest_counts.sql"),
+    include_str!("../../../migrations/0001_init.sql"),
+    include_str!("../../../migrations/0002_latest_counts.sql"),
 ];
 
 /// The schema version this build writes.

@@ -5,7 +5,8 @@
 //! active ones have a code, so only they are found. Nearest-neighbour search is a coarse pass
 //! over the codes held in memory ([`super::vector_index`]) re-ranked exactly with these floats.
 
-use super::MetaKey;
+use crate::store::MetaKey;
+use crate::store::backend::Pool;
 use std::sync::Once;
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -279,16 +280,6 @@ pub(crate) fn set_active(conn: &Connection, rowid: i64, active: bool) -> Result<
     Ok(true)
 }
 
-/// How many candidates the coarse pass hands to the exact re-rank.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Pool {
-    /// For a search's top `n`: grows with the store ([`super::vector_index::pool_size`]).
-    Search(usize),
-    /// For neighbours within a merge's distance cutoff: close ones, which the sign codes
-    /// rank well, so the pool of a top `k` on a small store is enough at any size.
-    Close(usize),
-}
-
 /// The `k` active memories nearest to `query`: `(rowid, cosine distance)`, nearest first. A
 /// coarse pass over the sign bits picks the candidates `pool` asks for, which sqlite-vec's
 /// `vec_distance_cosine` re-ranks exactly on their float vectors, in one statement.
@@ -359,7 +350,7 @@ mod tests {
     use super::*;
 
     fn store() -> Connection {
-        let conn = crate::store::memory_db();
+        let conn = crate::store::sqlite::memory_db();
         create(&conn).unwrap();
         conn
     }
@@ -407,7 +398,7 @@ mod tests {
 
     #[test]
     fn a_store_with_a_vec0_table_keeps_its_vectors() {
-        let mut conn = crate::store::memory_db();
+        let mut conn = crate::store::sqlite::memory_db();
         conn.execute_batch(
             "CREATE VIRTUAL TABLE memory_vectors USING vec0(embedding float[2] distance_metric=cosine, active integer);
              CREATE VIRTUAL TABLE memory_vectors_next USING vec0(embedding float[2] distance_metric=cosine, active integer);",
@@ -420,11 +411,11 @@ mod tests {
             )
             .unwrap();
         }
-        crate::store::set_meta(&conn, MetaKey::ReembedTarget, "x/2").unwrap();
+        super::super::set_meta(&conn, MetaKey::ReembedTarget, "x/2").unwrap();
         convert_from_vec0(&mut conn).unwrap();
         assert!(!table_exists(&conn, "memory_vectors").unwrap());
         assert!(!table_exists(&conn, "memory_vectors_next").unwrap());
-        assert_eq!(crate::store::meta(&conn, MetaKey::ReembedTarget).unwrap(), None);
+        assert_eq!(super::super::meta(&conn, MetaKey::ReembedTarget).unwrap(), None);
         let rows: Vec<(i64, bool, Vec<u8>)> = conn
             .prepare("SELECT rowid, active, embedding FROM vectors ORDER BY rowid")
             .unwrap()

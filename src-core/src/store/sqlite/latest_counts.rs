@@ -58,7 +58,7 @@ pub(crate) fn locate(conn: &Connection, offset: usize) -> Result<Option<(i64, us
 mod tests {
     use rusqlite::params;
 
-    use crate::store::memories;
+    use crate::store::sqlite::memories;
 
     /// A small deterministic generator (no dependency for one test).
     struct Lcg(u64);
@@ -89,7 +89,7 @@ mod tests {
 
     #[test]
     fn deep_pages_match_an_index_walk_through_inserts_status_changes_and_deletes() {
-        let conn = crate::store::memory_db();
+        let conn = crate::store::sqlite::memory_db();
         let mut rng = Lcg(42);
         // Times that collide, go back before 1970, and spread over years.
         for i in 0..6_000i64 {

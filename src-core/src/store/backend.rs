@@ -1,0 +1,259 @@
+//! The store's boundary: what the engine asks of a backend, in the engine's own terms.
+//!
+//! A backend opens a store and hands the engine a [`Reader`] for read-only work or a
+//! [`Writer`] inside one all-or-nothing transaction. Every row the engine reads or writes
+//! goes through these two traits, so a second backend (PostgreSQL) implements them and
+//! nothing above `store/` changes. The embedded one is [`super::sqlite`].
+//!
+//! Memories are addressed by their store-wide row number (`rowid`, an `i64` the backend
+//! hands out on insert) inside the engine and by their [`MemoryId`] outside it.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+
+use super::MetaKey;
+use crate::Result;
+use crate::types::{
+    Changeset, ChangesetFilter, ChangesetId, ChangesetStatus, ChangesetSummary, CoreAuthor, CoreVersion, CoreVersionId,
+    DecidedBy, MemoryId, MemoryRecord, MemoryStatus, ProposedItem, RelatedItem, Section,
+};
+
+/// How many candidates a nearest-vector lookup should consider: the backend's approximate
+/// pass widens its pool by what the caller is after.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Pool {
+    /// For a search's top `n`: the pool grows with the store.
+    Search(usize),
+    /// For neighbours within a merge's distance cutoff: close ones, which an approximate
+    /// pass ranks well, so the pool of a top `k` is enough at any size.
+    Close(usize),
+}
+
+/// `(rowid, score)` pairs, best first: a cosine distance (lower is nearer) for vectors, a
+/// BM25 score (lower is better) for full text.
+pub(crate) type Ranked = Vec<(i64, f64)>;
+
+/// The two signals a search fuses.
+#[derive(Debug, Default)]
+pub(crate) struct Signals {
+    /// The nearest active memories by vector.
+    pub vector: Ranked,
+    /// The best full-text matches.
+    pub lexical: Ranked,
+}
+
+/// A memory whose vector is still to be made: `(rowid, text, active)`.
+pub(crate) type Unembedded = (i64, String, bool);
+
+/// Read-only work on a store. Every method sees one consistent state of the store (the
+/// transaction of the [`Writer`] it belongs to, when it does).
+pub(crate) trait Reader {
+    /// A value the store records about itself.
+    fn meta(&self, key: MetaKey) -> Result<Option<String>>;
+
+    /// Active memories, newest first: `count` of them after skipping `offset`.
+    fn latest(&self, offset: usize, count: usize) -> Result<Vec<MemoryRecord>>;
+    /// Active memories older than `(before_ms, before_id)` in latest order, newest first.
+    fn latest_before(&self, before_ms: i64, before_id: &MemoryId, count: usize) -> Result<Vec<MemoryRecord>>;
+    /// Memories by row, in any status; rows that do not exist are left out.
+    fn memories_by_rowids(&self, rowids: &[i64]) -> Result<HashMap<i64, MemoryRecord>>;
+    /// One memory by id, in any status, with its row.
+    fn memory_by_id(&self, id: &MemoryId) -> Result<Option<(i64, MemoryRecord)>>;
+    /// How many memories have `status`.
+    fn count_memories(&self, status: MemoryStatus) -> Result<usize>;
+    /// Whether any memory exists, in any status.
+    fn any_memory(&self) -> Result<bool>;
+    /// Whether any memory has one of `statuses`.
+    fn any_memory_with(&self, statuses: &[MemoryStatus]) -> Result<bool>;
+    /// Every memory in every status, oldest row first (export).
+    fn all_memories(&self) -> Result<Vec<MemoryRecord>>;
+
+    /// One changeset, whole.
+    fn changeset(&self, id: ChangesetId) -> Result<Option<Changeset>>;
+    /// Changesets, newest first.
+    fn changesets(&self, filter: ChangesetFilter) -> Result<Vec<Changeset>>;
+    /// A page of changesets older than `before`, newest first.
+    fn changeset_page(
+        &self,
+        filter: ChangesetFilter,
+        before: Option<ChangesetId>,
+        limit: usize,
+    ) -> Result<Vec<Changeset>>;
+    /// A page of changeset summaries older than `before`, newest first, without the items.
+    fn changeset_summaries(&self, before: Option<ChangesetId>, limit: usize) -> Result<Vec<ChangesetSummary>>;
+    /// Whether any changeset exists.
+    fn any_changeset(&self) -> Result<bool>;
+    /// How many changesets wait for review.
+    fn count_pending_changesets(&self) -> Result<usize>;
+
+    /// The newest core version.
+    fn latest_core_version(&self) -> Result<Option<CoreVersion>>;
+    /// One core version.
+    fn core_version(&self, id: CoreVersionId) -> Result<Option<CoreVersion>>;
+    /// Every core version, oldest first.
+    fn core_versions(&self) -> Result<Vec<CoreVersion>>;
+    /// The locked core sections.
+    fn core_locks(&self) -> Result<BTreeSet<Section>>;
+
+    /// Whether the store keeps vectors (it is searched by meaning, not only by words).
+    fn has_vectors(&self) -> Result<bool>;
+    /// Whether a re-embedding's staged vectors exist.
+    fn has_staged_vectors(&self) -> Result<bool>;
+    /// Memories (active or superseded) without a staged vector yet, up to `limit`.
+    fn unstaged_vectors(&self, limit: usize) -> Result<Vec<Unembedded>>;
+    /// `(staged, total)` memories of a re-embedding.
+    fn staging_progress(&self) -> Result<(usize, usize)>;
+    /// Memories (active or superseded) without a vector, up to `limit`.
+    fn missing_vectors(&self, limit: usize) -> Result<Vec<Unembedded>>;
+    /// How many memories lack a vector.
+    fn missing_vector_count(&self) -> Result<usize>;
+    /// `Some(active)` when memory `rowid` still lacks a vector; `None` when it has one or is
+    /// gone.
+    fn still_missing_vector(&self, rowid: i64) -> Result<Option<bool>>;
+
+    /// The `k` active memories nearest to `query` by cosine distance, nearest first; the
+    /// backend may answer approximately, widening its candidates by `pool`.
+    fn nearest(&self, query: &[f32], k: usize, pool: Pool) -> Result<Ranked>;
+    /// The exact `k` nearest active memories (the yardstick of [`Reader::nearest`]).
+    fn nearest_exact(&self, query: &[f32], k: usize) -> Result<Ranked>;
+    /// The `k` best full-text matches of any of `words` (as [`crate::search::terms::words`]
+    /// makes them) among active memories, best first.
+    fn full_text(&self, words: &[String], k: usize) -> Result<Ranked>;
+    /// The `k` best full-text matches of any word of `text` among active memories, every
+    /// word counted however common (few memories are looked up this way: a merge's
+    /// neighbours when the store has no vectors).
+    fn full_text_any(&self, text: &str, k: usize) -> Result<Ranked>;
+    /// Both signals of a hybrid search: the `k` nearest to `vector` (for a top `pool`) and
+    /// the `k` best matches of `words`. A backend may run them at once.
+    fn signals(&self, vector: &[f32], words: &[String], k: usize, pool: Pool) -> Result<Signals> {
+        Ok(Signals {
+            vector: self.nearest(vector, k, pool)?,
+            lexical: self.full_text(words, k)?,
+        })
+    }
+}
+
+/// Work inside one write transaction: everything it does lands together or not at all.
+pub(crate) trait Writer: Reader {
+    /// Records a value about the store.
+    fn set_meta(&self, key: MetaKey, value: &str) -> Result<()>;
+    /// Removes a value about the store.
+    fn delete_meta(&self, key: MetaKey) -> Result<()>;
+
+    /// The next memory timestamp: now, or one more than the last one handed out by any
+    /// process, whichever is later (timestamps strictly increase).
+    fn next_timestamp(&self) -> Result<i64> {
+        let last: i64 = self
+            .meta(MetaKey::LastTimestamp)?
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        let ts = super::now_ms().max(last + 1);
+        self.set_meta(MetaKey::LastTimestamp, &ts.to_string())?;
+        Ok(ts)
+    }
+
+    /// Adds a memory row; returns its rowid.
+    fn insert_memory(
+        &self,
+        id: &MemoryId,
+        content: &str,
+        status: MemoryStatus,
+        ts: i64,
+        changeset: ChangesetId,
+    ) -> Result<i64>;
+    /// Sets a memory's status (and the changeset that superseded it).
+    fn set_memory_status(
+        &self,
+        rowid: i64,
+        status: MemoryStatus,
+        superseded_by: Option<ChangesetId>,
+        ts: i64,
+    ) -> Result<()>;
+    /// Makes a pending memory active with timestamp `ts`.
+    fn activate_pending(&self, rowid: i64, ts: i64) -> Result<()>;
+    /// Deletes a pending memory (a rejected or rebuilt proposal).
+    fn delete_pending(&self, rowid: i64) -> Result<()>;
+    /// Writes an exported memory back as it was; returns its rowid.
+    fn restore_memory(&self, memory: &MemoryRecord) -> Result<i64>;
+
+    /// Adds a changeset; returns its id.
+    fn insert_changeset(&self, changeset: &Changeset) -> Result<ChangesetId>;
+    /// Writes an exported changeset back with its own id.
+    fn restore_changeset(&self, changeset: &Changeset) -> Result<()>;
+    /// Records, on import, which changeset reverted `id`.
+    fn restore_reverted_by(&self, id: ChangesetId, by: ChangesetId) -> Result<()>;
+    /// Replaces a changeset's proposed items.
+    fn write_proposed(&self, id: ChangesetId, proposed: &[ProposedItem]) -> Result<()>;
+    /// Replaces a changeset's warnings.
+    fn set_warnings(&self, id: ChangesetId, warnings: &[String]) -> Result<()>;
+    /// Records which related memories a changeset keeps.
+    fn write_related_kept(&self, id: ChangesetId, related: &[RelatedItem]) -> Result<()>;
+    /// Records a decision on a changeset.
+    fn decide(&self, id: ChangesetId, status: ChangesetStatus, by: DecidedBy, ts: i64) -> Result<()>;
+    /// Makes a decided changeset pending again (it is being rebuilt).
+    fn reopen(&self, id: ChangesetId) -> Result<()>;
+    /// Records that `by` reverted changeset `id`.
+    fn set_reverted_by(&self, id: ChangesetId, by: ChangesetId) -> Result<()>;
+
+    /// Adds a core version; returns its id.
+    fn insert_core_version(
+        &self,
+        content: &str,
+        author: CoreAuthor,
+        changeset: Option<ChangesetId>,
+        ts: i64,
+    ) -> Result<CoreVersionId>;
+    /// Locks or unlocks a core section.
+    fn set_core_lock(&self, section: Section, locked: bool, ts: i64) -> Result<()>;
+    /// Removes every core version (an import into a fresh store replaces the template's).
+    fn delete_core_versions(&self) -> Result<()>;
+    /// Writes an exported core version back with its own id.
+    fn restore_core_version(&self, version: &CoreVersion) -> Result<()>;
+
+    /// Indexes a memory's text for full-text search.
+    fn index_text(&self, rowid: i64, content: &str) -> Result<()>;
+    /// Removes a memory's text from the full-text index; `content` is the text it was
+    /// indexed with.
+    fn unindex_text(&self, rowid: i64, content: &str) -> Result<()>;
+
+    /// Starts keeping vectors (an empty set).
+    fn create_vectors(&self) -> Result<()>;
+    /// Stops keeping vectors: every vector is dropped (a re-embedding's staged ones stay;
+    /// see [`Writer::drop_staging`]).
+    fn drop_vectors(&self) -> Result<()>;
+    /// Stores memory `rowid`'s vector, active.
+    fn insert_vector(&self, rowid: i64, vector: &[f32]) -> Result<()>;
+    /// Stores memory `rowid`'s vector, active or not (a superseded memory's).
+    fn insert_vector_with_status(&self, rowid: i64, vector: &[f32], active: bool) -> Result<()>;
+    /// Marks a vector active or not (searches see active ones only); `false` when memory
+    /// `rowid` has none.
+    fn set_vector_active(&self, rowid: i64, active: bool) -> Result<bool>;
+    /// Starts (or restarts) a re-embedding's staged vectors, empty.
+    fn start_staging(&self) -> Result<()>;
+    /// Drops a re-embedding's staged vectors.
+    fn drop_staging(&self) -> Result<()>;
+    /// Stages memory `rowid`'s new vector.
+    fn stage_vector(&self, rowid: i64, vector: &[f32], active: bool) -> Result<()>;
+    /// Makes the staged vectors the store's vectors.
+    fn promote_staging(&self) -> Result<()>;
+}
+
+/// A way to keep stores: it runs read and write work and says when another process wrote.
+///
+/// The closures are `FnMut` so that the trait stays object-safe; [`super::Store`] calls
+/// each exactly once and gives the engine `FnOnce` methods.
+pub(crate) trait Backend: Send + Sync + std::fmt::Debug {
+    /// Runs read-only work.
+    fn read_with(&self, work: &mut dyn FnMut(&dyn Reader) -> Result<()>) -> Result<()>;
+    /// Runs work in one transaction that holds the store's write lock from the start and
+    /// commits only if the work succeeds.
+    fn write_with(&self, work: &mut dyn FnMut(&dyn Writer) -> Result<()>) -> Result<()>;
+    /// A number that changes when another connection commits.
+    fn change_counter(&self) -> Result<i64>;
+    /// The text of core.md; `None` when there is none yet.
+    fn read_core(&self) -> Result<Option<String>>;
+    /// Replaces core.md, atomically.
+    fn write_core(&self, text: &str) -> Result<()>;
+    /// Where core.md is a file people may edit (and a watch should follow), if it is one.
+    fn core_file(&self) -> Option<PathBuf>;
+}

@@ -1,0 +1,235 @@
+//! The embedded backend: one SQLite file (`memory.db`, with sqlite-vec and FTS5) and
+//! `core.md` in a store folder.
+//!
+//! All SQL of the crate lives below this module; the engine reaches it only through
+//! [`super::backend`].
+
+mod access;
+pub(crate) mod changesets;
+pub(crate) mod core_versions;
+pub(crate) mod fts;
+pub(crate) mod fts_terms;
+mod latest_counts;
+pub(crate) mod memories;
+mod migrations;
+mod side;
+mod values;
+pub(crate) mod vector_codes;
+pub(crate) mod vector_index;
+pub(crate) mod vectors;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::time::Duration;
+
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+
+use super::backend::{Backend, Reader, Writer};
+use super::{MetaKey, files};
+use crate::{Error, Result};
+use access::Access;
+use fts_terms::TermStats;
+use side::SideReader;
+use vector_index::VectorIndex;
+
+/// How long a writer waits for another process's write lock before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// An open store folder.
+#[derive(Debug)]
+pub(crate) struct SqliteStore {
+    /// A second connection for the full-text half of a hybrid search, which runs on its own
+    /// thread beside the vector half; opened by the first hybrid search (`None` when it
+    /// could not be). First, so that it closes before `conn`.
+    side: OnceLock<Option<SideReader>>,
+    conn: Mutex<Connection>,
+    /// The vector codes for the coarse pass, locked only while `conn` is.
+    vector_index: Mutex<VectorIndex>,
+    /// Query term statistics for full-text search, on either connection.
+    term_stats: Arc<Mutex<TermStats>>,
+    dir: PathBuf,
+}
+
+impl SqliteStore {
+    /// Opens (creating when needed) the store in `dir`: the folder and `memory.db` with its
+    /// migrations applied.
+    pub(crate) fn open(dir: &Path) -> Result<Self> {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io("create folder", dir, e))?;
+        vectors::register();
+        let db_path = dir.join("memory.db");
+        let mut conn = Connection::open(&db_path)?;
+        // 8 KB pages hold five 384-d float vectors where 4 KB pages hold two: 2.7 -> 2.3 KB
+        // on disk per memory. Only a new database takes it (an existing one keeps its size).
+        conn.pragma_update(None, "page_size", 8192i64)?;
+        conn.pragma_update(None, "journal_mode", "wal")?;
+        conn.pragma_update(None, "foreign_keys", "on")?;
+        configure(&conn, 8000)?;
+        migrations::migrate(&mut conn)?;
+        vectors::convert_from_vec0(&mut conn)?;
+        vectors::upgrade_codes(&mut conn)?;
+        prepare_connection(&conn)?;
+        Ok(Self {
+            side: OnceLock::new(),
+            conn: Mutex::new(conn),
+            vector_index: Mutex::default(),
+            term_stats: Arc::default(),
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn access<'a>(&'a self, conn: &'a Connection) -> Access<'a> {
+        Access {
+            conn,
+            index: &self.vector_index,
+            term_stats: &self.term_stats,
+            side: &self.side,
+            db_path: self.dir.join("memory.db"),
+        }
+    }
+
+    /// Runs `f` on the connection with the vector codes at hand (the benches of the coarse
+    /// pass).
+    #[cfg(feature = "bench")]
+    pub(crate) fn with_vector_index<T>(&self, f: impl FnOnce(&Connection, &mut VectorIndex) -> Result<T>) -> Result<T> {
+        let conn = self.lock();
+        let mut index = self.vector_index.lock().unwrap_or_else(PoisonError::into_inner);
+        f(&conn, &mut index)
+    }
+}
+
+impl Backend for SqliteStore {
+    fn read_with(&self, work: &mut dyn FnMut(&dyn Reader) -> Result<()>) -> Result<()> {
+        let conn = self.lock();
+        work(&self.access(&conn))
+    }
+
+    /// One `BEGIN IMMEDIATE` transaction: it holds the store's write lock from the start
+    /// (other processes wait up to the busy timeout).
+    fn write_with(&self, work: &mut dyn FnMut(&dyn Writer) -> Result<()>) -> Result<()> {
+        let mut conn = self.lock();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        work(&self.access(&tx))?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// SQLite's `data_version`: changes when another connection commits.
+    fn change_counter(&self) -> Result<i64> {
+        Ok(self.lock().query_row("PRAGMA data_version", [], |r| r.get(0))?)
+    }
+
+    fn read_core(&self) -> Result<Option<String>> {
+        let path = self.dir.join("core.md");
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Ok(Some(text)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Error::io("read", &path, e)),
+        }
+    }
+
+    fn write_core(&self, text: &str) -> Result<()> {
+        files::write_atomically(&self.dir.join("core.md"), text)
+    }
+
+    fn core_file(&self) -> Option<PathBuf> {
+        Some(self.dir.join("core.md"))
+    }
+}
+
+/// The settings of every connection: how long a writer waits for another process's write
+/// lock, durability, and a page cache of `cache_kib` KiB.
+fn configure(conn: &Connection, cache_kib: i64) -> Result<()> {
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.pragma_update(None, "synchronous", "normal")?;
+    // No memory map: mapped pages count as resident memory (fault-around pulls in far
+    // more than a query touches), and the kernel page cache serves reads as fast here.
+    conn.pragma_update(None, "mmap_size", 0i64)?;
+    conn.pragma_update(None, "cache_size", -cache_kib)?;
+    Ok(())
+}
+
+/// What every connection needs once, before its first search: the `rarray` table function
+/// (vector re-ranking) and the temporary tables of query term counts.
+fn prepare_connection(conn: &Connection) -> Result<()> {
+    rusqlite::vtab::array::load_module(conn)?;
+    conn.execute_batch(fts_terms::SETUP)?;
+    Ok(())
+}
+
+/// Rowids as the value of an `rarray(?)` parameter.
+pub(crate) fn rowid_array(rowids: &[i64]) -> std::rc::Rc<Vec<rusqlite::types::Value>> {
+    std::rc::Rc::new(rowids.iter().map(|&r| rusqlite::types::Value::Integer(r)).collect())
+}
+
+/// Reads a meta value.
+fn meta(conn: &Connection, key: MetaKey) -> Result<Option<String>> {
+    Ok(conn
+        .query_row("SELECT value FROM meta WHERE key = ?1", [key.as_str()], |r| r.get(0))
+        .optional()?)
+}
+
+/// Writes a meta value.
+fn set_meta(conn: &Connection, key: MetaKey, value: &str) -> Result<()> {
+    conn.execute(
+        "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        params![key.as_str(), value],
+    )?;
+    Ok(())
+}
+
+/// Removes a meta value.
+fn delete_meta(conn: &Connection, key: MetaKey) -> Result<()> {
+    conn.execute("DELETE FROM meta WHERE key = ?1", [key.as_str()])?;
+    Ok(())
+}
+
+/// An in-memory database with the store's schema, for unit tests.
+#[cfg(test)]
+pub(crate) fn memory_db() -> Connection {
+    vectors::register();
+    let mut conn = Connection::open_in_memory().expect("in-memory database");
+    migrations::migrate(&mut conn).expect("migrations");
+    prepare_connection(&conn).expect("connection set-up");
+    conn
+}
+
+#[cfg(test)]
+mod boundary_tests {
+    /// The store's boundary holds: no module outside `store/sqlite/` names SQLite, bar the
+    /// reader of HAEMA's own database (a foreign file being imported, opened read-only);
+    /// and nothing outside `store/` reaches into this backend but the benches of its inner
+    /// pieces.
+    #[test]
+    fn no_sql_outside_the_store() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let allowed = ["store/sqlite/", "transfer/haema_store.rs"];
+        let mut offenders = Vec::new();
+        let mut folders = vec![src.clone()];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    folders.push(path);
+                    continue;
+                }
+                let relative = path.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
+                if allowed.iter().any(|a| relative.starts_with(a)) || !relative.ends_with(".rs") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                if text.contains("rusqlite") || text.contains(".execute(") || text.contains("query_row(") {
+                    offenders.push(relative.clone());
+                }
+                let outside_store = !relative.starts_with("store/") && relative != "eval/bench.rs";
+                if outside_store && text.contains("sqlite::") {
+                    offenders.push(relative);
+                }
+            }
+        }
+        assert!(offenders.is_empty(), "SQLite outside store/sqlite/: {offenders:?}");
+    }
+}
