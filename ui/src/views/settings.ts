@@ -10,6 +10,8 @@ export function settingsView(app: App): View {
   const file = h("p", { class: "path", id: "settings-file" });
   const missing = h("p", { class: "muted", id: "settings-file-missing", hidden: true }, "This file does not exist yet: create it. Until then every setting has its default.");
   const writing = h("div", {});
+  const again = h("button", { type: "button" }, "Read the settings again");
+  again.addEventListener("click", () => void app.refresh());
   // Made once, so that a refresh leaves it open or closed as the person left it.
   const howTo = h(
     "div",
@@ -21,12 +23,11 @@ export function settingsView(app: App): View {
     ),
     file,
     missing,
+    again,
     h("details", {}, h("summary", {}, "How to write a setting in the file"), writing),
   );
   const reopen = h("div", { class: "reopen", role: "status" });
   const groups = h("div", { class: "setting-groups" });
-  const again = h("button", { type: "button" }, "Read the settings again");
-  again.addEventListener("click", () => void app.refresh());
 
   function render(shown: StoreSettings): void {
     const focused = document.activeElement?.id;
@@ -72,7 +73,6 @@ export function settingsView(app: App): View {
     reopen,
     howTo,
     groups,
-    again,
   );
   return {
     element,
