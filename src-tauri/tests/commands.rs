@@ -127,7 +127,10 @@ async fn the_settings_say_each_value_and_where_it_came_from() {
     assert_eq!(review.allowed, ["auto", "review", "guarded"]);
     assert_eq!(line("embedder.provider").value, "none");
     assert!(shown.settings.iter().all(|l| !l.help.is_empty()));
-    assert!(shown.settings.iter().all(|l| l.key != "store"), "the window shows the store itself");
+    assert!(
+        shown.settings.iter().all(|l| l.key != "store"),
+        "the window shows the store itself"
+    );
 
     // What the environment sets wins, and a key never reaches the window.
     let memory = state().memory().await.unwrap();
@@ -139,8 +142,14 @@ async fn the_settings_say_each_value_and_where_it_came_from() {
     let shown = settings::store_settings(&memory, None, env).unwrap();
     let line = |key: &str| shown.settings.iter().find(|l| l.key == key).unwrap().clone();
     let key = line("llm.api_key");
-    assert_eq!((key.value.as_str(), key.source, key.file), ("sk-…1234", Source::Env, None));
-    assert_eq!((line("merge.top_k").value.as_str(), line("merge.top_k").source), ("7", Source::Env));
+    assert_eq!(
+        (key.value.as_str(), key.source, key.file),
+        ("sk-…1234", Source::Env, None)
+    );
+    assert_eq!(
+        (line("merge.top_k").value.as_str(), line("merge.top_k").source),
+        ("7", Source::Env)
+    );
     let json = serde_json::to_string(&shown).unwrap();
     assert!(!json.contains("abcdefghijklmnop"), "{json}");
 
