@@ -24,4 +24,5 @@ pub const COMMANDS: &[&str] = &[
     "set_lock",
     "section_history",
     "text_diff",
+    "settings",
 ];

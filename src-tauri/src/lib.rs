@@ -4,7 +4,8 @@
 //! import, re-embed), [`review`] (changes and history), [`core_view`] (the core profile),
 //! [`state`] (the open store), [`prefs`] (recent stores, window size), [`window`],
 //! [`live`] (refresh when another process writes), [`progress`] (events of long work),
-//! [`model`] (the embedding model fetched in the background),
+//! [`model`] (the embedding model fetched in the background), [`settings`] (every setting
+//! and where it came from, read-only),
 //! [`error`] (errors as `{kind, message, remedy}`), [`bindings`] (the window's generated
 //! TypeScript).
 
@@ -19,6 +20,7 @@ pub mod model;
 pub mod prefs;
 pub mod progress;
 pub mod review;
+pub mod settings;
 pub mod state;
 pub mod window;
 
@@ -54,6 +56,7 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             core_view::set_lock,
             core_view::section_history,
             core_view::text_diff,
+            settings::settings,
         ])
         .events(collect_events![live::StoreChanged, progress::Progress])
         .constant("SECTIONS", haema_core::Section::ALL)

@@ -3,10 +3,11 @@
 //! failure arrives as the kind and the way out the window shows.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use haema_core::config::{SettingFile, Source};
 use haema_core::{AddStatus, ChangesetId, ChangesetStatus, MemoryStatus, Section};
 use haema_desktop::error::{Problem, Remedy};
 use haema_desktop::state::AppState;
-use haema_desktop::{commands, core_view, memories, review};
+use haema_desktop::{commands, core_view, memories, review, settings};
 use tauri::Manager;
 
 /// A mock Tauri app holding the app's state, with a store opened in `dir` whose changes
@@ -107,4 +108,65 @@ async fn the_profile_is_edited_locked_and_its_history_read() {
     assert_eq!(history.len(), 2, "the template and the edit");
     let diff = core_view::text_diff("a\nb".into(), "a\nc".into());
     assert_eq!(diff.len(), 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_settings_say_each_value_and_where_it_came_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_with_store(dir.path()).await;
+    let state = || app.state::<AppState>();
+
+    let shown = settings::settings(state()).await.unwrap();
+    assert_eq!(shown.file, dir.path().join("haema.toml"));
+    assert!(shown.file_exists);
+    assert!(!shown.reopen_needed);
+    let line = |key: &str| shown.settings.iter().find(|l| l.key == key).unwrap().clone();
+    let review = line("review");
+    assert_eq!((review.value.as_str(), review.source), ("review", Source::File));
+    assert_eq!(review.file, Some(SettingFile::Store));
+    assert_eq!(review.allowed, ["auto", "review", "guarded"]);
+    assert_eq!(line("embedder.provider").value, "none");
+    assert!(shown.settings.iter().all(|l| !l.help.is_empty()));
+    assert!(
+        shown.settings.iter().all(|l| l.key != "store"),
+        "the window shows the store itself"
+    );
+
+    // What the environment sets wins, and a key never reaches the window.
+    let memory = state().memory().await.unwrap();
+    let env = |name: &str| match name {
+        "HAEMA_LLM_API_KEY" => Some("sk-proj-abcdefghijklmnop1234".to_owned()),
+        "HAEMA_MERGE_TOP_K" => Some("7".to_owned()),
+        _ => None,
+    };
+    let shown = settings::store_settings(&memory, None, env).unwrap();
+    let line = |key: &str| shown.settings.iter().find(|l| l.key == key).unwrap().clone();
+    let key = line("llm.api_key");
+    assert_eq!(
+        (key.value.as_str(), key.source, key.file),
+        ("sk-…1234", Source::Env, None)
+    );
+    assert_eq!(
+        (line("merge.top_k").value.as_str(), line("merge.top_k").source),
+        ("7", Source::Env)
+    );
+    let json = serde_json::to_string(&shown).unwrap();
+    assert!(!json.contains("abcdefghijklmnop"), "{json}");
+
+    // haema.toml changed after the store opened: the new value shows, and that it applies
+    // once the store is opened again.
+    std::fs::write(
+        dir.path().join("haema.toml"),
+        "review = \"auto\"\n\n[embedder]\nprovider = \"none\"\n",
+    )
+    .unwrap();
+    let shown = settings::settings(state()).await.unwrap();
+    let review = shown.settings.iter().find(|l| l.key == "review").unwrap();
+    assert_eq!((review.value.as_str(), review.source), ("auto", Source::File));
+    assert!(shown.reopen_needed);
+
+    let nothing_open = tauri::test::mock_app();
+    nothing_open.manage(AppState::new(None));
+    let no_store = settings::settings(nothing_open.state::<AppState>()).await.unwrap_err();
+    assert_eq!(no_store.kind, Problem::NoStore);
 }

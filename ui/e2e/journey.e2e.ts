@@ -1,10 +1,11 @@
 // The real app in its WebKit window through tauri-driver under Xvfb (started by
 // tools/desktop-e2e.sh with fresh XDG folders and HAEMA_REVIEW=review, so every new memory
 // waits for a person): first run → add → review → approve → search → edit the profile →
-// undo from the history. Saves screenshots for the README.
+// undo from the history → the settings. Saves screenshots for the README.
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Session, sleep } from "./webdriver";
 
@@ -79,6 +80,31 @@ it("undoes the approved change from the history", async () => {
   await session.waitText(".memories", "allergic to peanuts");
 });
 
+it("shows every setting in words, with where each comes from", async () => {
+  await session.click(await session.find("nav [data-view=settings]"));
+  await session.waitText("h1", "How this memory is set up");
+  await session.waitText("#settings-file", "haema.toml");
+  // tools/desktop-e2e.sh starts the app with HAEMA_REVIEW=review and HF_HUB_OFFLINE=1.
+  await session.waitText('.setting[data-key="review"] .source', "Set by the environment variable HAEMA_REVIEW");
+  await session.waitText('.setting[data-key="review"] .value', "review");
+  await session.waitText('.setting[data-key="merge.top_k"] .source', "Default");
+  await session.waitText('.setting[data-key="llm.api_key"] .how', "Only the environment variable HAEMA_LLM_API_KEY");
+  await session.saveScreenshot("settings");
+});
+
+it.skipIf(store === "")("shows a change to haema.toml and applies it by opening the memory again", async () => {
+  writeFileSync(join(store, "haema.toml"), "[merge]\ntop_k = 4\n");
+  await session.clickButton("Read the settings again");
+  await session.waitText(".reopen", "they apply once it is opened again");
+  await session.waitText('.setting[data-key="merge.top_k"] .value', "4");
+  await session.waitText('.setting[data-key="merge.top_k"] .source', "Set in this memory's haema.toml");
+  await session.clickButton("Open this memory again");
+  await session.waitText(".notice", "Opened again with the settings shown.");
+  await session.waitText("nav [aria-current=page]", "Settings");
+  await session.waitText('.setting[data-key="merge.top_k"] .value', "4");
+  expect(await session.script("return document.querySelector('.reopen').textContent;")).toBe("");
+});
+
 it.skipIf(cli === "")("shows what another process adds, live, in the dark theme", async () => {
   execFileSync(cli, ["--store", store, "add", "Prefers oat milk in coffee since last spring."]);
   await session.waitText("nav button", "Review (1)", 5000);
@@ -106,7 +132,7 @@ async function accessibilityProblems(): Promise<string[]> {
 it("passes axe's WCAG 2.1 AA checks in every view, dark and light", async () => {
   const problems: string[] = [];
   for (const theme of ["dark", "light"]) {
-    for (const view of ["latest", "search", "review", "core", "history", "stores"]) {
+    for (const view of ["latest", "search", "review", "core", "history", "stores", "settings"]) {
       await session.click(await session.find(`nav [data-view=${view}]`));
       await session.waitText("nav [aria-current=page]", "");
       await sleep(300);

@@ -16,12 +16,14 @@ describe("api", () => {
     await api.approveEdited(3, ["a"]);
     await api.textDiff("a", "b");
     await api.setSection("USER", "- x");
+    await api.settings();
     expect(calls).toEqual([
       ["open_store", { dir: null, create: true }],
       ["latest", { after: null, count: 50 }],
       ["approve_edited", { id: 3, memories: ["a"] }],
       ["text_diff", { old: "a", next: "b" }],
       ["set_section", { section: "USER", text: "- x" }],
+      ["settings", {}],
     ]);
   });
 

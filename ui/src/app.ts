@@ -7,7 +7,7 @@ import { applyTheme, loadTheme, nextTheme, THEME_WORDS, type ThemeChoice } from 
 import { type Undoable, UndoStack } from "./logic/undo";
 import { storeName } from "./logic/words";
 
-export type ViewName = "latest" | "search" | "review" | "core" | "history" | "stores";
+export type ViewName = "latest" | "search" | "review" | "core" | "history" | "stores" | "settings";
 
 export interface View {
   element: HTMLElement;
@@ -26,6 +26,7 @@ const NAV: Array<{ name: ViewName; label: string }> = [
   { name: "core", label: "Profile" },
   { name: "history", label: "History" },
   { name: "stores", label: "Switch memory" },
+  { name: "settings", label: "Settings" },
 ];
 
 export class App {
@@ -77,8 +78,9 @@ export class App {
     }
   }
 
-  /** Opens (or creates) a store and shows its memories; undoable back to the store before. */
-  async openStore(dir: string | null, create: boolean): Promise<boolean> {
+  /** Opens (or creates) a store and shows its memories (or `view`); undoable back to the
+   * store before. */
+  async openStore(dir: string | null, create: boolean, view: ViewName = "latest"): Promise<boolean> {
     const before = this.store?.dir ?? null;
     try {
       this.store = await api.openStore(dir, create);
@@ -87,7 +89,7 @@ export class App {
       return false;
     }
     this.undos.clear();
-    this.showShell("latest");
+    this.showShell(view);
     if (before !== null && before !== this.store.dir) {
       this.say(`Opened “${storeName(this.store.dir)}”.`, {
         done: "Opened",
@@ -119,7 +121,7 @@ export class App {
     void this.show(view);
   }
 
-  /** Shows a view (Alt+1…6 or the tabs). */
+  /** Shows a view (Alt+1…7 or the tabs). */
   async show(name: ViewName): Promise<void> {
     this.current = name;
     this.view = this.views[name](this);
@@ -253,10 +255,10 @@ export class App {
 
   private onKey(e: KeyboardEvent): void {
     const typing = isTyping(e.target);
-    if (e.altKey && /^[1-6]$/.test(e.key) && this.store) {
+    const tab = e.altKey && /^[1-9]$/.test(e.key) ? NAV[Number(e.key) - 1] : undefined;
+    if (tab && this.store) {
       e.preventDefault();
-      const item = NAV[Number(e.key) - 1];
-      if (item) void this.show(item.name);
+      void this.show(tab.name);
     } else if ((e.ctrlKey || e.metaKey) && e.key === "z" && !typing && this.store) {
       e.preventDefault();
       void this.undo();

@@ -70,6 +70,11 @@ export const commands = {
 	sectionHistory: (section: Section) => __TAURI_INVOKE<SectionChange[]>("section_history", { section }),
 	/**  A line diff of two texts (what a person's edit changes, before saving). */
 	textDiff: (old: string, next: string) => __TAURI_INVOKE<Piece[]>("text_diff", { old, next }),
+	/**
+	 *  The open store's settings, read from its `haema.toml`, the user's `config.toml` and this
+	 *  process's environment.
+	 */
+	settings: () => __TAURI_INVOKE<StoreSettings>("settings"),
 };
 
 /** Events */
@@ -582,6 +587,47 @@ export type SectionChange = {
 	diff: Piece[],
 };
 
+/**  The file a setting can be written in. */
+export type SettingFile = 
+/**  `<store>/haema.toml`: the store's own settings. */
+"store" | 
+/**
+ *  The user's `config.toml` (`$XDG_CONFIG_HOME/haema/config.toml`), for every store;
+ *  a store's `haema.toml` may still set it (older stores did), and wins.
+ */
+"user";
+
+/**  One effective setting. */
+export type SettingLine = {
+	/**  Dotted name as in haema.toml (`llm.model`), from [`SETTINGS`]. */
+	key: string,
+	/**  Effective value; secrets masked. */
+	value: string,
+	/**  Where it came from. */
+	source: Source,
+	/**  The file it can be written in; `None`: the environment only. */
+	file: SettingFile | null,
+	/**  The environment variable that sets it (empty when none does). */
+	env: string,
+	/**  The default, as the registry shows it. */
+	default: string,
+	/**  The allowed values when they are a closed set; empty otherwise. */
+	allowed: string[],
+	/**  One line of help. */
+	help: string,
+};
+
+/**  Where a setting's value came from. */
+export type Source = 
+/**  An environment variable. */
+"env" | 
+/**  `<store>/haema.toml`. */
+"file" | 
+/**  The user's `config.toml`. */
+"user_file" | 
+/**  Built in. */
+"default";
+
 /**  The `store-changed` event: another process wrote to the open store. */
 export type StoreChanged = null;
 
@@ -623,6 +669,30 @@ export type StoreInfo = {
 	llm: string | null,
 	/**  Review policy in force. */
 	review: ReviewPolicy,
+};
+
+/**  The open store's settings, as the window shows them. */
+export type StoreSettings = {
+	/**  The store's settings file (`<store>/haema.toml`), where most settings are changed. */
+	file: string,
+	/**  Whether that file exists yet (a store needs none: every setting has a default). */
+	file_exists: boolean,
+	/**
+	 *  The user's settings file for every store (`config.toml`, the terminal UI's
+	 *  settings); `None` without a home folder.
+	 */
+	user_file: string | null,
+	/**
+	 *  Every setting (but the store folder, which the window shows itself) in the
+	 *  registry's order: its value (keys masked), where it came from, its variable, its
+	 *  default and a line of help.
+	 */
+	settings: SettingLine[],
+	/**
+	 *  Whether the files now say something else than the settings the open store was
+	 *  opened with: the values shown apply once the store is opened again.
+	 */
+	reopen_needed: boolean,
 };
 
 /**  Which long task a progress event is about. */

@@ -6,13 +6,14 @@ import { historyView } from "./views/history";
 import { latestView } from "./views/latest";
 import { reviewView } from "./views/review";
 import { searchView } from "./views/search";
+import { settingsView } from "./views/settings";
 import { storesView } from "./views/stores";
 
 const root = document.getElementById("app");
 if (root) {
   const app = new App(
     root,
-    { latest: latestView, search: searchView, review: reviewView, core: coreView, history: historyView, stores: storesView },
+    { latest: latestView, search: searchView, review: reviewView, core: coreView, history: historyView, stores: storesView, settings: settingsView },
     firstRunView,
   );
   void app.start();

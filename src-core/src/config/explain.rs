@@ -10,6 +10,7 @@ use crate::{Error, Result};
 
 /// Where a setting's value came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
     /// An environment variable.
@@ -24,6 +25,7 @@ pub enum Source {
 
 /// One effective setting.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SettingLine {
     /// Dotted name as in haema.toml (`llm.model`), from [`SETTINGS`].
     pub key: String,
@@ -31,10 +33,14 @@ pub struct SettingLine {
     pub value: String,
     /// Where it came from.
     pub source: Source,
+    /// The file it can be written in; `None`: the environment only.
+    pub file: Option<SettingFile>,
     /// The environment variable that sets it (empty when none does).
     pub env: String,
     /// The default, as the registry shows it.
     pub default: String,
+    /// The allowed values when they are a closed set; empty otherwise.
+    pub allowed: Vec<String>,
     /// One line of help.
     pub help: String,
 }
@@ -102,8 +108,10 @@ impl Settings {
                     key: spec.name.to_owned(),
                     value,
                     source,
+                    file: spec.file,
                     env: spec.env.unwrap_or_default().to_owned(),
                     default: spec.default.to_owned(),
+                    allowed: spec.allowed.iter().map(|&a| a.to_owned()).collect(),
                     help: spec.help.to_owned(),
                 }
             });
@@ -146,6 +154,11 @@ mod tests {
         let key = find("llm.api_key");
         assert_eq!((key.value.as_str(), key.source), ("sk-…1234", Source::Env));
         assert!(lines.iter().all(|l| !l.value.contains("abcdefghijklmnop")));
+        assert_eq!(key.file, None, "keys are never written in a file");
+        assert_eq!(find("merge.top_k").file, Some(SettingFile::Store));
+        assert_eq!(find("tui.mouse").file, Some(SettingFile::User));
+        assert_eq!(find("review").allowed, ["auto", "review", "guarded"]);
+        assert!(find("llm.model").allowed.is_empty());
         assert_eq!(mask("short"), "set (hidden)");
     }
 }

@@ -11,6 +11,7 @@ use super::{Settings, explain::mask};
 
 /// The file a setting can be written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum SettingFile {
     /// `<store>/haema.toml`: the store's own settings.

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import { mergeView } from "../test/backend";
+import { mergeView, storeSettings } from "../test/backend";
 import { PagedList } from "./paged";
+import { exampleLines, fileKey, settingGroups, sourceWords } from "./settings";
 import { freshDraft, isEdited, plan, planWords, resultingMemories } from "./review";
 import { applyTheme, loadTheme, nextTheme } from "./theme";
 import { UndoStack } from "./undo";
@@ -125,5 +126,32 @@ describe("paged list", () => {
     expect(list.items).toEqual([0, 1, 2, 3, 4]);
     expect(list.done).toBe(true);
     expect(await list.more()).toBe(false);
+  });
+});
+
+describe("settings words", () => {
+  it("groups settings by the part of their name before the dot, in the registry's order", () => {
+    const lines = storeSettings().settings;
+    const groups = settingGroups([...lines, { ...lines[1]!, key: "sync.every" }]);
+    expect(groups.map((g) => [g.name, g.lines.length])).toEqual([
+      ["review", 1],
+      ["merge", 1],
+      ["llm", 2],
+      ["tui", 1],
+      ["hub", 1],
+      ["sync", 1],
+    ]);
+    expect(groups.at(-1)?.title).toBe("Sync");
+  });
+
+  it("says where a value came from and how a file spells its key", () => {
+    const [review, topK, model, key] = storeSettings().settings;
+    expect(sourceWords(key!)).toBe("Set by the environment variable HAEMA_LLM_API_KEY");
+    expect(sourceWords(review!)).toContain("which wins over the files");
+    expect(sourceWords(model!)).toBe("Default");
+    expect(fileKey("embedder.dims")).toEqual({ key: "dims", table: "embedder" });
+    expect(fileKey("review")).toEqual({ key: "review", table: null });
+    expect(exampleLines(topK!)).toBe("[merge]\ntop_k = 5");
+    expect(exampleLines(review!)).toBe('review = "review"');
   });
 });

@@ -6,6 +6,7 @@ import { historyView } from "../views/history";
 import { latestView } from "../views/latest";
 import { reviewView } from "../views/review";
 import { searchView } from "../views/search";
+import { settingsView } from "../views/settings";
 import { storesView } from "../views/stores";
 import { Backend, NOW, settle } from "./backend";
 
@@ -18,7 +19,7 @@ export async function startApp(setup: (b: Backend) => void = () => {}, view?: Vi
   document.body.append(root);
   const app = new App(
     root,
-    { latest: latestView, search: searchView, review: reviewView, core: coreView, history: historyView, stores: storesView },
+    { latest: latestView, search: searchView, review: reviewView, core: coreView, history: historyView, stores: storesView, settings: settingsView },
     firstRunView,
     () => NOW,
   );

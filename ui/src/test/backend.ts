@@ -1,7 +1,7 @@
 // A small in-memory stand-in for the Rust side, behind @tauri-apps/api's mockIPC: enough
 // state for the views' logic to be tested (the real app is driven by the e2e tests).
 import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
-import type { ChangesetView, CoreView, MemoryRecord, Section, SectionChange, StoreEntry, StoreInfo } from "../api";
+import type { ChangesetView, CoreView, MemoryRecord, Section, SectionChange, SettingLine, StoreEntry, StoreInfo, StoreSettings } from "../api";
 
 export interface Call {
   cmd: string;
@@ -95,6 +95,34 @@ export function storeInfo(dir = "/home/ann/.local/share/haema/default", pending 
   };
 }
 
+function setting(key: string, value: string, source: SettingLine["source"], more: Partial<SettingLine> = {}): SettingLine {
+  return { key, value, source, file: "store", env: "", default: value, allowed: [], help: `help of ${key}`, ...more };
+}
+
+/** A store's settings as `Settings::explain` reports them: one from haema.toml, one from
+ * the environment, a masked key, a user setting and a Hub variable. */
+export function storeSettings(dir = "/home/ann/.local/share/haema/default"): StoreSettings {
+  return {
+    file: `${dir}/haema.toml`,
+    file_exists: true,
+    user_file: "/home/ann/.config/haema/config.toml",
+    reopen_needed: false,
+    settings: [
+      setting("review", "review", "env", {
+        env: "HAEMA_REVIEW",
+        default: "guarded",
+        allowed: ["auto", "review", "guarded"],
+        help: "what happens to a changeset: auto commits it, review waits for a person",
+      }),
+      setting("merge.top_k", "5", "file", { env: "HAEMA_MERGE_TOP_K", default: "3", help: "related memories looked up per new content (> 0)" }),
+      setting("llm.model", "gpt-4o-mini", "default", { env: "HAEMA_LLM_MODEL", help: "the LLM's model" }),
+      setting("llm.api_key", "sk-…1234", "env", { file: null, env: "HAEMA_LLM_API_KEY", default: "none", help: "the LLM's key, from the environment only" }),
+      setting("tui.mouse", "false", "user_file", { file: "user", default: "true", allowed: ["true", "false"], help: "the terminal UI captures the mouse" }),
+      setting("hub.offline", "1", "env", { file: null, env: "HF_HUB_OFFLINE", default: "not set", help: "1: never download" }),
+    ],
+  };
+}
+
 export class Backend {
   calls: Call[] = [];
   open: StoreInfo | null = storeInfo();
@@ -108,6 +136,7 @@ export class Backend {
   };
   sectionHistory: SectionChange[] = [];
   stores: StoreEntry[] = [];
+  settings: StoreSettings = storeSettings();
   failOn = new Map<string, { kind: string; message: string; remedy?: unknown }>();
   nextChangeset = 100;
 
@@ -182,6 +211,8 @@ export class Backend {
         return { text: "## Core\nCalm.", items: [], tokens: 12, budget: args.budget };
       case "import_file":
         return { added: 3, skipped: 1, changeset: 55 };
+      case "settings":
+        return this.settings;
       case "lineage":
         return { memory: this.memories[0], origin: mergeView(3), replaced_by: null };
       default:

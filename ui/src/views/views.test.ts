@@ -306,6 +306,75 @@ describe("stores", () => {
   });
 });
 
+describe("settings", () => {
+  it("shows every setting grouped, with its value, where it came from and where to change it", async () => {
+    const { root, backend } = await start(undefined, "settings");
+    expect(text(root.querySelector("h1"))).toBe("How this memory is set up");
+    expect(text(root.querySelector("#settings-file"))).toBe("/home/ann/.local/share/haema/default/haema.toml");
+    expect(text(root.querySelector(".how-to"))).toContain("cannot be changed in this window yet");
+    expect(root.querySelector(".how-to pre")?.textContent).toBe("[merge]\ntop_k = 5");
+    expect(root.querySelector<HTMLElement>("#settings-file-missing")?.hidden).toBe(true);
+    const groups = [...root.querySelectorAll(".setting-group h2")].map((g) => text(g));
+    expect(groups).toEqual(["Reviewing changes", "Finding related memories", "Language model", "Terminal app", "Model downloads"]);
+    const row = (key: string) => root.querySelector(`.setting[data-key="${key}"]`) as HTMLElement;
+    expect(text(row("merge.top_k").querySelector("dt"))).toBe("Related memories looked up per new content (> 0)");
+    expect(text(row("merge.top_k").querySelector(".value"))).toBe("5");
+    expect(text(row("merge.top_k").querySelector(".source"))).toBe("Set in this memory's haema.toml");
+    expect(text(row("merge.top_k").querySelector(".how"))).toBe(
+      "top_k under [merge] in haema.toml · or the environment variable HAEMA_MERGE_TOP_K · default: 3",
+    );
+    expect(text(row("review").querySelector(".source"))).toBe("Set by the environment variable HAEMA_REVIEW, which wins over the files");
+    expect(text(row("review").querySelector(".how"))).toContain("choices: auto, review, guarded");
+    expect(text(row("llm.model").querySelector(".source"))).toBe("Default");
+    expect(text(row("llm.model").querySelector(".how"))).not.toContain("default:");
+    expect(text(row("llm.api_key").querySelector(".value"))).toBe("sk-…1234");
+    expect(text(row("llm.api_key").querySelector(".how"))).toBe("Only the environment variable HAEMA_LLM_API_KEY · default: none");
+    expect(text(row("tui.mouse").querySelector(".source"))).toBe("Set in your user settings (config.toml)");
+    expect(text(row("tui.mouse").querySelector(".how"))).toContain("mouse under [tui] in your config.toml");
+    expect(root.querySelector(".reopen p")).toBeNull();
+
+    // A live refresh leaves the file's help open as the person left it.
+    root.querySelector(".how-to details")?.setAttribute("open", "");
+    const asked = backend.named("settings").length;
+    await emit("store-changed");
+    await settle();
+    expect(backend.named("settings").length).toBeGreaterThan(asked);
+    expect(root.querySelector(".how-to details")?.hasAttribute("open")).toBe(true);
+  });
+
+  it("opens with Alt+7, reads the settings again on every visit, and offers to reopen after haema.toml changed", async () => {
+    const { root, app, backend } = await start();
+    document.dispatchEvent(new KeyboardEvent("keydown", { key: "7", altKey: true }));
+    await settle();
+    expect(app.currentView).toBe("settings");
+    expect(text(root.querySelector("nav [aria-current=page]"))).toBe("Settings");
+    // (Apps of earlier tests still hear the key, so count from here.)
+    const asked = backend.named("settings").length;
+    backend.settings = { ...backend.settings, reopen_needed: true, file_exists: false };
+    await app.show("latest");
+    await app.show("settings");
+    await settle();
+    expect(backend.named("settings")).toHaveLength(asked + 1);
+    expect(root.querySelector<HTMLElement>("#settings-file-missing")?.hidden).toBe(false);
+    expect(text(root.querySelector(".reopen"))).toContain("they apply once it is opened again");
+    backend.settings = { ...backend.settings, reopen_needed: false };
+    button(root, "Open this memory again").click();
+    await settle();
+    expect(backend.named("open_store")[0]?.args).toEqual({ dir: "/home/ann/.local/share/haema/default", create: false });
+    expect(app.currentView).toBe("settings");
+    expect(text(root.querySelector(".notice"))).toBe("Opened again with the settings shown.");
+    expect(root.querySelector(".reopen p")).toBeNull();
+  });
+
+  it("says in words when the settings file cannot be read", async () => {
+    const { root, backend, app } = await start();
+    backend.failOn.set("settings", { kind: "invalid", message: "/x/haema.toml: TOML parse error at line 1." });
+    await app.show("settings");
+    await settle();
+    expect(text(root.querySelector("[role=alert]"))).toContain("TOML parse error");
+  });
+});
+
 describe("shell", () => {
   it("switches views with Alt+digits, undoes with Ctrl+Z and shows progress", async () => {
     const { root, app } = await start();
