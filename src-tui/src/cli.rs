@@ -39,6 +39,10 @@ pub enum Command {
     History(JsonFlag),
     /// Undo a committed changeset (as a new changeset).
     Revert(RevertArgs),
+    /// Forget for good: memories by id (with the older memories they were built from), the
+    /// matches of a search, or every memory mentioning a phrase; their text is blanked
+    /// wherever the store recorded it. Asks first unless --yes.
+    Forget(ForgetArgs),
     /// The block an agent puts in its prompt: core, latest and relevant memories.
     Recall(RecallArgs),
     /// Counts, embedder, LLM and review policy of the store.
@@ -326,6 +330,28 @@ pub enum ReviewCommand {
         /// Changeset id.
         id: ChangesetId,
     },
+}
+
+#[derive(Debug, Args)]
+pub struct ForgetArgs {
+    /// Memory ids to forget.
+    pub ids: Vec<haema_core::MemoryId>,
+    /// Forget the memories this search finds (shown first; asks before forgetting).
+    #[arg(long, value_name = "QUERY")]
+    pub search: Option<String>,
+    /// How many search results to forget at most.
+    #[arg(short = 'n', long = "limit", default_value_t = 5, requires = "search")]
+    pub n: usize,
+    /// Forget every memory mentioning this phrase (letter case ignored) and blank the phrase
+    /// wherever it is written: earlier changes, core.md and its versions.
+    #[arg(long, value_name = "PHRASE")]
+    pub mentioning: Option<String>,
+    /// Do not ask (for scripts).
+    #[arg(long)]
+    pub yes: bool,
+    /// Print the receipt as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -138,6 +138,10 @@ pub(crate) fn revert_plan(tx: &dyn Writer, changeset: &Changeset) -> Result<Reve
         let Some((rowid, memory)) = tx.memory_by_id(id)? else {
             continue;
         };
+        // A forgotten memory is gone already: undoing the change leaves it gone.
+        if memory.status == MemoryStatus::Forgotten {
+            continue;
+        }
         if memory.status != MemoryStatus::Active {
             return Err(Error::ReplacedSince {
                 changeset: changeset.id,

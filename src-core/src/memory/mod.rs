@@ -2,8 +2,10 @@
 
 mod apply;
 mod core_sections;
+mod forget;
 mod lineage;
 mod open;
+mod redact;
 mod review;
 mod vector_recall;
 mod watch;
@@ -101,7 +103,7 @@ impl Memory {
         let (store, resolved) = open::open_store(&dir, &settings, &options).await?;
         let store = Arc::try_unwrap(store).map_err(|_| Error::Internal("the store is still shared".into()))?;
         let store = tokio::task::spawn_blocking(move || -> Result<Store> {
-            core_sections::recover(&store)?;
+            finish_interrupted(&store)?;
             Ok(store)
         })
         .await
@@ -139,7 +141,7 @@ impl Memory {
         let store = tokio::task::spawn_blocking(move || -> Result<Store> {
             let store = Store::open(&dir)?;
             open::check(&store, embedder_identity)?;
-            core_sections::recover(&store)?;
+            finish_interrupted(&store)?;
             Ok(store)
         })
         .await
@@ -328,6 +330,13 @@ impl Memory {
             .await?;
         Ok(SearchResults { mode, notice, hits })
     }
+}
+
+/// Finishes what a crash may have interrupted before a store is used: a core.md write
+/// (and an edit made outside, recorded as a version) and a forget's scrub.
+fn finish_interrupted(store: &Store) -> Result<()> {
+    core_sections::recover(store)?;
+    forget::finish_scrub(store)
 }
 
 /// Counts and identities of a store, read on `conn`.

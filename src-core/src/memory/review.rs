@@ -77,6 +77,9 @@ impl Memory {
     pub async fn approve(&self, id: ChangesetId) -> Result<Changeset> {
         let changeset = self.changeset(id).await?;
         expect_status(&changeset, &[ChangesetStatus::Pending], ReviewAction::Approve)?;
+        if changeset.kind == ChangesetKind::Forget {
+            return self.approve_forget(changeset).await;
+        }
         let texts = changeset.added().map(|p| p.content.clone()).collect();
         let vectors = self.document_vectors(texts).await?;
         let stale = self
@@ -111,6 +114,7 @@ impl Memory {
         let memories = normalize(memories);
         let changeset = self.changeset(id).await?;
         expect_status(&changeset, &[ChangesetStatus::Pending], ReviewAction::Edit)?;
+        not_a_forget(&changeset, ReviewAction::Edit)?;
         let mut proposal = Proposal {
             related: changeset
                 .related
@@ -175,8 +179,16 @@ impl Memory {
     async fn decline(&self, id: ChangesetId, by: DecidedBy, action: ReviewAction) -> Result<()> {
         self.blocking(move |inner| {
             inner.store.write(|tx| {
-                let current = changeset_in(tx, id, &[ChangesetStatus::Pending, ChangesetStatus::Stale], action)?;
+                let mut current = changeset_in(tx, id, &[ChangesetStatus::Pending, ChangesetStatus::Stale], action)?;
                 drop_pending_rows(tx, &current)?;
+                if let Some(record) = current.forget.as_mut() {
+                    // A declined forget keeps no copy of what it named.
+                    record.mentioning = None;
+                    for item in &mut current.related {
+                        item.content.clear();
+                    }
+                    tx.rewrite_changeset_text(&current)?;
+                }
                 tx.decide(id, ChangesetStatus::Rejected, by, store::now_ms())
             })
         })
@@ -209,6 +221,7 @@ impl Memory {
             &[ChangesetStatus::Pending, ChangesetStatus::Stale],
             ReviewAction::Rerun,
         )?;
+        not_a_forget(&changeset, ReviewAction::Rerun)?;
         self.decline(id, DecidedBy::Rerun, ReviewAction::Rerun).await?;
         let input = match changeset.raw_input {
             Some(text) => AddInput::Text(text),
@@ -225,6 +238,7 @@ impl Memory {
             .blocking(move |inner| {
                 let (revert_id, core) = inner.store.write(|tx| {
                     let target = tx.changeset(id)?.ok_or(Error::NotFound(Missing::Changeset(id)))?;
+                    not_a_forget(&target, ReviewAction::Revert)?;
                     let plan = apply::revert_plan(tx, &target)?;
                     let mut warnings = Vec::new();
                     let core_now = core_sections::sync_external(tx, &inner.store)?;
@@ -270,6 +284,7 @@ impl Memory {
                         warnings,
                         reverts_id: Some(id),
                         reverted_by_id: None,
+                        forget: None,
                     };
                     let revert_id = tx.insert_changeset(&revert)?;
                     apply::apply_revert(tx, &plan, revert_id)?;
@@ -287,6 +302,24 @@ impl Memory {
             .await?;
         self.changeset(revert_id).await
     }
+}
+
+/// Refuses what cannot be done to a `forget`: it is carried out or declined, and what it
+/// removed cannot come back.
+fn not_a_forget(changeset: &Changeset, action: ReviewAction) -> Result<()> {
+    if changeset.kind != ChangesetKind::Forget {
+        return Ok(());
+    }
+    Err(Error::InvalidState(match action {
+        ReviewAction::Revert => format!(
+            "changeset {} forgot memories; what is forgotten cannot come back",
+            changeset.id
+        ),
+        _ => format!(
+            "changeset {} is a request to forget: it can only be approved or rejected, not {action}",
+            changeset.id
+        ),
+    }))
 }
 
 /// The changeset `id` inside a write, when its status is one of `allowed`.

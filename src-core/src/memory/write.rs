@@ -252,6 +252,7 @@ pub(crate) fn insert_proposal(
         warnings: proposal.warnings.clone(),
         reverts_id: None,
         reverted_by_id: None,
+        forget: None,
     };
     let id = tx.insert_changeset(&changeset)?;
     insert_pending_rows(tx, id, &changeset)?;

@@ -185,6 +185,7 @@ mod tests {
             warnings: Vec::new(),
             reverts_id: None,
             reverted_by_id: None,
+            forget: None,
         }
     }
 

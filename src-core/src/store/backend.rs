@@ -67,6 +67,11 @@ pub(crate) trait Reader {
     fn any_memory_with(&self, statuses: &[MemoryStatus]) -> Result<bool>;
     /// Every memory in every status, oldest row first (export).
     fn all_memories(&self) -> Result<Vec<MemoryRecord>>;
+    /// The memories (any status but forgotten) that changeset `changeset` replaced.
+    fn memories_replaced_by(&self, changeset: ChangesetId) -> Result<Vec<(i64, MemoryRecord)>>;
+    /// The memories (any status but forgotten) whose text contains `phrase`, letter case
+    /// ignored, oldest first.
+    fn memories_containing(&self, phrase: &str) -> Result<Vec<(i64, MemoryRecord)>>;
 
     /// One changeset, whole.
     fn changeset(&self, id: ChangesetId) -> Result<Option<Changeset>>;
@@ -209,6 +214,15 @@ pub(crate) trait Writer: Reader {
     fn delete_core_versions(&self) -> Result<()>;
     /// Writes an exported core version back with its own id.
     fn restore_core_version(&self, version: &CoreVersion) -> Result<()>;
+    /// Replaces the text of a core version in place (forgetting blanks text in history).
+    fn rewrite_core_version(&self, id: CoreVersionId, content: &str) -> Result<()>;
+
+    /// Forgets memory `rowid`: out of full-text search and the vectors, its text blanked,
+    /// its status `forgotten` (the row stays, so history still points at it).
+    fn forget_memory(&self, rowid: i64, ts: i64) -> Result<()>;
+    /// Rewrites every text a changeset records (inputs, raw input, core before and after,
+    /// LLM exchanges, warnings, the items' text, its forget record) from `changeset`.
+    fn rewrite_changeset_text(&self, changeset: &Changeset) -> Result<()>;
 
     /// Indexes a memory's text for full-text search.
     fn index_text(&self, rowid: i64, content: &str) -> Result<()>;
@@ -256,4 +270,8 @@ pub(crate) trait Backend: Send + Sync + std::fmt::Debug {
     fn write_core(&self, text: &str) -> Result<()>;
     /// Where core.md is a file people may edit (and a watch should follow), if it is one.
     fn core_file(&self) -> Option<PathBuf>;
+    /// Leaves no copy of text removed by earlier commits anywhere the backend keeps data
+    /// (free pages, old index segments, logs). Returns false when it could not finish
+    /// because another connection was using the data; calling it again later finishes it.
+    fn scrub(&self) -> Result<bool>;
 }

@@ -73,6 +73,12 @@ impl Store {
         self.backend.write_core(text)
     }
 
+    /// Leaves no copy of text removed by earlier commits in the store's files; false when
+    /// another process kept it from finishing.
+    pub(crate) fn scrub(&self) -> Result<bool> {
+        self.backend.scrub()
+    }
+
     /// Where core.md is a file people may edit, if it is one.
     pub(crate) fn core_file(&self) -> Option<PathBuf> {
         self.backend.core_file()
@@ -132,6 +138,8 @@ closed_set! {
         VectorCodesLayout = "vector_codes_layout",
         /// The mean the vector codes are centred on.
         VectorCentre = "vector_centre",
+        /// A forget committed and its scrub (removing old copies of the bytes) is not done.
+        ScrubPending = "scrub_pending",
     }
 }
 

@@ -35,6 +35,8 @@ closed_set! {
         Revert = "revert",
         /// Memories imported from a file, as they were.
         Import = "import",
+        /// Memories and text forgotten on request.
+        Forget = "forget",
     }
 }
 
@@ -48,6 +50,7 @@ impl Outcome {
             Self::NoLlm => "stored as given (no LLM configured)",
             Self::Revert => "undo of an earlier changeset",
             Self::Import => "imported from a file as they were",
+            Self::Forget => "forgotten on request",
         }
     }
 }
@@ -59,6 +62,8 @@ closed_set! {
         Add = "add",
         /// The undo of an earlier changeset.
         Revert = "revert",
+        /// A request to forget, then its receipt.
+        Forget = "forget",
     }
 }
 
@@ -172,6 +177,9 @@ pub struct Changeset {
     pub reverts_id: Option<ChangesetId>,
     /// The changeset that reverted this one.
     pub reverted_by_id: Option<ChangesetId>,
+    /// For a `forget`: the request, then the receipt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forget: Option<super::ForgetRecord>,
 }
 
 impl Changeset {
@@ -198,6 +206,7 @@ impl Changeset {
             warnings: Vec::new(),
             reverts_id: None,
             reverted_by_id: None,
+            forget: None,
         }
     }
 

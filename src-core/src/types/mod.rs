@@ -7,6 +7,7 @@
 
 pub(crate) mod changeset;
 pub mod core_md;
+mod forget;
 mod ids;
 mod memory;
 mod profile;
@@ -17,6 +18,7 @@ pub use changeset::{
     AddOutcome, AddStatus, Changeset, ChangesetFilter, ChangesetKind, ChangesetStatus, ChangesetSummary, DecidedBy,
     LlmCall, LlmStage, Outcome, ProposedItem, RelatedItem, SUMMARY_INPUT_CHARS,
 };
+pub use forget::{ForgetPlan, ForgetReceipt, ForgetRecord, ForgetRequest};
 pub use ids::{ChangesetId, CoreVersionId, MemoryId};
 pub use memory::{MemoryRecord, MemoryStatus};
 pub use profile::{CoreAuthor, CoreVersion, Section};

@@ -4,6 +4,7 @@ mod bench;
 mod core;
 mod demo;
 mod eval;
+mod forget;
 mod memories;
 mod model;
 mod reembed;
@@ -128,7 +129,7 @@ pub async fn run(cli: Cli) -> Result<()> {
     // answers at once and gets it in the background).
     let vectors = matches!(
         cli.command,
-        Some(Command::Add(_) | Command::Search(_) | Command::Recall(_) | Command::Import(_))
+        Some(Command::Add(_) | Command::Search(_) | Command::Recall(_) | Command::Import(_) | Command::Forget(_))
     );
     let memory = if vectors {
         open_for_vectors(&dir).await?
@@ -147,6 +148,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Some(Command::Review(command)) => review::run(&memory, command).await,
         Some(Command::History(flag)) => review::history(&memory, flag.json).await,
         Some(Command::Revert(args)) => review::revert(&memory, args.id, args.json).await,
+        Some(Command::Forget(args)) => forget::run(&memory, args).await,
         Some(Command::Export(args)) => transfer::export(&memory, args).await,
         Some(Command::Import(args)) => transfer::import(&memory, args).await,
         Some(Command::Mcp) => crate::mcp::serve(memory).await,

@@ -54,3 +54,13 @@ pub struct ChangesetParams {
     /// The changeset number add_memory returned.
     pub changeset: i64,
 }
+
+/// `forget_memory`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ForgetParams {
+    /// Ids of the memories to forget (as search_memory and latest_memories give them).
+    pub memory_ids: Option<Vec<String>>,
+    /// Forget every memory mentioning this phrase, and blank it wherever it is written.
+    pub mentioning: Option<String>,
+}

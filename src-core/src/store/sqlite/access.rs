@@ -11,7 +11,7 @@ use rusqlite::Connection;
 use super::fts_terms::TermStats;
 use super::side::SideReader;
 use super::vector_index::VectorIndex;
-use super::{changesets, core_versions, fts, memories, vectors};
+use super::{changesets, core_versions, forget, fts, memories, vectors};
 use crate::Result;
 use crate::store::MetaKey;
 use crate::store::backend::{Pool, Ranked, Reader, Signals, Unembedded, Writer};
@@ -74,6 +74,14 @@ impl Reader for Access<'_> {
 
     fn all_memories(&self) -> Result<Vec<MemoryRecord>> {
         memories::all(self.conn)
+    }
+
+    fn memories_replaced_by(&self, changeset: ChangesetId) -> Result<Vec<(i64, MemoryRecord)>> {
+        forget::superseded_by(self.conn, changeset)
+    }
+
+    fn memories_containing(&self, phrase: &str) -> Result<Vec<(i64, MemoryRecord)>> {
+        forget::containing(self.conn, phrase)
     }
 
     fn changeset(&self, id: ChangesetId) -> Result<Option<Changeset>> {
@@ -289,6 +297,18 @@ impl Writer for Access<'_> {
 
     fn restore_core_version(&self, version: &CoreVersion) -> Result<()> {
         core_versions::restore(self.conn, version)
+    }
+
+    fn rewrite_core_version(&self, id: CoreVersionId, content: &str) -> Result<()> {
+        forget::rewrite_core_version(self.conn, id, content)
+    }
+
+    fn forget_memory(&self, rowid: i64, ts: i64) -> Result<()> {
+        forget::forget_memory(self.conn, rowid, ts)
+    }
+
+    fn rewrite_changeset_text(&self, changeset: &Changeset) -> Result<()> {
+        changesets::rewrite_text(self.conn, changeset)
     }
 
     fn index_text(&self, rowid: i64, content: &str) -> Result<()> {

@@ -10,7 +10,7 @@ use crate::types::{
 };
 
 const COLUMNS: &str = "id, kind, status, outcome, created_at_ms, decided_at_ms, decided_by, raw_input, inputs, \
-    core_before, core_after, llm, embedder, llm_log, warnings, reverts_id, reverted_by_id";
+    core_before, core_after, llm, embedder, llm_log, warnings, reverts_id, reverted_by_id, forget";
 
 /// A JSON column. Text that is not what haema writes (damaged, or with a value this haema
 /// does not know, such as an unknown LLM stage) is an error that says which column.
@@ -47,6 +47,10 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Changeset> {
         warnings: json_column(row, 14)?,
         reverts_id: row.get(15)?,
         reverted_by_id: row.get(16)?,
+        forget: match row.get_ref(17)?.as_str_or_null()? {
+            Some(_) => Some(json_column(row, 17)?),
+            None => None,
+        },
     })
 }
 
@@ -73,8 +77,8 @@ pub(crate) fn restore_reverted_by(conn: &Connection, id: ChangesetId, by: Change
 fn insert_row(conn: &Connection, changeset: &Changeset, id: Option<ChangesetId>) -> Result<ChangesetId> {
     conn.execute(
         "INSERT INTO changesets (kind, status, outcome, created_at_ms, decided_at_ms, decided_by, raw_input, inputs,
-             core_before, core_after, llm, embedder, llm_log, warnings, reverts_id, id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+             core_before, core_after, llm, embedder, llm_log, warnings, reverts_id, forget, id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
         params![
             changeset.kind,
             changeset.status,
@@ -91,14 +95,22 @@ fn insert_row(conn: &Connection, changeset: &Changeset, id: Option<ChangesetId>)
             serde_json::to_string(&changeset.llm_calls).unwrap_or_else(|_| "[]".into()),
             serde_json::to_string(&changeset.warnings).unwrap_or_else(|_| "[]".into()),
             changeset.reverts_id,
+            changeset.forget.as_ref().and_then(|f| serde_json::to_string(f).ok()),
             id,
         ],
     )?;
     let id = ChangesetId::from(conn.last_insert_rowid());
+    write_related(conn, id, &changeset.related)?;
+    write_proposed(conn, id, &changeset.proposed)?;
+    Ok(id)
+}
+
+/// Writes the related items of a changeset that has none yet.
+fn write_related(conn: &Connection, id: ChangesetId, related: &[RelatedItem]) -> Result<()> {
     let mut stmt = conn.prepare_cached(
         "INSERT INTO changeset_items (changeset_id, role, position, memory_id, content, distance, kept) VALUES (?1, 'related', ?2, ?3, ?4, ?5, ?6)",
     )?;
-    for (position, item) in changeset.related.iter().enumerate() {
+    for (position, item) in related.iter().enumerate() {
         stmt.execute(params![
             id,
             position as i64,
@@ -108,8 +120,7 @@ fn insert_row(conn: &Connection, changeset: &Changeset, id: Option<ChangesetId>)
             item.kept
         ])?;
     }
-    write_proposed(conn, id, &changeset.proposed)?;
-    Ok(id)
+    Ok(())
 }
 
 /// Replaces the proposed items of a changeset.
@@ -134,6 +145,36 @@ pub(crate) fn set_warnings(conn: &Connection, id: ChangesetId, warnings: &[Strin
         params![id, serde_json::to_string(warnings).unwrap_or_else(|_| "[]".into())],
     )?;
     Ok(())
+}
+
+/// Rewrites every text a changeset records (inputs, raw input, core before and after, LLM
+/// exchanges, warnings, items, its forget record) from `changeset`, as forgetting does.
+pub(crate) fn rewrite_text(conn: &Connection, changeset: &Changeset) -> Result<()> {
+    conn.execute(
+        "UPDATE changesets SET raw_input = ?2, inputs = ?3, core_before = ?4, core_after = ?5, llm_log = ?6,
+             warnings = ?7, forget = ?8 WHERE id = ?1",
+        params![
+            changeset.id,
+            changeset.raw_input,
+            to_json(&changeset.inputs),
+            changeset.core_before,
+            changeset.core_after,
+            to_json(&changeset.llm_calls),
+            to_json(&changeset.warnings),
+            changeset.forget.as_ref().map(to_json),
+        ],
+    )?;
+    conn.execute(
+        "DELETE FROM changeset_items WHERE changeset_id = ?1 AND role = 'related'",
+        [changeset.id],
+    )?;
+    write_related(conn, changeset.id, &changeset.related)?;
+    write_proposed(conn, changeset.id, &changeset.proposed)
+}
+
+/// A value as the text of a JSON column.
+fn to_json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "null".into())
 }
 
 /// Marks which related memories are kept.

@@ -158,6 +158,19 @@ fn to_i64(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
+/// Memories matching a `WHERE` clause of this module's callers, in rowid order.
+pub(crate) fn select(
+    conn: &Connection,
+    condition: &str,
+    params: impl rusqlite::Params,
+) -> Result<Vec<(i64, MemoryRecord)>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM memories WHERE {condition} ORDER BY rowid"
+    ))?;
+    let rows = stmt.query_map(params, from_row)?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
 /// Every memory in rowid order (for export).
 pub(crate) fn all(conn: &Connection) -> Result<Vec<MemoryRecord>> {
     let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM memories ORDER BY rowid"))?;

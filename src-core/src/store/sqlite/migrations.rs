@@ -1,6 +1,6 @@
 //! Append-only schema migrations, tracked in `PRAGMA user_version`.
 
-use rusqlite::Connection;
+use rusqlite::{Connection, OptionalExtension};
 
 use crate::{Error, Result};
 
@@ -8,13 +8,25 @@ use crate::{Error, Result};
 const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0001_init.sql"),
     include_str!("../../../migrations/0002_latest_counts.sql"),
+    include_str!("../../../migrations/0003_forget.sql"),
 ];
 
 /// The schema version this build writes.
 pub(crate) const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// Brings the database up to [`SCHEMA_VERSION`], each migration in its own transaction.
+///
+/// Foreign keys are off while migrations run (a migration may rebuild a table others
+/// refer to, which SQLite allows only so) and checked before each one commits; they are on
+/// again afterwards.
 pub(crate) fn migrate(conn: &mut Connection) -> Result<()> {
+    conn.pragma_update(None, "foreign_keys", "off")?;
+    let migrated = run(conn);
+    conn.pragma_update(None, "foreign_keys", "on")?;
+    migrated
+}
+
+fn run(conn: &mut Connection) -> Result<()> {
     let current: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     if current > SCHEMA_VERSION {
         return Err(Error::SchemaTooNew {
@@ -34,6 +46,17 @@ pub(crate) fn migrate(conn: &mut Connection) -> Result<()> {
             continue;
         }
         tx.execute_batch(sql)?;
+        let broken: Option<String> = tx
+            .query_row("SELECT \"table\" FROM pragma_foreign_key_check LIMIT 1", [], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        if let Some(table) = broken {
+            return Err(Error::InvalidState(format!(
+                "migration {} would leave rows of `{table}` pointing at nothing; the store was not changed",
+                index + 1
+            )));
+        }
         tx.pragma_update(None, "user_version", index as i64 + 1)?;
         tx.commit()?;
     }

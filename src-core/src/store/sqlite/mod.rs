@@ -7,6 +7,7 @@
 mod access;
 pub(crate) mod changesets;
 pub(crate) mod core_versions;
+mod forget;
 pub(crate) mod fts;
 pub(crate) mod fts_terms;
 mod latest_counts;
@@ -137,6 +138,10 @@ impl Backend for SqliteStore {
 
     fn core_file(&self) -> Option<PathBuf> {
         Some(self.dir.join("core.md"))
+    }
+
+    fn scrub(&self) -> Result<bool> {
+        forget::scrub(&self.lock())
     }
 }
 

@@ -197,6 +197,19 @@ pub(crate) fn set(conn: &Connection, rowid: i64, code: Option<&[u64]>) -> Result
     Ok(())
 }
 
+/// Removes memory `rowid`'s code and zeroes its bytes (a forgotten memory's code keeps no
+/// trace of its vector).
+pub(crate) fn erase(conn: &Connection, rowid: i64) -> Result<()> {
+    set(conn, rowid, None)?;
+    let (chunk, slot) = (rowid.div_euclid(CHUNK), rowid.rem_euclid(CHUNK) as usize);
+    if let Some(code_bytes) = chunk_code_bytes(conn, chunk)? {
+        let mut blob = conn.blob_open(MAIN_DB, c"vector_codes", c"codes", chunk, false)?;
+        blob.write_at(&vec![0u8; code_bytes], slot * code_bytes)?;
+        blob.close()?;
+    }
+    Ok(())
+}
+
 /// Bytes of one code in `chunk`, or `None` when the chunk has no row yet.
 fn chunk_code_bytes(conn: &Connection, chunk: i64) -> Result<Option<usize>> {
     let len: Option<i64> = conn

@@ -116,6 +116,7 @@ pub fn merge(id: i64) -> Changeset {
         warnings: Vec::new(),
         reverts_id: None,
         reverted_by_id: None,
+        forget: None,
     }
 }
 

@@ -1,0 +1,344 @@
+//! Forgetting for real: a memory's rows, vectors and full-text entry, its text wherever the
+//! store recorded it (changes, their LLM exchanges, core.md and its versions), and then
+//! every old copy of those bytes (the backend's scrub). A receipt stays in history: counts
+//! and ids, never the text.
+//!
+//! Forgetting a memory by id forgets the older memories it was built from too (their text
+//! is the same fact in earlier words). A phrase forgets every memory that mentions it and
+//! blanks the phrase everywhere else, core.md included. A person's forget is done at once;
+//! an agent's waits for review unless the review policy is `auto`.
+
+use std::collections::HashSet;
+
+use super::redact::{BLANK, Needles, redact_changeset};
+use super::{Memory, core_sections};
+use crate::config::ReviewPolicy;
+use crate::error::Missing;
+use crate::store::{self, MetaKey, Reader, Store, Writer};
+use crate::types::{
+    Changeset, ChangesetFilter, ChangesetId, ChangesetKind, ChangesetStatus, DecidedBy, ForgetPlan, ForgetReceipt,
+    ForgetRecord, ForgetRequest, MemoryId, MemoryRecord, MemoryStatus, Outcome, RelatedItem,
+};
+use crate::{Error, Result};
+
+impl Memory {
+    /// What [`Memory::forget`] would remove, for a person to confirm first.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an empty request; [`Error::NotFound`] for an unknown id.
+    pub async fn forget_plan(&self, request: ForgetRequest) -> Result<ForgetPlan> {
+        check(&request)?;
+        self.blocking(move |inner| {
+            inner.store.read(|r| {
+                let targets = resolve(r, &request)?;
+                let scope = Scope::of(&targets, request.phrase());
+                let changesets = r
+                    .changesets(ChangesetFilter::All)?
+                    .into_iter()
+                    .filter(|c| scope.redact(c.clone()).is_some())
+                    .count();
+                let core_versions = r
+                    .core_versions()?
+                    .iter()
+                    .filter(|v| scope.needles.redact(&v.content).is_some())
+                    .count();
+                Ok(ForgetPlan {
+                    memories: targets.into_iter().map(|(_, m)| m).collect(),
+                    changesets,
+                    core_versions,
+                })
+            })
+        })
+        .await
+    }
+
+    /// Forgets now, as a person's decision: returns the receipt (a committed `forget`
+    /// changeset). Nothing that was forgotten can be brought back.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an empty request; [`Error::NotFound`] for an unknown id.
+    pub async fn forget(&self, request: ForgetRequest) -> Result<Changeset> {
+        check(&request)?;
+        self.run_forget(request, None, DecidedBy::User).await
+    }
+
+    /// An agent's request to forget: it waits for a person (a pending `forget` changeset,
+    /// with the memories it would remove) unless the review policy is `auto`, which forgets
+    /// at once.
+    pub async fn request_forget(&self, request: ForgetRequest) -> Result<Changeset> {
+        check(&request)?;
+        if self.inner.settings.review == ReviewPolicy::Auto {
+            return self.run_forget(request, None, DecidedBy::Auto).await;
+        }
+        let id = self
+            .blocking(move |inner| {
+                inner.store.write(|w| {
+                    let targets = resolve(w, &request)?;
+                    let now = store::now_ms();
+                    let related = targets
+                        .iter()
+                        .map(|(_, m)| RelatedItem {
+                            memory_id: m.id.clone(),
+                            content: m.content.clone(),
+                            distance: None,
+                            kept: false,
+                        })
+                        .collect();
+                    let record = ForgetRecord {
+                        mentioning: request.phrase().map(str::to_owned),
+                        receipt: None,
+                    };
+                    w.insert_changeset(&forget_changeset(ChangesetStatus::Pending, None, now, related, record))
+                })
+            })
+            .await?;
+        self.changeset(id).await
+    }
+
+    /// Carries out a pending forget request (its approval).
+    pub(super) async fn approve_forget(&self, changeset: Changeset) -> Result<Changeset> {
+        let request = ForgetRequest {
+            memory_ids: changeset.related.iter().map(|r| r.memory_id.clone()).collect(),
+            mentioning: changeset.forget.as_ref().and_then(|f| f.mentioning.clone()),
+        };
+        self.run_forget(request, Some(changeset.id), DecidedBy::User).await
+    }
+
+    /// Forgets what `request` names in one transaction (recording the receipt on `existing`
+    /// when it carries out a pending request), then rewrites core.md if its text changed and
+    /// scrubs the store.
+    async fn run_forget(
+        &self,
+        request: ForgetRequest,
+        existing: Option<ChangesetId>,
+        by: DecidedBy,
+    ) -> Result<Changeset> {
+        let id = self
+            .blocking(move |inner| {
+                let (id, core) = inner
+                    .store
+                    .write(|w| forget_in(w, &inner.store, &request, existing, by))?;
+                if let Some(text) = core {
+                    core_sections::finish_write(&inner.store, &text)?;
+                }
+                finish_scrub(&inner.store)?;
+                Ok(id)
+            })
+            .await?;
+        self.changeset(id).await
+    }
+}
+
+/// Scrubs the store when a forget asked for it (also on open, after a crash between the
+/// forget's commit and its scrub), then clears the mark. A scrub another process kept
+/// from finishing leaves the mark for the next open.
+pub(crate) fn finish_scrub(store: &Store) -> Result<()> {
+    if store.read(|r| r.meta(MetaKey::ScrubPending))?.is_none() {
+        return Ok(());
+    }
+    if store.scrub()? {
+        store.write(|w| w.delete_meta(MetaKey::ScrubPending))?;
+        store.scrub()?;
+    }
+    Ok(())
+}
+
+fn check(request: &ForgetRequest) -> Result<()> {
+    if request.is_empty() {
+        return Err(Error::InvalidArgument(
+            "nothing to forget: give memory ids or a phrase".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The memories a request names, oldest first: those asked for by id with the older
+/// memories they were built from, and those mentioning the phrase. Forgotten ones are left
+/// out.
+fn resolve(r: &dyn Reader, request: &ForgetRequest) -> Result<Vec<(i64, MemoryRecord)>> {
+    let mut queue = Vec::new();
+    for id in &request.memory_ids {
+        let found = r
+            .memory_by_id(id)?
+            .ok_or_else(|| Error::NotFound(Missing::Memory(id.clone())))?;
+        queue.push(found);
+    }
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    while let Some((rowid, memory)) = queue.pop() {
+        if memory.status == MemoryStatus::Forgotten || !seen.insert(rowid) {
+            continue;
+        }
+        if let Some(made_by) = memory.changeset_id {
+            queue.extend(
+                r.memories_replaced_by(made_by)?
+                    .into_iter()
+                    .filter(|(_, m)| m.status == MemoryStatus::Superseded),
+            );
+        }
+        out.push((rowid, memory));
+    }
+    if let Some(phrase) = request.phrase() {
+        out.extend(
+            r.memories_containing(phrase)?
+                .into_iter()
+                .filter(|(rowid, _)| seen.insert(*rowid)),
+        );
+    }
+    out.sort_by_key(|(rowid, _)| *rowid);
+    Ok(out)
+}
+
+/// What a forget blanks: the forgotten memories' texts and ids, the changesets that made
+/// them, and the phrase.
+struct Scope {
+    needles: Needles,
+    ids: Vec<MemoryId>,
+    made_by: HashSet<ChangesetId>,
+}
+
+impl Scope {
+    fn of(targets: &[(i64, MemoryRecord)], phrase: Option<&str>) -> Self {
+        Self {
+            needles: Needles::new(targets.iter().map(|(_, m)| m.content.as_str()), phrase),
+            ids: targets.iter().map(|(_, m)| m.id.clone()).collect(),
+            made_by: targets.iter().filter_map(|(_, m)| m.changeset_id).collect(),
+        }
+    }
+
+    /// `changeset` with the forgotten text blanked, when it held any.
+    fn redact(&self, mut changeset: Changeset) -> Option<Changeset> {
+        let made = self.made_by.contains(&changeset.id);
+        redact_changeset(&mut changeset, &self.needles, &self.ids, made).then_some(changeset)
+    }
+}
+
+/// The forget itself, inside one write: memories, recorded text, core versions, the
+/// receipt and the scrub mark. Returns the receipt's id and core.md's new text when it
+/// changed.
+fn forget_in(
+    w: &dyn Writer,
+    store: &Store,
+    request: &ForgetRequest,
+    existing: Option<ChangesetId>,
+    by: DecidedBy,
+) -> Result<(ChangesetId, Option<String>)> {
+    if let Some(id) = existing {
+        let current = w.changeset(id)?.ok_or(Error::NotFound(Missing::Changeset(id)))?;
+        if current.status != ChangesetStatus::Pending {
+            return Err(Error::WrongStatus {
+                changeset: id,
+                status: current.status,
+                action: crate::ReviewAction::Approve,
+            });
+        }
+    }
+    // An edit of core.md made outside is recorded first, so that it is blanked too.
+    core_sections::sync_external(w, store)?;
+    let targets = resolve(w, request)?;
+    let scope = Scope::of(&targets, request.phrase());
+    let now = store::now_ms();
+    for (rowid, _) in &targets {
+        w.forget_memory(*rowid, now)?;
+    }
+    let mut changesets = 0;
+    for changeset in w.changesets(ChangesetFilter::All)? {
+        if Some(changeset.id) == existing {
+            continue;
+        }
+        let Some(redacted) = scope.redact(changeset) else {
+            continue;
+        };
+        w.rewrite_changeset_text(&redacted)?;
+        changesets += 1;
+        if redacted.status == ChangesetStatus::Pending {
+            // Its proposal lost text: approving it would commit the blanks.
+            w.decide(redacted.id, ChangesetStatus::Stale, DecidedBy::Check, now)?;
+            let mut warnings = redacted.warnings.clone();
+            warnings.push("marked stale: some of its text was forgotten".into());
+            w.set_warnings(redacted.id, &warnings)?;
+        }
+    }
+    let mut core_versions = 0;
+    let mut core_text = None;
+    let latest = w.latest_core_version()?.map(|v| v.id);
+    for version in w.core_versions()? {
+        if let Some(text) = scope.needles.redact(&version.content) {
+            w.rewrite_core_version(version.id, &text)?;
+            core_versions += 1;
+            if Some(version.id) == latest {
+                core_sections::mark_pending(w, version.id)?;
+                core_text = Some(text);
+            }
+        }
+    }
+    let receipt = ForgetReceipt {
+        memories: targets.len(),
+        changesets,
+        core_versions,
+        phrase: request.phrase().is_some(),
+    };
+    let related = targets
+        .iter()
+        .map(|(_, m)| RelatedItem {
+            memory_id: m.id.clone(),
+            content: BLANK.to_owned(),
+            distance: None,
+            kept: false,
+        })
+        .collect();
+    let record = ForgetRecord {
+        mentioning: None,
+        receipt: Some(receipt),
+    };
+    let id = match existing {
+        Some(id) => {
+            let mut done = forget_changeset(ChangesetStatus::Pending, None, now, related, record);
+            done.id = id;
+            w.rewrite_changeset_text(&done)?;
+            w.decide(id, ChangesetStatus::Committed, by, now)?;
+            id
+        }
+        None => w.insert_changeset(&forget_changeset(
+            ChangesetStatus::Committed,
+            Some(by),
+            now,
+            related,
+            record,
+        ))?,
+    };
+    w.set_meta(MetaKey::ScrubPending, "1")?;
+    Ok((id, core_text))
+}
+
+/// A `forget` changeset.
+fn forget_changeset(
+    status: ChangesetStatus,
+    by: Option<DecidedBy>,
+    now: i64,
+    related: Vec<RelatedItem>,
+    record: ForgetRecord,
+) -> Changeset {
+    Changeset {
+        id: ChangesetId::UNSAVED,
+        kind: ChangesetKind::Forget,
+        status,
+        outcome: Outcome::Forget,
+        created_at_ms: now,
+        decided_at_ms: by.map(|_| now),
+        decided_by: by,
+        raw_input: None,
+        inputs: Vec::new(),
+        related,
+        proposed: Vec::new(),
+        core_before: None,
+        core_after: None,
+        llm: None,
+        embedder: None,
+        llm_calls: Vec::new(),
+        warnings: Vec::new(),
+        reverts_id: None,
+        reverted_by_id: None,
+        forget: Some(record),
+    }
+}

@@ -1,0 +1,73 @@
+//! Forgetting: what a person (or an agent, under review) asks haema to forget, and the
+//! receipt that stays in history once it is gone.
+
+use serde::{Deserialize, Serialize};
+
+use super::MemoryId;
+
+/// What to forget: memories by id (each with the older memories it was built from) and
+/// every memory mentioning a phrase. Either may be empty, not both.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ForgetRequest {
+    /// Memories to forget, in any status.
+    #[serde(default)]
+    pub memory_ids: Vec<MemoryId>,
+    /// Forget every memory whose text contains this phrase (letter case ignored), and blank
+    /// it wherever else it is written: changes, their LLM exchanges, core.md and its
+    /// versions.
+    #[serde(default)]
+    pub mentioning: Option<String>,
+}
+
+impl ForgetRequest {
+    /// The phrase, trimmed; `None` when there is none or it is blank.
+    pub fn phrase(&self) -> Option<&str> {
+        self.mentioning.as_deref().map(str::trim).filter(|p| !p.is_empty())
+    }
+
+    /// True when it names nothing to forget.
+    pub fn is_empty(&self) -> bool {
+        self.memory_ids.is_empty() && self.phrase().is_none()
+    }
+}
+
+/// The record a `forget` changeset keeps: the request while it waits for review (the phrase
+/// is kept only until then), the receipt once it is done.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ForgetRecord {
+    /// The phrase asked for, while the request waits; blanked once it is decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mentioning: Option<String>,
+    /// What was removed, once it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receipt: Option<ForgetReceipt>,
+}
+
+/// What a forget removed: counts and ids, never the text.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ForgetReceipt {
+    /// Memories whose text was removed (their ids are the changeset's related items).
+    pub memories: usize,
+    /// Earlier changes whose inputs, proposals, LLM exchanges or core text were blanked.
+    pub changesets: usize,
+    /// core.md versions whose text was blanked (core.md itself included when it changed).
+    pub core_versions: usize,
+    /// Whether a phrase was blanked too (the phrase itself is not kept).
+    pub phrase: bool,
+}
+
+/// What a forget would remove: shown to a person before they confirm.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ForgetPlan {
+    /// The memories that would be forgotten, with their text, oldest first: the ones asked
+    /// for, the older memories they were built from, and those mentioning the phrase.
+    pub memories: Vec<super::MemoryRecord>,
+    /// Changes whose recorded text would be blanked.
+    pub changesets: usize,
+    /// core.md versions whose text would be blanked.
+    pub core_versions: usize,
+}

@@ -1,0 +1,107 @@
+//! `haema forget`: by id, by search query (shows what matches and asks) or every memory
+//! mentioning a phrase; `--yes` for scripts. The receipt stays in history.
+
+use std::io::{BufRead, IsTerminal, Write};
+
+use anyhow::Result;
+use haema_core::{Changeset, ForgetPlan, ForgetRequest, Memory};
+use serde_json::json;
+
+use crate::UsageError;
+use crate::cli::ForgetArgs;
+use crate::output::{self, one_line, print};
+
+pub async fn run(memory: &Memory, args: ForgetArgs) -> Result<()> {
+    let mut request = ForgetRequest {
+        memory_ids: args.ids,
+        mentioning: args.mentioning,
+    };
+    if let Some(query) = &args.search {
+        let found = memory
+            .search_records(
+                query,
+                i64::try_from(args.n).unwrap_or(i64::MAX),
+                haema_core::SearchMode::Hybrid,
+            )
+            .await?;
+        request.memory_ids.extend(found.hits.into_iter().map(|h| h.memory.id));
+    }
+    if request.is_empty() {
+        if args.search.is_some() {
+            return print("Nothing matches that search; nothing was forgotten.\n");
+        }
+        return Err(UsageError("say what to forget: memory ids, --search QUERY or --mentioning PHRASE".into()).into());
+    }
+    let plan = memory.forget_plan(request.clone()).await?;
+    if plan.memories.is_empty() && plan.changesets == 0 && plan.core_versions == 0 {
+        return print("Nothing to forget: no memory or recorded text matches.\n");
+    }
+    if !args.yes {
+        confirm(&plan)?;
+    }
+    let receipt = memory.forget(request).await?;
+    if args.json {
+        return output::json(&receipt_json(&receipt));
+    }
+    print(&receipt_text(&receipt))
+}
+
+/// Shows what would go and asks; only a "y" or "yes" goes on.
+fn confirm(plan: &ForgetPlan) -> Result<()> {
+    let mut text = String::new();
+    if !plan.memories.is_empty() {
+        text.push_str(&format!("These {} memories will be forgotten:\n", plan.memories.len()));
+        for m in &plan.memories {
+            text.push_str(&format!("  {}  {}  {}\n", m.id, m.status, one_line(&m.content)));
+        }
+    }
+    text.push_str(&format!(
+        "Their text is also blanked in {} earlier changes and {} core.md versions, and no copy stays in the store's files.\n",
+        plan.changesets, plan.core_versions
+    ));
+    if !std::io::stdin().is_terminal() {
+        eprint!("{text}");
+        return Err(UsageError("forgetting cannot be undone; pass --yes to forget without being asked".into()).into());
+    }
+    eprint!("{text}Forget for good? This cannot be undone. [y/N] ");
+    std::io::stderr().flush()?;
+    let mut answer = String::new();
+    std::io::stdin().lock().read_line(&mut answer)?;
+    if matches!(answer.trim().to_lowercase().as_str(), "y" | "yes") {
+        Ok(())
+    } else {
+        Err(UsageError("nothing was forgotten".into()).into())
+    }
+}
+
+fn receipt_text(c: &Changeset) -> String {
+    let receipt = c.forget.as_ref().and_then(|f| f.receipt.clone()).unwrap_or_default();
+    let ids: Vec<String> = c.related.iter().map(|r| r.memory_id.to_string()).collect();
+    let mut text = format!(
+        "Forgot {} memories{}; blanked their text in {} earlier changes and {} core.md versions{}.\n",
+        receipt.memories,
+        if ids.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", ids.join(", "))
+        },
+        receipt.changesets,
+        receipt.core_versions,
+        if receipt.phrase {
+            ", and the phrase wherever it was written"
+        } else {
+            ""
+        },
+    );
+    text.push_str(&format!("The receipt is changeset {} in `haema history`.\n", c.id));
+    text
+}
+
+fn receipt_json(c: &Changeset) -> serde_json::Value {
+    json!({
+        "changeset": c.id,
+        "status": c.status,
+        "memories": c.related.iter().map(|r| &r.memory_id).collect::<Vec<_>>(),
+        "receipt": c.forget.as_ref().and_then(|f| f.receipt.clone()),
+    })
+}
