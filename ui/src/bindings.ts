@@ -172,6 +172,8 @@ export type Changeset = {
 	reverts_id: ChangesetId | null,
 	/**  The changeset that reverted this one. */
 	reverted_by_id: ChangesetId | null,
+	/**  For a `forget`: the request, then the receipt. */
+	forget?: ForgetRecord | null,
 };
 
 /**  A changeset's id, increasing with every changeset of a store. */
@@ -182,7 +184,9 @@ export type ChangesetKind =
 /**  `add()` or an import. */
 "add" | 
 /**  The undo of an earlier changeset. */
-"revert";
+"revert" | 
+/**  A request to forget, then its receipt. */
+"forget";
 
 /**  Status of a changeset. */
 export type ChangesetStatus = 
@@ -260,6 +264,29 @@ export type DecidedBy =
 "rerun" | 
 /**  An import brought it in as it was. */
 "import";
+
+/**  What a forget removed: counts and ids, never the text. */
+export type ForgetReceipt = {
+	/**  Memories whose text was removed (their ids are the changeset's related items). */
+	memories: number,
+	/**  Earlier changes whose inputs, proposals, LLM exchanges or core text were blanked. */
+	changesets: number,
+	/**  core.md versions whose text was blanked (core.md itself included when it changed). */
+	core_versions: number,
+	/**  Whether a phrase was blanked too (the phrase itself is not kept). */
+	phrase: boolean,
+};
+
+/**
+ *  The record a `forget` changeset keeps: the request while it waits for review (the phrase
+ *  is kept only until then), the receipt once it is done.
+ */
+export type ForgetRecord = {
+	/**  The phrase asked for, while the request waits; blanked once it is decided. */
+	mentioning?: string | null,
+	/**  What was removed, once it was. */
+	receipt?: ForgetReceipt | null,
+};
 
 /**  Which retrieval signal found a search hit. */
 export type FoundBy = 
@@ -385,7 +412,9 @@ export type Outcome =
 /**  Undo of an earlier changeset. */
 "revert" | 
 /**  Memories imported from a file, as they were. */
-"import";
+"import" | 
+/**  Memories and text forgotten on request. */
+"forget";
 
 /**  One piece of a diff. */
 export type Piece = {

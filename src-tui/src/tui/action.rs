@@ -95,6 +95,7 @@ actions! {
     Bottom "bottom" List ["end", "G"] "last item";
     Open "open" List ["enter"] "open the selected item";
     Back "back" List ["esc"] "close / go back";
+    Forget "forget" List ["F"] "forget the selected memory for good (asks first)";
     CycleMode "cycle_mode" Search ["m"] "search mode: hybrid, vector, lexical";
     ToggleRecall "toggle_recall" Search ["p"] "recall preview: the block an agent would get";
     EditSection "edit_section" Core ["e"] "edit the section here (ctrl-s saves, esc cancels)";

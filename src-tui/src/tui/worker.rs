@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use haema_core::{Error, Memory};
+use haema_core::{Error, ForgetRequest, Memory};
 
-use super::app::{Effect, Msg, StoreEntry, describe_add};
+use super::app::{Effect, Msg, StoreEntry, describe_add, describe_forget};
 
 fn failed(what: &str, error: &Error) -> Msg {
     let error = match crate::remedy::tui(error) {
@@ -158,6 +158,25 @@ async fn run(memory: &Memory, effect: Effect) -> Outcome {
                 "reverted changeset #{id} with changeset #{}",
                 revert.id
             ))]
+        }
+        Effect::PlanForget(id) => {
+            let request = ForgetRequest {
+                memory_ids: vec![id.clone()],
+                mentioning: None,
+            };
+            let plan = memory.forget_plan(request).await.map_err(tag("forget"))?;
+            vec![Msg::ForgetPlan {
+                id,
+                plan: Box::new(plan),
+            }]
+        }
+        Effect::Forget(id) => {
+            let request = ForgetRequest {
+                memory_ids: vec![id],
+                mentioning: None,
+            };
+            let receipt = memory.forget(request).await.map_err(tag("forget"))?;
+            vec![Msg::Done(describe_forget(&receipt))]
         }
         Effect::ListStores => vec![Msg::Stores(list_stores(memory.dir()).await)],
         Effect::Add(text) => vec![Msg::Added(memory.add(text).await.map_err(tag("add"))?)],

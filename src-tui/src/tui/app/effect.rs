@@ -4,8 +4,8 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use haema_core::{
-    AddOutcome, AddStatus, Changeset, ChangesetId, ChangesetSummary, CoreSections, CoreVersion, CoreVersionId, Lineage,
-    MemoryId, MemoryRecord, Recall, SearchMode, SearchResults, Section, StoreInfo,
+    AddOutcome, AddStatus, Changeset, ChangesetId, ChangesetSummary, CoreSections, CoreVersion, CoreVersionId,
+    ForgetPlan, Lineage, MemoryId, MemoryRecord, Recall, SearchMode, SearchResults, Section, StoreInfo,
 };
 
 /// Work for the runtime: store reads and writes, provider calls, the external editor.
@@ -88,6 +88,10 @@ pub enum Effect {
     },
     /// Revert a committed changeset.
     Revert(ChangesetId),
+    /// What forgetting a memory would remove (the answer asks the person).
+    PlanForget(MemoryId),
+    /// Forget a memory (and what it was built from) for good.
+    Forget(MemoryId),
     /// The stores next to the open one.
     ListStores,
     /// Open another store (created when missing).
@@ -128,6 +132,13 @@ pub enum Msg {
     },
     /// Lineage of a memory.
     Lineage(Box<Lineage>),
+    /// What forgetting a memory would remove.
+    ForgetPlan {
+        /// The memory asked for.
+        id: MemoryId,
+        /// What would go.
+        plan: Box<ForgetPlan>,
+    },
     /// Search answer.
     SearchDone {
         /// Generation of the request.
@@ -201,4 +212,38 @@ pub fn describe_add(outcome: &AddOutcome) -> String {
         Some(w) => format!("{head}; {w}"),
         None => head,
     }
+}
+
+/// The question before forgetting: what goes, and that it cannot come back.
+pub fn forget_question(plan: &ForgetPlan) -> String {
+    let mut question = format!("Forget {} memories for good?", plan.memories.len());
+    for memory in plan.memories.iter().take(3) {
+        let text: String = memory.content.chars().take(60).collect();
+        question.push_str(&format!(
+            " «{}{}»",
+            text,
+            if memory.content.chars().count() > 60 { "…" } else { "" }
+        ));
+    }
+    if plan.memories.len() > 3 {
+        question.push_str(&format!(" and {} more", plan.memories.len() - 3));
+    }
+    question.push_str(&format!(
+        ". Their text also goes from {} earlier changes and {} core versions. This cannot be undone. (y/n)",
+        plan.changesets, plan.core_versions
+    ));
+    question
+}
+
+/// One line about what a forget did.
+pub fn describe_forget(receipt: &Changeset) -> String {
+    let counts = receipt
+        .forget
+        .as_ref()
+        .and_then(|f| f.receipt.clone())
+        .unwrap_or_default();
+    format!(
+        "forgot {} memories for good (changeset #{}); their text went from {} earlier changes and {} core versions",
+        counts.memories, receipt.id, counts.changesets, counts.core_versions
+    )
 }

@@ -1,7 +1,7 @@
 //! History: every changeset as a summary line, newest first, paged; details (the
 //! changeset read whole) and revert.
 
-use haema_core::{ChangesetStatus, ChangesetSummary};
+use haema_core::{ChangesetKind, ChangesetStatus, ChangesetSummary};
 
 use super::{Ctx, Effect, Overlay, PAGE, PagedList, Pane, Reply};
 use crate::tui::action::Action;
@@ -31,6 +31,10 @@ impl Pane for HistoryState {
         match action {
             Action::Open => vec![Effect::LoadChangeset(selected.id)].into(),
             Action::Revert => match selected.status {
+                _ if selected.kind == ChangesetKind::Forget => Reply::fail(format!(
+                    "changeset #{} forgot memories; what is forgotten cannot come back",
+                    selected.id
+                )),
                 ChangesetStatus::Committed => Reply::overlay(Overlay::Confirm {
                     question: format!(
                         "Revert changeset #{}? Its {} new memories are set aside and the {} it replaced come back, as a new changeset. (y/n)",

@@ -26,6 +26,7 @@ impl Pane for LatestState {
         }
         match (action, self.selected()) {
             (Action::Open, Some(m)) => vec![Effect::LoadLineage(m.id.clone())].into(),
+            (Action::Forget, Some(m)) => vec![Effect::PlanForget(m.id.clone())].into(),
             _ => Reply::none(),
         }
     }

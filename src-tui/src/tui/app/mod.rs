@@ -32,7 +32,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, Mou
 
 pub use core_view::{CoreMode, CoreState};
 pub use cursor::Cursor;
-pub use effect::{Effect, Msg, StoreEntry, describe_add};
+pub use effect::{Effect, Msg, StoreEntry, describe_add, describe_forget};
 pub use history::HistoryState;
 pub use latest::LatestState;
 pub use line_input::{Edit, LineInput};
@@ -403,6 +403,17 @@ impl App {
             }
             Msg::Lineage(lineage) => {
                 self.overlay = Some(Overlay::Lineage { lineage, scroll: 0 });
+                Vec::new()
+            }
+            Msg::ForgetPlan { id, plan } => {
+                if plan.memories.is_empty() {
+                    self.inform("that memory is forgotten already".to_owned());
+                } else {
+                    self.overlay = Some(Overlay::Confirm {
+                        question: effect::forget_question(&plan),
+                        effects: vec![Effect::Forget(id)],
+                    });
+                }
                 Vec::new()
             }
             Msg::SearchDone { generation, results } => {

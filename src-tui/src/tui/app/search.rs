@@ -179,6 +179,10 @@ impl Pane for SearchState {
                     Reply::none()
                 }
             }
+            Action::Forget => match self.selected() {
+                Some(hit) => vec![Effect::PlanForget(hit.memory.id.clone())].into(),
+                None => Reply::none(),
+            },
             Action::Open => match self.selected() {
                 Some(hit) => vec![Effect::LoadLineage(hit.memory.id.clone())].into(),
                 None => {
