@@ -234,7 +234,18 @@ async fn other_writers_show_live_and_editor_edits_are_saved() {
     tmux.keys(&["G", "E"]);
     tmux.wait_for("saved USER").await;
     tmux.wait_for("- written in the editor").await;
+
+    // Forget the newest memory from Latest: it asks, then it is gone for good.
+    tmux.keys(&["1"]);
+    tmux.wait_for("Second memory, from another process.").await;
+    tmux.keys(&["g", "F"]);
+    tmux.wait_for("This cannot be undone").await;
+    tmux.keys(&["y"]);
+    tmux.wait_for("forgot 1 memories for good").await;
     tmux.keys(&["q"]);
+    let left = ok(&haema(&store, &[], &["latest", "--json"], None));
+    assert!(!left.contains("Second memory"), "{left}");
+    assert!(left.contains("First memory."), "{left}");
     let shown = ok(&haema(&store, &[], &["core", "show"], None));
     assert!(
         shown.contains("You are patient.") && shown.contains("- written in the editor"),
