@@ -111,6 +111,7 @@ fn an_agent_proposes_a_person_approves_and_the_agent_reads_it_back() {
         vec![
             "add_memory",
             "changeset_status",
+            "forget_memory",
             "latest_memories",
             "read_core",
             "read_core_section",
@@ -235,6 +236,8 @@ fn an_agent_proposes_a_person_approves_and_the_agent_reads_it_back() {
             "send one of: SOUL, TOOLS, RULE, USER",
         ),
         ("changeset_status", json!({"changeset": 999}), "999"),
+        ("forget_memory", json!({}), "send `memory_ids`"),
+        ("forget_memory", json!({"memory_ids": ["no-such-id"]}), "no-such-id"),
     ] {
         let result = client.call(tool, args);
         assert_eq!(result["isError"], json!(true), "{tool}: {result}");
@@ -247,6 +250,55 @@ fn an_agent_proposes_a_person_approves_and_the_agent_reads_it_back() {
         status.success(),
         "the server ends cleanly when the client goes away: {status}"
     );
+}
+
+/// An agent asks to forget: under review it waits for a person, who approves it with the
+/// CLI; the text is then gone from the store's files.
+#[test]
+fn an_agents_forget_waits_for_a_person() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("agent");
+    ok(&haema(
+        &store,
+        &[],
+        &[
+            "add",
+            "--items",
+            "The user's PIN is Trevolq 4481",
+            "The user likes jazz",
+        ],
+        None,
+    ));
+    let env = [("HAEMA_REVIEW", "review")];
+    let mut client = Client::start(&store, &env);
+    client.request(
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test-client", "version": "1.0"}}),
+    );
+    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let asked = client.call("forget_memory", json!({"mentioning": "trevolq"}));
+    let asked = structured(&asked).clone();
+    assert_eq!(asked["status"], "pending", "{asked}");
+    assert_eq!(asked["memories"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        contents(&json_of(&haema(&store, &[], &["latest", "--json"], None))).len(),
+        2
+    );
+
+    let id = asked["changeset"].as_i64().unwrap().to_string();
+    ok(&haema(&store, &[], &["review", "approve", &id], None));
+    let status = client.call("changeset_status", json!({"changeset": asked["changeset"]}));
+    assert_eq!(structured(&status)["status"], "committed", "{status}");
+    assert_eq!(
+        contents(&json_of(&haema(&store, &[], &["latest", "--json"], None))),
+        vec!["The user likes jazz"]
+    );
+    drop(client.input.take());
+    client.child.wait().unwrap();
+    for entry in std::fs::read_dir(&store).unwrap().flatten() {
+        let bytes = std::fs::read(entry.path()).unwrap().to_ascii_lowercase();
+        assert!(!bytes.windows(7).any(|w| w == b"trevolq"), "{}", entry.path().display());
+    }
 }
 
 #[test]
