@@ -31,7 +31,7 @@ use crate::{Error, Result, search};
 
 /// Shared state behind a [`Memory`] handle.
 pub(crate) struct Inner {
-    pub(crate) store: Store,
+    pub(crate) store: Arc<Store>,
     pub(crate) settings: Settings,
     pub(crate) llm: Option<Arc<dyn Llm>>,
     pub(crate) embedder: Option<Arc<dyn Embedder>>,
@@ -71,6 +71,10 @@ pub struct StoreInfo {
     /// The embedder a lexical-only store waits for (`local:<model>`), to give its memories
     /// vectors once that model is on this machine.
     pub embedder_wanted: Option<String>,
+    /// Some memories were written while the embedder failed and still wait for their
+    /// vectors (they are found by words meanwhile; the next add or open that reaches the
+    /// embedder makes them).
+    pub vectors_behind: bool,
     /// Why search is by words alone for now (`None` when it uses vectors, or when the store
     /// was only peeked at).
     pub lexical_reason: Option<LexicalReason>,
@@ -101,8 +105,7 @@ impl Memory {
         let llm = settings.build_llm()?;
         let dir = dir.as_ref().to_path_buf();
         let (store, resolved) = open::open_store(&dir, &settings, &options).await?;
-        let store = Arc::try_unwrap(store).map_err(|_| Error::Internal("the store is still shared".into()))?;
-        let store = tokio::task::spawn_blocking(move || -> Result<Store> {
+        let store = tokio::task::spawn_blocking(move || -> Result<Arc<Store>> {
             finish_interrupted(&store)?;
             Ok(store)
         })
@@ -138,11 +141,11 @@ impl Memory {
         }
         let dir = dir.as_ref().to_path_buf();
         let embedder_identity = embedder.as_ref().map(|e| (e.id(), e.dims()));
-        let store = tokio::task::spawn_blocking(move || -> Result<Store> {
+        let store = tokio::task::spawn_blocking(move || -> Result<Arc<Store>> {
             let store = Store::open(&dir)?;
             open::check(&store, embedder_identity)?;
             finish_interrupted(&store)?;
-            Ok(store)
+            Ok(Arc::new(store))
         })
         .await
         .map_err(|e| Error::Internal(e.to_string()))??;
@@ -348,6 +351,7 @@ fn store_info(conn: &dyn Reader, dir: &Path, llm: Option<String>, review: crate:
         embedder: conn.meta(MetaKey::Embedder)?.unwrap_or_else(|| "none".into()),
         dims: conn.meta(MetaKey::Dims)?.and_then(|d| d.parse().ok()).unwrap_or(0),
         embedder_wanted: conn.meta(MetaKey::EmbedderWanted)?,
+        vectors_behind: conn.meta(MetaKey::VectorsBehind)?.is_some() && conn.meta(MetaKey::EmbedderWanted)?.is_none(),
         lexical_reason: None,
         llm,
         review,

@@ -323,10 +323,12 @@ async fn finish(
         && options.catch_up
     {
         let progress = options.clone();
-        crate::maintenance::fill_missing(&store, Arc::clone(embedder), move |p| {
+        // An embedder that fails now leaves them for a later open or add: the store works
+        // meanwhile, finding those memories by words.
+        let _ = crate::maintenance::fill_missing(&store, Arc::clone(embedder), move |p| {
             progress.report(OpenProgress::Vectors(p));
         })
-        .await?;
+        .await;
     }
     Ok((store, Resolved { embedder, lexical }))
 }

@@ -81,7 +81,7 @@ impl Memory {
             return self.approve_forget(changeset).await;
         }
         let texts = changeset.added().map(|p| p.content.clone()).collect();
-        let vectors = self.document_vectors(texts).await?;
+        let vectors = self.vectors_or_later(texts, &mut Vec::new()).await;
         let stale = self
             .blocking(move |inner| {
                 let outcome = inner.store.write(|tx| {

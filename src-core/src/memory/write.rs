@@ -1,13 +1,14 @@
 //! `add()`: build a proposal, then commit it or leave it for review as the policy says.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::{Inner, Memory, apply, core_sections};
 use crate::config::ReviewPolicy;
 use crate::pipeline::{self, AddInput, Proposal, related};
 use crate::provider::check_embeddings;
 use crate::store;
-use crate::store::Writer;
+use crate::store::{MetaKey, Writer};
 use crate::types::{
     AddOutcome, AddStatus, Changeset, ChangesetId, ChangesetKind, ChangesetStatus, DecidedBy, MemoryId, MemoryStatus,
     Outcome,
@@ -91,13 +92,16 @@ impl Memory {
             return Ok(None);
         }
         if let Some(embedder) = &self.inner.embedder {
-            let vectors = embedder.embed_query(&proposal.inputs).await?;
-            proposal.query_vectors = Some(check_embeddings(
-                &embedder.id(),
-                vectors,
-                proposal.inputs.len(),
-                embedder.dims(),
-            )?);
+            let embedded = match embedder.embed_query(&proposal.inputs).await {
+                Ok(vectors) => check_embeddings(&embedder.id(), vectors, proposal.inputs.len(), embedder.dims()),
+                Err(e) => Err(e),
+            };
+            match embedded {
+                Ok(vectors) => proposal.query_vectors = Some(vectors),
+                // Nothing given is dropped for want of vectors: related memories are found
+                // by words, and the new ones get their vectors when the embedder answers.
+                Err(e) => proposal.warnings.push(embedder_down(&e)),
+            }
         }
         let inputs = proposal.inputs.clone();
         let query_vectors = proposal.query_vectors.clone();
@@ -143,17 +147,55 @@ impl Memory {
         Ok(out)
     }
 
-    async fn store_proposal(&self, proposal: Proposal, commit_now: bool, last_attempt: bool) -> Result<Stored> {
+    /// The vectors of new memories; none when the embedder fails (the memories are kept
+    /// and get them later: the store is marked as behind), with a warning saying so.
+    pub(crate) async fn vectors_or_later(
+        &self,
+        texts: Vec<String>,
+        warnings: &mut Vec<String>,
+    ) -> HashMap<String, Vec<f32>> {
+        match self.document_vectors(texts).await {
+            Ok(vectors) => {
+                self.catch_up_vectors().await;
+                vectors
+            }
+            Err(e) => {
+                let warning = embedder_down(&e);
+                if !warnings.contains(&warning) {
+                    warnings.push(warning);
+                }
+                HashMap::new()
+            }
+        }
+    }
+
+    /// Gives memories written while the embedder was down their vectors, now that it
+    /// answers; an error leaves them for the next time.
+    async fn catch_up_vectors(&self) {
+        let Some(embedder) = self.inner.embedder.clone() else {
+            return;
+        };
+        let store = Arc::clone(&self.inner.store);
+        let behind = self
+            .blocking(|inner| inner.store.read(|r| r.meta(MetaKey::VectorsBehind)))
+            .await
+            .ok()
+            .flatten()
+            .is_some();
+        if behind {
+            let _ = crate::maintenance::fill_missing(&store, embedder, |_| {}).await;
+        }
+    }
+
+    async fn store_proposal(&self, mut proposal: Proposal, commit_now: bool, last_attempt: bool) -> Result<Stored> {
+        let texts = proposal
+            .proposed
+            .iter()
+            .filter(|p| !p.kept)
+            .map(|p| p.content.clone())
+            .collect();
         let vectors = if commit_now {
-            self.document_vectors(
-                proposal
-                    .proposed
-                    .iter()
-                    .filter(|p| !p.kept)
-                    .map(|p| p.content.clone())
-                    .collect(),
-            )
-            .await?
+            self.vectors_or_later(texts, &mut proposal.warnings).await
         } else {
             HashMap::new()
         };
@@ -194,6 +236,13 @@ impl Memory {
             .await?;
         Ok(stored)
     }
+}
+
+/// The warning of an add made while the embedder failed.
+fn embedder_down(error: &dyn std::fmt::Display) -> String {
+    format!(
+        "the embedder failed ({error}): related memories were found by words, and the new memories get their vectors when it answers again"
+    )
 }
 
 /// Whether what the proposal was built on changed meanwhile: a related memory is no

@@ -64,6 +64,7 @@ pub fn info(active: usize, pending: usize) -> StoreInfo {
         embedder: "local:all-MiniLM-L6-v2".into(),
         dims: 384,
         embedder_wanted: None,
+        vectors_behind: false,
         lexical_reason: None,
         llm: Some("openai:gpt-4o-mini".into()),
         review: ReviewPolicy::Guarded,
