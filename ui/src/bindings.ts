@@ -690,6 +690,12 @@ export type StoreInfo = {
 	 */
 	embedder_wanted: string | null,
 	/**
+	 *  Some memories were written while the embedder failed and still wait for their
+	 *  vectors (they are found by words meanwhile; the next add or open that reaches the
+	 *  embedder makes them).
+	 */
+	vectors_behind: boolean,
+	/**
 	 *  Why search is by words alone for now (`None` when it uses vectors, or when the store
 	 *  was only peeked at).
 	 */

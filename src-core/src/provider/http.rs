@@ -91,7 +91,14 @@ impl JsonClient {
         &self.provider_id
     }
 
+    /// An error of this provider. A key the provider echoes back (in a 401 message, a URL)
+    /// is masked here, the one place every message passes, so that it never reaches a
+    /// changeset, an export, a log or a window.
     fn error(&self, kind: ProviderErrorKind, message: impl Into<String>) -> ProviderError {
+        let mut message = message.into();
+        if let Some(key) = self.api_key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
+            message = mask_key(&message, key);
+        }
         ProviderError::new(&self.provider_id, kind, message)
     }
 
@@ -220,6 +227,15 @@ fn provider_message(body: &str) -> String {
     }
 }
 
+/// `text` with every copy of `key` replaced by its masked form (`sk-…wxyz`).
+fn mask_key(text: &str, key: &str) -> String {
+    if text.contains(key) {
+        text.replace(key, &crate::config::mask(key))
+    } else {
+        text.to_owned()
+    }
+}
+
 pub(crate) fn excerpt(text: &str) -> String {
     const MAX: usize = 300;
     let text = text.trim();
@@ -234,6 +250,15 @@ pub(crate) fn excerpt(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_echoed_key_is_masked() {
+        let key = "sk-proj-abcdefghijklmnop1234";
+        let masked = mask_key(&format!("HTTP 401: Incorrect API key provided: {key}."), key);
+        assert!(!masked.contains(key), "{masked}");
+        assert!(masked.contains("sk-…1234"), "{masked}");
+        assert_eq!(mask_key("nothing here", key), "nothing here");
+    }
 
     #[test]
     fn provider_message_reads_common_shapes() {
