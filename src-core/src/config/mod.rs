@@ -77,6 +77,8 @@ pub struct LlmSettings {
     pub timeout_secs: u64,
     /// Retries of 429, 5xx and timeouts.
     pub max_retries: u32,
+    /// Seconds all the LLM calls of one add may take together (every stage and retry).
+    pub add_deadline_secs: u64,
     /// From `HAEMA_LLM_API_KEY` only.
     #[serde(skip)]
     pub api_key: Option<String>,
@@ -90,6 +92,7 @@ impl Default for LlmSettings {
             model: None,
             timeout_secs: 120,
             max_retries: 3,
+            add_deadline_secs: 300,
             api_key: None,
         }
     }
@@ -294,6 +297,12 @@ impl Settings {
             return Err(Error::Config(format!(
                 "{}=local is not supported: local models are for embeddings; use none or openai (an Ollama or llama.cpp server works through openai)",
                 registry::env_of("llm.provider")
+            )));
+        }
+        if self.llm.add_deadline_secs == 0 {
+            return Err(Error::Config(format!(
+                "the LLM's time for one add must be at least 1 second ({})",
+                origin("llm.add_deadline_secs")
             )));
         }
         if self.merge.top_k == 0 {

@@ -270,6 +270,13 @@ pub static SETTINGS: &[SettingSpec] = &[
         ..BASE
     },
     SettingSpec {
+        name: "llm.add_deadline_secs",
+        default: "300",
+        help: "seconds all the LLM calls of one add may take together (every stage and retry); past it the add stores what it was given",
+        show: Some(|s| s.llm.add_deadline_secs.to_string()),
+        ..BASE
+    },
+    SettingSpec {
         name: "embedder.provider",
         env: Some("HAEMA_EMBEDDER"),
         default: "not set: local for a new store; an existing store keeps the embedder it was made with",

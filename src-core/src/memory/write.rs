@@ -83,7 +83,12 @@ impl Memory {
 
     /// Runs the pipeline up to a proposal. `None` when there is nothing to add.
     pub(crate) async fn propose(&self, input: AddInput) -> Result<Option<Proposal>> {
-        let llm = self.inner.llm.clone();
+        let budget = std::time::Duration::from_secs(self.inner.settings.llm.add_deadline_secs);
+        let llm = self
+            .inner
+            .llm
+            .clone()
+            .map(|llm| Arc::new(crate::provider::WithDeadline::new(llm, budget)) as Arc<dyn crate::provider::Llm>);
         let mut proposal = Proposal::default();
         if pipeline::normalise(llm.as_deref(), input, &mut proposal)
             .await

@@ -4,8 +4,10 @@
 //! implementations live in [`openai`] (any OpenAI-compatible server). Deterministic
 //! doubles for tests live in [`fake`] behind the `test-util` feature.
 
+mod deadline;
 mod error;
 #[cfg(any(test, feature = "test-util"))]
+pub(crate) use deadline::WithDeadline;
 pub mod fake;
 pub mod gemini;
 mod http;
