@@ -169,6 +169,22 @@ async fn approve_edited_stores_the_persons_version() {
 }
 
 #[tokio::test]
+async fn an_empty_edited_approval_is_refused_and_nothing_is_set_aside() {
+    let f = fixture(ReviewPolicy::Auto).await;
+    f.memory.add(items(&["user likes green tea"])).await.unwrap();
+    let f2 = reopen(&f, ReviewPolicy::Review).await;
+    let id = propose(&f, &f2, "user likes tea", "user likes green tea a lot").await;
+    let err = f2.approve_edited(id, items(&["", "  "])).await.unwrap_err();
+    assert!(matches!(err, Error::InvalidArgument(_)), "{err:?}");
+    assert!(
+        err.to_string().contains("set aside 1 memories and add nothing"),
+        "{err}"
+    );
+    assert_eq!(latest(&f2).await, vec!["user likes green tea"]);
+    assert_eq!(f2.changeset(id).await.unwrap().status, ChangesetStatus::Pending);
+}
+
+#[tokio::test]
 async fn approving_after_the_related_memories_changed_marks_stale_and_rerun_rebuilds() {
     let f = fixture(ReviewPolicy::Auto).await;
     f.memory.add(items(&["user likes green tea"])).await.unwrap();

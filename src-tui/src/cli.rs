@@ -319,6 +319,10 @@ pub enum ReviewCommand {
         /// Replace the proposed memories with the lines of this file (- for stdin) first.
         #[arg(long, value_name = "FILE")]
         edited: Option<PathBuf>,
+        /// Approve without asking a change that adds nothing and sets memories aside, or a
+        /// request to forget.
+        #[arg(long)]
+        yes: bool,
     },
     /// Decline a pending or stale changeset.
     Reject {

@@ -286,7 +286,7 @@ fn an_agents_forget_waits_for_a_person() {
     );
 
     let id = asked["changeset"].as_i64().unwrap().to_string();
-    ok(&haema(&store, &[], &["review", "approve", &id], None));
+    ok(&haema(&store, &[], &["review", "approve", &id, "--yes"], None));
     let status = client.call("changeset_status", json!({"changeset": asked["changeset"]}));
     assert_eq!(structured(&status)["status"], "committed", "{status}");
     assert_eq!(

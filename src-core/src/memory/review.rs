@@ -115,6 +115,12 @@ impl Memory {
         let changeset = self.changeset(id).await?;
         expect_status(&changeset, &[ChangesetStatus::Pending], ReviewAction::Edit)?;
         not_a_forget(&changeset, ReviewAction::Edit)?;
+        if memories.is_empty() && !changeset.related.is_empty() {
+            return Err(Error::InvalidArgument(format!(
+                "the edited version of changeset {id} is empty: approving it would set aside {} memories and add nothing; to keep them, reject the change",
+                changeset.related.len()
+            )));
+        }
         let mut proposal = Proposal {
             related: changeset
                 .related

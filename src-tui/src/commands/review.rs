@@ -1,5 +1,7 @@
 //! review list / show / approve / reject / rerun, history, revert.
 
+use std::io::IsTerminal;
+
 use anyhow::Result;
 use haema_core::review::diff::{self, Change};
 use haema_core::{AddStatus, Changeset, Memory};
@@ -125,7 +127,10 @@ pub async fn run(memory: &Memory, command: ReviewCommand) -> Result<()> {
                 print(&render(&changeset))
             }
         }
-        ReviewCommand::Approve { id, edited } => {
+        ReviewCommand::Approve { id, edited, yes } => {
+            if edited.is_none() && !yes {
+                confirm_approval(&memory.changeset(id).await?)?;
+            }
             let changeset = match edited {
                 Some(path) => {
                     let lines: Vec<String> = read_source(&path)?.lines().map(str::to_owned).collect();
@@ -192,6 +197,38 @@ pub async fn history(memory: &Memory, as_json: bool) -> Result<()> {
         })
         .collect();
     print(&text)
+}
+
+/// Asks before approving what removes without adding, or forgets: only with a terminal to
+/// ask on, else `--yes` is needed.
+fn confirm_approval(changeset: &Changeset) -> Result<()> {
+    let question = if changeset.kind == haema_core::ChangesetKind::Forget {
+        format!(
+            "Changeset {} forgets {} memories for good; their text goes everywhere it is written.",
+            changeset.id,
+            changeset.related.len()
+        )
+    } else if changeset.added().count() == 0 && changeset.removed().count() > 0 {
+        format!(
+            "Changeset {} adds nothing and sets aside {} memories.",
+            changeset.id,
+            changeset.removed().count()
+        )
+    } else {
+        return Ok(());
+    };
+    if !std::io::stdin().is_terminal() {
+        return Err(crate::UsageError(format!("{question} Pass --yes to approve it.")).into());
+    }
+    eprint!("{question} Approve it? [y/N] ");
+    std::io::Write::flush(&mut std::io::stderr())?;
+    let mut answer = String::new();
+    std::io::BufRead::read_line(&mut std::io::stdin().lock(), &mut answer)?;
+    if matches!(answer.trim().to_lowercase().as_str(), "y" | "yes") {
+        Ok(())
+    } else {
+        Err(crate::UsageError("nothing was approved".into()).into())
+    }
 }
 
 pub async fn revert(memory: &Memory, id: haema_core::ChangesetId, as_json: bool) -> Result<()> {

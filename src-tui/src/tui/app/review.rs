@@ -1,7 +1,7 @@
 //! Review: pending and stale changesets; approve, reject, edit then approve, approve all,
 //! re-run.
 
-use haema_core::{Changeset, ChangesetId, ChangesetStatus};
+use haema_core::{Changeset, ChangesetId, ChangesetKind, ChangesetStatus};
 
 use super::{Ctx, Cursor, EditTarget, Effect, Overlay, PAGE_STEP, Pane, Reply};
 use crate::tui::action::Action;
@@ -75,6 +75,22 @@ impl Pane for ReviewState {
             Action::Approve | Action::EditProposal if status == ChangesetStatus::Stale => Reply::fail(format!(
                 "changeset #{id} is stale: the memories it was built on changed; re-run it (R) or reject it (n)"
             )),
+            Action::Approve if selected.kind == ChangesetKind::Forget => Reply::overlay(Overlay::Confirm {
+                question: format!(
+                    "Forget the {} memories changeset #{id} names, for good? Their text goes everywhere it is written. This cannot be undone. (y/n)",
+                    selected.related.len()
+                ),
+                effects: vec![Effect::Approve(id)],
+            }),
+            Action::Approve if selected.added().count() == 0 && selected.removed().count() > 0 => {
+                Reply::overlay(Overlay::Confirm {
+                    question: format!(
+                        "Changeset #{id} adds nothing and sets aside {} memories. Approve it anyway? (y/n)",
+                        selected.removed().count()
+                    ),
+                    effects: vec![Effect::Approve(id)],
+                })
+            }
             Action::Approve => vec![Effect::Approve(id)].into(),
             Action::Reject => vec![Effect::Reject(id)].into(),
             Action::Rerun => vec![Effect::Rerun(id)].into(),

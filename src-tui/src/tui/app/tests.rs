@@ -552,3 +552,27 @@ fn a_forget_in_history_cannot_be_reverted() {
             .is_some_and(|s| s.error && s.text.contains("cannot come back"))
     );
 }
+
+#[test]
+fn approving_a_change_that_only_sets_memories_aside_asks_first() {
+    let mut a = app();
+    key(&mut a, KeyCode::Char('4'));
+    let mut removal = fixtures::history()[0].clone();
+    removal.status = haema_core::ChangesetStatus::Pending;
+    removal.kind = haema_core::ChangesetKind::Add;
+    removal.proposed.clear();
+    removal.related = vec![haema_core::RelatedItem {
+        memory_id: "m1".into(),
+        content: "memory 1".into(),
+        distance: Some(0.1),
+        kept: false,
+    }];
+    let id = removal.id;
+    a.update(Msg::Review(vec![removal]));
+    assert_eq!(key(&mut a, KeyCode::Char('y')), Vec::<Effect>::new());
+    match &a.overlay {
+        Some(Overlay::Confirm { question, .. }) => assert!(question.contains("adds nothing"), "{question}"),
+        _ => panic!("expected a question"),
+    }
+    assert_eq!(key(&mut a, KeyCode::Char('y')), vec![Effect::Approve(id)]);
+}
