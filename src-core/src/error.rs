@@ -123,6 +123,10 @@ pub enum Error {
     /// The operation does not apply to the store as it is.
     #[error("{0}")]
     InvalidState(String),
+
+    /// The disk (or quota) holding the store is full; the write was rolled back.
+    #[error("the disk holding the store is full, so nothing was changed; free some space and try again")]
+    DiskFull,
 }
 
 /// What a [`Error::NotFound`] looked for.
@@ -200,11 +204,16 @@ closed_set! {
         Internal = "internal",
         /// The operation does not apply to the store as it is.
         InvalidState = "invalid_state",
+        /// The disk holding the store is full.
+        DiskFull = "disk_full",
     }
 }
 
 impl Error {
     pub(crate) fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        if source.kind() == std::io::ErrorKind::StorageFull {
+            return Self::DiskFull;
+        }
         Self::Io {
             action,
             path: path.into(),
@@ -231,6 +240,7 @@ impl Error {
             Self::Stale(_) => ErrorKind::Stale,
             Self::Internal(_) => ErrorKind::Internal,
             Self::InvalidState(_) => ErrorKind::InvalidState,
+            Self::DiskFull => ErrorKind::DiskFull,
         }
     }
 

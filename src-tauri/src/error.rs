@@ -134,9 +134,11 @@ impl From<CoreError> for CommandError {
                 | ErrorKind::WrongStatus
                 | ErrorKind::CoreFormat
                 | ErrorKind::Config => (Problem::Invalid, capitalised(&e), None),
-                ErrorKind::Database | ErrorKind::Io | ErrorKind::SchemaTooNew | ErrorKind::UnknownValue => {
-                    (Problem::Store, capitalised(&e), None)
-                }
+                ErrorKind::Database
+                | ErrorKind::Io
+                | ErrorKind::DiskFull
+                | ErrorKind::SchemaTooNew
+                | ErrorKind::UnknownValue => (Problem::Store, capitalised(&e), None),
                 _ => (Problem::Internal, capitalised(&e), None),
             },
         };

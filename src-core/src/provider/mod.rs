@@ -7,7 +7,6 @@
 mod deadline;
 mod error;
 #[cfg(any(test, feature = "test-util"))]
-pub(crate) use deadline::WithDeadline;
 pub mod fake;
 pub mod gemini;
 mod http;
@@ -16,6 +15,8 @@ mod json_text;
 #[cfg(feature = "local-embed")]
 pub mod local;
 pub mod openai;
+
+pub(crate) use deadline::WithDeadline;
 
 use async_trait::async_trait;
 use serde_json::Value;

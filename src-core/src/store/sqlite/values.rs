@@ -89,6 +89,12 @@ impl From<rusqlite::Error> for Error {
                     Error::Database(Box::new(rusqlite::Error::FromSqlConversionFailure(index, kind, source)))
                 }
             },
+            // SQLITE_FULL, and SQLITE_IOERR_SHMSIZE: the shared-memory file could not grow.
+            rusqlite::Error::SqliteFailure(failure, _)
+                if failure.code == rusqlite::ErrorCode::DiskFull || failure.extended_code == 4874 =>
+            {
+                Error::DiskFull
+            }
             other => Error::Database(Box::new(other)),
         }
     }
