@@ -196,7 +196,7 @@ pub struct ReembedArgs {
 }
 
 fn parse_provider(s: &str) -> Result<haema_core::config::ProviderKind, String> {
-    s.parse()
+    haema_core::config::ProviderKind::from_setting(s).map_err(|e| e.to_string())
 }
 
 #[derive(Debug, Args)]

@@ -23,6 +23,54 @@ fn defaults_file_then_env() {
 }
 
 #[test]
+fn a_blank_provider_setting_is_none_but_a_blank_spelling_is_no_provider() {
+    let err = "".parse::<ProviderKind>().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "unknown provider ``; expected one of: none, openai, gemini, local"
+    );
+    assert_eq!(" local ".parse::<ProviderKind>().unwrap_err().value, " local ");
+    assert_eq!(ProviderKind::from_setting(" local "), Ok(ProviderKind::Local));
+    assert_eq!(ProviderKind::from_setting(" \t"), Ok(ProviderKind::None));
+
+    let dir = tempfile::tempdir().unwrap();
+    let s = Settings::load_with_env(dir.path(), env(&[("HAEMA_LLM", " "), ("HAEMA_EMBEDDER", "  ")])).unwrap();
+    assert_eq!(
+        (s.llm.provider, s.embedder.provider),
+        (ProviderKind::None, Some(ProviderKind::None))
+    );
+    let s = Settings::load_with_env(dir.path(), env(&[("HAEMA_EMBEDDER", " gemini ")])).unwrap();
+    assert_eq!(s.embedder.provider, Some(ProviderKind::Gemini));
+    let err = Settings::load_with_env(dir.path(), env(&[("HAEMA_EMBEDDER", "lcoal")]))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("HAEMA_EMBEDDER=\"lcoal\" is not valid: unknown provider `lcoal`; expected one of: none, openai, gemini, local"),
+        "{err}"
+    );
+
+    let s = Settings::from_toml("[llm]\nprovider = \"\"\n[embedder]\nprovider = \" \"\n").unwrap();
+    assert_eq!(
+        (s.llm.provider, s.embedder.provider),
+        (ProviderKind::None, Some(ProviderKind::None))
+    );
+    let s = Settings::from_toml("[llm]\nprovider = \"gemini\"\n[embedder]\nprovider = \"local\"\n").unwrap();
+    assert_eq!(
+        (s.llm.provider, s.embedder.provider),
+        (ProviderKind::Gemini, Some(ProviderKind::Local))
+    );
+    assert_eq!(
+        Settings::from_toml("").unwrap().embedder.provider,
+        None,
+        "unset is not none"
+    );
+    let err = Settings::from_toml("[embedder]\nprovider = \"openia\"\n").unwrap_err();
+    assert!(err.contains("unknown provider `openia`; expected one of"), "{err}");
+    let written = toml::to_string(&s).unwrap();
+    assert_eq!(Settings::from_toml(&written).unwrap(), s, "{written}");
+}
+
+#[test]
 fn haema_constructor_validation() {
     let dir = tempfile::tempdir().unwrap();
     let err = Settings::load_with_env(dir.path(), env(&[("HAEMA_EMBED_DIMS", "0")]))
