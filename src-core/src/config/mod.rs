@@ -19,7 +19,7 @@ use crate::{Error, Result};
 
 pub(crate) use build::{default_base_url, default_embed_model, default_llm_model};
 pub use explain::{SettingLine, Source, mask};
-pub use registry::{ReadBy, SETTINGS, SettingFile, SettingSpec};
+pub use registry::{ReadBy, SETTINGS, SettingFile, SettingSpec, dotted_leaves};
 pub use tui::{KeyList, TuiSettings};
 
 closed_set! {

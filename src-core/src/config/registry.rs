@@ -86,6 +86,30 @@ pub(crate) fn lookup<'t>(table: &'t toml::Table, dotted: &str) -> Option<&'t tom
     at.get(leaf)
 }
 
+/// What a settings table (a parsed `haema.toml` or `config.toml`, or [`Settings`] written
+/// as TOML) sets: the dotted name and value of each of its leaves, in the table's order.
+/// The walk stops at a declared setting, so one whose value is a table (`tui.keys`) is one
+/// leaf however many entries it holds. Keys no setting declares are listed too: this reads,
+/// it does not check.
+pub fn dotted_leaves(table: &toml::Table) -> Vec<(String, &toml::Value)> {
+    fn walk<'t>(table: &'t toml::Table, prefix: &str, out: &mut Vec<(String, &'t toml::Value)>) {
+        for (key, value) in table {
+            let dotted = if prefix.is_empty() {
+                key.clone()
+            } else {
+                format!("{prefix}.{key}")
+            };
+            match value {
+                toml::Value::Table(inner) if SettingSpec::named(&dotted).is_none() => walk(inner, &dotted, out),
+                _ => out.push((dotted, value)),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(table, "", &mut out);
+    out
+}
+
 /// A dotted key as a file spells it: `[embedder] dims`, or `review`.
 pub(crate) fn as_written(dotted: &str) -> String {
     match dotted.rsplit_once('.') {

@@ -224,20 +224,25 @@ fn the_registry_is_well_formed() {
     assert!(json[1].get("set").is_none() && json[1].get("show").is_none());
 }
 
-/// The dotted leaf keys of a settings table, stopping at declared names (`tui.keys` is one
-/// setting, however many bindings it holds).
-fn leaf_keys(table: &toml::Table, prefix: &str, out: &mut Vec<String>) {
-    for (key, value) in table {
-        let dotted = if prefix.is_empty() {
-            key.clone()
-        } else {
-            format!("{prefix}.{key}")
-        };
-        match value {
-            toml::Value::Table(inner) if SettingSpec::named(&dotted).is_none() => leaf_keys(inner, &dotted, out),
-            _ => out.push(dotted),
-        }
-    }
+#[test]
+fn the_leaves_of_a_settings_table_stop_at_declared_settings() {
+    let table: toml::Table =
+        "review = \"auto\"\n[llm]\nmodel = \"m\"\n[tui.keys]\nquit = \"q\"\napprove = [\"y\"]\n[extra.deep]\nkey = 1\n"
+            .parse()
+            .unwrap();
+    let leaves: Vec<(String, String)> = dotted_leaves(&table)
+        .into_iter()
+        .map(|(key, value)| (key, value.to_string()))
+        .collect();
+    let expected = [
+        ("extra.deep.key", "1"),
+        ("llm.model", "\"m\""),
+        ("review", "\"auto\""),
+        ("tui.keys", "{ approve = [\"y\"], quit = \"q\" }"),
+    ]
+    .map(|(k, v)| (k.to_owned(), v.to_owned()));
+    assert_eq!(leaves, expected, "tui.keys is one setting; unknown keys are listed too");
+    assert!(dotted_leaves(&toml::Table::new()).is_empty());
 }
 
 #[test]
@@ -250,8 +255,8 @@ fn every_file_key_is_declared_with_the_code_default() {
     full.embedder.model = Some("m".into());
     full.embedder.dims = Some(8);
     full.tui.keys.insert("quit".into(), KeyList::One("q".into()));
-    let mut keys = Vec::new();
-    leaf_keys(&toml::Table::try_from(&full).unwrap(), "", &mut keys);
+    let table = toml::Table::try_from(&full).unwrap();
+    let mut keys: Vec<String> = dotted_leaves(&table).into_iter().map(|(key, _)| key).collect();
     keys.sort();
     let mut declared: Vec<String> = SETTINGS
         .iter()
