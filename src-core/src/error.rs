@@ -75,6 +75,16 @@ pub enum Error {
     #[error(transparent)]
     Provider(#[from] ProviderError),
 
+    /// The local embedding model, named by its Hugging Face name, is not on this machine
+    /// yet: not in the Hugging Face cache.
+    #[error("the embedding model `{model}` is not downloaded: it is not in the Hugging Face cache (looked in {})", looked_in.display())]
+    ModelNotDownloaded {
+        /// The model's Hugging Face name (`sentence-transformers/all-MiniLM-L6-v2`).
+        model: String,
+        /// The cache folder it would be in.
+        looked_in: PathBuf,
+    },
+
     /// core.md or a core section is not in the expected form.
     #[error("{0}")]
     CoreFormat(String),
@@ -188,6 +198,8 @@ closed_set! {
         EmbedderMismatch = "embedder_mismatch",
         /// An LLM or embedder failed.
         Provider = "provider",
+        /// The local embedding model is not downloaded.
+        ModelNotDownloaded = "model_not_downloaded",
         /// core.md is not in the expected form.
         CoreFormat = "core_format",
         /// No such changeset, memory or core version.
@@ -232,6 +244,7 @@ impl Error {
             Self::SchemaTooNew { .. } => ErrorKind::SchemaTooNew,
             Self::EmbedderMismatch { .. } => ErrorKind::EmbedderMismatch,
             Self::Provider(_) => ErrorKind::Provider,
+            Self::ModelNotDownloaded { .. } => ErrorKind::ModelNotDownloaded,
             Self::CoreFormat(_) => ErrorKind::CoreFormat,
             Self::NotFound(_) => ErrorKind::NotFound,
             Self::WrongStatus { .. } => ErrorKind::WrongStatus,
@@ -271,6 +284,10 @@ mod tests {
             },
             Error::NotFound(Missing::CoreVersion(CoreVersionId::from(9))),
             Error::SchemaTooNew { found: 9, supported: 2 },
+            Error::ModelNotDownloaded {
+                model: "sentence-transformers/all-MiniLM-L6-v2".into(),
+                looked_in: "/cache/hub/models--sentence-transformers--all-MiniLM-L6-v2".into(),
+            },
         ];
         for error in errors {
             let text = error.to_string();
@@ -282,6 +299,15 @@ mod tests {
     #[test]
     fn kinds_have_stable_spellings() {
         assert_eq!(Error::Stale(ChangesetId::from(1)).kind().as_str(), "stale");
+        let missing = Error::ModelNotDownloaded {
+            model: "org/model".into(),
+            looked_in: "/cache/hub/models--org--model".into(),
+        };
+        assert_eq!(missing.kind().as_str(), "model_not_downloaded");
+        assert_eq!(
+            missing.to_string(),
+            "the embedding model `org/model` is not downloaded: it is not in the Hugging Face cache (looked in /cache/hub/models--org--model)"
+        );
         assert_eq!(
             Error::NotFound(Missing::Memory(MemoryId::from("x"))).kind().as_str(),
             "not_found"

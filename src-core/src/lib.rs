@@ -51,7 +51,7 @@ pub use eval::bench;
 
 pub use config::{KeyList, ReviewPolicy, Settings, TuiSettings};
 pub use error::{Error, ErrorKind, Missing, Result, ReviewAction};
-pub use maintenance::{Check, ReembedProgress, ReembedReport, doctor, reembed};
+pub use maintenance::{Check, CheckProblem, ReembedProgress, ReembedReport, doctor, reembed};
 pub use memory::{LexicalReason, Lineage, Memory, OpenOptions, OpenProgress, StoreInfo, StoreWatch, VectorRecall};
 pub use pipeline::AddInput;
 pub use review::{ChangesetView, ItemView, SectionChange, section_history};

@@ -26,7 +26,7 @@ macro_rules! closed_set {
             pub const SPELLINGS: &'static [&'static str] = &[$($text),+];
 
             /// The one spelling: stored, serialised and shown.
-            pub fn as_str(self) -> &'static str {
+            pub const fn as_str(self) -> &'static str {
                 match self {
                     $( Self::$variant => $text, )+
                 }

@@ -112,6 +112,14 @@ impl From<CoreError> for CommandError {
                 "This change was replaced by a newer version of it; look at that one instead.".to_owned(),
                 None,
             ),
+            CoreError::ModelNotDownloaded { model, .. } => (
+                Problem::Provider,
+                format!(
+                    "The search model {model} is not on this computer yet. Open this memory again while online and it is \
+                     downloaded (with its progress shown); until then memories are found by their words."
+                ),
+                None,
+            ),
             CoreError::Provider(_) => (
                 Problem::Provider,
                 format!(

@@ -5,7 +5,7 @@
 //! `cargo run -p haema-tui --example make_demo_sample` (only when the sample should change).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use haema_core::{ChangesetStatus, Memory, ReviewPolicy, Section, Settings};
+use haema_core::{ChangesetStatus, Memory, ReviewPolicy, Section};
 use haema_tests::FakeOpenAi;
 use serde_json::json;
 
@@ -22,19 +22,14 @@ fn items(texts: &[&str]) -> Vec<String> {
 async fn main() {
     let fake = FakeOpenAi::start(64).await;
     let dir = tempfile::tempdir().unwrap();
-    let base = fake.base_url();
-    let env = move |name: &str| -> Option<String> {
-        match name {
-            "HAEMA_LLM" | "HAEMA_EMBEDDER" => Some("openai".into()),
-            "HAEMA_LLM_BASE_URL" | "HAEMA_EMBED_BASE_URL" => Some(base.clone()),
-            "HAEMA_LLM_MODEL" => Some("gpt-4o-mini".into()),
-            "HAEMA_EMBED_MODEL" => Some("demo-hash".into()),
-            "HAEMA_EMBED_DIMS" => Some("64".into()),
-            "HAEMA_MERGE_DISTANCE_CUTOFF" => Some("0.75".into()),
-            _ => None,
-        }
-    };
-    let mut settings = Settings::load_with_env(dir.path(), env).unwrap();
+    let mut settings = fake.settings(
+        dir.path(),
+        &[
+            ("HAEMA_LLM_MODEL", "gpt-4o-mini"),
+            ("HAEMA_EMBED_MODEL", "demo-hash"),
+            ("HAEMA_MERGE_DISTANCE_CUTOFF", "0.75"),
+        ],
+    );
     settings.review = ReviewPolicy::Guarded;
     // One related memory per new fact: the scripted answers below rewrite exactly that one.
     settings.merge.top_k = 1;

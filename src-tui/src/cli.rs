@@ -35,8 +35,8 @@ pub enum Command {
     /// Review changesets the LLM proposed.
     #[command(subcommand)]
     Review(ReviewCommand),
-    /// Every changeset, newest first.
-    History(JsonFlag),
+    /// Every changeset, newest first, one line each; or one changeset in full.
+    History(HistoryArgs),
     /// Undo a committed changeset (as a new changeset).
     Revert(RevertArgs),
     /// Forget for good: memories by id (with the older memories they were built from), the
@@ -196,7 +196,7 @@ pub struct ReembedArgs {
 }
 
 fn parse_provider(s: &str) -> Result<haema_core::config::ProviderKind, String> {
-    s.parse()
+    haema_core::config::ProviderKind::from_setting(s).map_err(|e| e.to_string())
 }
 
 #[derive(Debug, Args)]
@@ -356,6 +356,29 @@ pub struct ForgetArgs {
     /// Print the receipt as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// Show this changeset in full (as `review show ID` does) instead of the list.
+    #[arg(value_name = "ID", conflicts_with_all = ["limit", "before"])]
+    pub id: Option<ChangesetId>,
+    /// At most this many changesets (default: all of them).
+    #[arg(short = 'n', long, value_name = "N", value_parser = parse_limit)]
+    pub limit: Option<usize>,
+    /// Only changesets older than this one: the next page after a `--limit` list.
+    #[arg(long, value_name = "ID")]
+    pub before: Option<ChangesetId>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_limit(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("`{s}` is not a count of at least 1")),
+    }
 }
 
 #[derive(Debug, Args)]

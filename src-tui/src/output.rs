@@ -35,6 +35,20 @@ pub fn one_line(text: &str) -> String {
     text.replace('\n', " ⏎ ")
 }
 
+/// How many of a changeset's inputs a list line shows; [`haema_core::ChangesetSummary`]
+/// carries as many.
+pub const SHOWN_INPUTS: usize = 3;
+
+/// The inputs of a changeset on one line: the first [`SHOWN_INPUTS`] of them (`first`) and
+/// how many more of the `total` there are.
+pub fn inputs_line(first: &[String], total: usize) -> String {
+    let mut line = first.iter().take(SHOWN_INPUTS).cloned().collect::<Vec<_>>().join(" · ");
+    if total > SHOWN_INPUTS {
+        line.push_str(&format!(" · (+{} more)", total - SHOWN_INPUTS));
+    }
+    line
+}
+
 /// A progress bar on standard error for embedding `what` (hidden when stderr is not a
 /// terminal, as indicatif does).
 pub fn progress(what: &str) -> indicatif::ProgressBar {
@@ -80,4 +94,19 @@ pub fn show_download(bar: &indicatif::ProgressBar, p: &haema_core::provider::hub
     ));
     bar.set_length(p.bytes_total.unwrap_or(0));
     bar.set_position(p.bytes_done);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::inputs_line;
+
+    #[test]
+    fn an_inputs_line_shows_three_and_counts_the_rest() {
+        let inputs: Vec<String> = (1..=5).map(|i| format!("fact {i}")).collect();
+        assert_eq!(inputs_line(&inputs[..2], 2), "fact 1 · fact 2");
+        assert_eq!(inputs_line(&inputs[..3], 3), "fact 1 · fact 2 · fact 3");
+        assert_eq!(inputs_line(&inputs, 5), "fact 1 · fact 2 · fact 3 · (+2 more)");
+        assert_eq!(inputs_line(&inputs[..3], 40), "fact 1 · fact 2 · fact 3 · (+37 more)");
+        assert_eq!(inputs_line(&[], 0), "");
+    }
 }

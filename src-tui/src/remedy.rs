@@ -1,7 +1,27 @@
 //! What to do next, in the command line's words: the core's errors say what went wrong and
 //! carry the ids and names involved; this module turns them into the command that helps.
 
-use haema_core::{ChangesetStatus, Error, Missing};
+use haema_core::{ChangesetStatus, CheckProblem, Error, Missing};
+
+/// How a command-line user gets a local model that is not downloaded.
+fn fetch_model(model: &str) -> String {
+    format!(
+        "download it while online with `haema model fetch {model}` (or `huggingface-cli download {model}`), or set HAEMA_EMBED_MODEL to a folder with config.json, tokenizer.json and model.safetensors"
+    )
+}
+
+/// How a command-line user gets a store searchable by meaning again when its vectors are by
+/// another embedder than the configured one.
+const REEMBED: &str =
+    "configure the original embedder again, or run `haema reembed` to switch the store to the new one";
+
+/// The next step for a failed `haema doctor` check, in the command line's words.
+pub fn cli_check(problem: &CheckProblem) -> String {
+    match problem {
+        CheckProblem::EmbedderMismatch => REEMBED.to_owned(),
+        CheckProblem::ModelNotDownloaded { model } => fetch_model(model),
+    }
+}
 
 /// The next step for `error` as a command-line user takes it, or `None` when the message
 /// says all there is.
@@ -20,10 +40,8 @@ pub fn cli(error: &Error) -> Option<String> {
         } => format!("re-run it with `haema review rerun {id}` or reject it with `haema review reject {id}`"),
         Error::ReplacedByRerun(_) => "review the new changeset with `haema review list`".to_owned(),
         Error::ReplacedSince { by: Some(by), .. } => format!("revert that first with `haema revert {by}`"),
-        Error::EmbedderMismatch { .. } => {
-            "configure the original embedder again, or run `haema reembed` to switch the store to the new one"
-                .to_owned()
-        }
+        Error::EmbedderMismatch { .. } => REEMBED.to_owned(),
+        Error::ModelNotDownloaded { model, .. } => fetch_model(model),
         Error::SchemaTooNew { .. } => "upgrade haema".to_owned(),
         Error::UnknownValue(_) => "upgrade haema, or restore the store from an export".to_owned(),
         _ => return None,
@@ -41,6 +59,9 @@ pub fn tui(error: &Error) -> Option<String> {
         Error::ReplacedByRerun(_) => "review the new changeset (Review tab)".to_owned(),
         Error::ReplacedSince { by: Some(by), .. } => format!("revert changeset #{by} first"),
         Error::NotFound(_) => "another program changed the store; the view is reloaded".to_owned(),
+        Error::ModelNotDownloaded { model, .. } => format!(
+            "open the store while online and the model downloads in the background (the status line shows it), or run `haema model fetch {model}` in a shell"
+        ),
         _ => return cli(error),
     })
 }
@@ -63,6 +84,9 @@ pub fn agent(error: &Error) -> Option<String> {
         Error::SchemaTooNew { .. } | Error::UnknownValue(_) => {
             "this haema server is older than the store; tell the user to upgrade haema".to_owned()
         }
+        Error::ModelNotDownloaded { model, .. } => format!(
+            "the search model is not on the user's machine yet; tell the user to run `haema model fetch {model}` while online"
+        ),
         _ => return None,
     })
 }
@@ -113,6 +137,34 @@ mod tests {
     }
 
     #[test]
+    fn a_model_not_downloaded_is_fetched_in_each_front_ends_words() {
+        let error = Error::ModelNotDownloaded {
+            model: "org/model".into(),
+            looked_in: "/cache/hub/models--org--model".into(),
+        };
+        let cli = with_cli_remedy(&error);
+        assert!(
+            cli.starts_with("the embedding model `org/model` is not downloaded: it is not in the Hugging Face cache (looked in /cache/hub/models--org--model); download it while online with `haema model fetch org/model`"),
+            "{cli}"
+        );
+        assert!(cli.contains("HAEMA_EMBED_MODEL"), "{cli}");
+        let check = CheckProblem::ModelNotDownloaded {
+            model: "org/model".into(),
+        };
+        assert_eq!(cli_check(&check), super::cli(&error).unwrap_or_default());
+        let tui = tui(&error).unwrap_or_default();
+        assert!(
+            tui.contains("in the background") && tui.contains("`haema model fetch org/model`"),
+            "{tui}"
+        );
+        let agent = with_agent_remedy(&error);
+        assert!(
+            agent.contains("tell the user to run `haema model fetch org/model`"),
+            "{agent}"
+        );
+    }
+
+    #[test]
     fn an_embedder_mismatch_points_at_reembed() {
         let error = Error::EmbedderMismatch {
             stored: "local:a".into(),
@@ -121,5 +173,9 @@ mod tests {
             configured_dims: 1536,
         };
         assert!(with_cli_remedy(&error).contains("run `haema reembed`"));
+        assert_eq!(
+            cli_check(&CheckProblem::EmbedderMismatch),
+            cli(&error).unwrap_or_default()
+        );
     }
 }

@@ -317,6 +317,109 @@ fn jsonl_and_mem0_files_import_once() {
     assert!(stderr(&out).contains("line 2"), "{}", stderr(&out));
 }
 
+#[test]
+fn history_prints_a_line_per_changeset_without_loading_its_items() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let jsonl = dir.path().join("many.jsonl");
+    let lines: String = (0..40).map(|i| format!("\"imported fact {i}\"\n")).collect();
+    std::fs::write(&jsonl, lines).unwrap();
+    ok(&haema(&store, &[], &["import", jsonl.to_str().unwrap()], None));
+    for i in 0..2 {
+        ok(&haema(
+            &store,
+            &[],
+            &["add", "--items", &format!("later fact {i}")],
+            None,
+        ));
+    }
+
+    let text = ok(&haema(&store, &[], &["history"], None));
+    let rows: Vec<&str> = text.lines().collect();
+    assert_eq!(rows.len(), 3, "{text}");
+    assert!(
+        rows[0].starts_with("    3  ") && rows[0].ends_with("  −0 +1  later fact 1"),
+        "{text}"
+    );
+    assert!(
+        rows[0].contains("  add    committed by auto "),
+        "the columns line up: {text}"
+    );
+    assert!(
+        rows[2].ends_with("−0 +40  imported fact 0 · imported fact 1 · imported fact 2 · (+37 more)"),
+        "a 40-memory import is one short line: {text}"
+    );
+    assert!(!text.contains("imported fact 3"), "{text}");
+
+    // A page, the hint to the next one, and that page.
+    let first = ok(&haema(&store, &[], &["history", "--limit", "2"], None));
+    assert_eq!(first.lines().filter(|l| l.starts_with("    ")).count(), 2, "{first}");
+    assert!(
+        first.ends_with("\nOlder ones: `haema history --before 2`; one in full: `haema history ID`.\n"),
+        "{first}"
+    );
+    let next = ok(&haema(&store, &[], &["history", "--before", "2"], None));
+    assert_eq!(next, format!("{}\n", rows[2]));
+    let all = ok(&haema(&store, &[], &["history", "-n", "3"], None));
+    assert_eq!(all, text, "no hint when nothing older is left");
+    assert_eq!(
+        ok(&haema(&store, &[], &["history", "--before", "1"], None)),
+        "No changesets older than 1.\n"
+    );
+    let zero = haema(&store, &[], &["history", "--limit", "0"], None);
+    assert_eq!(zero.status.code(), Some(2), "{}", stderr(&zero));
+
+    // Scripts get the summary's counts, and the first inputs only.
+    let listed = json_of(&haema(&store, &[], &["history", "--json"], None));
+    let oldest = &listed.as_array().unwrap()[2];
+    assert_eq!(listed.as_array().unwrap().len(), 3);
+    assert_eq!(
+        (&oldest["id"], &oldest["kind"], &oldest["status"], &oldest["decided_by"]),
+        (&json!(1), &json!("add"), &json!("committed"), &json!("import"))
+    );
+    assert_eq!(
+        (
+            &oldest["input_count"],
+            &oldest["added"],
+            &oldest["removed"],
+            &oldest["warning_count"]
+        ),
+        (&json!(40), &json!(40), &json!(0), &json!(0))
+    );
+    assert_eq!(
+        oldest["first_inputs"],
+        json!(["imported fact 0", "imported fact 1", "imported fact 2"])
+    );
+    assert!(
+        oldest.get("proposed").is_none() && oldest.get("inputs").is_none(),
+        "{oldest}"
+    );
+    let paged = json_of(&haema(
+        &store,
+        &[],
+        &["history", "--json", "-n", "1", "--before", "3"],
+        None,
+    ));
+    assert_eq!(paged, json!([listed[1]]));
+
+    // One changeset in full, as `review show` has it.
+    let one = json_of(&haema(&store, &[], &["history", "1", "--json"], None));
+    assert_eq!(one["inputs"].as_array().unwrap().len(), 40);
+    assert_eq!(one["proposed"].as_array().unwrap().len(), 40);
+    assert_eq!(
+        ok(&haema(&store, &[], &["history", "1"], None)),
+        ok(&haema(&store, &[], &["review", "show", "1"], None))
+    );
+    let missing = haema(&store, &[], &["history", "99"], None);
+    assert_eq!(missing.status.code(), Some(2), "{}", stderr(&missing));
+    let both = haema(&store, &[], &["history", "1", "--limit", "2"], None);
+    assert_eq!(both.status.code(), Some(2));
+    assert_eq!(
+        ok(&haema(&dir.path().join("empty"), &[], &["history"], None)),
+        "No changesets yet.\n"
+    );
+}
+
 fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {

@@ -318,6 +318,55 @@ async fn doctor_makes_one_real_call_per_provider() {
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn doctor_words_the_way_out_of_a_missing_model_and_of_a_mismatch_itself() {
+    let home = tempfile::tempdir().unwrap();
+    let fresh = tempfile::tempdir().unwrap();
+    let env = [("HF_HOME", home.path().to_str().unwrap())];
+    let out = haema(fresh.path(), &env, &["doctor"], None);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("FAIL embedder"))
+        .unwrap_or_default();
+    assert!(
+        line.contains("`sentence-transformers/all-MiniLM-L6-v2` is not downloaded")
+            && line
+                .contains("; download it while online with `haema model fetch sentence-transformers/all-MiniLM-L6-v2`")
+            && !line.contains("misconfigured"),
+        "{text}"
+    );
+    let out = haema(fresh.path(), &env, &["doctor", "--json"], None);
+    let checks: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let embedder = &checks[2];
+    assert_eq!(
+        embedder["problem"],
+        json!({"kind": "model_not_downloaded", "model": "sentence-transformers/all-MiniLM-L6-v2"})
+    );
+    assert!(!embedder["detail"].as_str().unwrap().contains("haema "), "{embedder}");
+    assert!(checks[0].get("problem").is_none(), "a check that passed has none");
+
+    let fake = FakeOpenAi::start(64).await;
+    let dir = tempfile::tempdir().unwrap();
+    let openai = openai_env(&fake.base_url());
+    ok(&haema(
+        dir.path(),
+        &refs(&openai),
+        &["add", "--items", "Ana likes tea"],
+        None,
+    ));
+    let out = haema(dir.path(), &[("HAEMA_EMBEDDER", "none")], &["doctor"], None);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("FAIL embedder  none is configured but the store's vectors are by openai:hash-test; configure the original embedder again, or run `haema reembed`"),
+        "{text}"
+    );
+    let out = haema(dir.path(), &[("HAEMA_EMBEDDER", "none")], &["doctor", "--json"], None);
+    let checks: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(checks[2]["problem"], json!({"kind": "embedder_mismatch"}));
+}
+
 /// `HAEMA_EMBEDDER=local` with no model loads all-MiniLM-L6-v2 from the Hugging Face cache.
 #[test]
 fn the_local_embedder_loads_from_the_hugging_face_cache() {

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 
 /// One scripted reply.
@@ -100,12 +100,7 @@ impl ScriptedServer {
 
     /// Starts a server whose unscripted requests go to `handler`.
     pub async fn start_with(handler: Option<Arc<Handler>>) -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0")
-            .await
-            .unwrap_or_else(|e| panic!("cannot bind 127.0.0.1: {e}"));
-        let addr = listener
-            .local_addr()
-            .unwrap_or_else(|e| panic!("no local address: {e}"));
+        let (listener, base) = bind().await;
         let state = Arc::new(Mutex::new(State {
             script: VecDeque::new(),
             received: Vec::new(),
@@ -120,10 +115,7 @@ impl ScriptedServer {
                 });
             }
         });
-        Self {
-            state,
-            base: format!("http://{addr}"),
-        }
+        Self { state, base }
     }
 
     /// `http://127.0.0.1:PORT`.
@@ -147,37 +139,65 @@ impl ScriptedServer {
     }
 }
 
-async fn serve(stream: TcpStream, state: Arc<Mutex<State>>) -> std::io::Result<()> {
-    let mut reader = BufReader::new(stream);
-    loop {
+/// A listener on a free port of 127.0.0.1, and its URL (`http://127.0.0.1:PORT`).
+pub(crate) async fn bind() -> (TcpListener, String) {
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap_or_else(|e| panic!("cannot bind 127.0.0.1: {e}"));
+    let addr = listener
+        .local_addr()
+        .unwrap_or_else(|e| panic!("no local address: {e}"));
+    (listener, format!("http://{addr}"))
+}
+
+/// The request line and headers of a request, as the fake servers read them.
+pub(crate) struct RequestHead {
+    pub(crate) method: String,
+    pub(crate) path: String,
+    /// Names lower-cased, values trimmed.
+    pub(crate) headers: Vec<(String, String)>,
+}
+
+impl RequestHead {
+    /// Reads the next request's line and headers from a connection; `None` when the client
+    /// closed it.
+    pub(crate) async fn read(reader: &mut (impl AsyncBufRead + Unpin)) -> std::io::Result<Option<Self>> {
         let mut line = String::new();
         if reader.read_line(&mut line).await? == 0 {
-            return Ok(());
+            return Ok(None);
         }
         let mut parts = line.split_whitespace();
-        let (method, path) = (
-            parts.next().unwrap_or_default().to_owned(),
-            parts.next().unwrap_or_default().to_owned(),
-        );
+        let method = parts.next().unwrap_or_default().to_owned();
+        let path = parts.next().unwrap_or_default().to_owned();
         let mut headers = Vec::new();
         loop {
             let mut header = String::new();
-            reader.read_line(&mut header).await?;
+            if reader.read_line(&mut header).await? == 0 {
+                return Ok(None);
+            }
             let header = header.trim_end();
             if header.is_empty() {
-                break;
+                return Ok(Some(Self { method, path, headers }));
             }
             if let Some((k, v)) = header.split_once(':') {
                 headers.push((k.trim().to_lowercase(), v.trim().to_owned()));
             }
         }
-        let length: usize = headers
-            .iter()
-            .find(|(k, _)| k == "content-length")
-            .and_then(|(_, v)| v.parse().ok())
-            .unwrap_or(0);
+    }
+
+    /// The value of a header (`name` in lower case).
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+}
+
+async fn serve(stream: TcpStream, state: Arc<Mutex<State>>) -> std::io::Result<()> {
+    let mut reader = BufReader::new(stream);
+    while let Some(head) = RequestHead::read(&mut reader).await? {
+        let length: usize = head.header("content-length").and_then(|v| v.parse().ok()).unwrap_or(0);
         let mut body = vec![0u8; length];
         reader.read_exact(&mut body).await?;
+        let RequestHead { method, path, headers } = head;
         let recorded = Recorded {
             method,
             path,
@@ -212,4 +232,5 @@ async fn serve(stream: TcpStream, state: Arc<Mutex<State>>) -> std::io::Result<(
         stream.write_all(reply.body.as_bytes()).await?;
         stream.flush().await?;
     }
+    Ok(())
 }

@@ -15,19 +15,28 @@
 //! a file's bytes, ignore `Range`, delay a file's body. Every request is recorded.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+use haema_core::provider::hub::{Hub, HubError, SENTENCE_TRANSFORMER_FILES};
 use sha1::Sha1;
 use sha2::{Digest, Sha256};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::io::{AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+
+use crate::http::{RequestHead, bind};
 
 /// The repository the fake Hub serves.
 pub const FAKE_REPO: &str = "sentence-transformers/all-MiniLM-L6-v2";
 /// Its only commit.
 pub const FAKE_COMMIT: &str = "c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00";
+
+/// [`FAKE_REPO`] fetched through `hub` (revision `main`, a sentence-transformers model's
+/// files): the snapshot folder.
+pub async fn fetch_fake_repo(hub: &Hub) -> Result<PathBuf, HubError> {
+    hub.fetch(FAKE_REPO, "main", SENTENCE_TRANSFORMER_FILES, &|_| {}).await
+}
 /// Files over this size are served as LFS files.
 const LFS_THRESHOLD: usize = 1_000_000;
 
@@ -174,6 +183,11 @@ impl FakeHub {
         &self.base
     }
 
+    /// haema's Hub client for this server, online, with its cache in `cache`.
+    pub fn client(&self, cache: &Path) -> Hub {
+        Hub::new(self.url(), cache.to_path_buf(), false)
+    }
+
     /// The sha256 of `file` (the etag of LFS files).
     pub fn sha256(&self, file: &str) -> String {
         self.with_file(file, |f| f.sha256.clone())
@@ -249,30 +263,9 @@ impl FakeHub {
 
     async fn serve(&self, stream: TcpStream) -> std::io::Result<()> {
         let mut reader = BufReader::new(stream);
-        loop {
-            let mut line = String::new();
-            if reader.read_line(&mut line).await? == 0 {
-                return Ok(());
-            }
-            let mut parts = line.split_whitespace();
-            let method = parts.next().unwrap_or_default().to_owned();
-            let path = parts.next().unwrap_or_default().to_owned();
-            let mut range = None;
-            loop {
-                let mut header = String::new();
-                if reader.read_line(&mut header).await? == 0 {
-                    return Ok(());
-                }
-                let header = header.trim_end();
-                if header.is_empty() {
-                    break;
-                }
-                if let Some((k, v)) = header.split_once(':')
-                    && k.trim().eq_ignore_ascii_case("range")
-                {
-                    range = Some(v.trim().to_owned());
-                }
-            }
+        while let Some(head) = RequestHead::read(&mut reader).await? {
+            let range = head.header("range").map(str::to_owned);
+            let RequestHead { method, path, .. } = head;
             let answer = self.answer(&method, &path, range.as_deref());
             self.lock().requests.push(HubRequest {
                 method: method.clone(),
@@ -285,6 +278,7 @@ impl FakeHub {
                 return Ok(());
             }
         }
+        Ok(())
     }
 
     fn answer(&self, method: &str, path: &str, range: Option<&str>) -> Answer {
@@ -443,17 +437,6 @@ impl Answer {
         stream.flush().await?;
         Ok(true)
     }
-}
-
-/// A listener on a free port of 127.0.0.1, and its URL.
-async fn bind() -> (TcpListener, String) {
-    let listener = TcpListener::bind("127.0.0.1:0")
-        .await
-        .unwrap_or_else(|e| panic!("cannot bind 127.0.0.1: {e}"));
-    let addr = listener
-        .local_addr()
-        .unwrap_or_else(|e| panic!("no local address: {e}"));
-    (listener, format!("http://{addr}"))
 }
 
 /// `bytes=N-` or `bytes=N-M` → N.

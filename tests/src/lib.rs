@@ -19,6 +19,24 @@ mod openai;
 
 pub use gemini::{FakeGemini, gemini_answer};
 pub use http::{Recorded, Reply, ScriptedServer};
-pub use hub::{FAKE_COMMIT, FAKE_REPO, FakeHub, HubRequest, small_model_files};
+pub use hub::{FAKE_COMMIT, FAKE_REPO, FakeHub, HubRequest, fetch_fake_repo, small_model_files};
 pub use model::minilm_dir;
-pub use openai::{FakeOpenAi, chat_completion, embeddings};
+pub use openai::{FakeOpenAi, chat_completion, embeddings, openai_env};
+
+use haema_core::provider::{Llm, ProviderError, StructuredRequest};
+
+/// One structured call of stage `name` with `schema` (system prompt `sys`, user prompt
+/// `usr`): how the provider tests ask an LLM client.
+pub async fn ask_structured(
+    llm: &dyn Llm,
+    name: &str,
+    schema: &serde_json::Value,
+) -> Result<serde_json::Value, ProviderError> {
+    llm.generate_structured(StructuredRequest {
+        name,
+        system: "sys",
+        user: "usr",
+        schema,
+    })
+    .await
+}

@@ -1,7 +1,10 @@
 //! An OpenAI-compatible server for end-to-end tests: real HTTP, deterministic answers.
 
 use std::collections::{HashMap, VecDeque};
+use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
+
+use haema_core::Settings;
 
 use haema_core::provider::fake::{HashEmbedder, block_items};
 use serde_json::{Value, json};
@@ -17,6 +20,23 @@ pub struct FakeOpenAi {
     server: ScriptedServer,
     answers: Answers,
     core_relevant: Flag,
+    dims: usize,
+}
+
+/// The variables that point haema's LLM and embedder at the OpenAI-compatible server at
+/// `base` (`http://…/v1`): models `gpt-test` and `hash-test`, 64-number vectors (as
+/// `FakeOpenAi::start(64)` makes), related memories within a distance of 0.6.
+pub fn openai_env(base: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("HAEMA_LLM", "openai".into()),
+        ("HAEMA_LLM_BASE_URL", base.to_owned()),
+        ("HAEMA_LLM_MODEL", "gpt-test".into()),
+        ("HAEMA_EMBEDDER", "openai".into()),
+        ("HAEMA_EMBED_BASE_URL", base.to_owned()),
+        ("HAEMA_EMBED_MODEL", "hash-test".into()),
+        ("HAEMA_EMBED_DIMS", "64".into()),
+        ("HAEMA_MERGE_DISTANCE_CUTOFF", "0.6".into()),
+    ]
 }
 
 /// A chat-completions answer in OpenAI's shape whose message content is `content`.
@@ -126,7 +146,19 @@ impl FakeOpenAi {
             server,
             answers,
             core_relevant,
+            dims,
         }
+    }
+
+    /// A store's settings, read by the real loader, that use this server as LLM and
+    /// embedder ([`openai_env`] with this server's dimension), with the variables `more` on
+    /// top (`HAEMA_REVIEW`, `HAEMA_LLM` = `none`, another model…).
+    pub fn settings(&self, store: &Path, more: &[(&str, &str)]) -> Settings {
+        let mut vars: Vec<(&str, String)> = openai_env(&self.base_url());
+        vars.push(("HAEMA_EMBED_DIMS", self.dims.to_string()));
+        vars.extend(more.iter().map(|(name, value)| (*name, (*value).to_owned())));
+        let value = |name: &str| vars.iter().rev().find(|(n, _)| *n == name).map(|(_, v)| v.clone());
+        Settings::load_with_env(store, value).unwrap_or_else(|e| panic!("settings for the fake server: {e}"))
     }
 
     /// Sets the `core_relevant` of the reconstruction answers given when none is queued

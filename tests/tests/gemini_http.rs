@@ -5,9 +5,9 @@ use std::time::{Duration, Instant};
 
 use haema_core::provider::gemini::{GeminiEmbedder, GeminiLlm};
 use haema_core::provider::openai::OpenAiSettings;
-use haema_core::provider::{Embedder, Llm, ProviderErrorKind, RetryPolicy, StructuredRequest};
+use haema_core::provider::{Embedder, ProviderErrorKind, RetryPolicy};
 use haema_core::{Memory, Settings};
-use haema_tests::{FakeGemini, Reply, ScriptedServer, gemini_answer};
+use haema_tests::{FakeGemini, Reply, ScriptedServer, ask_structured, gemini_answer};
 use serde_json::json;
 
 fn settings(server: &ScriptedServer, model: &str) -> OpenAiSettings {
@@ -29,14 +29,7 @@ fn schema() -> serde_json::Value {
 }
 
 async fn ask(llm: &GeminiLlm) -> Result<serde_json::Value, haema_core::provider::ProviderError> {
-    let schema = schema();
-    llm.generate_structured(StructuredRequest {
-        name: "core_update",
-        system: "sys",
-        user: "usr",
-        schema: &schema,
-    })
-    .await
+    ask_structured(llm, "core_update", &schema()).await
 }
 
 #[tokio::test]

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use haema_core::provider::hub::{FetchProgress, Hub, HubError, SENTENCE_TRANSFORMER_FILES};
-use haema_tests::{FAKE_COMMIT, FAKE_REPO, FakeHub, HubRequest, small_model_files};
+use haema_tests::{FAKE_COMMIT, FAKE_REPO, FakeHub, HubRequest, fetch_fake_repo, small_model_files};
 
 const MODEL: &str = "model.safetensors";
 const REPO_DIR: &str = "models--sentence-transformers--all-MiniLM-L6-v2";
@@ -23,14 +23,6 @@ const PRESENT: [&str; 5] = [
     "1_Pooling/config.json",
 ];
 const ABSENT: [&str; 2] = ["sentence_bert_config.json", "config_sentence_transformers.json"];
-
-fn hub(server: &FakeHub, cache: &Path) -> Hub {
-    Hub::new(server.url(), cache.to_path_buf(), false)
-}
-
-async fn fetch(hub: &Hub) -> Result<PathBuf, HubError> {
-    hub.fetch(FAKE_REPO, "main", SENTENCE_TRANSFORMER_FILES, &|_| {}).await
-}
 
 fn repo_dir(cache: &Path) -> PathBuf {
     cache.join(REPO_DIR)
@@ -53,7 +45,8 @@ async fn a_first_download_lays_out_the_cache_like_huggingface_hub() {
     let cache = tempfile::tempdir().unwrap();
     let seen = Mutex::new(Vec::<FetchProgress>::new());
     let record = |p: &FetchProgress| seen.lock().unwrap().push(p.clone());
-    let dir = hub(&server, cache.path())
+    let dir = server
+        .client(cache.path())
         .fetch(FAKE_REPO, "main", SENTENCE_TRANSFORMER_FILES, &record)
         .await
         .unwrap();
@@ -131,10 +124,10 @@ async fn a_first_download_lays_out_the_cache_like_huggingface_hub() {
 async fn a_second_fetch_sends_only_heads_and_skips_files_known_absent() {
     let server = FakeHub::start(small_model_files()).await;
     let cache = tempfile::tempdir().unwrap();
-    let hub = hub(&server, cache.path());
-    let first = fetch(&hub).await.unwrap();
+    let hub = server.client(cache.path());
+    let first = fetch_fake_repo(&hub).await.unwrap();
     let before = server.requests().len();
-    let second = fetch(&hub).await.unwrap();
+    let second = fetch_fake_repo(&hub).await.unwrap();
     assert_eq!(first, second);
     let again: Vec<HubRequest> = server.requests().split_off(before);
     assert!(again.iter().all(|r| r.method == "HEAD"), "{again:#?}");
@@ -166,7 +159,7 @@ async fn a_cut_connection_is_resumed_with_a_range_request() {
     let server = FakeHub::start(small_model_files()).await;
     server.cut_after(MODEL, 1_000_000);
     let cache = tempfile::tempdir().unwrap();
-    let dir = fetch(&hub(&server, cache.path())).await.unwrap();
+    let dir = fetch_fake_repo(&server.client(cache.path())).await.unwrap();
     assert_eq!(std::fs::read(dir.join(MODEL)).unwrap(), *server.content(MODEL));
     let gets: Vec<HubRequest> = server
         .requests()
@@ -191,8 +184,10 @@ async fn a_stalled_transfer_times_out_and_resumes() {
     let server = FakeHub::start(small_model_files()).await;
     server.stall_after(MODEL, 500_000);
     let cache = tempfile::tempdir().unwrap();
-    let hub = hub(&server, cache.path()).with_timeouts(Duration::from_secs(2), Duration::from_millis(300));
-    let dir = fetch(&hub).await.unwrap();
+    let hub = server
+        .client(cache.path())
+        .with_timeouts(Duration::from_secs(2), Duration::from_millis(300));
+    let dir = fetch_fake_repo(&hub).await.unwrap();
     assert_eq!(std::fs::read(dir.join(MODEL)).unwrap(), *server.content(MODEL));
     let ranges: Vec<Option<String>> = server
         .requests()
@@ -203,43 +198,42 @@ async fn a_stalled_transfer_times_out_and_resumes() {
     assert_eq!(ranges, [None, Some("bytes=500000-".to_owned())]);
 }
 
-#[tokio::test]
-async fn a_later_fetch_resumes_an_incomplete_download_and_restarts_if_the_range_is_ignored() {
-    let server = FakeHub::start(small_model_files()).await;
+/// Fetches from `server` into a new cache that holds the first bytes of the model,
+/// `partial`, as a cut download (`blobs/<sha256>.incomplete`). The model comes out whole and
+/// the cut download is gone; returns the Range the model's GET asked for and its status.
+async fn fetch_over_a_cut_download(server: &FakeHub, partial: &[u8]) -> (Option<String>, u16) {
     let cache = tempfile::tempdir().unwrap();
     let blobs = repo_dir(cache.path()).join("blobs");
     std::fs::create_dir_all(&blobs).unwrap();
     let incomplete = blobs.join(format!("{}.incomplete", server.sha256(MODEL)));
-    std::fs::write(&incomplete, &server.content(MODEL)[..123_456]).unwrap();
-    let dir = fetch(&hub(&server, cache.path())).await.unwrap();
+    std::fs::write(&incomplete, partial).unwrap();
+    let dir = fetch_fake_repo(&server.client(cache.path())).await.unwrap();
     assert_eq!(std::fs::read(dir.join(MODEL)).unwrap(), *server.content(MODEL));
+    assert!(!incomplete.exists());
     let get = server
         .requests()
         .into_iter()
         .find(|r| r.fetched_content_of(MODEL))
         .unwrap();
-    assert_eq!((get.range.as_deref(), get.status), (Some("bytes=123456-"), 206));
-    assert!(!incomplete.exists());
+    (get.range, get.status)
+}
+
+#[tokio::test]
+async fn a_later_fetch_resumes_an_incomplete_download_and_restarts_if_the_range_is_ignored() {
+    let server = FakeHub::start(small_model_files()).await;
+    let head = server.content(MODEL)[..123_456].to_vec();
+    assert_eq!(
+        fetch_over_a_cut_download(&server, &head).await,
+        (Some("bytes=123456-".to_owned()), 206)
+    );
 
     // A server that ignores the range sends the whole file: it must not be appended.
     let server = FakeHub::start(small_model_files()).await;
     server.ignore_range();
-    let cache = tempfile::tempdir().unwrap();
-    let blobs = repo_dir(cache.path()).join("blobs");
-    std::fs::create_dir_all(&blobs).unwrap();
-    std::fs::write(
-        blobs.join(format!("{}.incomplete", server.sha256(MODEL))),
-        vec![0u8; 5000],
-    )
-    .unwrap();
-    let dir = fetch(&hub(&server, cache.path())).await.unwrap();
-    assert_eq!(std::fs::read(dir.join(MODEL)).unwrap(), *server.content(MODEL));
-    let get = server
-        .requests()
-        .into_iter()
-        .find(|r| r.fetched_content_of(MODEL))
-        .unwrap();
-    assert_eq!((get.range.as_deref(), get.status), (Some("bytes=5000-"), 200));
+    assert_eq!(
+        fetch_over_a_cut_download(&server, &[0u8; 5000]).await,
+        (Some("bytes=5000-".to_owned()), 200)
+    );
 }
 
 #[tokio::test]
@@ -248,7 +242,7 @@ async fn corrupt_bytes_are_refused_and_leave_nothing_in_the_cache() {
         let server = FakeHub::start(small_model_files()).await;
         server.corrupt(corrupt);
         let cache = tempfile::tempdir().unwrap();
-        let err = fetch(&hub(&server, cache.path())).await.unwrap_err();
+        let err = fetch_fake_repo(&server.client(cache.path())).await.unwrap_err();
         let HubError::HashMismatch { file, expected, actual } = &err else {
             panic!("{err:?}");
         };
@@ -277,14 +271,14 @@ async fn offline_sends_no_request() {
     let server = FakeHub::start(small_model_files()).await;
     let cache = tempfile::tempdir().unwrap();
     let offline = Hub::new(server.url(), cache.path().to_path_buf(), true);
-    let err = fetch(&offline).await.unwrap_err();
+    let err = fetch_fake_repo(&offline).await.unwrap_err();
     assert!(matches!(err, HubError::Offline { .. }), "{err:?}");
     assert!(err.to_string().contains(FAKE_REPO), "{err}");
     assert!(server.requests().is_empty());
 
-    let dir = fetch(&hub(&server, cache.path())).await.unwrap();
+    let dir = fetch_fake_repo(&server.client(cache.path())).await.unwrap();
     let before = server.requests().len();
-    assert_eq!(fetch(&offline).await.unwrap(), dir);
+    assert_eq!(fetch_fake_repo(&offline).await.unwrap(), dir);
     assert_eq!(server.requests().len(), before);
 }
 
@@ -296,7 +290,7 @@ async fn an_absent_required_file_is_an_error_and_absent_optional_ones_are_rememb
         .collect();
     let server = FakeHub::start(files).await;
     let cache = tempfile::tempdir().unwrap();
-    let err = fetch(&hub(&server, cache.path())).await.unwrap_err();
+    let err = fetch_fake_repo(&server.client(cache.path())).await.unwrap_err();
     assert!(
         matches!(&err, HubError::NotFound { repo, file } if repo == FAKE_REPO && file == "tokenizer.json"),
         "{err:?}"
@@ -305,12 +299,12 @@ async fn an_absent_required_file_is_an_error_and_absent_optional_ones_are_rememb
 
     let server = FakeHub::start(small_model_files()).await;
     let cache = tempfile::tempdir().unwrap();
-    let hub = hub(&server, cache.path());
-    fetch(&hub).await.unwrap();
+    let hub = server.client(cache.path());
+    fetch_fake_repo(&hub).await.unwrap();
     let asked = |r: &HubRequest, file: &str| r.path.ends_with(&format!("/{file}"));
     assert!(server.requests().iter().any(|r| asked(r, ABSENT[0])));
     let before = server.requests().len();
-    fetch(&hub).await.unwrap();
+    fetch_fake_repo(&hub).await.unwrap();
     assert!(
         !server.requests()[before..]
             .iter()
@@ -342,7 +336,7 @@ async fn an_unreachable_hub_names_the_url_and_a_cached_snapshot_stands_in() {
     };
     let cache = tempfile::tempdir().unwrap();
     let closed = format!("http://127.0.0.1:{port}");
-    let err = fetch(&Hub::new(&closed, cache.path().to_path_buf(), false))
+    let err = fetch_fake_repo(&Hub::new(&closed, cache.path().to_path_buf(), false))
         .await
         .unwrap_err();
     let HubError::Unreachable { url, reason } = &err else {
@@ -352,9 +346,9 @@ async fn an_unreachable_hub_names_the_url_and_a_cached_snapshot_stands_in() {
     assert!(!reason.is_empty());
 
     let server = FakeHub::start(small_model_files()).await;
-    let dir = fetch(&hub(&server, cache.path())).await.unwrap();
+    let dir = fetch_fake_repo(&server.client(cache.path())).await.unwrap();
     assert_eq!(
-        fetch(&Hub::new(&closed, cache.path().to_path_buf(), false))
+        fetch_fake_repo(&Hub::new(&closed, cache.path().to_path_buf(), false))
             .await
             .unwrap(),
         dir

@@ -8,18 +8,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use haema_core::provider::hub::{Hub, HubError, SENTENCE_TRANSFORMER_FILES};
-use haema_tests::{FAKE_COMMIT, FAKE_REPO, FakeHub, minilm_dir, small_model_files};
+use haema_core::provider::hub::{Hub, SENTENCE_TRANSFORMER_FILES};
+use haema_tests::{FAKE_COMMIT, FAKE_REPO, FakeHub, fetch_fake_repo, minilm_dir, small_model_files};
 
 const MODEL: &str = "model.safetensors";
-
-fn hub(server: &FakeHub, cache: &Path) -> Hub {
-    Hub::new(server.url(), cache.to_path_buf(), false)
-}
-
-async fn fetch(hub: &Hub) -> Result<PathBuf, HubError> {
-    hub.fetch(FAKE_REPO, "main", SENTENCE_TRANSFORMER_FILES, &|_| {}).await
-}
 
 fn snapshot(cache: &Path) -> PathBuf {
     cache
@@ -33,10 +25,10 @@ async fn two_fetches_at_once_download_each_blob_once() {
     // Both get past their HEADs while the first body is still on its way.
     server.delay_body(MODEL, Duration::from_millis(500));
     let cache = tempfile::tempdir().unwrap();
-    let (a, b) = (hub(&server, cache.path()), hub(&server, cache.path()));
+    let (a, b) = (server.client(cache.path()), server.client(cache.path()));
     let (a, b) = tokio::join!(
-        tokio::spawn(async move { fetch(&a).await }),
-        tokio::spawn(async move { fetch(&b).await })
+        tokio::spawn(async move { fetch_fake_repo(&a).await }),
+        tokio::spawn(async move { fetch_fake_repo(&b).await })
     );
     let (a, b) = (a.unwrap().unwrap(), b.unwrap().unwrap());
     assert_eq!(a, b);
@@ -74,7 +66,7 @@ async fn the_real_model_downloads_and_the_local_embedder_finds_it_by_name() {
     let Some(model_dir) = minilm_dir() else { return };
     let server = FakeHub::serve_dir(&model_dir).await;
     let cache = tempfile::tempdir().unwrap();
-    let dir = fetch(&hub(&server, cache.path())).await.unwrap();
+    let dir = fetch_fake_repo(&server.client(cache.path())).await.unwrap();
     for file in SENTENCE_TRANSFORMER_FILES {
         let source = model_dir.join(file.name);
         if source.is_file() {
@@ -138,7 +130,7 @@ async fn child_process() {
         "fetch" => {
             let url = std::env::var("HUB_TEST_URL").unwrap();
             let cache = PathBuf::from(std::env::var("HUB_TEST_CACHE").unwrap());
-            fetch(&Hub::new(url, cache, false)).await.unwrap();
+            fetch_fake_repo(&Hub::new(url, cache, false)).await.unwrap();
         }
         "load-and-embed" => {
             use haema_core::provider::Embedder;

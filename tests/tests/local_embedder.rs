@@ -2,6 +2,7 @@
 //! (tools/golden_vectors.py), on the real all-MiniLM-L6-v2 weights.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use haema_core::ErrorKind;
 use haema_core::provider::Embedder;
 use haema_core::provider::local::LocalEmbedder;
 use haema_tests::minilm_dir;
@@ -55,18 +56,23 @@ async fn matches_the_golden_vectors_in_one_batch_and_one_by_one() {
     }
 }
 
-#[tokio::test]
-async fn is_found_by_name_in_the_hugging_face_cache_and_names_the_folder_when_missing() {
-    let Some(dir) = minilm_dir() else { return };
-    let err = LocalEmbedder::load("sentence-transformers/not-a-model-here", 8)
-        .unwrap_err()
-        .to_string();
+#[test]
+fn a_name_not_in_the_cache_is_a_model_not_downloaded_with_its_folder_and_no_command() {
+    let err = LocalEmbedder::load("sentence-transformers/not-a-model-here", 8).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::ModelNotDownloaded);
+    let text = err.to_string();
     assert!(
-        err.contains("models--sentence-transformers--not-a-model-here") && err.contains("haema model fetch"),
-        "{err}"
+        text.contains("models--sentence-transformers--not-a-model-here") && !text.contains("haema "),
+        "the folder, and no command: the front ends say what to run: {text}"
     );
-    let err = LocalEmbedder::load("/no/such/folder", 8).unwrap_err().to_string();
-    assert!(err.contains("/no/such/folder"), "{err}");
+    let err = LocalEmbedder::load("/no/such/folder", 8).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Provider, "a missing folder is a setting to fix");
+    assert!(err.to_string().contains("/no/such/folder"), "{err}");
+}
+
+#[tokio::test]
+async fn a_model_folder_loaded_twice_has_one_id() {
+    let Some(dir) = minilm_dir() else { return };
     // The same model loaded twice has the same id: the store recognises it.
     let (a, b) = (
         LocalEmbedder::load(dir.to_str().unwrap(), 8).unwrap(),

@@ -5,9 +5,9 @@ use std::time::{Duration, Instant};
 
 use haema_core::provider::fake::HashEmbedder;
 use haema_core::provider::openai::{OpenAiEmbedder, OpenAiLlm, OpenAiSettings};
-use haema_core::provider::{Embedder, Llm, ProviderErrorKind, RetryPolicy, StructuredRequest};
+use haema_core::provider::{Embedder, ProviderErrorKind, RetryPolicy, StructuredRequest};
 use haema_core::{Memory, Settings};
-use haema_tests::{FakeOpenAi, Reply, ScriptedServer, chat_completion, embeddings};
+use haema_tests::{FakeOpenAi, Reply, ScriptedServer, ask_structured, chat_completion, embeddings};
 use serde_json::json;
 
 fn settings(server: &ScriptedServer, timeout: Duration) -> OpenAiSettings {
@@ -29,14 +29,7 @@ fn schema() -> serde_json::Value {
 }
 
 async fn ask(llm: &OpenAiLlm) -> Result<serde_json::Value, haema_core::provider::ProviderError> {
-    let schema = schema();
-    llm.generate_structured(StructuredRequest {
-        name: "pre_split",
-        system: "sys",
-        user: "usr",
-        schema: &schema,
-    })
-    .await
+    ask_structured(llm, "pre_split", &schema()).await
 }
 
 #[tokio::test]
@@ -197,19 +190,7 @@ async fn embeddings_send_a_list_and_are_checked() {
 async fn memory_over_http_end_to_end_and_a_dead_llm_loses_nothing() {
     let fake = FakeOpenAi::start(64).await;
     let dir = tempfile::tempdir().unwrap();
-    let base = fake.base_url();
-    let env = move |name: &str| -> Option<String> {
-        match name {
-            "HAEMA_LLM" | "HAEMA_EMBEDDER" => Some("openai".into()),
-            "HAEMA_LLM_BASE_URL" | "HAEMA_EMBED_BASE_URL" => Some(base.clone()),
-            "HAEMA_EMBED_MODEL" => Some("hash".into()),
-            "HAEMA_EMBED_DIMS" => Some("64".into()),
-            "HAEMA_MERGE_DISTANCE_CUTOFF" => Some("0.6".into()),
-            "HAEMA_REVIEW" => Some("auto".into()),
-            _ => None,
-        }
-    };
-    let mut settings = Settings::load_with_env(dir.path(), env).unwrap();
+    let mut settings = fake.settings(dir.path(), &[("HAEMA_REVIEW", "auto")]);
     settings.llm.max_retries = 0;
     let memory = Memory::open(dir.path(), settings).await.unwrap();
     fake.answer(
@@ -360,17 +341,7 @@ async fn the_ollama_recipe_works_with_ollama_shaped_answers() {
 async fn hybrid_search_falls_back_to_full_text_when_the_embedder_fails() {
     let fake = FakeOpenAi::start(64).await;
     let dir = tempfile::tempdir().unwrap();
-    let base = fake.base_url();
-    let env = move |name: &str| -> Option<String> {
-        match name {
-            "HAEMA_EMBEDDER" => Some("openai".into()),
-            "HAEMA_EMBED_BASE_URL" => Some(base.clone()),
-            "HAEMA_EMBED_MODEL" => Some("hash".into()),
-            "HAEMA_EMBED_DIMS" => Some("64".into()),
-            _ => None,
-        }
-    };
-    let mut settings = Settings::load_with_env(dir.path(), env).unwrap();
+    let mut settings = fake.settings(dir.path(), &[("HAEMA_LLM", "none")]);
     settings.embedder.max_retries = 0;
     let memory = Memory::open(dir.path(), settings).await.unwrap();
     memory.add(vec!["User hates coffee.".to_owned()]).await.unwrap();
@@ -416,18 +387,10 @@ fn chat_stages(fake: &FakeOpenAi) -> Vec<String> {
 async fn core_relevant_over_http_decides_whether_the_core_step_runs() {
     let fake = FakeOpenAi::start(64).await;
     let dir = tempfile::tempdir().unwrap();
-    let base = fake.base_url();
-    let env = move |name: &str| -> Option<String> {
-        match name {
-            "HAEMA_LLM" | "HAEMA_EMBEDDER" => Some("openai".into()),
-            "HAEMA_LLM_BASE_URL" | "HAEMA_EMBED_BASE_URL" => Some(base.clone()),
-            "HAEMA_EMBED_MODEL" => Some("hash".into()),
-            "HAEMA_EMBED_DIMS" => Some("64".into()),
-            "HAEMA_REVIEW" => Some("auto".into()),
-            _ => None,
-        }
-    };
-    let settings = Settings::load_with_env(dir.path(), env).unwrap();
+    let settings = fake.settings(
+        dir.path(),
+        &[("HAEMA_REVIEW", "auto"), ("HAEMA_MERGE_DISTANCE_CUTOFF", "0.25")],
+    );
     let memory = Memory::open(dir.path(), settings).await.unwrap();
     let core_md = std::fs::read_to_string(dir.path().join("core.md")).unwrap();
 

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use haema_core::Settings;
-use haema_core::config::{SETTINGS, SettingFile, SettingSpec};
+use haema_core::config::{SETTINGS, SettingFile, dotted_leaves};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -104,33 +104,15 @@ fn the_readme_table_is_the_registry() {
     }
 }
 
-/// The dotted keys and values of the leaves of a table.
-fn leaves(table: &toml::Table, prefix: &str, out: &mut Vec<(String, toml::Value)>) {
-    for (key, value) in table {
-        let dotted = if prefix.is_empty() {
-            key.clone()
-        } else {
-            format!("{prefix}.{key}")
-        };
-        match value {
-            toml::Value::Table(inner) if SettingSpec::named(&dotted).is_none() => leaves(inner, &dotted, out),
-            _ => out.push((dotted, value.clone())),
-        }
-    }
-}
-
 /// Every leaf of `shown` has the same value in `loaded`.
 fn assert_gives(shown: &toml::Table, loaded: &Settings) {
     let loaded = toml::Table::try_from(loaded).unwrap();
-    let mut pairs = Vec::new();
-    leaves(shown, "", &mut pairs);
-    let mut got = Vec::new();
-    leaves(&loaded, "", &mut got);
-    for (key, value) in pairs {
-        let found = got.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
+    let got = dotted_leaves(&loaded);
+    for (key, value) in dotted_leaves(shown) {
+        let found = got.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
         assert_eq!(
             found,
-            Some(&value),
+            Some(value),
             "{key}: the loaded value is the one the README shows"
         );
     }
@@ -144,8 +126,7 @@ fn the_readme_haema_toml_loads_and_gives_its_values() {
     let settings = Settings::load_with_env(store.path(), |_| None).unwrap();
     let shown: toml::Table = example.parse().unwrap();
     assert_gives(&shown, &settings);
-    let mut keys = Vec::new();
-    leaves(&shown, "", &mut keys);
+    let keys = dotted_leaves(&shown);
     for spec in SETTINGS.iter().filter(|s| s.file == Some(SettingFile::Store)) {
         assert!(
             keys.iter().any(|(k, _)| k == spec.name),

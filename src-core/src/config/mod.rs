@@ -14,11 +14,12 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::types::UnknownValue;
 use crate::{Error, Result};
 
 pub(crate) use build::{default_base_url, default_embed_model, default_llm_model};
 pub use explain::{SettingLine, Source, mask};
-pub use registry::{ReadBy, SETTINGS, SettingFile, SettingSpec};
+pub use registry::{ReadBy, SETTINGS, SettingFile, SettingSpec, dotted_leaves};
 pub use tui::{KeyList, TuiSettings};
 
 closed_set! {
@@ -35,31 +36,44 @@ closed_set! {
     }
 }
 
-/// Which LLM or embedding provider.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ProviderKind {
-    /// None: no LLM (memories are stored as given) or no embedder (lexical search only).
-    #[default]
-    None,
-    /// An OpenAI-compatible HTTP server.
-    Openai,
-    /// Google's Gemini API.
-    Gemini,
-    /// A sentence-transformers model run on this machine (embedder only).
-    Local,
+closed_set! {
+    /// Which LLM or embedding provider.
+    #[derive(Default)]
+    pub enum ProviderKind ("provider") {
+        /// None: no LLM (memories are stored as given) or no embedder (lexical search only).
+        #[default]
+        None = "none",
+        /// An OpenAI-compatible HTTP server.
+        Openai = "openai",
+        /// Google's Gemini API.
+        Gemini = "gemini",
+        /// A sentence-transformers model run on this machine (embedder only).
+        Local = "local",
+    }
 }
 
-impl std::str::FromStr for ProviderKind {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
-        match s.trim() {
-            "none" | "" => Ok(Self::None),
-            "openai" => Ok(Self::Openai),
-            "local" => Ok(Self::Local),
-            "gemini" => Ok(Self::Gemini),
-            other => Err(format!("unknown provider `{other}`; use none, openai, gemini or local")),
+impl ProviderKind {
+    /// A provider as a setting is written (an environment variable, a settings file, a
+    /// command-line flag): its spelling, with spaces around it, or nothing, which is
+    /// `none`. [`FromStr`](std::str::FromStr) takes the spellings alone.
+    pub fn from_setting(value: &str) -> std::result::Result<Self, UnknownValue> {
+        match value.trim() {
+            "" => Ok(Self::None),
+            spelling => spelling.parse(),
         }
+    }
+
+    /// Reads a provider from a settings file as [`ProviderKind::from_setting`] does.
+    fn deserialize_setting<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        Self::from_setting(&text).map_err(serde::de::Error::custom)
+    }
+
+    /// [`ProviderKind::deserialize_setting`] for a provider that may be left unset.
+    fn deserialize_optional_setting<'de, D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> std::result::Result<Option<Self>, D::Error> {
+        Self::deserialize_setting(d).map(Some)
     }
 }
 
@@ -68,6 +82,7 @@ impl std::str::FromStr for ProviderKind {
 #[serde(default, deny_unknown_fields)]
 pub struct LlmSettings {
     /// Provider.
+    #[serde(deserialize_with = "ProviderKind::deserialize_setting")]
     pub provider: ProviderKind,
     /// Base URL (default `https://api.openai.com/v1`).
     pub base_url: Option<String>,
@@ -105,7 +120,10 @@ pub struct EmbedderSettings {
     /// Provider; `None` when neither the file nor the environment names one: then a new
     /// store uses the local model ([`EmbedderSettings::kind`]) and an existing store keeps
     /// the embedder it was made with.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "ProviderKind::deserialize_optional_setting"
+    )]
     pub provider: Option<ProviderKind>,
     /// Base URL (default `https://api.openai.com/v1`).
     pub base_url: Option<String>,

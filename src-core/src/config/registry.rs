@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use super::{Settings, explain::mask};
+use super::{ProviderKind, Settings, explain::mask};
 
 /// The file a setting can be written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -86,6 +86,30 @@ pub(crate) fn lookup<'t>(table: &'t toml::Table, dotted: &str) -> Option<&'t tom
     at.get(leaf)
 }
 
+/// What a settings table (a parsed `haema.toml` or `config.toml`, or [`Settings`] written
+/// as TOML) sets: the dotted name and value of each of its leaves, in the table's order.
+/// The walk stops at a declared setting, so one whose value is a table (`tui.keys`) is one
+/// leaf however many entries it holds. Keys no setting declares are listed too: this reads,
+/// it does not check.
+pub fn dotted_leaves(table: &toml::Table) -> Vec<(String, &toml::Value)> {
+    fn walk<'t>(table: &'t toml::Table, prefix: &str, out: &mut Vec<(String, &'t toml::Value)>) {
+        for (key, value) in table {
+            let dotted = if prefix.is_empty() {
+                key.clone()
+            } else {
+                format!("{prefix}.{key}")
+            };
+            match value {
+                toml::Value::Table(inner) if SettingSpec::named(&dotted).is_none() => walk(inner, &dotted, out),
+                _ => out.push((dotted, value)),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(table, "", &mut out);
+    out
+}
+
 /// A dotted key as a file spells it: `[embedder] dims`, or `review`.
 pub(crate) fn as_written(dotted: &str) -> String {
     match dotted.rsplit_once('.') {
@@ -120,6 +144,11 @@ where
     value.trim().parse().map_err(|e: T::Err| e.to_string())
 }
 
+/// A provider setting: a blank value is `none` ([`ProviderKind::from_setting`]).
+fn provider(value: &str) -> Result<ProviderKind, String> {
+    ProviderKind::from_setting(value).map_err(|e| e.to_string())
+}
+
 fn shown<T: Serialize>(value: &T) -> String {
     match serde_json::to_value(value) {
         Ok(serde_json::Value::String(s)) => s,
@@ -144,7 +173,12 @@ const BASE: SettingSpec = SettingSpec {
     show: None,
 };
 
-const PROVIDERS: &[&str] = &["none", "openai", "gemini"];
+/// The providers an LLM can be: every one but `local`, which only embeds.
+const LLM_PROVIDERS: &[&str] = &[
+    ProviderKind::None.as_str(),
+    ProviderKind::Openai.as_str(),
+    ProviderKind::Gemini.as_str(),
+];
 const DEFAULT_KEYS: &str = "the bindings on the help screen (?)";
 
 /// Every setting, in the order `haema config` and the README list them.
@@ -199,10 +233,10 @@ pub static SETTINGS: &[SettingSpec] = &[
         name: "llm.provider",
         env: Some("HAEMA_LLM"),
         default: "none",
-        allowed: PROVIDERS,
+        allowed: LLM_PROVIDERS,
         help: "the LLM that merges memories: none stores them as given; openai is any OpenAI-compatible server",
         set: Some(|s, v| {
-            s.llm.provider = parse(v)?;
+            s.llm.provider = provider(v)?;
             Ok(())
         }),
         show: Some(|s| shown(&s.llm.provider)),
@@ -280,10 +314,10 @@ pub static SETTINGS: &[SettingSpec] = &[
         name: "embedder.provider",
         env: Some("HAEMA_EMBEDDER"),
         default: "not set: local for a new store; an existing store keeps the embedder it was made with",
-        allowed: &["none", "openai", "gemini", "local"],
+        allowed: ProviderKind::SPELLINGS,
         help: "the embedder: none leaves search full-text only; local runs a sentence-transformers model here",
         set: Some(|s, v| {
-            s.embedder.provider = Some(parse(v)?);
+            s.embedder.provider = Some(provider(v)?);
             Ok(())
         }),
         show: Some(|s| shown(&s.embedder.kind())),

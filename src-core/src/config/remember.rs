@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{ProviderKind, Settings};
+use super::Settings;
 use crate::{Error, Result};
 
 impl Settings {
@@ -25,13 +25,7 @@ impl Settings {
         }
         let e = &self.embedder;
         let mut section = toml::Table::new();
-        let provider = match e.kind() {
-            ProviderKind::None => "none",
-            ProviderKind::Openai => "openai",
-            ProviderKind::Gemini => "gemini",
-            ProviderKind::Local => "local",
-        };
-        section.insert("provider".into(), provider.into());
+        section.insert("provider".into(), e.kind().as_str().into());
         if let Some(model) = &e.model {
             section.insert("model".into(), model.clone().into());
         }
@@ -60,6 +54,7 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::ProviderKind;
 
     #[test]
     fn writes_an_embedder_table_once_and_keeps_the_rest() {

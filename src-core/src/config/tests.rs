@@ -23,6 +23,54 @@ fn defaults_file_then_env() {
 }
 
 #[test]
+fn a_blank_provider_setting_is_none_but_a_blank_spelling_is_no_provider() {
+    let err = "".parse::<ProviderKind>().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "unknown provider ``; expected one of: none, openai, gemini, local"
+    );
+    assert_eq!(" local ".parse::<ProviderKind>().unwrap_err().value, " local ");
+    assert_eq!(ProviderKind::from_setting(" local "), Ok(ProviderKind::Local));
+    assert_eq!(ProviderKind::from_setting(" \t"), Ok(ProviderKind::None));
+
+    let dir = tempfile::tempdir().unwrap();
+    let s = Settings::load_with_env(dir.path(), env(&[("HAEMA_LLM", " "), ("HAEMA_EMBEDDER", "  ")])).unwrap();
+    assert_eq!(
+        (s.llm.provider, s.embedder.provider),
+        (ProviderKind::None, Some(ProviderKind::None))
+    );
+    let s = Settings::load_with_env(dir.path(), env(&[("HAEMA_EMBEDDER", " gemini ")])).unwrap();
+    assert_eq!(s.embedder.provider, Some(ProviderKind::Gemini));
+    let err = Settings::load_with_env(dir.path(), env(&[("HAEMA_EMBEDDER", "lcoal")]))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("HAEMA_EMBEDDER=\"lcoal\" is not valid: unknown provider `lcoal`; expected one of: none, openai, gemini, local"),
+        "{err}"
+    );
+
+    let s = Settings::from_toml("[llm]\nprovider = \"\"\n[embedder]\nprovider = \" \"\n").unwrap();
+    assert_eq!(
+        (s.llm.provider, s.embedder.provider),
+        (ProviderKind::None, Some(ProviderKind::None))
+    );
+    let s = Settings::from_toml("[llm]\nprovider = \"gemini\"\n[embedder]\nprovider = \"local\"\n").unwrap();
+    assert_eq!(
+        (s.llm.provider, s.embedder.provider),
+        (ProviderKind::Gemini, Some(ProviderKind::Local))
+    );
+    assert_eq!(
+        Settings::from_toml("").unwrap().embedder.provider,
+        None,
+        "unset is not none"
+    );
+    let err = Settings::from_toml("[embedder]\nprovider = \"openia\"\n").unwrap_err();
+    assert!(err.contains("unknown provider `openia`; expected one of"), "{err}");
+    let written = toml::to_string(&s).unwrap();
+    assert_eq!(Settings::from_toml(&written).unwrap(), s, "{written}");
+}
+
+#[test]
 fn haema_constructor_validation() {
     let dir = tempfile::tempdir().unwrap();
     let err = Settings::load_with_env(dir.path(), env(&[("HAEMA_EMBED_DIMS", "0")]))
@@ -176,20 +224,25 @@ fn the_registry_is_well_formed() {
     assert!(json[1].get("set").is_none() && json[1].get("show").is_none());
 }
 
-/// The dotted leaf keys of a settings table, stopping at declared names (`tui.keys` is one
-/// setting, however many bindings it holds).
-fn leaf_keys(table: &toml::Table, prefix: &str, out: &mut Vec<String>) {
-    for (key, value) in table {
-        let dotted = if prefix.is_empty() {
-            key.clone()
-        } else {
-            format!("{prefix}.{key}")
-        };
-        match value {
-            toml::Value::Table(inner) if SettingSpec::named(&dotted).is_none() => leaf_keys(inner, &dotted, out),
-            _ => out.push(dotted),
-        }
-    }
+#[test]
+fn the_leaves_of_a_settings_table_stop_at_declared_settings() {
+    let table: toml::Table =
+        "review = \"auto\"\n[llm]\nmodel = \"m\"\n[tui.keys]\nquit = \"q\"\napprove = [\"y\"]\n[extra.deep]\nkey = 1\n"
+            .parse()
+            .unwrap();
+    let leaves: Vec<(String, String)> = dotted_leaves(&table)
+        .into_iter()
+        .map(|(key, value)| (key, value.to_string()))
+        .collect();
+    let expected = [
+        ("extra.deep.key", "1"),
+        ("llm.model", "\"m\""),
+        ("review", "\"auto\""),
+        ("tui.keys", "{ approve = [\"y\"], quit = \"q\" }"),
+    ]
+    .map(|(k, v)| (k.to_owned(), v.to_owned()));
+    assert_eq!(leaves, expected, "tui.keys is one setting; unknown keys are listed too");
+    assert!(dotted_leaves(&toml::Table::new()).is_empty());
 }
 
 #[test]
@@ -202,8 +255,8 @@ fn every_file_key_is_declared_with_the_code_default() {
     full.embedder.model = Some("m".into());
     full.embedder.dims = Some(8);
     full.tui.keys.insert("quit".into(), KeyList::One("q".into()));
-    let mut keys = Vec::new();
-    leaf_keys(&toml::Table::try_from(&full).unwrap(), "", &mut keys);
+    let table = toml::Table::try_from(&full).unwrap();
+    let mut keys: Vec<String> = dotted_leaves(&table).into_iter().map(|(key, _)| key).collect();
     keys.sort();
     let mut declared: Vec<String> = SETTINGS
         .iter()

@@ -7,6 +7,7 @@ use std::time::Instant;
 use serde::Serialize;
 use serde_json::json;
 
+use crate::Error;
 use crate::config::Settings;
 use crate::provider::{StructuredRequest, check_embeddings};
 use crate::store::Store;
@@ -21,22 +22,64 @@ pub struct Check {
     pub name: String,
     /// Whether it works.
     pub ok: bool,
-    /// What was found, or what is wrong and how to fix it.
+    /// What was found, or what is wrong.
     pub detail: String,
+    /// What a failed check met, when a front end has a way out of it to offer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<CheckProblem>,
 }
 
-fn check(name: &str, result: Result<String, String>) -> Check {
-    match result {
-        Ok(detail) => Check {
-            name: name.to_owned(),
-            ok: true,
-            detail,
-        },
-        Err(detail) => Check {
-            name: name.to_owned(),
-            ok: false,
-            detail,
-        },
+/// A failure a front end knows a way out of (the command line words it as a command, for
+/// example): the situation and its data, never the advice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum CheckProblem {
+    /// The store's vectors are by another embedder than the configured one (or none is
+    /// configured): configure that one again, or re-embed the store.
+    EmbedderMismatch,
+    /// The configured local model is not downloaded.
+    ModelNotDownloaded {
+        /// Its Hugging Face name.
+        model: String,
+    },
+}
+
+/// Why a check failed: its words, and the situation when a front end can help.
+struct Failure {
+    detail: String,
+    problem: Option<CheckProblem>,
+}
+
+impl From<String> for Failure {
+    fn from(detail: String) -> Self {
+        Self { detail, problem: None }
+    }
+}
+
+impl From<Error> for Failure {
+    fn from(error: Error) -> Self {
+        let problem = match &error {
+            Error::EmbedderMismatch { .. } => Some(CheckProblem::EmbedderMismatch),
+            Error::ModelNotDownloaded { model, .. } => Some(CheckProblem::ModelNotDownloaded { model: model.clone() }),
+            _ => None,
+        };
+        Self {
+            detail: error.to_string(),
+            problem,
+        }
+    }
+}
+
+fn check(name: &str, result: Result<String, Failure>) -> Check {
+    let (ok, detail, problem) = match result {
+        Ok(detail) => (true, detail, None),
+        Err(failure) => (false, failure.detail, failure.problem),
+    };
+    Check {
+        name: name.to_owned(),
+        ok,
+        detail,
+        problem,
     }
 }
 
@@ -86,7 +129,7 @@ pub async fn doctor(dir: &Path, settings: &Settings) -> Vec<Check> {
             (Some(embedder.to_owned()).filter(|_| *count > 0 && !*waits), *dims)
         }
         Err(e) => {
-            checks.push(check("store", Err(e.clone())));
+            checks.push(check("store", Err(e.clone().into())));
             (None, 0)
         }
     };
@@ -94,11 +137,14 @@ pub async fn doctor(dir: &Path, settings: &Settings) -> Vec<Check> {
     checks.push(check(
         "core.md",
         if core_path.exists() {
-            files::read(&core_path).map_err(|e| e.to_string()).and_then(|text| {
-                CoreSections::parse(&text)
-                    .map(|_| "four sections, well formed".to_owned())
-                    .map_err(|e| e.to_string())
-            })
+            files::read(&core_path)
+                .map_err(|e| e.to_string())
+                .and_then(|text| {
+                    CoreSections::parse(&text)
+                        .map(|_| "four sections, well formed".to_owned())
+                        .map_err(|e| e.to_string())
+                })
+                .map_err(Failure::from)
         } else {
             Ok("not there yet: the next haema command writes it (from its history, or the template)".to_owned())
         },
@@ -107,23 +153,27 @@ pub async fn doctor(dir: &Path, settings: &Settings) -> Vec<Check> {
         "embedder",
         embedder_check(settings, stored_embedder.as_deref(), stored_dims).await,
     ));
-    checks.push(check("llm", llm_check(settings).await));
+    checks.push(check("llm", llm_check(settings).await.map_err(Failure::from)));
     checks
 }
 
-async fn embedder_check(settings: &Settings, stored: Option<&str>, stored_dims: usize) -> Result<String, String> {
-    let Some(embedder) = settings.build_embedder().map_err(|e| e.to_string())? else {
+async fn embedder_check(settings: &Settings, stored: Option<&str>, stored_dims: usize) -> Result<String, Failure> {
+    let mismatch = |detail: String| Failure {
+        detail,
+        problem: Some(CheckProblem::EmbedderMismatch),
+    };
+    let Some(embedder) = settings.build_embedder()? else {
         return match stored {
-            Some(id) if id != "none" => Err(format!(
-                "none is configured but the store's vectors are by {id}; configure that embedder or run `haema reembed`"
-            )),
+            Some(id) if id != "none" => Err(mismatch(format!(
+                "none is configured but the store's vectors are by {id}"
+            ))),
             _ => Ok("none: search is lexical (full text) only".to_owned()),
         };
     };
     let started = Instant::now();
     let texts = vec!["haema doctor checks the embedder".to_owned()];
-    let vectors = embedder.embed_query(&texts).await.map_err(|e| e.to_string())?;
-    check_embeddings(&embedder.id(), vectors, 1, embedder.dims()).map_err(|e| e.to_string())?;
+    let vectors = embedder.embed_query(&texts).await.map_err(Error::from)?;
+    check_embeddings(&embedder.id(), vectors, 1, embedder.dims()).map_err(Error::from)?;
     let answered = format!(
         "{} answered with {} numbers in {} ms",
         embedder.id(),
@@ -131,9 +181,9 @@ async fn embedder_check(settings: &Settings, stored: Option<&str>, stored_dims: 
         started.elapsed().as_millis()
     );
     match stored {
-        Some(id) if id != embedder.id() || stored_dims != embedder.dims() => Err(format!(
-            "{answered}, but the store's vectors are by {id} ({stored_dims} dims); run `haema reembed` to switch the store"
-        )),
+        Some(id) if id != embedder.id() || stored_dims != embedder.dims() => Err(mismatch(format!(
+            "{answered}, but the store's vectors are by {id} ({stored_dims} dims)"
+        ))),
         _ => Ok(answered),
     }
 }

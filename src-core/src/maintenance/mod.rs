@@ -5,5 +5,5 @@ mod doctor;
 pub(crate) use reembed::{fill_missing, reembed_unless_busy};
 mod reembed;
 
-pub use doctor::{Check, doctor};
+pub use doctor::{Check, CheckProblem, doctor};
 pub use reembed::{ReembedProgress, ReembedReport, reembed};

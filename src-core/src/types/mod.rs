@@ -71,6 +71,8 @@ mod tests {
         check(SearchMode::ALL);
         check(&Section::ALL);
         check(AddStatus::ALL);
+        check(crate::config::ProviderKind::ALL);
+        check(crate::config::ReviewPolicy::ALL);
     }
 
     #[test]

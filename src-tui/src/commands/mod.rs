@@ -146,7 +146,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Some(Command::Recall(args)) => memories::recall(&memory, args).await,
         Some(Command::Core(command)) => core::run(&memory, command).await,
         Some(Command::Review(command)) => review::run(&memory, command).await,
-        Some(Command::History(flag)) => review::history(&memory, flag.json).await,
+        Some(Command::History(args)) => review::history(&memory, args).await,
         Some(Command::Revert(args)) => review::revert(&memory, args.id, args.json).await,
         Some(Command::Forget(args)) => forget::run(&memory, args).await,
         Some(Command::Export(args)) => transfer::export(&memory, args).await,

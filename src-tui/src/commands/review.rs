@@ -4,11 +4,11 @@ use std::io::IsTerminal;
 
 use anyhow::Result;
 use haema_core::review::diff::{self, Change};
-use haema_core::{AddStatus, Changeset, Memory};
+use haema_core::{AddStatus, Changeset, ChangesetId, ChangesetSummary, Memory};
 use serde_json::{Value, json};
 
 use super::read_source;
-use crate::cli::ReviewCommand;
+use crate::cli::{HistoryArgs, ReviewCommand};
 use crate::output::{self, one_line, print, utc};
 
 fn status_name(changeset: &Changeset) -> String {
@@ -18,7 +18,9 @@ fn status_name(changeset: &Changeset) -> String {
         .unwrap_or_default()
 }
 
-fn summary(c: &Changeset) -> Value {
+/// A changeset for scripts, with its inputs and items: `review list --json`, `history ID
+/// --json`, `revert --json`.
+fn detail(c: &Changeset) -> Value {
     json!({
         "id": c.id,
         "kind": c.kind,
@@ -98,7 +100,7 @@ pub async fn run(memory: &Memory, command: ReviewCommand) -> Result<()> {
         ReviewCommand::List(flag) => {
             let pending = memory.pending().await?;
             if flag.json {
-                return output::json(&pending.iter().map(summary).collect::<Vec<_>>());
+                return output::json(&pending.iter().map(detail).collect::<Vec<_>>());
             }
             if pending.is_empty() {
                 return print("No changesets wait for review.\n");
@@ -170,33 +172,30 @@ pub async fn run(memory: &Memory, command: ReviewCommand) -> Result<()> {
     }
 }
 
-pub async fn history(memory: &Memory, as_json: bool) -> Result<()> {
-    let all = memory.changesets(Default::default()).await?;
-    if as_json {
-        return output::json(&all.iter().map(summary).collect::<Vec<_>>());
-    }
-    if all.is_empty() {
-        return print("No changesets yet.\n");
-    }
-    let text: String = all
-        .iter()
-        .map(|c| {
-            let by = c.decided_by.map_or("-", haema_core::DecidedBy::as_str);
-            format!(
-                "{:>5}  {}  {:<6} {:<9} by {:<5} −{} +{}{}  {}\n",
-                c.id,
-                utc(c.created_at_ms),
-                c.kind,
-                status_name(c),
-                by,
-                c.removed().count(),
-                c.added().count(),
-                if c.core_after.is_some() { " core" } else { "" },
-                one_line(&c.inputs.join(" · "))
-            )
-        })
-        .collect();
-    print(&text)
+/// Changeset summaries `haema history` reads per statement.
+const HISTORY_PAGE: usize = 500;
+
+/// A history list entry for scripts: the keys of [`detail`] that a summary can fill as
+/// they are, and counts in place of the lists it does not load (`haema history ID --json`
+/// prints those).
+fn summary_json(s: &ChangesetSummary) -> Value {
+    json!({
+        "id": s.id,
+        "kind": s.kind,
+        "status": s.status,
+        "outcome": s.outcome,
+        "created_at_ms": s.created_at_ms,
+        "decided_at_ms": s.decided_at_ms,
+        "decided_by": s.decided_by,
+        "first_inputs": s.first_inputs,
+        "input_count": s.input_count,
+        "removed": s.removed,
+        "added": s.added,
+        "core_changed": s.changes_core,
+        "warning_count": s.warnings,
+        "reverts": s.reverts_id,
+        "reverted_by": s.reverted_by_id,
+    })
 }
 
 /// Asks before approving what removes without adding, or forgets: only with a terminal to
@@ -231,10 +230,88 @@ fn confirm_approval(changeset: &Changeset) -> Result<()> {
     }
 }
 
-pub async fn revert(memory: &Memory, id: haema_core::ChangesetId, as_json: bool) -> Result<()> {
+/// One history line: id, time, kind, status, who decided, counts, the first inputs.
+fn history_line(s: &ChangesetSummary) -> String {
+    let by = s.decided_by.map_or("-", haema_core::DecidedBy::as_str);
+    format!(
+        "{:>5}  {}  {:<6} {:<9} by {:<5} −{} +{}{}  {}\n",
+        s.id,
+        utc(s.created_at_ms),
+        s.kind.as_str(),
+        s.status.as_str(),
+        by,
+        s.removed,
+        s.added,
+        if s.changes_core { " core" } else { "" },
+        one_line(&output::inputs_line(&s.first_inputs, s.input_count))
+    )
+}
+
+/// Reads the summaries of at most `limit` changesets older than `before` (from the newest
+/// when `None`), newest first, `page` at a time, and hands each page to `each`: no
+/// changeset is loaded whole. Returns how many there were and the oldest one's id.
+async fn summary_pages(
+    memory: &Memory,
+    before: Option<ChangesetId>,
+    limit: usize,
+    page: usize,
+    mut each: impl FnMut(&[ChangesetSummary]) -> Result<()>,
+) -> Result<(usize, Option<ChangesetId>)> {
+    let (mut oldest, mut shown) = (None, 0);
+    while shown < limit {
+        let summaries = memory
+            .changeset_summaries(oldest.or(before), page.min(limit - shown))
+            .await?;
+        let Some(last) = summaries.last() else { break };
+        oldest = Some(last.id);
+        shown += summaries.len();
+        each(&summaries)?;
+    }
+    Ok((shown, oldest))
+}
+
+/// `haema history`: every changeset (or `--limit` of them, older than `--before`), newest
+/// first, one line each, read a page of summaries at a time; `haema history ID` shows one
+/// changeset in full.
+pub async fn history(memory: &Memory, args: HistoryArgs) -> Result<()> {
+    if let Some(id) = args.id {
+        let changeset = memory.changeset(id).await?;
+        return if args.json {
+            output::json(&detail(&changeset))
+        } else {
+            print(&render(&changeset))
+        };
+    }
+    let limit = args.limit.unwrap_or(usize::MAX);
+    if args.json {
+        let mut entries = Vec::new();
+        summary_pages(memory, args.before, limit, HISTORY_PAGE, |page| {
+            entries.extend(page.iter().map(summary_json));
+            Ok(())
+        })
+        .await?;
+        return output::json(&entries);
+    }
+    let (shown, oldest) = summary_pages(memory, args.before, limit, HISTORY_PAGE, |page| {
+        print(&page.iter().map(history_line).collect::<String>())
+    })
+    .await?;
+    match (shown, args.before, oldest) {
+        (0, None, _) => print("No changesets yet.\n"),
+        (0, Some(id), _) => print(&format!("No changesets older than {id}.\n")),
+        (_, _, Some(oldest)) if shown == limit && !memory.changeset_summaries(Some(oldest), 1).await?.is_empty() => {
+            print(&format!(
+                "\nOlder ones: `haema history --before {oldest}`; one in full: `haema history ID`.\n"
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
+pub async fn revert(memory: &Memory, id: ChangesetId, as_json: bool) -> Result<()> {
     let revert = memory.revert(id).await?;
     if as_json {
-        return output::json(&summary(&revert));
+        return output::json(&detail(&revert));
     }
     let mut text = format!(
         "Reverted changeset {id} with changeset {}: {} memories restored, {} removed.\n",
@@ -246,4 +323,42 @@ pub async fn revert(memory: &Memory, id: haema_core::ChangesetId, as_json: bool)
         text.push_str(&format!("note: {w}\n"));
     }
     print(&text)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use haema_core::config::ProviderKind;
+    use haema_core::{Memory, Settings};
+
+    use super::summary_pages;
+
+    #[tokio::test]
+    async fn history_pages_through_summaries_up_to_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut settings = Settings::default();
+        settings.embedder.provider = Some(ProviderKind::None);
+        let memory = Memory::open(dir.path(), settings).await.unwrap();
+        for i in 0..7 {
+            memory.add(vec![format!("fact {i}")]).await.unwrap();
+        }
+        let read = async |before: Option<i64>, limit: usize| {
+            let mut pages = Vec::new();
+            let (count, oldest) = summary_pages(&memory, before.map(Into::into), limit, 3, |page| {
+                pages.push(page.iter().map(|s| s.id.get()).collect::<Vec<_>>());
+                Ok(())
+            })
+            .await
+            .unwrap();
+            (pages, count, oldest.map(|id| id.get()))
+        };
+        assert_eq!(
+            read(None, usize::MAX).await,
+            (vec![vec![7, 6, 5], vec![4, 3, 2], vec![1]], 7, Some(1))
+        );
+        assert_eq!(read(None, 5).await, (vec![vec![7, 6, 5], vec![4, 3]], 5, Some(3)));
+        assert_eq!(read(Some(3), 6).await, (vec![vec![2, 1]], 2, Some(1)));
+        assert_eq!(read(Some(1), 6).await, (vec![], 0, None));
+    }
 }

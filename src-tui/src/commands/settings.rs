@@ -48,7 +48,19 @@ pub async fn doctor(dir: &Path, as_json: bool) -> Result<()> {
     } else {
         let text: String = checks
             .iter()
-            .map(|c| format!("{} {:<9} {}\n", if c.ok { "ok  " } else { "FAIL" }, c.name, c.detail))
+            .map(|c| {
+                let next = c
+                    .problem
+                    .as_ref()
+                    .map(|p| format!("; {}", crate::remedy::cli_check(p)))
+                    .unwrap_or_default();
+                format!(
+                    "{} {:<9} {}{next}\n",
+                    if c.ok { "ok  " } else { "FAIL" },
+                    c.name,
+                    c.detail
+                )
+            })
             .collect();
         print(&text)?;
     }

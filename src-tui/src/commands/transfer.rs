@@ -55,14 +55,16 @@ pub async fn import(memory: &Memory, args: ImportArgs) -> Result<()> {
         Imported::Items(report) => format!(
             "Imported {} memories{}; {} skipped (already known or repeated).\n",
             report.added,
-            report
-                .changeset
-                .map(|c| format!(" as changeset {c}"))
-                .unwrap_or_default(),
+            as_changeset(report.changeset),
             report.skipped
         ),
         Imported::Haema(report) => haema_words(&report),
     })
+}
+
+/// ` as changeset 7` when an import made one.
+fn as_changeset(changeset: Option<haema_core::ChangesetId>) -> String {
+    changeset.map(|c| format!(" as changeset {c}")).unwrap_or_default()
 }
 
 /// What importing a HAEMA store folder did, in words.
@@ -70,10 +72,7 @@ fn haema_words(report: &HaemaReport) -> String {
     let mut text = format!(
         "Imported {} memories from the HAEMA store{}; {} already here.\n",
         report.added,
-        report
-            .changeset
-            .map(|c| format!(" as changeset {c}"))
-            .unwrap_or_default(),
+        as_changeset(report.changeset),
         report.skipped
     );
     if report.only_in_chroma > 0 {

@@ -5,6 +5,8 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+#[allow(unused_imports, reason = "each test binary uses what it needs of this module")]
+pub use haema_tests::openai_env;
 use serde_json::Value;
 
 /// Runs `haema --store DIR ARGS` with only the given environment. Tests never reach the
@@ -51,19 +53,6 @@ pub fn contents(rows: &Value) -> Vec<String> {
 
 pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-pub fn openai_env(base: &str) -> Vec<(&'static str, String)> {
-    vec![
-        ("HAEMA_LLM", "openai".into()),
-        ("HAEMA_LLM_BASE_URL", base.to_owned()),
-        ("HAEMA_LLM_MODEL", "gpt-test".into()),
-        ("HAEMA_EMBEDDER", "openai".into()),
-        ("HAEMA_EMBED_BASE_URL", base.to_owned()),
-        ("HAEMA_EMBED_MODEL", "hash-test".into()),
-        ("HAEMA_EMBED_DIMS", "64".into()),
-        ("HAEMA_MERGE_DISTANCE_CUTOFF", "0.6".into()),
-    ]
 }
 
 pub fn refs<'a>(env: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {

@@ -101,10 +101,15 @@ fn safetensors_header(path: &Path) -> Result<Vec<u8>, String> {
 
 impl LocalEmbedder {
     /// Loads `model`: a folder, or a Hugging Face name found in the local cache.
-    pub fn load(model: &str, batch_size: usize) -> Result<Self, ProviderError> {
-        let fail = |message: String| ProviderError::new(format!("local:{model}"), ProviderErrorKind::Config, message);
-        let dir = files::resolve(model).map_err(fail)?;
-        Self::load_dir(&dir, model, batch_size).map_err(fail)
+    ///
+    /// # Errors
+    /// [`Error::ModelNotDownloaded`](crate::Error::ModelNotDownloaded) for a name that is not
+    /// in the cache; a provider error of kind `Config` for a folder that is missing or
+    /// does not hold a usable model.
+    pub fn load(model: &str, batch_size: usize) -> crate::Result<Self> {
+        let dir = files::resolve(model)?;
+        Self::load_dir(&dir, model, batch_size)
+            .map_err(|message| ProviderError::new(format!("local:{model}"), ProviderErrorKind::Config, message).into())
     }
 
     /// Loads the model in folder `dir`, known to people as `name` (its Hugging Face name).

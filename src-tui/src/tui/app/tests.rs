@@ -13,6 +13,15 @@ fn app() -> App {
     App::new("/stores/default".into(), Keymap::default(), Instant::now())
 }
 
+/// An app on the Core view, its sections loaded from the fixture.
+fn on_core() -> App {
+    let mut a = app();
+    key(&mut a, KeyCode::Char('3'));
+    let (sections, locked) = fixtures::core();
+    a.update(Msg::Core { sections, locked });
+    a
+}
+
 fn key(app: &mut App, code: KeyCode) -> Vec<Effect> {
     app.handle_event(Event::Key(KeyEvent::new(code, KeyModifiers::NONE)))
 }
@@ -177,10 +186,7 @@ fn editing_a_proposal_approves_the_edited_lines() {
 
 #[test]
 fn leaving_an_edited_text_asks_and_no_returns_to_it() {
-    let mut a = app();
-    key(&mut a, KeyCode::Char('3'));
-    let (sections, locked) = fixtures::core();
-    a.update(Msg::Core { sections, locked });
+    let mut a = on_core();
     key(&mut a, KeyCode::Char('e'));
     chars(&mut a, "!");
     key(&mut a, KeyCode::Esc);
@@ -197,10 +203,7 @@ fn leaving_an_edited_text_asks_and_no_returns_to_it() {
 
 #[test]
 fn core_keys_save_lock_and_restore() {
-    let mut a = app();
-    key(&mut a, KeyCode::Char('3'));
-    let (sections, locked) = fixtures::core();
-    a.update(Msg::Core { sections, locked });
+    let mut a = on_core();
     key(&mut a, KeyCode::Char('G'));
     assert_eq!(
         key(&mut a, KeyCode::Char('l')),

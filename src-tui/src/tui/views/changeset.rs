@@ -22,15 +22,7 @@ fn more_line(total: usize, ui: &Ui) -> Option<Line<'static>> {
 
 /// The inputs of a changeset on one line: the first three, and how many more.
 pub fn inputs_line(cs: &Changeset) -> String {
-    first_inputs_line(cs.inputs.iter().take(3).cloned().collect(), cs.inputs.len())
-}
-
-fn first_inputs_line(first: Vec<String>, total: usize) -> String {
-    let mut line = first.join(" · ");
-    if total > 3 {
-        line.push_str(&format!(" · (+{} more)", total - 3));
-    }
-    line
+    crate::output::inputs_line(&cs.inputs, cs.inputs.len())
 }
 
 /// `marker text`, with the words that differ from the partner emphasised.
@@ -189,7 +181,7 @@ pub fn summary(cs: &ChangesetSummary) -> String {
         None => cs
             .raw_input
             .clone()
-            .unwrap_or_else(|| first_inputs_line(cs.first_inputs.clone(), cs.input_count)),
+            .unwrap_or_else(|| crate::output::inputs_line(&cs.first_inputs, cs.input_count)),
     };
     let core = if cs.changes_core { " core" } else { "" };
     format!(
