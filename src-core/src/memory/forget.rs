@@ -88,7 +88,7 @@ impl Memory {
                         mentioning: request.phrase().map(str::to_owned),
                         receipt: None,
                     };
-                    w.insert_changeset(&forget_changeset(ChangesetStatus::Pending, None, now, related, record))
+                    w.insert_changeset(&forget_changeset(None, now, related, record))
                 })
             })
             .await?;
@@ -293,52 +293,27 @@ fn forget_in(
     };
     let id = match existing {
         Some(id) => {
-            let mut done = forget_changeset(ChangesetStatus::Pending, None, now, related, record);
+            let mut done = forget_changeset(None, now, related, record);
             done.id = id;
             w.rewrite_changeset_text(&done)?;
             w.decide(id, ChangesetStatus::Committed, by, now)?;
             id
         }
-        None => w.insert_changeset(&forget_changeset(
-            ChangesetStatus::Committed,
-            Some(by),
-            now,
-            related,
-            record,
-        ))?,
+        None => w.insert_changeset(&forget_changeset(Some(by), now, related, record))?,
     };
     w.set_meta(MetaKey::ScrubPending, "1")?;
     Ok((id, core_text))
 }
 
-/// A `forget` changeset.
-fn forget_changeset(
-    status: ChangesetStatus,
-    by: Option<DecidedBy>,
-    now: i64,
-    related: Vec<RelatedItem>,
-    record: ForgetRecord,
-) -> Changeset {
+/// A `forget` changeset: pending (a request) or committed by `by`.
+fn forget_changeset(by: Option<DecidedBy>, now: i64, related: Vec<RelatedItem>, record: ForgetRecord) -> Changeset {
+    let base = match by {
+        Some(by) => Changeset::decided(ChangesetKind::Forget, Outcome::Forget, by, now),
+        None => Changeset::empty(ChangesetKind::Forget, ChangesetStatus::Pending, Outcome::Forget, now),
+    };
     Changeset {
-        id: ChangesetId::UNSAVED,
-        kind: ChangesetKind::Forget,
-        status,
-        outcome: Outcome::Forget,
-        created_at_ms: now,
-        decided_at_ms: by.map(|_| now),
-        decided_by: by,
-        raw_input: None,
-        inputs: Vec::new(),
         related,
-        proposed: Vec::new(),
-        core_before: None,
-        core_after: None,
-        llm: None,
-        embedder: None,
-        llm_calls: Vec::new(),
-        warnings: Vec::new(),
-        reverts_id: None,
-        reverted_by_id: None,
         forget: Some(record),
+        ..base
     }
 }

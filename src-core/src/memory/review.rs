@@ -254,15 +254,6 @@ impl Memory {
                     };
                     let ts = store::now_ms();
                     let revert = Changeset {
-                        id: ChangesetId::UNSAVED,
-                        kind: ChangesetKind::Revert,
-                        status: ChangesetStatus::Committed,
-                        outcome: Outcome::Revert,
-                        created_at_ms: ts,
-                        decided_at_ms: Some(ts),
-                        decided_by: Some(DecidedBy::User),
-                        raw_input: None,
-                        inputs: Vec::new(),
                         related: plan
                             .hide
                             .iter()
@@ -284,13 +275,9 @@ impl Memory {
                             .collect(),
                         core_before: core_after.as_ref().map(|_| core_now.clone()),
                         core_after: core_after.clone(),
-                        llm: None,
-                        embedder: None,
-                        llm_calls: Vec::new(),
                         warnings,
                         reverts_id: Some(id),
-                        reverted_by_id: None,
-                        forget: None,
+                        ..Changeset::decided(ChangesetKind::Revert, Outcome::Revert, DecidedBy::User, ts)
                     };
                     let revert_id = tx.insert_changeset(&revert)?;
                     apply::apply_revert(tx, &plan, revert_id)?;

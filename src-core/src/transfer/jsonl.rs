@@ -131,7 +131,7 @@ impl Memory {
             Some(Record::Header { format, version: 1, .. }) if format == EXPORT_FORMAT => {}
             _ => {
                 return Err(Error::InvalidArgument(
-                    "the import file does not start with a haema export header; make it with `haema export`".into(),
+                    "the import file does not start with the header of a haema export (its first line names the format and version)".into(),
                 ));
             }
         }

@@ -187,17 +187,28 @@ impl Changeset {
     /// `now` (not yet in the store: inserting it gives it its id).
     pub(crate) fn imported(source: String, inputs: Vec<String>, proposed: Vec<ProposedItem>, now: i64) -> Self {
         Self {
-            id: ChangesetId::UNSAVED,
-            kind: ChangesetKind::Add,
-            status: ChangesetStatus::Committed,
-            outcome: Outcome::Import,
-            created_at_ms: now,
-            decided_at_ms: Some(now),
-            decided_by: Some(DecidedBy::Import),
             raw_input: Some(source),
             inputs,
-            related: Vec::new(),
             proposed,
+            ..Self::decided(ChangesetKind::Add, Outcome::Import, DecidedBy::Import, now)
+        }
+    }
+
+    /// A changeset with nothing in it yet, made at `now` (not yet in the store: inserting it
+    /// gives it its id); the callers fill in what it holds.
+    pub(crate) fn empty(kind: ChangesetKind, status: ChangesetStatus, outcome: Outcome, now: i64) -> Self {
+        Self {
+            id: ChangesetId::UNSAVED,
+            kind,
+            status,
+            outcome,
+            created_at_ms: now,
+            decided_at_ms: None,
+            decided_by: None,
+            raw_input: None,
+            inputs: Vec::new(),
+            related: Vec::new(),
+            proposed: Vec::new(),
             core_before: None,
             core_after: None,
             llm: None,
@@ -207,6 +218,15 @@ impl Changeset {
             reverts_id: None,
             reverted_by_id: None,
             forget: None,
+        }
+    }
+
+    /// [`Changeset::empty`], committed by `by` at `now`.
+    pub(crate) fn decided(kind: ChangesetKind, outcome: Outcome, by: DecidedBy, now: i64) -> Self {
+        Self {
+            decided_at_ms: Some(now),
+            decided_by: Some(by),
+            ..Self::empty(kind, ChangesetStatus::Committed, outcome, now)
         }
     }
 
