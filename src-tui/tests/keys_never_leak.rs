@@ -44,7 +44,7 @@ async fn a_key_the_provider_echoes_is_masked_everywhere() {
         vec!["add", "--items", "The user plays chess"],
         vec!["search", "plums", "--json"],
         vec!["recall", "what fruit", "--json"],
-        vec!["history", "--json"],
+        vec!["history", "1", "--json"],
         vec!["review", "list", "--json"],
         vec!["status", "--json"],
         vec!["config", "--json"],
