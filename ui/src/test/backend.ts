@@ -91,6 +91,7 @@ export function storeInfo(dir = "/home/ann/.local/share/haema/default", pending 
     llm: null,
     review: "guarded",
     embedder_wanted: null,
+    vectors_behind: false,
     lexical_reason: null,
   };
 }
