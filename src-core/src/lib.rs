@@ -23,6 +23,7 @@
 //! | `pipeline` | the write path: split, related memories, reconstruction, core update |
 //! | [`provider`] | embedders and LLMs (OpenAI, Gemini, Ollama, the local model, the Hub) |
 //! | `search` | hybrid, vector and full-text search, and the recall block |
+//! | [`safety`] | hostile text: found at write time, fenced in prompts, neutralised in recall |
 //! | [`review`] | diffs, the review view of a changeset, a core section's history |
 //! | `transfer` | export, import, HAEMA store folders |
 //! | `maintenance` | `doctor` and `reembed` |
@@ -40,6 +41,7 @@ mod memory;
 mod pipeline;
 pub mod provider;
 pub mod review;
+pub mod safety;
 mod search;
 mod store;
 mod transfer;

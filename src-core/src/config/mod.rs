@@ -26,11 +26,13 @@ closed_set! {
     /// What happens to a changeset once it is built.
     #[derive(Default)]
     pub enum ReviewPolicy ("review policy") {
-        /// Commit at once (HAEMA's behaviour).
+        /// Commit at once (HAEMA's behaviour); text that reads like a prompt injection is
+        /// committed too, with a warning.
         Auto = "auto",
         /// Every changeset waits for a person.
         Review = "review",
-        /// Commit at once when it removes no memory and leaves core alone; otherwise wait.
+        /// Commit at once when it removes no memory, leaves core alone and nothing in it reads
+        /// like a prompt injection; otherwise wait.
         #[default]
         Guarded = "guarded",
     }
@@ -196,6 +198,21 @@ impl Default for MergeSettings {
     }
 }
 
+/// Recall block settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RecallSettings {
+    /// Longest memory text in a recall block, in characters; a longer memory is cut, and
+    /// the block says so.
+    pub max_chars: usize,
+}
+
+impl Default for RecallSettings {
+    fn default() -> Self {
+        Self { max_chars: 1_000 }
+    }
+}
+
 /// All settings of a store.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -204,6 +221,8 @@ pub struct Settings {
     pub review: ReviewPolicy,
     /// Related-memory lookup.
     pub merge: MergeSettings,
+    /// The recall block.
+    pub recall: RecallSettings,
     /// The LLM.
     pub llm: LlmSettings,
     /// The embedder.
@@ -333,6 +352,12 @@ impl Settings {
             return Err(Error::Config(format!(
                 "merge distance_cutoff must be a number >= 0 ({})",
                 origin("merge.distance_cutoff")
+            )));
+        }
+        if self.recall.max_chars == 0 {
+            return Err(Error::Config(format!(
+                "recall max_chars must be greater than 0 ({})",
+                origin("recall.max_chars")
             )));
         }
         Ok(())

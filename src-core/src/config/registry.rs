@@ -197,7 +197,7 @@ pub static SETTINGS: &[SettingSpec] = &[
         env: Some("HAEMA_REVIEW"),
         default: "guarded",
         allowed: super::ReviewPolicy::SPELLINGS,
-        help: "what happens to a changeset: auto commits it, review waits for a person, guarded waits only when it removes a memory or changes core",
+        help: "what happens to a changeset: auto commits it, review waits for a person, guarded waits only when it removes a memory, changes core or holds text that reads like a prompt injection",
         set: Some(|s, v| {
             s.review = parse(v)?;
             Ok(())
@@ -227,6 +227,18 @@ pub static SETTINGS: &[SettingSpec] = &[
             Ok(())
         }),
         show: Some(|s| s.merge.distance_cutoff.to_string()),
+        ..BASE
+    },
+    SettingSpec {
+        name: "recall.max_chars",
+        env: Some("HAEMA_RECALL_MAX_CHARS"),
+        default: "1000",
+        help: "longest memory in a recall block, in characters (> 0); a longer one is cut and marked as cut",
+        set: Some(|s, v| {
+            s.recall.max_chars = parse(v)?;
+            Ok(())
+        }),
+        show: Some(|s| s.recall.max_chars.to_string()),
         ..BASE
     },
     SettingSpec {

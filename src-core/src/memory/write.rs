@@ -44,7 +44,7 @@ impl Memory {
     pub async fn add(&self, contents: impl Into<AddInput>) -> Result<AddOutcome> {
         let input = contents.into();
         for attempt in 1..=MAX_ATTEMPTS {
-            let Some(proposal) = self.propose(input.clone()).await? else {
+            let Some(mut proposal) = self.propose(input.clone()).await? else {
                 return Ok(AddOutcome {
                     changeset: None,
                     status: AddStatus::Noop,
@@ -56,6 +56,10 @@ impl Memory {
                 ReviewPolicy::Review => false,
                 ReviewPolicy::Guarded => proposal.is_safe(),
             };
+            if !proposal.hostile.is_empty() {
+                let warning = crate::safety::warning(&proposal.hostile, !commit_now);
+                proposal.warnings.push(warning);
+            }
             let noop = proposal.is_noop();
             let warnings = proposal.warnings.clone();
             let last = attempt == MAX_ATTEMPTS;
@@ -124,6 +128,7 @@ impl Memory {
         pipeline::reconstruct(llm.as_deref(), &found, &core_text, &mut proposal).await;
         let locked: Vec<_> = locked.into_iter().collect();
         pipeline::update_core(llm.as_deref(), &core_text, &locked, &mut proposal).await;
+        proposal.screen();
         Ok(Some(proposal))
     }
 

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::provider::{Llm, ProviderErrorKind, StructuredRequest};
 use crate::types::core_md::CoreSections;
-use crate::types::{LlmCall, LlmStage, Outcome, ProposedItem, RelatedItem, Section};
+use crate::types::{HostileFinding, LlmCall, LlmStage, Outcome, ProposedItem, RelatedItem, Section};
 use prompts::{MAX_CORE_CHARS, MAX_RECONSTRUCT_CHARS, MAX_SPLIT_CHARS};
 use stages::normalize;
 
@@ -66,6 +66,8 @@ pub(crate) struct Proposal {
     pub core_after: Option<String>,
     /// Every reconstruction answer said `core_relevant: false`: the core step is skipped.
     pub core_not_needed: bool,
+    /// Why the text added or the memories proposed read like a prompt injection.
+    pub hostile: Vec<HostileFinding>,
 }
 
 impl Proposal {
@@ -74,9 +76,18 @@ impl Proposal {
         self.related.iter().all(|r| r.kept) && self.proposed.iter().all(|p| p.kept) && self.core_after.is_none()
     }
 
-    /// True when it removes no memory and leaves core alone (the `guarded` policy's test).
+    /// True when it removes no memory, leaves core alone and nothing in it reads like a
+    /// prompt injection (the `guarded` policy's test).
     pub(crate) fn is_safe(&self) -> bool {
-        self.related.iter().all(|r| r.kept) && self.core_after.is_none()
+        self.related.iter().all(|r| r.kept) && self.core_after.is_none() && self.hostile.is_empty()
+    }
+
+    /// Looks for hostile text in what was added (the raw text and its items) and in the new
+    /// memories the LLM proposed; the findings are kept in [`Proposal::hostile`].
+    pub(crate) fn screen(&mut self) {
+        let added = self.raw_input.iter().chain(&self.inputs).map(String::as_str);
+        let proposed = self.proposed.iter().filter(|p| !p.kept).map(|p| p.content.as_str());
+        self.hostile = crate::safety::screen(added.chain(proposed));
     }
 }
 
@@ -137,8 +148,9 @@ async fn call_stage<T>(
                         answer: Some(answer),
                         error: Some(reason.clone()),
                     });
+                    let quoted = crate::safety::fence::inline(&reason, prompts::MAX_REASON_CHARS);
                     prompt = format!(
-                        "{user}\nYour previous answer was rejected: {reason}. Answer again with JSON that follows the schema exactly.\n"
+                        "{user}\nYour previous answer was rejected: {quoted}. Answer again with JSON that follows the schema exactly.\n"
                     );
                     last = reason;
                 }

@@ -3,7 +3,6 @@
 
 pub(crate) mod fusion;
 pub(crate) mod recall;
-pub(crate) mod sanitize;
 pub(crate) mod terms;
 pub(crate) mod time;
 

@@ -8,6 +8,7 @@
 pub(crate) mod changeset;
 pub mod core_md;
 mod forget;
+mod hostile;
 mod ids;
 mod memory;
 mod profile;
@@ -19,6 +20,7 @@ pub use changeset::{
     LlmCall, LlmStage, Outcome, ProposedItem, RelatedItem, SUMMARY_INPUT_CHARS,
 };
 pub use forget::{ForgetPlan, ForgetReceipt, ForgetRecord, ForgetRequest};
+pub use hostile::{HostileFinding, HostileReason};
 pub use ids::{ChangesetId, CoreVersionId, MemoryId};
 pub use memory::{MemoryRecord, MemoryStatus};
 pub use profile::{CoreAuthor, CoreVersion, Section};
@@ -73,6 +75,7 @@ mod tests {
         check(AddStatus::ALL);
         check(crate::config::ProviderKind::ALL);
         check(crate::config::ReviewPolicy::ALL);
+        check(HostileReason::ALL);
     }
 
     #[test]

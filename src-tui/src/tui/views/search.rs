@@ -143,11 +143,14 @@ fn recall(state: &SearchState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
     let count = |r: RecallReason| recall.items.iter().filter(|i| i.reason == r).count();
     lines.push(Line::from(Span::styled(
         format!(
-            "core {} · latest {} · relevant {} · sanitised {}",
+            "core {} · latest {} · relevant {} · sanitised {} · flagged {} · cut {} (>{} chars)",
             count(RecallReason::Core),
             count(RecallReason::Latest),
             count(RecallReason::Relevant),
-            recall.items.iter().filter(|i| i.sanitized).count()
+            recall.items.iter().filter(|i| i.sanitized).count(),
+            recall.items.iter().filter(|i| !i.flags.is_empty()).count(),
+            recall.items.iter().filter(|i| i.truncated).count(),
+            recall.max_chars
         ),
         ui.theme.dim(),
     )));

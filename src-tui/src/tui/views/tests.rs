@@ -132,6 +132,8 @@ fn search_view() {
                     score: None,
                     tokens: 4,
                     sanitized: false,
+                    truncated: false,
+                    flags: Vec::new(),
                 },
                 RecallItem {
                     reason: RecallReason::Relevant,
@@ -140,10 +142,13 @@ fn search_view() {
                     score: Some(0.03),
                     tokens: 20,
                     sanitized: true,
+                    truncated: true,
+                    flags: vec![haema_core::HostileReason::RoleLabel],
                 },
             ],
             tokens: 42,
             budget: 1000,
+            max_chars: 1000,
         },
     });
     snap("search_long_recall", &long);

@@ -1,0 +1,149 @@
+//! Invisible characters: which ones hide text, and the text without them.
+//!
+//! Zero-width characters slipped between letters ("ig\u{200B}nore") defeat word matching,
+//! bidi controls reorder what a person sees against what a model reads, and Unicode tag
+//! characters (U+E0000–U+E007F) or a run of variation selectors carry whole hidden
+//! messages. Joiners and variation selectors are also part of emoji and of Indic, Arabic and
+//! Persian writing: there, beside a non-ASCII character, they are kept.
+
+/// Characters that hide or reorder text wherever they are.
+fn always_hidden(c: char) -> bool {
+    matches!(c,
+        '\u{200B}'                      // zero-width space
+        | '\u{200E}' | '\u{200F}'       // left-to-right and right-to-left marks
+        | '\u{202A}'..='\u{202E}'       // bidi embeddings and overrides
+        | '\u{2060}'..='\u{2064}'       // word joiner, invisible operators
+        | '\u{2066}'..='\u{2069}'       // bidi isolates
+        | '\u{206A}'..='\u{206F}'       // deprecated format controls
+        | '\u{FEFF}'                    // zero-width no-break space (byte-order mark)
+        | '\u{061C}'                    // Arabic letter mark
+        | '\u{180E}'                    // Mongolian vowel separator
+        | '\u{E0000}'..='\u{E007F}'     // tag characters ("ASCII smuggling")
+    )
+}
+
+fn is_variation_selector(c: char) -> bool {
+    matches!(c, '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}')
+}
+
+/// Zero-width non-joiner, zero-width joiner and the soft hyphen.
+fn is_joiner(c: char) -> bool {
+    matches!(c, '\u{200C}' | '\u{200D}' | '\u{00AD}')
+}
+
+/// Any character of the classes above, hiding text or not.
+pub(crate) fn is_invisible(c: char) -> bool {
+    always_hidden(c) || is_variation_selector(c) || is_joiner(c)
+}
+
+/// Whether `chars[i]` hides text: always for the controls above; a variation selector
+/// unless it follows a visible non-ASCII character (an emoji); a joiner unless a visible
+/// neighbour is non-ASCII.
+fn hides(chars: &[char], i: usize) -> bool {
+    let c = chars[i];
+    if always_hidden(c) {
+        return true;
+    }
+    if is_variation_selector(c) {
+        return !i
+            .checked_sub(1)
+            .and_then(|p| chars.get(p))
+            .is_some_and(|p| !p.is_ascii() && !is_invisible(*p));
+    }
+    if is_joiner(c) {
+        let before = chars[..i].iter().rev().find(|p| !is_invisible(**p));
+        let after = chars[i + 1..].iter().find(|p| !is_invisible(**p));
+        return !(before.is_some_and(|p| !p.is_ascii()) || after.is_some_and(|p| !p.is_ascii()));
+    }
+    false
+}
+
+/// The text without the characters that hide text, and those characters in order.
+pub(crate) fn strip_hidden(text: &str) -> (String, Vec<char>) {
+    if text.is_ascii() {
+        return (text.to_owned(), Vec::new());
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut hidden = Vec::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if hides(&chars, i) {
+            hidden.push(c);
+        } else {
+            out.push(c);
+        }
+    }
+    (out, hidden)
+}
+
+/// The text as the detector reads it: hidden characters dropped, full-width ASCII forms
+/// (`ｉｇｎｏｒｅ`, `＜`, `｜`) and angle-quote look-alikes of `<` and `>` folded to ASCII,
+/// the ideographic space to a space.
+pub(crate) fn fold(text: &str) -> (String, Vec<char>) {
+    let (visible, hidden) = strip_hidden(text);
+    if visible.is_ascii() {
+        return (visible, hidden);
+    }
+    let folded = visible
+        .chars()
+        .map(|c| match c {
+            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            '\u{3000}' => ' ',
+            '‹' | '«' | '〈' | '⟨' | '\u{2329}' | '﹤' => '<',
+            '›' | '»' | '〉' | '⟩' | '\u{232A}' | '﹥' => '>',
+            _ => c,
+        })
+        .collect();
+    (folded, hidden)
+}
+
+/// Hidden characters named for people: `U+200B ×3, U+202E`.
+pub(crate) fn describe_hidden(hidden: &[char]) -> String {
+    let mut counts: Vec<(char, usize)> = Vec::new();
+    for &c in hidden {
+        match counts.iter_mut().find(|(k, _)| *k == c) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((c, 1)),
+        }
+    }
+    let shown: Vec<String> = counts
+        .iter()
+        .take(4)
+        .map(|&(c, n)| {
+            if n > 1 {
+                format!("U+{:04X} ×{n}", c as u32)
+            } else {
+                format!("U+{:04X}", c as u32)
+            }
+        })
+        .collect();
+    let more = if counts.len() > 4 { ", …" } else { "" };
+    format!("{}{more}", shown.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hidden_characters_are_found_between_letters_but_emoji_and_scripts_keep_theirs() {
+        let (text, hidden) = strip_hidden("ig\u{200B}no\u{200D}re \u{202E}txt.exe\u{FEFF}");
+        assert_eq!(text, "ignore txt.exe");
+        assert_eq!(hidden, vec!['\u{200B}', '\u{200D}', '\u{202E}', '\u{FEFF}']);
+        for benign in ["👨\u{200D}👩\u{200D}👧 family", "❤\u{FE0F} tea", "می\u{200C}خواهم", "क्\u{200D}ष"] {
+            assert_eq!(strip_hidden(benign), (benign.to_owned(), Vec::new()), "{benign}");
+        }
+        // A run of variation selectors after one emoji smuggles bytes.
+        let (_, hidden) = strip_hidden("😀\u{FE0F}\u{E0101}\u{E0102}");
+        assert_eq!(hidden.len(), 2);
+        let (_, tags) = strip_hidden("hi\u{E0069}\u{E0067}");
+        assert_eq!(tags.len(), 2);
+        assert_eq!(describe_hidden(&['\u{200B}', '\u{200B}', '\u{202E}']), "U+200B ×2, U+202E");
+    }
+
+    #[test]
+    fn folding_reads_full_width_and_look_alike_brackets_as_ascii() {
+        assert_eq!(fold("ＳＹＳＴＥＭ： ‹/memory› ｉｇｎｏｒｅ").0, "SYSTEM: </memory> ignore");
+        assert_eq!(fold("녹차 좋아").0, "녹차 좋아");
+    }
+}

