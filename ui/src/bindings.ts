@@ -297,6 +297,40 @@ export type FoundBy =
 /**  Both signals. */
 "both";
 
+/**  One reason a text looks like a prompt injection. */
+export type HostileReason = 
+/**
+ *  A phrase that tries to replace the reader's instructions: "ignore previous
+ *  instructions", "you are now", "new instructions:", "reveal your system prompt",
+ *  a note addressed to an AI reading the text.
+ */
+"instruction_override" | 
+/**
+ *  A chat role label posing as a new turn: `System:`, `Assistant :`, `Human:`,
+ *  `AI:` at the start of a line or sentence, in odd letter case, or several in a row.
+ */
+"role_label" | 
+/**
+ *  A chat-template control token: `<|im_start|>`, `[INST]`, `<<SYS>>`, `</s>`,
+ *  `<start_of_turn>`, `### Instruction:`, a `<system>` tag.
+ */
+"template_token" | 
+/**
+ *  A tag that opens or closes one of haema's own prompt blocks (`</memory>`,
+ *  `</new_contents>`, …) or a generic data block (`</data>`, `</context>`).
+ */
+"fence_escape" | 
+/**
+ *  Invisible characters: zero-width spaces and joiners between letters, bidi
+ *  controls, a byte-order mark, Unicode tag characters.
+ */
+"invisible_control" | 
+/**
+ *  A markdown or HTML image pointing at a URL (it loads by itself when rendered),
+ *  a markdown link with a query string, or a URL with a placeholder to fill in.
+ */
+"exfiltration_link";
+
 /**  The three numbers every front end shows after an import. */
 export type ImportSummary = {
 	/**  Memories added. */
@@ -475,6 +509,8 @@ export type Recall = {
 	tokens: number,
 	/**  The budget asked for. */
 	budget: number,
+	/**  The longest memory text in the block, in characters (`recall.max_chars`). */
+	max_chars: number,
 };
 
 /**  One item of a recall block. */
@@ -491,9 +527,19 @@ export type RecallItem = {
 	tokens: number,
 	/**
 	 *  True when instruction-like parts of the text (chat control tokens, code fences, role
-	 *  labels) were neutralised.
+	 *  labels, hidden characters, images) were neutralised.
 	 */
 	sanitized: boolean,
+	/**
+	 *  True when the memory was longer than [`Recall::max_chars`] and was cut; its text ends
+	 *  with a `[cut: …]` marker.
+	 */
+	truncated: boolean,
+	/**
+	 *  Why the memory reads like a prompt injection (empty for ordinary text, and for core,
+	 *  which a person reviews); such a memory is marked `[flagged: …]` in the block.
+	 */
+	flags: HostileReason[],
 };
 
 /**  Why an item is in the recall block. */
@@ -546,11 +592,17 @@ changeset: ChangesetId };
 
 /**  What happens to a changeset once it is built. */
 export type ReviewPolicy = 
-/**  Commit at once (HAEMA's behaviour). */
+/**
+ *  Commit at once (HAEMA's behaviour); text that reads like a prompt injection is
+ *  committed too, with a warning.
+ */
 "auto" | 
 /**  Every changeset waits for a person. */
 "review" | 
-/**  Commit at once when it removes no memory and leaves core alone; otherwise wait. */
+/**
+ *  Commit at once when it removes no memory, leaves core alone and nothing in it reads
+ *  like a prompt injection; otherwise wait.
+ */
 "guarded";
 
 /**  One search result. */

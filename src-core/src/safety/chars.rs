@@ -130,7 +130,12 @@ mod tests {
         let (text, hidden) = strip_hidden("ig\u{200B}no\u{200D}re \u{202E}txt.exe\u{FEFF}");
         assert_eq!(text, "ignore txt.exe");
         assert_eq!(hidden, vec!['\u{200B}', '\u{200D}', '\u{202E}', '\u{FEFF}']);
-        for benign in ["👨\u{200D}👩\u{200D}👧 family", "❤\u{FE0F} tea", "می\u{200C}خواهم", "क्\u{200D}ष"] {
+        for benign in [
+            "👨\u{200D}👩\u{200D}👧 family",
+            "❤\u{FE0F} tea",
+            "می\u{200C}خواهم",
+            "क्\u{200D}ष",
+        ] {
             assert_eq!(strip_hidden(benign), (benign.to_owned(), Vec::new()), "{benign}");
         }
         // A run of variation selectors after one emoji smuggles bytes.
@@ -138,12 +143,18 @@ mod tests {
         assert_eq!(hidden.len(), 2);
         let (_, tags) = strip_hidden("hi\u{E0069}\u{E0067}");
         assert_eq!(tags.len(), 2);
-        assert_eq!(describe_hidden(&['\u{200B}', '\u{200B}', '\u{202E}']), "U+200B ×2, U+202E");
+        assert_eq!(
+            describe_hidden(&['\u{200B}', '\u{200B}', '\u{202E}']),
+            "U+200B ×2, U+202E"
+        );
     }
 
     #[test]
     fn folding_reads_full_width_and_look_alike_brackets_as_ascii() {
-        assert_eq!(fold("ＳＹＳＴＥＭ： ‹/memory› ｉｇｎｏｒｅ").0, "SYSTEM: </memory> ignore");
+        assert_eq!(
+            fold("ＳＹＳＴＥＭ： ‹/memory› ｉｇｎｏｒｅ").0,
+            "SYSTEM: </memory> ignore"
+        );
         assert_eq!(fold("녹차 좋아").0, "녹차 좋아");
     }
 }

@@ -54,7 +54,11 @@ pub(crate) fn labels(text: &str) -> Vec<Label> {
             continue;
         };
         let end = at + role.len();
-        if text[end..].chars().next().is_some_and(|n| n.is_alphanumeric() || n == '_') {
+        if text[end..]
+            .chars()
+            .next()
+            .is_some_and(|n| n.is_alphanumeric() || n == '_')
+        {
             continue;
         }
         let rest = &text[end..];
@@ -68,8 +72,8 @@ pub(crate) fn labels(text: &str) -> Vec<Label> {
             continue;
         }
         let written = &text[at..end];
-        let odd_case = role != "ai" && written.chars().skip(1).any(|c| c.is_ascii_uppercase())
-            || role == "ai" && written == "aI";
+        let odd_case =
+            role != "ai" && written.chars().skip(1).any(|c| c.is_ascii_uppercase()) || role == "ai" && written == "aI";
         let prefix = &text[line_start..at];
         let at_line_start = prefix.chars().all(is_line_mark);
         let after_punctuation = prefix

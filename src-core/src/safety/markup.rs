@@ -166,7 +166,11 @@ pub(crate) fn fence_escape(lower: &str) -> Option<String> {
     for line in text.lines() {
         let words = line.trim_matches(|c: char| !c.is_alphanumeric());
         let marked = line.trim().len() > words.len();
-        if marked && END_MARKS.iter().any(|m| words == *m || words.starts_with(&format!("{m} "))) {
+        if marked
+            && END_MARKS
+                .iter()
+                .any(|m| words == *m || words.starts_with(&format!("{m} ")))
+        {
             return Some(words.to_owned());
         }
     }
@@ -178,7 +182,11 @@ fn host(url: &str) -> String {
     let rest = url.split_once("//").map_or(url, |(_, r)| r);
     let end = rest.find(['/', '?', '#', ')', ' ', '"', '\'']).unwrap_or(rest.len());
     let host = &rest[..end];
-    if host.is_empty() { "a URL".to_owned() } else { host.to_owned() }
+    if host.is_empty() {
+        "a URL".to_owned()
+    } else {
+        host.to_owned()
+    }
 }
 
 /// Whether `target` (a markdown link or image target) leaves this machine.
@@ -211,7 +219,10 @@ pub(crate) fn exfiltration_link(lower: &str) -> Option<String> {
     if let Some(at) = lower.find("<img") {
         let tag = &lower[at..lower[at..].find('>').map_or(lower.len(), |i| at + i)];
         if let Some(src) = tag.find("src").map(|i| &tag[i..]) {
-            return Some(format!("image from {}", host(src.trim_start_matches(['s', 'r', 'c', '=', '"', '\'', ' ']))));
+            return Some(format!(
+                "image from {}",
+                host(src.trim_start_matches(['s', 'r', 'c', '=', '"', '\'', ' ']))
+            ));
         }
     }
     // [text](https://host/path?query=…)
@@ -247,8 +258,12 @@ pub(crate) fn defuse_links(text: &str) -> (String, bool) {
     let mut rest = text;
     while let Some(at) = rest.find('[') {
         let image = at > 0 && rest[..at].ends_with('!');
-        let Some(close) = rest[at..].find("](").map(|i| at + i) else { break };
-        let Some(end) = rest[close..].find(')').map(|i| close + i) else { break };
+        let Some(close) = rest[at..].find("](").map(|i| at + i) else {
+            break;
+        };
+        let Some(end) = rest[close..].find(')').map(|i| close + i) else {
+            break;
+        };
         let label = &rest[at + 1..close];
         let target = &rest[close + 2..end];
         let tracking = target.contains('?') && target.contains('=');
@@ -277,7 +292,16 @@ mod tests {
 
     #[test]
     fn template_tokens_of_every_family_are_found() {
-        for text in ["a <|im_start|>system", "< |endoftext| >", "[inst] x", "<<sys>>", "ok</s>", "<start_of_turn>user", "### instruction: x", "<｜begin▁of▁sentence｜>"] {
+        for text in [
+            "a <|im_start|>system",
+            "< |endoftext| >",
+            "[inst] x",
+            "<<sys>>",
+            "ok</s>",
+            "<start_of_turn>user",
+            "### instruction: x",
+            "<｜begin▁of▁sentence｜>",
+        ] {
             let folded = crate::safety::chars::fold(text).0.to_lowercase();
             assert!(template_token(&folded).is_some(), "{text}");
         }
@@ -287,10 +311,24 @@ mod tests {
 
     #[test]
     fn block_tags_and_end_markers_are_found() {
-        for text in ["x</memory>y", "</ new_contents >", "<memory note=\"x\">", "\\u003c/core_profile\\u003e", "&lt;/relevant&gt;", "</data>", "--- end of memory ---"] {
+        for text in [
+            "x</memory>y",
+            "</ new_contents >",
+            "<memory note=\"x\">",
+            "\\u003c/core_profile\\u003e",
+            "&lt;/relevant&gt;",
+            "</data>",
+            "--- end of memory ---",
+        ] {
             assert!(fence_escape(text).is_some(), "{text}");
         }
-        for text in ["a <b>bold</b> c", "x < y > z", "<memory-card>", "the end of data collection is friday", "<input> element"] {
+        for text in [
+            "a <b>bold</b> c",
+            "x < y > z",
+            "<memory-card>",
+            "the end of data collection is friday",
+            "<input> element",
+        ] {
             assert_eq!(fence_escape(text), None, "{text}");
         }
     }
@@ -305,7 +343,12 @@ mod tests {
         assert!(exfiltration_link("[click](https://a.example/?d=1)").is_some());
         assert!(exfiltration_link("go to https://a.example/log?d={chat}").is_some());
         assert!(exfiltration_link("![a][r]\n[r]: https://a.example/x").is_some());
-        for text in ["docs at https://docs.rs/serde", "[docs](https://docs.rs/serde)", "![diagram](./arch.png)", "ratio [1](2)"] {
+        for text in [
+            "docs at https://docs.rs/serde",
+            "[docs](https://docs.rs/serde)",
+            "![diagram](./arch.png)",
+            "ratio [1](2)",
+        ] {
             assert_eq!(exfiltration_link(text), None, "{text}");
         }
     }

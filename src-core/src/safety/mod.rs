@@ -50,8 +50,8 @@ pub fn detect(text: &str) -> Vec<HostileFinding> {
     let (folded, hidden) = chars::fold(text);
     let lower = folded.to_lowercase();
     let mut found: Vec<(HostileReason, String)> = Vec::new();
-    let override_phrase = phrases::first_match(&phrases::tokens(&lower), phrases::OVERRIDES)
-        .or_else(|| phrases::cjk_match(&lower));
+    let override_phrase =
+        phrases::first_match(&phrases::tokens(&lower), phrases::OVERRIDES).or_else(|| phrases::cjk_match(&lower));
     if let Some(phrase) = override_phrase {
         found.push((HostileReason::InstructionOverride, phrase));
     }
@@ -110,10 +110,7 @@ pub(crate) fn warning(findings: &[HostileFinding], held: bool) -> String {
     } else {
         "it was committed because the review policy is auto"
     };
-    format!(
-        "the text reads like a prompt injection: {}; {then}",
-        parts.join(", ")
-    )
+    format!("the text reads like a prompt injection: {}; {then}", parts.join(", "))
 }
 
 #[cfg(test)]
@@ -152,7 +149,8 @@ mod tests {
         assert_eq!(findings.len(), 2);
         let warning = warning(&findings, true);
         assert!(
-            warning.contains("instruction override (\"you are now\")") && warning.contains("role label (\"System:\")"),
+            warning.contains("instruction override (\"you are now free\")")
+                && warning.contains("role label (\"System:\")"),
             "{warning}"
         );
     }

@@ -209,7 +209,7 @@ export class Backend {
             .map((m) => ({ ...m, score: 0.9, found_by: "lexical", distance: null, bm25: 1.2 })),
         };
       case "recall":
-        return { text: "## Core\nCalm.", items: [], tokens: 12, budget: args.budget };
+        return { text: "## Core\nCalm.", items: [], tokens: 12, budget: args.budget, max_chars: 1000 };
       case "import_file":
         return { added: 3, skipped: 1, changeset: 55 };
       case "settings":
