@@ -25,4 +25,6 @@ pub const COMMANDS: &[&str] = &[
     "section_history",
     "text_diff",
     "settings",
+    "forget_plan",
+    "forget",
 ];

@@ -5,7 +5,8 @@
 //! [`state`] (the open store), [`prefs`] (recent stores, window size), [`window`],
 //! [`live`] (refresh when another process writes), [`progress`] (events of long work),
 //! [`model`] (the embedding model fetched in the background), [`settings`] (every setting
-//! and where it came from, read-only),
+//! and where it came from, read-only), [`forget`] (what a forget would remove, then the
+//! forget),
 //! [`error`] (errors as `{kind, message, remedy}`), [`bindings`] (the window's generated
 //! TypeScript).
 
@@ -14,6 +15,7 @@ pub mod command_names;
 pub mod commands;
 pub mod core_view;
 pub mod error;
+pub mod forget;
 pub mod live;
 pub mod memories;
 pub mod model;
@@ -57,6 +59,8 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             core_view::section_history,
             core_view::text_diff,
             settings::settings,
+            forget::forget_plan,
+            forget::forget,
         ])
         .events(collect_events![live::StoreChanged, progress::Progress])
         .constant("SECTIONS", haema_core::Section::ALL)

@@ -17,6 +17,8 @@ pub enum Task {
     Reembed,
     /// The embedding model downloading, vectors being made.
     Model,
+    /// Forgetting, and scrubbing the old bytes.
+    Forget,
 }
 
 /// The `progress` event: one step of a long task.

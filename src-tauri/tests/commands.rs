@@ -4,10 +4,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use haema_core::config::{SettingFile, Source};
-use haema_core::{AddStatus, ChangesetId, ChangesetStatus, MemoryStatus, Section};
+use haema_core::{AddStatus, ChangesetId, ChangesetKind, ChangesetStatus, ForgetRequest, MemoryStatus, Section};
 use haema_desktop::error::{Problem, Remedy};
 use haema_desktop::state::AppState;
-use haema_desktop::{commands, core_view, memories, review, settings};
+use haema_desktop::{commands, core_view, forget, memories, review, settings};
 use tauri::Manager;
 
 /// A mock Tauri app holding the app's state, with a store opened in `dir` whose changes
@@ -169,4 +169,65 @@ async fn the_settings_say_each_value_and_where_it_came_from() {
     nothing_open.manage(AppState::new(None));
     let no_store = settings::settings(nothing_open.state::<AppState>()).await.unwrap_err();
     assert_eq!(no_store.kind, Problem::NoStore);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forget_shows_what_goes_then_removes_it_for_good_whatever_the_policy() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_with_store(dir.path()).await;
+    let state = || app.state::<AppState>();
+    let memory = state().memory().await.unwrap();
+    for text in ["I live at 12 Elm Street.", "The user drinks green tea."] {
+        let added = memory.add(vec![text.to_owned()]).await.unwrap();
+        review::approve(state(), added.changeset.unwrap()).await.unwrap();
+    }
+
+    let empty = forget::forget_plan(state(), ForgetRequest::default())
+        .await
+        .unwrap_err();
+    assert_eq!(empty.kind, Problem::Invalid);
+    let by_phrase = ForgetRequest {
+        memory_ids: Vec::new(),
+        mentioning: Some("elm street".into()),
+    };
+    let plan = forget::forget_plan(state(), by_phrase.clone()).await.unwrap();
+    assert_eq!(plan.memories.len(), 1);
+    assert_eq!(plan.memories[0].content, "I live at 12 Elm Street.");
+    assert!(plan.changesets >= 1, "the add that wrote it: {plan:?}");
+    assert_eq!(
+        commands::latest(state(), None, 10).await.unwrap().len(),
+        2,
+        "a plan changes nothing"
+    );
+
+    // The store's policy is `review`, yet the person at the window forgets at once.
+    let receipt = forget::forget_now(&state(), by_phrase).await.unwrap();
+    assert_eq!((receipt.memories, receipt.phrase), (1, true));
+    let left = commands::latest(state(), None, 10).await.unwrap();
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].content, "The user drinks green tea.");
+    let history = review::history(state(), None, 10).await.unwrap();
+    assert_eq!(history[0].changeset.kind, ChangesetKind::Forget);
+    assert_eq!(history[0].changeset.status, ChangesetStatus::Committed);
+    let json = serde_json::to_string(&history).unwrap();
+    assert!(!json.to_lowercase().contains("elm street"), "{json}");
+    drop(memory);
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        assert!(!String::from_utf8_lossy(&bytes).to_lowercase().contains("elm street"));
+    }
+
+    let by_id = ForgetRequest {
+        memory_ids: vec![left[0].id.clone()],
+        mentioning: None,
+    };
+    let receipt = forget::forget_now(&state(), by_id).await.unwrap();
+    assert_eq!(receipt.memories, 1);
+    assert!(commands::latest(state(), None, 10).await.unwrap().is_empty());
+    let unknown = ForgetRequest {
+        memory_ids: vec!["no-such-memory".into()],
+        mentioning: None,
+    };
+    let refused = forget::forget_now(&state(), unknown).await.unwrap_err();
+    assert_eq!(refused.kind, Problem::NotFound, "{refused:?}");
 }

@@ -3,7 +3,7 @@
 // waits for a person): first run → add → review → approve → search → edit the profile →
 // undo from the history → the settings. Saves screenshots for the README.
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -114,6 +114,36 @@ it.skipIf(cli === "")("shows what another process adds, live, in the dark theme"
   await session.click(await session.find("nav [data-view=review]"));
   await session.waitText("article.change", "oat milk");
   await session.saveScreenshot("review-dark");
+});
+
+it.skipIf(store === "")("forgets a memory, then every mention of a phrase, and the words leave the disk", async () => {
+  await session.click(await session.find("nav [data-view=latest]"));
+  await session.waitText(".memories", "allergic to peanuts");
+  await session.clickButton("Forget…", ".memories .memory");
+  await session.waitText("#forget-dialog", "Forget this memory for good?");
+  await session.waitText("#forget-dialog", "allergic to peanuts");
+  await session.waitText("#forget-dialog", "cannot be undone");
+  expect(await session.script("return document.activeElement.id;")).toBe("forget-keep");
+  expect(await accessibilityProblems()).toEqual([]);
+  await session.saveScreenshot("forget");
+  await session.click(await session.find("#forget-confirm"));
+  await session.waitText(".notice", "Forgotten for good: 1 memory");
+  await session.waitText(".memories", "Nothing yet.");
+  // The profile still says it in its own words: forget the phrase wherever it is written.
+  await session.click(await session.find("nav [data-view=settings]"));
+  await session.type(await session.find("#settings-forget-phrase"), "peanuts");
+  await session.clickButton("Forget everything that mentions it…");
+  await session.waitText("#forget-dialog", "Forget everything that mentions “peanuts”?");
+  await session.waitText("#forget-dialog", "of the profile");
+  await session.click(await session.find("#forget-confirm"));
+  await session.waitText(".notice", "Forgotten for good");
+  await session.click(await session.find("nav [data-view=history]"));
+  await session.waitText(".history > li", "for good");
+  for (const name of readdirSync(store)) {
+    const path = join(store, name);
+    if (!statSync(path).isFile()) continue;
+    expect(readFileSync(path).toString("latin1").toLowerCase(), name).not.toContain("peanut");
+  }
 });
 
 /** axe-core's WCAG 2 A/AA rules on the current view; the violations in words. */

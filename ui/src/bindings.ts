@@ -75,6 +75,18 @@ export const commands = {
 	 *  process's environment.
 	 */
 	settings: () => __TAURI_INVOKE<StoreSettings>("settings"),
+	/**
+	 *  What forgetting `request` would remove: the memories with their text (the ones asked
+	 *  for and the older ones they were built from), and how many changes and profile versions
+	 *  hold their text. Nothing is changed.
+	 */
+	forgetPlan: (request: ForgetRequest) => __TAURI_INVOKE<ForgetPlan>("forget_plan", { request }),
+	/**
+	 *  Forgets for good: the memories' text, vectors and search entries, their text in every
+	 *  change and profile version, and the old bytes on disk. Cannot be undone; the receipt
+	 *  (counts, never the text) stays in the history.
+	 */
+	forget: (request: ForgetRequest) => __TAURI_INVOKE<ForgetReceipt>("forget", { request }),
 };
 
 /** Events */
@@ -265,6 +277,19 @@ export type DecidedBy =
 /**  An import brought it in as it was. */
 "import";
 
+/**  What a forget would remove: shown to a person before they confirm. */
+export type ForgetPlan = {
+	/**
+	 *  The memories that would be forgotten, with their text, oldest first: the ones asked
+	 *  for, the older memories they were built from, and those mentioning the phrase.
+	 */
+	memories: MemoryRecord[],
+	/**  Changes whose recorded text would be blanked. */
+	changesets: number,
+	/**  core.md versions whose text would be blanked. */
+	core_versions: number,
+};
+
 /**  What a forget removed: counts and ids, never the text. */
 export type ForgetReceipt = {
 	/**  Memories whose text was removed (their ids are the changeset's related items). */
@@ -286,6 +311,21 @@ export type ForgetRecord = {
 	mentioning?: string | null,
 	/**  What was removed, once it was. */
 	receipt?: ForgetReceipt | null,
+};
+
+/**
+ *  What to forget: memories by id (each with the older memories it was built from) and
+ *  every memory mentioning a phrase. Either may be empty, not both.
+ */
+export type ForgetRequest = {
+	/**  Memories to forget, in any status. */
+	memory_ids?: MemoryId[],
+	/**
+	 *  Forget every memory whose text contains this phrase (letter case ignored), and blank
+	 *  it wherever else it is written: changes, their LLM exchanges, core.md and its
+	 *  versions.
+	 */
+	mentioning?: string | null,
 };
 
 /**  Which retrieval signal found a search hit. */
@@ -791,7 +831,9 @@ export type Task =
 /**  Making the search vectors again. */
 "reembed" | 
 /**  The embedding model downloading, vectors being made. */
-"model";
+"model" | 
+/**  Forgetting, and scrubbing the old bytes. */
+"forget";
 
 export type Value = null | boolean | number | string | Value[] | { [key in string]: Value };
 

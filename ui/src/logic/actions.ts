@@ -59,6 +59,7 @@ export async function lookAgain(view: ChangesetView): Promise<Undoable> {
 /** What can still be done with a change from the history. */
 export function historyActions(view: ChangesetView): Array<"undo" | "look_again"> {
   const cs = view.changeset;
+  if (cs.kind === "forget") return [];
   if (cs.status === "committed" && cs.reverted_by_id === null) return ["undo"];
   if (cs.status === "rejected" && cs.decided_by === "user") return ["look_again"];
   return [];

@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import { mergeView, storeSettings } from "../test/backend";
+import { memory, mergeView, storeSettings } from "../test/backend";
+import { historyActions } from "./actions";
+import { forgetQuestion, forgetsAnything, receiptWords } from "./forget";
 import { PagedList } from "./paged";
 import { exampleLines, fileKey, settingGroups, sourceWords } from "./settings";
 import { freshDraft, isEdited, plan, planWords, resultingMemories } from "./review";
@@ -62,6 +64,39 @@ describe("plain words", () => {
     const imported = { ...view, changeset: { ...view.changeset, outcome: "import" as const } };
     expect(changeHeadline(imported)).toBe("Imported 2 memories");
     expect(inputWords({ ...view, changeset: { ...view.changeset, raw_input: "x".repeat(200) } }, 10)).toBe("xxxxxxxxx…");
+  });
+
+  it("asks before a forget with what goes, and words its receipt and its place in history", () => {
+    const plan = { memories: [memory("a", "Old address"), memory("b", "I live at 12 Elm Street")], changesets: 3, core_versions: 1 };
+    const byId = forgetQuestion(plan, { memory_ids: ["b"], mentioning: null });
+    expect(byId.title).toBe("Forget 2 memories for good?");
+    expect(byId.memories).toEqual(["Old address", "I live at 12 Elm Street"]);
+    expect(byId.notes[0]).toBe("This includes 1 older memory it was built from: the same fact in earlier words.");
+    expect(byId.notes[1]).toBe("The words are also removed from 3 earlier changes and 1 version of the profile.");
+    expect(byId.notes.at(-1)).toContain("cannot be undone");
+    const byPhrase = forgetQuestion({ ...plan, changesets: 0, core_versions: 0 }, { mentioning: " elm street " });
+    expect(byPhrase.title).toBe("Forget everything that mentions “elm street”?");
+    expect(byPhrase.notes).toHaveLength(1);
+    expect(forgetsAnything({ memories: [], changesets: 0, core_versions: 0 })).toBe(false);
+    expect(forgetsAnything({ memories: [], changesets: 0, core_versions: 2 })).toBe(true);
+    expect(receiptWords({ memories: 1, changesets: 2, core_versions: 0, phrase: false })).toBe(
+      "Forgotten for good: 1 memory; its words were removed from 2 changes.",
+    );
+    const forgot = {
+      ...mergeView(),
+      changeset: {
+        ...mergeView().changeset,
+        kind: "forget" as const,
+        status: "committed" as const,
+        decided_by: "user" as const,
+        forget: { receipt: { memories: 2, changesets: 1, core_versions: 0, phrase: true } },
+      },
+    };
+    expect(changeHeadline(forgot)).toBe("Forgot 2 memories and every mention of a phrase, for good");
+    expect(statusWords(forgot)).toBe("Done");
+    expect(historyActions(forgot)).toEqual([]);
+    const asked = { ...forgot, changeset: { ...forgot.changeset, status: "pending" as const, forget: { mentioning: "elm" } } };
+    expect(changeHeadline(asked)).toBe("Forget everything that mentions “elm”");
   });
 
   it("names stores and counts", () => {

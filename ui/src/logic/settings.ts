@@ -14,6 +14,10 @@ const GROUP_WORDS: Record<string, { title: string; help: string }> = {
     title: "Finding related memories",
     help: "How something new is compared with what is already remembered.",
   },
+  recall: {
+    title: "What your assistant is told",
+    help: "How memories are quoted in the block your assistant reads before it answers.",
+  },
   llm: {
     title: "Language model",
     help: "The model that combines something new with related memories. Without one, things are remembered as they were said.",

@@ -1,5 +1,6 @@
 // Plain words for what the store reports: no ids, no jargon.
 import type { ChangesetView, Section, SearchHit, SearchMode, StoreInfo } from "../api";
+import { forgetHeadline } from "./forget";
 
 export const SECTION_WORDS: Record<Section, { title: string; help: string }> = {
   SOUL: { title: "Personality", help: "Who your assistant is: its mission and how it talks." },
@@ -51,6 +52,7 @@ export function changeHeadline(view: ChangesetView): string {
   const added = cs.proposed.filter((p) => !p.kept).length;
   const removed = cs.related.filter((r) => !r.kept).length;
   if (cs.kind === "revert") return "Undid an earlier change";
+  if (cs.kind === "forget") return forgetHeadline(view);
   if (cs.outcome === "import") return `Imported ${countWords(added, "memory", "memories")}`;
   const parts: string[] = [];
   if (added > 0) parts.push(`remember ${countWords(added, "new thing", "new things")}`);
@@ -75,7 +77,7 @@ export function statusWords(view: ChangesetView): string {
       return "Undone";
     case "committed":
       if (cs.decided_by === "auto") return "Saved automatically";
-      if (cs.kind === "revert") return "Done";
+      if (cs.kind === "revert" || cs.kind === "forget") return "Done";
       return "You approved it";
   }
 }

@@ -214,6 +214,17 @@ export class Backend {
         return { added: 3, skipped: 1, changeset: 55 };
       case "settings":
         return this.settings;
+      case "forget_plan":
+      case "forget": {
+        const request = args.request as { memory_ids?: string[]; mentioning?: string | null };
+        const phrase = request.mentioning?.toLowerCase() ?? null;
+        const going = this.memories.filter(
+          (m) => (request.memory_ids ?? []).includes(m.id) || (phrase !== null && m.content.toLowerCase().includes(phrase)),
+        );
+        if (cmd === "forget_plan") return { memories: going, changesets: going.length, core_versions: 0 };
+        this.memories = this.memories.filter((m) => !going.includes(m));
+        return { memories: going.length, changesets: going.length, core_versions: 0, phrase: phrase !== null };
+      }
       case "lineage":
         return { memory: this.memories[0], origin: mergeView(3), replaced_by: null };
       default:

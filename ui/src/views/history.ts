@@ -28,7 +28,7 @@ export function historyView(app: App): View {
     "section",
     { class: "view", "aria-labelledby": "history-title" },
     h("h1", { id: "history-title" }, "Everything that changed"),
-    h("p", { class: "muted" }, "Nothing is ever lost: every change is kept here and can be undone."),
+    h("p", { class: "muted" }, "Every change is kept here and can be undone, except forgetting, which is for good."),
     items,
     more,
   );

@@ -5,6 +5,7 @@ import type { App } from "../app";
 import { h } from "../dom";
 import { when } from "../logic/time";
 import { statusWords } from "../logic/words";
+import { confirmForget } from "./forget";
 import { beforeAfter } from "./pieces";
 
 /** A memory as a card: its text, when, an optional note, and "Where this came from". */
@@ -34,6 +35,8 @@ export function memoryRow(app: App, memory: MemoryRecord, note?: string): HTMLEl
       }
     }
   });
+  const forget = h("button", { type: "button", class: "quiet", "aria-label": `Forget “${short(memory.content)}”…` }, "Forget…");
+  forget.addEventListener("click", () => void confirmForget(app, { memory_ids: [memory.id], mentioning: null }));
   return h(
     "li",
     { class: "memory" },
@@ -42,7 +45,13 @@ export function memoryRow(app: App, memory: MemoryRecord, note?: string): HTMLEl
       note ? ` · ${note}` : null,
       " ",
       toggle,
+      forget,
     ),
     details,
   );
+}
+
+/** A memory's text cut for a button's accessible name. */
+function short(text: string, max = 60): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

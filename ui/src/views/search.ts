@@ -4,6 +4,7 @@ import { api, type SearchMode, type SearchResults } from "../api";
 import type { App, View } from "../app";
 import { h } from "../dom";
 import { foundWords, MODE_WORDS } from "../logic/words";
+import { confirmForget } from "./forget";
 import { memoryRow } from "./memory-row";
 
 /** Pause after the last key before searching, in ms. */
@@ -20,6 +21,12 @@ export function searchView(app: App): View {
   const results = h("ol", { class: "results", "aria-label": "Results, best first" });
   const recallButton = h("button", { type: "button" }, "What would your assistant be told?");
   const recallBox = h("div", { class: "recall", hidden: true });
+  const forgetButton = h("button", { type: "button", id: "search-forget" }, "Forget everything that mentions these words…");
+  forgetButton.addEventListener("click", () => {
+    const text = query.value.trim();
+    if (text === "") app.say("Type the words to forget first.");
+    else void confirmForget(app, { memory_ids: [], mentioning: text });
+  });
   let timer: ReturnType<typeof setTimeout> | undefined;
   let asked = 0;
 
@@ -87,7 +94,7 @@ export function searchView(app: App): View {
     ),
     notice,
     results,
-    recallButton,
+    h("div", { class: "actions" }, recallButton, forgetButton),
     recallBox,
   );
   return { element, refresh: run, focus: () => query.focus() };

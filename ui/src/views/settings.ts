@@ -4,6 +4,7 @@
 import { api, type SettingLine, type StoreSettings } from "../api";
 import type { App, View } from "../app";
 import { h } from "../dom";
+import { forgetPhraseForm } from "./forget";
 import { exampleLines, fileKey, fileName, settingGroups, settingLabel, sourceWords, valueWords } from "../logic/settings";
 
 export function settingsView(app: App): View {
@@ -73,6 +74,17 @@ export function settingsView(app: App): View {
     reopen,
     howTo,
     groups,
+    h(
+      "section",
+      { class: "forget-group", "aria-labelledby": "settings-forget" },
+      h("h2", { id: "settings-forget" }, "Forget"),
+      h(
+        "p",
+        { class: "muted" },
+        "Remove every memory that mentions a word or phrase — your address, a name — and the phrase wherever else it is written: earlier changes, the profile and its old versions. You see what goes before anything is removed.",
+      ),
+      forgetPhraseForm(app, "settings-forget-phrase"),
+    ),
   );
   return {
     element,

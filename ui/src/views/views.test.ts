@@ -276,6 +276,59 @@ describe("search", () => {
   });
 });
 
+describe("forget", () => {
+  it("asks with the memory's own words, keeps everything on Escape, and forgets for good on confirm", async () => {
+    const { root, backend } = await start(undefined, "latest");
+    const card = [...root.querySelectorAll(".memory")].find((li) => text(li).includes("lives in Oslo"));
+    if (!card) throw new Error("no Oslo card");
+    button(card, "Forget…").click();
+    await settle();
+    const dialog = document.querySelector<HTMLElement>("#forget-dialog");
+    expect(dialog?.getAttribute("role")).toBe("alertdialog");
+    expect(text(dialog)).toContain("Forget this memory for good?");
+    expect(text(dialog)).toContain("The user lives in Oslo");
+    expect(text(dialog)).toContain("cannot be undone");
+    expect(document.activeElement?.id).toBe("forget-keep");
+    dialog?.dispatchEvent(new KeyboardEvent("keydown", { key: "Tab", bubbles: true }));
+    expect(document.activeElement?.id).toBe("forget-confirm");
+    dialog?.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+    await settle();
+    expect(document.querySelector("#forget-dialog")).toBeNull();
+    expect(backend.named("forget")).toHaveLength(0);
+    expect(text(root.querySelector(".notice"))).toContain("Nothing was forgotten");
+
+    button(card, "Forget…").click();
+    await settle();
+    document.querySelector<HTMLButtonElement>("#forget-confirm")?.click();
+    await settle();
+    expect(backend.named("forget").map((c) => c.args.request)).toEqual([{ memory_ids: ["b"], mentioning: null }]);
+    expect(text(root.querySelector(".notice"))).toContain("Forgotten for good: 1 memory");
+    expect(text(root.querySelector(".notice"))).not.toContain("Undo");
+    expect(text(root.querySelector(".memories"))).not.toContain("Oslo");
+  });
+
+  it("forgets everything that mentions a phrase from the settings, and says when nothing does", async () => {
+    const { root, backend } = await start(undefined, "settings");
+    const phrase = root.querySelector<HTMLInputElement>("#settings-forget-phrase");
+    if (!phrase) throw new Error("no phrase field");
+    phrase.value = "elm street";
+    button(root, "Forget everything that mentions it…").click();
+    await settle();
+    expect(document.querySelector("#forget-dialog")).toBeNull();
+    expect(text(root.querySelector(".notice"))).toContain("Nothing mentions “elm street”");
+    expect(backend.named("forget")).toHaveLength(0);
+
+    phrase.value = "GREEN tea";
+    button(root, "Forget everything that mentions it…").click();
+    await settle();
+    expect(text(document.querySelector("#forget-dialog"))).toContain("Forget everything that mentions “GREEN tea”?");
+    document.querySelector<HTMLButtonElement>("#forget-confirm")?.click();
+    await settle();
+    expect(backend.named("forget").at(-1)?.args.request).toEqual({ memory_ids: [], mentioning: "GREEN tea" });
+    expect(phrase.value).toBe("");
+  });
+});
+
 describe("stores", () => {
   it("lists stores and opens another with undo back", async () => {
     const { root, backend } = await start((b) => {

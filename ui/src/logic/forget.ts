@@ -1,0 +1,66 @@
+// Forgetting in words: what a forget would remove, asked before anything happens, and what
+// it removed. Nothing here touches the DOM.
+import type { ChangesetView, ForgetPlan, ForgetReceipt, ForgetRequest } from "../api";
+import { countWords } from "./words";
+
+/** The confirmation for a plan: a question, the memories' texts and what else goes. */
+export interface ForgetQuestion {
+  title: string;
+  /** The text of each memory that would be forgotten, oldest first. */
+  memories: string[];
+  /** Everything else that is removed, and that it cannot be undone. */
+  notes: string[];
+}
+
+/** Whether a plan would remove anything at all. */
+export function forgetsAnything(plan: ForgetPlan): boolean {
+  return plan.memories.length > 0 || plan.changesets > 0 || plan.core_versions > 0;
+}
+
+/** The words shown before a forget: a phrase's own wording when one was typed. */
+export function forgetQuestion(plan: ForgetPlan, request: ForgetRequest): ForgetQuestion {
+  const phrase = request.mentioning?.trim() ?? "";
+  const n = plan.memories.length;
+  const title =
+    phrase !== ""
+      ? `Forget everything that mentions “${phrase}”?`
+      : `Forget ${n === 1 ? "this memory" : countWords(n, "memory", "memories")} for good?`;
+  const notes: string[] = [];
+  const asked = request.memory_ids?.length ?? 0;
+  if (phrase === "" && n > asked) {
+    notes.push(
+      `This includes ${countWords(n - asked, "older memory", "older memories")} it was built from: the same fact in earlier words.`,
+    );
+  }
+  const elsewhere: string[] = [];
+  if (plan.changesets > 0) elsewhere.push(countWords(plan.changesets, "earlier change", "earlier changes"));
+  if (plan.core_versions > 0) elsewhere.push(countWords(plan.core_versions, "version of the profile", "versions of the profile"));
+  if (elsewhere.length > 0) notes.push(`The words are also removed from ${elsewhere.join(" and ")}.`);
+  notes.push(
+    "This cannot be undone: the text is removed from the disk too. The history keeps a note that something was forgotten, never what.",
+  );
+  return { title, memories: plan.memories.map((m) => m.content), notes };
+}
+
+/** What a finished forget removed, in one sentence. */
+export function receiptWords(receipt: ForgetReceipt): string {
+  const parts = [`Forgotten for good: ${countWords(receipt.memories, "memory", "memories")}`];
+  const elsewhere: string[] = [];
+  if (receipt.changesets > 0) elsewhere.push(countWords(receipt.changesets, "change", "changes"));
+  if (receipt.core_versions > 0) elsewhere.push(countWords(receipt.core_versions, "profile version", "profile versions"));
+  if (elsewhere.length > 0) parts.push(`its words were removed from ${elsewhere.join(" and ")}`);
+  return `${parts.join("; ")}.`;
+}
+
+/** A forget change in one sentence: waiting (an agent asked) or done (its receipt). */
+export function forgetHeadline(view: ChangesetView): string {
+  const cs = view.changeset;
+  const receipt = cs.forget?.receipt ?? null;
+  if (receipt) {
+    const what = countWords(receipt.memories, "memory", "memories");
+    return receipt.phrase ? `Forgot ${what} and every mention of a phrase, for good` : `Forgot ${what} for good`;
+  }
+  const n = cs.related.length;
+  if (cs.forget?.mentioning) return `Forget everything that mentions “${cs.forget.mentioning}”`;
+  return `Forget ${countWords(n, "memory", "memories")} for good`;
+}
