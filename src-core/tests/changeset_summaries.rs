@@ -33,6 +33,7 @@ async fn summaries_match_the_whole_changesets_and_page_by_keyset() {
         .map(|i| ImportItem {
             content: format!("imported fact number {i}"),
             timestamp_ms: Some(1_700_000_000_000 + i),
+            ..Default::default()
         })
         .collect();
     f.memory.import_items(imported, "test").await.unwrap();

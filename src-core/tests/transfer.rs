@@ -236,6 +236,7 @@ async fn large_imports_embed_in_requests_of_bounded_size() {
         .map(|i| haema_core::ImportItem {
             content: format!("imported fact {i}"),
             timestamp_ms: None,
+            ..Default::default()
         })
         .collect();
     let mut steps = Vec::new();

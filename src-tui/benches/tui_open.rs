@@ -94,6 +94,7 @@ async fn build_store(dir: &Path, memories: usize) {
             .map(|i| ImportItem {
                 content: text(i),
                 timestamp_ms: Some(start_ms + i64::try_from(i).unwrap() * 60_000),
+                ..Default::default()
             })
             .collect();
         memory.import_items(items, "bench").await.unwrap();

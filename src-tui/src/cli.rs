@@ -217,6 +217,39 @@ pub struct AddArgs {
     /// Print `{"changeset": ID, "status": ...}`.
     #[arg(long)]
     pub json: bool,
+    /// What the new memories are, who wrote them and for whom.
+    #[command(flatten)]
+    pub attributes: AttributeArgs,
+}
+
+/// The attributes an add gives its memories (`haema add --type preference --importance 0.8`).
+#[derive(Debug, Args, Default)]
+pub struct AttributeArgs {
+    /// The kind of memory: fact, episode, preference, context, or a word of your own.
+    #[arg(long = "type", value_name = "TYPE")]
+    pub memory_type: Option<String>,
+    /// How much it matters, from 0 to 1.
+    #[arg(long, value_name = "0..1")]
+    pub importance: Option<f64>,
+    /// Where it came from (a document, a tool, a conversation).
+    #[arg(long, value_name = "SOURCE")]
+    pub source: Option<String>,
+    /// The agent writing it.
+    #[arg(long = "agent", value_name = "AGENT_ID")]
+    pub agent_id: Option<String>,
+    /// The session it is written in.
+    #[arg(long = "session", value_name = "SESSION_ID")]
+    pub session_id: Option<String>,
+    /// The user it is about.
+    #[arg(long = "user", value_name = "USER_ID")]
+    pub user_id: Option<String>,
+    /// One metadata entry; VALUE is read as JSON when it is JSON (`3`, `true`, `["a"]`),
+    /// else as text. Repeat for more.
+    #[arg(long = "meta", value_name = "KEY=VALUE")]
+    pub meta: Vec<String>,
+    /// All metadata as one JSON object (`--meta` entries are added to it).
+    #[arg(long, value_name = "JSON")]
+    pub metadata: Option<String>,
 }
 
 #[derive(Debug, Args)]

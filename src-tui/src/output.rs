@@ -110,3 +110,33 @@ mod tests {
         assert_eq!(inputs_line(&[], 0), "");
     }
 }
+
+/// A memory's attributes on one line for people (`preference · importance 0.8 · from chat ·
+/// agent planner · project=apollo`); empty when it has none.
+pub fn attributes_line(attributes: &haema_core::MemoryAttributes) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(t) = &attributes.memory_type {
+        parts.push(t.clone());
+    }
+    if let Some(i) = attributes.importance {
+        parts.push(format!("importance {i}"));
+    }
+    for (label, value) in [
+        ("from", &attributes.source),
+        ("agent", &attributes.agent_id),
+        ("session", &attributes.session_id),
+        ("user", &attributes.user_id),
+    ] {
+        if let Some(v) = value {
+            parts.push(format!("{label} {}", one_line(v)));
+        }
+    }
+    for (key, value) in &attributes.metadata {
+        let shown = match value {
+            serde_json::Value::String(s) => one_line(s),
+            other => other.to_string(),
+        };
+        parts.push(format!("{key}={shown}"));
+    }
+    parts.join(" · ")
+}

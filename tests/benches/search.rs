@@ -119,6 +119,7 @@ async fn main() {
         .map(|i| ImportItem {
             content: format!("{} ({})", texts[i % texts.len()], i / texts.len() + 1),
             timestamp_ms: Some(start_ms + i as i64 * 3_600_000),
+            ..Default::default()
         })
         .collect();
     let built = Instant::now();

@@ -35,7 +35,14 @@ impl BenchStore {
                 let content = synthetic_text(i);
                 let id = crate::MemoryId::from(format!("bench-{i}"));
                 let ts = 1_700_000_000_000 + rowid * 1_000;
-                let inserted = tx.insert_memory(&id, &content, crate::MemoryStatus::Active, ts, changeset)?;
+                let inserted = tx.insert_memory(
+                    &id,
+                    &content,
+                    crate::MemoryStatus::Active,
+                    ts,
+                    changeset,
+                    &Default::default(),
+                )?;
                 tx.index_text(inserted, &content)?;
                 let noise = unit_vector(dims, i as u64);
                 let centre = &centres[i % centres.len()];

@@ -238,6 +238,7 @@ async fn import_turns(
         items.push(ImportItem {
             content,
             timestamp_ms: locomo::session_time_ms(&turn.session_date),
+            ..Default::default()
         });
     }
     memory

@@ -7,7 +7,7 @@ use crate::store;
 use crate::store::Writer;
 use crate::types::{
     AddOutcome, Changeset, ChangesetFilter, ChangesetId, ChangesetKind, ChangesetStatus, ChangesetSummary, CoreAuthor,
-    DecidedBy, MemoryId, MemoryStatus, Outcome, ProposedItem, RelatedItem,
+    DecidedBy, MemoryAttributes, MemoryId, MemoryStatus, Outcome, ProposedItem, RelatedItem,
 };
 use crate::{Error, Result};
 
@@ -148,6 +148,7 @@ impl Memory {
                         tx.delete_pending(rowid)?;
                     }
                 }
+                let merged = attributes_replacing(tx, &related, &current.attributes)?;
                 current.proposed = proposed
                     .into_iter()
                     .map(|p| {
@@ -156,6 +157,7 @@ impl Memory {
                         } else {
                             ProposedItem {
                                 memory_id: Some(MemoryId::generate()),
+                                attributes: merged.clone(),
                                 ..p
                             }
                         }
@@ -233,7 +235,7 @@ impl Memory {
             Some(text) => AddInput::Text(text),
             None => AddInput::Items(changeset.inputs),
         };
-        self.add(input).await
+        self.add_with(input, changeset.attributes).await
     }
 
     /// Undoes a committed changeset with a new changeset: the memories it made are
@@ -271,6 +273,7 @@ impl Memory {
                                 memory_id: Some(id.clone()),
                                 content: content.clone(),
                                 kept: false,
+                                attributes: MemoryAttributes::default(),
                             })
                             .collect(),
                         core_before: core_after.as_ref().map(|_| core_now.clone()),
@@ -378,4 +381,24 @@ fn revert_core(now: &str, before: &str, after: &str, warnings: &mut Vec<String>)
         }
     }
     Ok((result != now_s).then(|| result.render()))
+}
+
+/// The attributes of new memories that replace the related memories not kept: `request`
+/// merged with theirs, oldest first.
+fn attributes_replacing(
+    tx: &dyn Writer,
+    related: &[RelatedItem],
+    request: &MemoryAttributes,
+) -> Result<MemoryAttributes> {
+    let mut replaced = Vec::new();
+    for item in related.iter().filter(|r| !r.kept) {
+        if let Some((_, memory)) = tx.memory_by_id(&item.memory_id)? {
+            replaced.push(memory);
+        }
+    }
+    replaced.sort_by_key(|m| m.timestamp_ms);
+    Ok(MemoryAttributes::merged(
+        replaced.iter().map(|m| &m.attributes),
+        request,
+    ))
 }

@@ -10,8 +10,8 @@ use crate::provider::check_embeddings;
 use crate::store;
 use crate::store::{MetaKey, Writer};
 use crate::types::{
-    AddOutcome, AddStatus, Changeset, ChangesetId, ChangesetKind, ChangesetStatus, DecidedBy, MemoryId, MemoryStatus,
-    Outcome,
+    AddOutcome, AddStatus, Changeset, ChangesetId, ChangesetKind, ChangesetStatus, DecidedBy, MemoryAttributes,
+    MemoryId, MemoryStatus, Outcome,
 };
 use crate::{Error, Result};
 
@@ -42,9 +42,22 @@ impl Memory {
     /// waits for review depending on the review policy. If the LLM fails, the related
     /// memories are kept and the new contents added as given: nothing is lost.
     pub async fn add(&self, contents: impl Into<AddInput>) -> Result<AddOutcome> {
+        self.add_with(contents, MemoryAttributes::default()).await
+    }
+
+    /// [`Memory::add`] with attributes: a type, an importance, a source, the agent and
+    /// session writing, the user it is about, metadata. Every memory the add makes carries
+    /// them, merged with those of the memories it replaces ([`MemoryAttributes::merged`]:
+    /// the newest value of each, the highest importance, metadata key by key).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when an attribute is out of range (nothing is stored), and
+    /// the errors of [`Memory::add`].
+    pub async fn add_with(&self, contents: impl Into<AddInput>, attributes: MemoryAttributes) -> Result<AddOutcome> {
         let input = contents.into();
+        let attributes = attributes.checked()?;
         for attempt in 1..=MAX_ATTEMPTS {
-            let Some(mut proposal) = self.propose(input.clone()).await? else {
+            let Some(mut proposal) = self.propose(input.clone(), attributes.clone()).await? else {
                 return Ok(AddOutcome {
                     changeset: None,
                     status: AddStatus::Noop,
@@ -86,14 +99,17 @@ impl Memory {
     }
 
     /// Runs the pipeline up to a proposal. `None` when there is nothing to add.
-    pub(crate) async fn propose(&self, input: AddInput) -> Result<Option<Proposal>> {
+    pub(crate) async fn propose(&self, input: AddInput, attributes: MemoryAttributes) -> Result<Option<Proposal>> {
         let budget = std::time::Duration::from_secs(self.inner.settings.llm.add_deadline_secs);
         let llm = self
             .inner
             .llm
             .clone()
             .map(|llm| Arc::new(crate::provider::WithDeadline::new(llm, budget)) as Arc<dyn crate::provider::Llm>);
-        let mut proposal = Proposal::default();
+        let mut proposal = Proposal {
+            attributes,
+            ..Proposal::default()
+        };
         if pipeline::normalise(llm.as_deref(), input, &mut proposal)
             .await
             .is_none()
@@ -126,6 +142,7 @@ impl Memory {
             .await?;
         proposal.related = found.iter().map(|f| f.item.clone()).collect();
         pipeline::reconstruct(llm.as_deref(), &found, &core_text, &mut proposal).await;
+        proposal.assign_attributes(&found);
         let locked: Vec<_> = locked.into_iter().collect();
         pipeline::update_core(llm.as_deref(), &core_text, &locked, &mut proposal).await;
         proposal.screen();
@@ -312,6 +329,7 @@ pub(crate) fn insert_proposal(
         reverts_id: None,
         reverted_by_id: None,
         forget: None,
+        attributes: proposal.attributes.clone(),
     };
     let id = tx.insert_changeset(&changeset)?;
     insert_pending_rows(tx, id, &changeset)?;
@@ -323,7 +341,14 @@ pub(crate) fn insert_pending_rows(tx: &dyn Writer, id: ChangesetId, changeset: &
     let ts = store::now_ms();
     for item in changeset.added() {
         if let Some(memory_id) = &item.memory_id {
-            tx.insert_memory(memory_id, &item.content, MemoryStatus::Pending, ts, id)?;
+            tx.insert_memory(
+                memory_id,
+                &item.content,
+                MemoryStatus::Pending,
+                ts,
+                id,
+                &item.attributes,
+            )?;
         }
     }
     Ok(())

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::provider::{Llm, ProviderErrorKind, StructuredRequest};
 use crate::types::core_md::CoreSections;
-use crate::types::{HostileFinding, LlmCall, LlmStage, Outcome, ProposedItem, RelatedItem, Section};
+use crate::types::{HostileFinding, LlmCall, LlmStage, MemoryAttributes, Outcome, ProposedItem, RelatedItem, Section};
 use prompts::{MAX_CORE_CHARS, MAX_RECONSTRUCT_CHARS, MAX_SPLIT_CHARS};
 use stages::normalize;
 
@@ -68,6 +68,8 @@ pub(crate) struct Proposal {
     pub core_not_needed: bool,
     /// Why the text added or the memories proposed read like a prompt injection.
     pub hostile: Vec<HostileFinding>,
+    /// The attributes the add was given.
+    pub attributes: MemoryAttributes,
 }
 
 impl Proposal {
@@ -80,6 +82,29 @@ impl Proposal {
     /// prompt injection (the `guarded` policy's test).
     pub(crate) fn is_safe(&self) -> bool {
         self.related.iter().all(|r| r.kept) && self.core_after.is_none() && self.hostile.is_empty()
+    }
+
+    /// Gives each new memory its attributes: those the add was given, merged with those
+    /// of the related memories it replaces (oldest first; see [`MemoryAttributes::merged`]).
+    /// A memory carried over keeps its own.
+    pub(crate) fn assign_attributes(&mut self, found: &[related::Found]) {
+        let mut replaced: Vec<&related::Found> = found
+            .iter()
+            .filter(|f| self.related.iter().any(|r| r.memory_id == f.item.memory_id && !r.kept))
+            .collect();
+        replaced.sort_by_key(|f| f.timestamp_ms);
+        let merged = MemoryAttributes::merged(replaced.iter().map(|f| &f.attributes), &self.attributes);
+        for item in &mut self.proposed {
+            item.attributes = if item.kept {
+                found
+                    .iter()
+                    .find(|f| Some(&f.item.memory_id) == item.memory_id.as_ref())
+                    .map(|f| f.attributes.clone())
+                    .unwrap_or_default()
+            } else {
+                merged.clone()
+            };
+        }
     }
 
     /// Looks for hostile text in what was added (the raw text and its items) and in the new
@@ -351,12 +376,14 @@ fn set_proposed(proposal: &mut Proposal, texts: Vec<String>) {
                     memory_id: Some(proposal.related[index].memory_id.clone()),
                     content,
                     kept: true,
+                    attributes: MemoryAttributes::default(),
                 }
             }
             None => ProposedItem {
                 memory_id: None,
                 content,
                 kept: false,
+                attributes: MemoryAttributes::default(),
             },
         })
         .collect();

@@ -5,13 +5,16 @@ use std::collections::{BTreeSet, HashMap};
 use crate::Result;
 use crate::config::MergeSettings;
 use crate::store::{Pool, Reader};
-use crate::types::RelatedItem;
+use crate::types::{MemoryAttributes, RelatedItem};
 
 /// A related memory and the index of the first new content that found it.
 #[derive(Debug, Clone)]
 pub(crate) struct Found {
     pub item: RelatedItem,
     pub first_input: usize,
+    /// The memory's attributes and time, for the attributes of what replaces it.
+    pub attributes: MemoryAttributes,
+    pub timestamp_ms: i64,
 }
 
 /// Distance between two texts by their word sets: 1 − Jaccard similarity. Used when the
@@ -84,6 +87,8 @@ pub(crate) fn lookup(
                             kept: false,
                         },
                         first_input: input_index,
+                        attributes: record.attributes.clone(),
+                        timestamp_ms: record.timestamp_ms,
                     });
                 }
             }

@@ -150,6 +150,7 @@ mod tests {
 
     fn changeset(related: &[(&str, bool)], proposed: &[(&str, bool)]) -> Changeset {
         Changeset {
+            attributes: Default::default(),
             id: crate::ChangesetId::from(7),
             kind: crate::ChangesetKind::Add,
             status: ChangesetStatus::Pending,
@@ -172,6 +173,7 @@ mod tests {
             proposed: proposed
                 .iter()
                 .map(|(content, kept)| ProposedItem {
+                    attributes: Default::default(),
                     memory_id: None,
                     content: (*content).into(),
                     kept: *kept,

@@ -15,7 +15,7 @@ use super::MetaKey;
 use crate::Result;
 use crate::types::{
     Changeset, ChangesetFilter, ChangesetId, ChangesetStatus, ChangesetSummary, CoreAuthor, CoreVersion, CoreVersionId,
-    DecidedBy, MemoryId, MemoryRecord, MemoryStatus, ProposedItem, RelatedItem, Section,
+    DecidedBy, MemoryAttributes, MemoryId, MemoryRecord, MemoryStatus, ProposedItem, RelatedItem, Section,
 };
 
 /// How many candidates a nearest-vector lookup should consider: the backend's approximate
@@ -165,6 +165,7 @@ pub(crate) trait Writer: Reader {
         status: MemoryStatus,
         ts: i64,
         changeset: ChangesetId,
+        attributes: &MemoryAttributes,
     ) -> Result<i64>;
     /// Sets a memory's status (and the changeset that superseded it).
     fn set_memory_status(

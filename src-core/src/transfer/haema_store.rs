@@ -14,7 +14,7 @@ use crate::types::core_md::CoreSections;
 use crate::{Error, Memory, Result};
 
 /// What was found in a HAEMA store folder.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct HaemaStore {
     /// core.md as written by HAEMA, if the folder has one.
     pub core: Option<String>,
@@ -235,7 +235,11 @@ pub fn read_haema_store(dir: &Path) -> Result<HaemaStore> {
     live.sort_by_key(|(ts, _)| ts.unwrap_or(0));
     found.memories = live
         .into_iter()
-        .map(|(timestamp_ms, content)| ImportItem { content, timestamp_ms })
+        .map(|(timestamp_ms, content)| ImportItem {
+            content,
+            timestamp_ms,
+            ..ImportItem::default()
+        })
         .collect();
     match std::fs::read_to_string(dir.join("core.md")) {
         Ok(text) => found.core = Some(text),

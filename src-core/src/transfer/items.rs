@@ -9,16 +9,18 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::store;
-use crate::types::{Changeset, ChangesetId, MemoryId, MemoryStatus, ProposedItem};
+use crate::types::{Changeset, ChangesetId, MemoryAttributes, MemoryId, MemoryStatus, ProposedItem};
 use crate::{Error, Memory, Result};
 
 /// One memory to import.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ImportItem {
     /// Text.
     pub content: String,
     /// When it was learned (Unix ms), if the file says.
     pub timestamp_ms: Option<i64>,
+    /// Its type, importance, source, writer, user and metadata, if the file says.
+    pub attributes: MemoryAttributes,
 }
 
 /// What a plain import did.
@@ -78,18 +80,64 @@ pub fn parse_time(text: &str) -> Option<i64> {
     Some((days * 86_400 + secs - offset) * 1000 + millis)
 }
 
-fn item_of(value: &Value) -> Option<ImportItem> {
-    if let Value::String(text) = value {
-        return Some(ImportItem {
-            content: text.trim().to_owned(),
-            timestamp_ms: None,
-        });
+/// The attributes of an imported object: haema's own names (`type`, `importance`,
+/// `source`, `agent_id`, `session_id`, `user_id`, `metadata`) and mem0's (`run_id` is the
+/// session, `categories` go into the metadata).
+fn attributes_of(value: &Value) -> std::result::Result<MemoryAttributes, String> {
+    let text = |key: &str| -> std::result::Result<Option<String>, String> {
+        match value.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(Value::Number(n)) => Ok(Some(n.to_string())),
+            Some(other) => Err(format!("`{key}` should be text, not {other}")),
+        }
+    };
+    let mut metadata: std::collections::BTreeMap<String, Value> = match value.get("metadata") {
+        None | Some(Value::Null) => Default::default(),
+        Some(Value::Object(map)) => map.clone().into_iter().collect(),
+        Some(other) => return Err(format!("`metadata` should be a JSON object, not {other}")),
+    };
+    if let Some(categories) = value.get("categories").filter(|c| !c.is_null()) {
+        metadata.insert("categories".to_owned(), categories.clone());
     }
-    let content = ["memory", "content", "text"]
+    let importance = match value.get("importance") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(
+            v.as_f64()
+                .ok_or_else(|| format!("`importance` should be a number, not {v}"))?,
+        ),
+    };
+    MemoryAttributes {
+        memory_type: text("type")?,
+        importance,
+        source: text("source")?,
+        agent_id: text("agent_id")?,
+        session_id: text("session_id")?.or(text("run_id")?),
+        user_id: text("user_id")?,
+        metadata,
+    }
+    .checked()
+    .map_err(|e| match e {
+        Error::InvalidArgument(message) => message,
+        other => other.to_string(),
+    })
+}
+
+fn item_of(value: &Value) -> std::result::Result<Option<ImportItem>, String> {
+    if let Value::String(text) = value {
+        return Ok(Some(ImportItem {
+            content: text.trim().to_owned(),
+            ..ImportItem::default()
+        }));
+    }
+    let Some(content) = ["memory", "content", "text"]
         .iter()
-        .find_map(|k| value.get(*k).and_then(Value::as_str))?
-        .trim()
-        .to_owned();
+        .find_map(|k| value.get(*k).and_then(Value::as_str))
+    else {
+        return Ok(None);
+    };
+    let content = content.trim().to_owned();
     let timestamp_ms = ["timestamp_ms", "created_at", "timestamp", "updated_at"]
         .iter()
         .find_map(|k| match value.get(*k)? {
@@ -97,7 +145,11 @@ fn item_of(value: &Value) -> Option<ImportItem> {
             Value::String(s) => parse_time(s),
             _ => None,
         });
-    Some(ImportItem { content, timestamp_ms })
+    Ok(Some(ImportItem {
+        content,
+        timestamp_ms,
+        attributes: attributes_of(value)?,
+    }))
 }
 
 /// Reads JSONL (a JSON string or an object with `content`/`memory`/`text` per line) or a
@@ -116,14 +168,17 @@ pub fn parse_items(text: &str) -> Result<Vec<ImportItem>> {
             return list
                 .iter()
                 .enumerate()
-                .map(|(i, v)| {
-                    item_of(v).ok_or_else(|| {
-                        Error::InvalidArgument(format!("item {} has no `memory`, `content` or `text`", i + 1))
-                    })
+                .map(|(i, v)| match item_of(v) {
+                    Ok(Some(item)) => Ok(item),
+                    Ok(None) => Err(Error::InvalidArgument(format!(
+                        "item {} has no `memory`, `content` or `text`",
+                        i + 1
+                    ))),
+                    Err(why) => Err(Error::InvalidArgument(format!("item {}: {why}", i + 1))),
                 })
                 .collect();
         }
-        if value.is_object() && item_of(&value).is_none() {
+        if value.is_object() && item_of(&value).ok().flatten().is_none() {
             return Err(Error::InvalidArgument(
                 "the JSON holds no `results` or `memories` list".into(),
             ));
@@ -136,9 +191,16 @@ pub fn parse_items(text: &str) -> Result<Vec<ImportItem>> {
         }
         let value: Value = serde_json::from_str(line)
             .map_err(|e| Error::InvalidArgument(format!("line {} is not JSON: {e}", index + 1)))?;
-        items.push(item_of(&value).ok_or_else(|| {
-            Error::InvalidArgument(format!("line {} has no `content`, `memory` or `text`", index + 1))
-        })?);
+        match item_of(&value) {
+            Ok(Some(item)) => items.push(item),
+            Ok(None) => {
+                return Err(Error::InvalidArgument(format!(
+                    "line {} has no `content`, `memory` or `text`",
+                    index + 1
+                )));
+            }
+            Err(why) => return Err(Error::InvalidArgument(format!("line {}: {why}", index + 1))),
+        }
     }
     Ok(items)
 }
@@ -199,6 +261,7 @@ impl Memory {
                             memory_id: Some(id.clone()),
                             content: i.content.clone(),
                             kept: false,
+                            attributes: i.attributes.clone(),
                         })
                         .collect();
                     let inputs = fresh.iter().map(|i| i.content.clone()).collect();
@@ -210,8 +273,14 @@ impl Memory {
                             Some(ts) => ts,
                             None => tx.next_timestamp()?,
                         };
-                        let rowid =
-                            tx.insert_memory(memory_id, &item.content, MemoryStatus::Active, ts, changeset_id)?;
+                        let rowid = tx.insert_memory(
+                            memory_id,
+                            &item.content,
+                            MemoryStatus::Active,
+                            ts,
+                            changeset_id,
+                            &item.attributes,
+                        )?;
                         match (has_vectors, vectors.get(&item.content)) {
                             (true, Some(vector)) => tx.insert_vector(rowid, vector)?,
                             // The embedder is missing for now: the next open with it catches up.

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{ChangesetId, MemoryId};
+use super::{ChangesetId, MemoryAttributes, MemoryId};
 
 closed_set! {
     /// Status of a changeset.
@@ -121,6 +121,10 @@ pub struct ProposedItem {
     pub content: String,
     /// True when it is an existing related memory carried over unchanged.
     pub kept: bool,
+    /// The attributes it gets (for a new memory: the add's, merged with those of the
+    /// memories it replaces).
+    #[serde(default, skip_serializing_if = "MemoryAttributes::is_empty")]
+    pub attributes: MemoryAttributes,
 }
 
 /// One call to the LLM made while building a changeset.
@@ -180,6 +184,9 @@ pub struct Changeset {
     /// For a `forget`: the request, then the receipt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forget: Option<super::ForgetRecord>,
+    /// The attributes the add was given (type, importance, source, writer, user, metadata).
+    #[serde(default, skip_serializing_if = "MemoryAttributes::is_empty")]
+    pub attributes: MemoryAttributes,
 }
 
 impl Changeset {
@@ -218,6 +225,7 @@ impl Changeset {
             reverts_id: None,
             reverted_by_id: None,
             forget: None,
+            attributes: MemoryAttributes::default(),
         }
     }
 

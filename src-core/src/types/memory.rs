@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{ChangesetId, MemoryId};
+use super::{ChangesetId, MemoryAttributes, MemoryId};
 
 closed_set! {
     /// Where a memory stands.
@@ -28,6 +28,9 @@ pub struct MemoryRecord {
     pub content: String,
     /// When it became a memory (Unix ms); strictly increasing across the store.
     pub timestamp_ms: i64,
+    /// The same instant in ISO 8601 UTC (`2026-11-24T06:55:00.000Z`), as HAEMA gives it.
+    #[serde(default)]
+    pub timestamp: String,
     /// Last status change (Unix ms).
     pub updated_at_ms: i64,
     /// Status.
@@ -36,4 +39,7 @@ pub struct MemoryRecord {
     pub changeset_id: Option<ChangesetId>,
     /// The changeset that replaced it, if any.
     pub superseded_by: Option<ChangesetId>,
+    /// Its type, importance, source, writer, user and metadata (each only when set).
+    #[serde(flatten)]
+    pub attributes: MemoryAttributes,
 }

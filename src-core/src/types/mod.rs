@@ -5,6 +5,7 @@
 //! spelling is an [`UnknownValue`] error that names it, never a silent default. Ids that mean
 //! different things have different types.
 
+mod attributes;
 pub(crate) mod changeset;
 pub mod core_md;
 mod forget;
@@ -15,6 +16,7 @@ mod profile;
 mod search;
 mod time;
 
+pub use attributes::{MAX_METADATA_BYTES, MEMORY_TYPES, MemoryAttributes};
 pub use changeset::{
     AddOutcome, AddStatus, Changeset, ChangesetFilter, ChangesetKind, ChangesetStatus, ChangesetSummary, DecidedBy,
     LlmCall, LlmStage, Outcome, ProposedItem, RelatedItem, SUMMARY_INPUT_CHARS,
@@ -26,7 +28,7 @@ pub use memory::{MemoryRecord, MemoryStatus};
 pub use profile::{CoreAuthor, CoreVersion, Section};
 pub use search::{FoundBy, SearchHit, SearchMode, SearchResults};
 pub(crate) use time::civil_date;
-pub use time::format_utc;
+pub use time::{format_utc, iso_utc};
 
 /// A value of a closed set that is not one of its spellings: from a file, the database, a
 /// command-line flag or a front end.

@@ -12,6 +12,20 @@ pub fn format_utc(ms: i64) -> String {
     )
 }
 
+/// `2026-11-22T04:07:31.250Z` for Unix milliseconds: ISO 8601 in UTC, as HAEMA writes a
+/// memory's `timestamp`.
+pub fn iso_utc(ms: i64) -> String {
+    let rem = ms.div_euclid(1000).rem_euclid(86_400);
+    let (year, month, day) = civil_date(ms);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60,
+        ms.rem_euclid(1000)
+    )
+}
+
 /// (year, month, day) of Unix ms, UTC: the civil date from days since 1970-01-01 (Howard
 /// Hinnant's `civil_from_days`).
 pub(crate) fn civil_date(ms: i64) -> (i64, u32, u32) {

@@ -1,12 +1,14 @@
 //! add, search, latest, recall, status.
 
+use std::collections::BTreeMap;
+
 use anyhow::Result;
-use haema_core::{AddInput, AddStatus, Memory};
-use serde_json::json;
+use haema_core::{AddInput, AddStatus, Memory, MemoryAttributes};
+use serde_json::{Value, json};
 
 use super::read_source;
 use crate::UsageError;
-use crate::cli::{AddArgs, LatestArgs, RecallArgs, SearchArgs};
+use crate::cli::{AddArgs, AttributeArgs, LatestArgs, RecallArgs, SearchArgs};
 use crate::output::{self, one_line, print, utc};
 
 pub async fn add(memory: &Memory, args: AddArgs) -> Result<()> {
@@ -21,7 +23,7 @@ pub async fn add(memory: &Memory, args: AddArgs) -> Result<()> {
             return Err(UsageError("give a TEXT, --items ITEM..., or - to read standard input".into()).into());
         }
     };
-    let outcome = memory.add(input).await?;
+    let outcome = memory.add_with(input, attributes(args.attributes)?).await?;
     for warning in &outcome.warnings {
         eprintln!("haema: warning: {warning}");
     }
@@ -79,6 +81,10 @@ pub async fn search(memory: &Memory, args: SearchArgs) -> Result<()> {
             utc(hit.memory.timestamp_ms),
             hit.memory.id
         ));
+        let attributes = output::attributes_line(&hit.memory.attributes);
+        if !attributes.is_empty() {
+            text.push_str(&format!("    {attributes}\n"));
+        }
     }
     print(&text)
 }
@@ -86,9 +92,14 @@ pub async fn search(memory: &Memory, args: SearchArgs) -> Result<()> {
 pub async fn latest(memory: &Memory, args: LatestArgs) -> Result<()> {
     let records = memory.get_latest_records(args.begin, args.count).await?;
     if args.json {
-        let rows: Vec<_> = records
+        // Each memory as the API gives it, plus `changeset` (the name earlier versions printed).
+        let rows: Vec<Value> = records
             .iter()
-            .map(|m| json!({"id": m.id, "content": m.content, "timestamp_ms": m.timestamp_ms, "changeset": m.changeset_id}))
+            .map(|m| {
+                let mut row = serde_json::to_value(m).unwrap_or_default();
+                row["changeset"] = json!(m.changeset_id);
+                row
+            })
             .collect();
         return output::json(&rows);
     }
@@ -97,7 +108,14 @@ pub async fn latest(memory: &Memory, args: LatestArgs) -> Result<()> {
     }
     let text: String = records
         .iter()
-        .map(|m| format!("{}  {}\n", utc(m.timestamp_ms), one_line(&m.content)))
+        .map(|m| {
+            let attributes = output::attributes_line(&m.attributes);
+            if attributes.is_empty() {
+                format!("{}  {}\n", utc(m.timestamp_ms), one_line(&m.content))
+            } else {
+                format!("{}  {}  [{attributes}]\n", utc(m.timestamp_ms), one_line(&m.content))
+            }
+        })
         .collect();
     print(&text)
 }
@@ -144,4 +162,43 @@ pub async fn status(memory: &Memory, json_output: bool) -> Result<()> {
 pub async fn overview(memory: &Memory) -> Result<()> {
     status(memory, false).await?;
     print("\nTry: haema add \"The user prefers short answers.\"  ·  haema search \"answers\"  ·  haema --help\n")
+}
+
+/// The attributes of `haema add`, checked: a clear error for metadata that is not JSON or
+/// an entry without `=`.
+pub(crate) fn attributes(args: AttributeArgs) -> Result<MemoryAttributes, UsageError> {
+    let mut metadata: BTreeMap<String, Value> = match &args.metadata {
+        None => BTreeMap::new(),
+        Some(text) => match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(map)) => map.into_iter().collect(),
+            Ok(other) => {
+                return Err(UsageError(format!(
+                    "--metadata must be a JSON object such as '{{\"project\": \"apollo\"}}', not {other}"
+                )));
+            }
+            Err(e) => {
+                return Err(UsageError(format!(
+                    "--metadata is not JSON ({e}): give an object such as '{{\"project\": \"apollo\"}}'"
+                )));
+            }
+        },
+    };
+    for entry in &args.meta {
+        let Some((key, value)) = entry.split_once('=') else {
+            return Err(UsageError(format!(
+                "--meta {entry:?} has no `=`: write KEY=VALUE, e.g. --meta project=apollo"
+            )));
+        };
+        let value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_owned()));
+        metadata.insert(key.trim().to_owned(), value);
+    }
+    Ok(MemoryAttributes {
+        memory_type: args.memory_type,
+        importance: args.importance,
+        source: args.source,
+        agent_id: args.agent_id,
+        session_id: args.session_id,
+        user_id: args.user_id,
+        metadata,
+    })
 }

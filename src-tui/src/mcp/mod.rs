@@ -40,6 +40,21 @@ pub struct HaemaServer {
     tool_router: ToolRouter<Self>,
 }
 
+/// A memory as the tools give it: id, text, HAEMA's ISO `timestamp`, `learned_at` in words
+/// and its attributes (type, importance, source, writer, user, metadata; each when set).
+fn memory_json(m: &haema_core::MemoryRecord) -> Value {
+    let mut row = json!({
+        "id": m.id,
+        "content": m.content,
+        "timestamp": m.timestamp,
+        "learned_at": haema_core::format_utc(m.timestamp_ms),
+    });
+    if let (Some(object), Ok(Value::Object(attributes))) = (row.as_object_mut(), serde_json::to_value(&m.attributes)) {
+        object.extend(attributes);
+    }
+    row
+}
+
 fn ok(value: Value) -> Result<CallToolResult, ErrorData> {
     Ok(CallToolResult::structured(value))
 }
@@ -101,16 +116,17 @@ impl HaemaServer {
     }
 
     #[tool(
-        description = "Remember something lasting: a fact about the user, a preference, a decision, how to do a task. Give `content` (one text; it is split into self-contained facts) or `items` (facts already split). The memory merges them with related memories. The answer says whether the change is committed or waits for a person's review (then check it later with changeset_status)."
+        description = "Remember something lasting: a fact about the user, a preference, a decision, how to do a task. Give `content` (one text; it is split into self-contained facts) or `items` (facts already split), and optionally `type` (fact, episode, preference, context or your own word), `importance` (0 to 1), `source`, `agent_id`, `session_id`, `user_id` and `metadata` (a JSON object); unknown arguments are refused. The memory merges them with related memories. The answer says whether the change is committed or waits for a person's review (then check it later with changeset_status)."
     )]
-    async fn add_memory(&self, Parameters(p): Parameters<AddParams>) -> Result<CallToolResult, ErrorData> {
+    async fn add_memory(&self, Parameters(mut p): Parameters<AddParams>) -> Result<CallToolResult, ErrorData> {
+        let attributes = p.attributes();
         let input = match (p.content, p.items) {
             (Some(text), None) => AddInput::Text(text),
             (None, Some(items)) => AddInput::Items(items),
             (Some(_), Some(_)) => return tool_error("give either `content` or `items`, not both"),
             (None, None) => return tool_error("give `content` (a text) or `items` (a list of facts)"),
         };
-        match self.memory().add(input).await {
+        match self.memory().add_with(input, attributes).await {
             Ok(outcome) => {
                 let message = match outcome.status {
                     AddStatus::Committed => "stored",
@@ -137,18 +153,18 @@ impl HaemaServer {
             Ok(m) => m.unwrap_or_default(),
             Err(e) => return bad_value(&e),
         };
-        let limit = p.limit.unwrap_or(5).clamp(1, 50);
+        // As HAEMA: a limit of 0 or less finds nothing.
+        let limit = p.limit.unwrap_or(5).min(50);
         match self.memory().search_records(&p.query, limit, mode).await {
             Ok(results) => ok(json!({
                 "mode": results.mode,
                 "notice": results.notice,
-                "memories": results.hits.iter().map(|h| json!({
-                    "id": h.memory.id,
-                    "content": h.memory.content,
-                    "score": h.score,
-                    "found_by": h.found_by,
-                    "learned_at": haema_core::format_utc(h.memory.timestamp_ms),
-                })).collect::<Vec<_>>(),
+                "memories": results.hits.iter().map(|h| {
+                    let mut row = memory_json(&h.memory);
+                    row["score"] = json!(h.score);
+                    row["found_by"] = json!(h.found_by);
+                    row
+                }).collect::<Vec<_>>(),
             })),
             Err(e) => tool_error(format!("search failed: {}", crate::remedy::with_agent_remedy(&e))),
         }
@@ -158,18 +174,11 @@ impl HaemaServer {
         description = "The most recently learned memories, newest first: `count` of them (default 10, at most 100) starting at position `begin` (1 = newest)."
     )]
     async fn latest_memories(&self, Parameters(p): Parameters<LatestParams>) -> Result<CallToolResult, ErrorData> {
-        let count = p.count.unwrap_or(10).clamp(1, 100);
-        match self
-            .memory()
-            .get_latest_records(p.begin.unwrap_or(1).max(1), count)
-            .await
-        {
+        // As HAEMA: a count of 0 or less gives nothing, a `begin` below 1 is an error.
+        let count = p.count.unwrap_or(10).min(100);
+        match self.memory().get_latest_records(p.begin.unwrap_or(1), count).await {
             Ok(records) => ok(json!({
-                "memories": records.iter().map(|m| json!({
-                    "id": m.id,
-                    "content": m.content,
-                    "learned_at": haema_core::format_utc(m.timestamp_ms),
-                })).collect::<Vec<_>>(),
+                "memories": records.iter().map(memory_json).collect::<Vec<_>>(),
             })),
             Err(e) => core_error(&e),
         }

@@ -5,15 +5,47 @@ use serde::Deserialize;
 
 /// `add_memory`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct AddParams {
     /// One text to remember; it is split into self-contained facts.
     pub content: Option<String>,
     /// Facts already split, one per item.
     pub items: Option<Vec<String>>,
+    /// fact, episode, preference, context, or a word of your own.
+    #[serde(rename = "type")]
+    pub memory_type: Option<String>,
+    /// How much it matters, from 0 to 1.
+    pub importance: Option<f64>,
+    /// Where it came from (a document, a tool, a conversation).
+    pub source: Option<String>,
+    /// The agent writing it.
+    pub agent_id: Option<String>,
+    /// The session it is written in.
+    pub session_id: Option<String>,
+    /// The user it is about.
+    pub user_id: Option<String>,
+    /// Free JSON metadata (an object).
+    pub metadata: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+impl AddParams {
+    /// The attributes the memories get.
+    pub fn attributes(&mut self) -> haema_core::MemoryAttributes {
+        haema_core::MemoryAttributes {
+            memory_type: self.memory_type.take(),
+            importance: self.importance,
+            source: self.source.take(),
+            agent_id: self.agent_id.take(),
+            session_id: self.session_id.take(),
+            user_id: self.user_id.take(),
+            metadata: self.metadata.take().unwrap_or_default().into_iter().collect(),
+        }
+    }
 }
 
 /// `search_memory`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SearchParams {
     /// What to look for, in plain words.
     pub query: String,
@@ -25,6 +57,7 @@ pub struct SearchParams {
 
 /// `latest_memories`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct LatestParams {
     /// How many (default 10, at most 100).
     pub count: Option<i64>,
@@ -34,6 +67,7 @@ pub struct LatestParams {
 
 /// `read_core_section`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SectionParams {
     /// SOUL, TOOLS, RULE or USER.
     pub section: String,
@@ -41,6 +75,7 @@ pub struct SectionParams {
 
 /// `recall`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct RecallParams {
     /// The user's request, or what the agent is about to do.
     pub query: String,
@@ -50,6 +85,7 @@ pub struct RecallParams {
 
 /// `changeset_status`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ChangesetParams {
     /// The changeset number add_memory returned.
     pub changeset: i64,

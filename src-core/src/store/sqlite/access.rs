@@ -17,7 +17,7 @@ use crate::store::MetaKey;
 use crate::store::backend::{Pool, Ranked, Reader, Signals, Unembedded, Writer};
 use crate::types::{
     Changeset, ChangesetFilter, ChangesetId, ChangesetStatus, ChangesetSummary, CoreAuthor, CoreVersion, CoreVersionId,
-    DecidedBy, MemoryId, MemoryRecord, MemoryStatus, ProposedItem, RelatedItem, Section,
+    DecidedBy, MemoryAttributes, MemoryId, MemoryRecord, MemoryStatus, ProposedItem, RelatedItem, Section,
 };
 
 /// A locked connection and what searches on it share. The connection's lock is held for
@@ -215,8 +215,9 @@ impl Writer for Access<'_> {
         status: MemoryStatus,
         ts: i64,
         changeset: ChangesetId,
+        attributes: &MemoryAttributes,
     ) -> Result<i64> {
-        memories::insert(self.conn, id, content, status, ts, changeset)
+        memories::insert(self.conn, id, content, status, ts, changeset, attributes)
     }
 
     fn set_memory_status(

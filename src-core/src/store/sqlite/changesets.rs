@@ -5,12 +5,12 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use crate::Result;
 use crate::types::changeset::summary_text;
 use crate::types::{
-    Changeset, ChangesetFilter, ChangesetId, ChangesetStatus, ChangesetSummary, DecidedBy, LlmCall, ProposedItem,
-    RelatedItem, SUMMARY_INPUT_CHARS,
+    Changeset, ChangesetFilter, ChangesetId, ChangesetStatus, ChangesetSummary, DecidedBy, LlmCall, MemoryAttributes,
+    ProposedItem, RelatedItem, SUMMARY_INPUT_CHARS,
 };
 
 const COLUMNS: &str = "id, kind, status, outcome, created_at_ms, decided_at_ms, decided_by, raw_input, inputs, \
-    core_before, core_after, llm, embedder, llm_log, warnings, reverts_id, reverted_by_id, forget";
+    core_before, core_after, llm, embedder, llm_log, warnings, reverts_id, reverted_by_id, forget, attributes";
 
 /// A JSON column. Text that is not what haema writes (damaged, or with a value this haema
 /// does not know, such as an unknown LLM stage) is an error that says which column.
@@ -51,6 +51,10 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Changeset> {
             Some(_) => Some(json_column(row, 17)?),
             None => None,
         },
+        attributes: match row.get_ref(18)?.as_str_or_null()? {
+            Some(_) => json_column(row, 18)?,
+            None => MemoryAttributes::default(),
+        },
     })
 }
 
@@ -77,8 +81,8 @@ pub(crate) fn restore_reverted_by(conn: &Connection, id: ChangesetId, by: Change
 fn insert_row(conn: &Connection, changeset: &Changeset, id: Option<ChangesetId>) -> Result<ChangesetId> {
     conn.execute(
         "INSERT INTO changesets (kind, status, outcome, created_at_ms, decided_at_ms, decided_by, raw_input, inputs,
-             core_before, core_after, llm, embedder, llm_log, warnings, reverts_id, forget, id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+             core_before, core_after, llm, embedder, llm_log, warnings, reverts_id, forget, attributes, id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
         params![
             changeset.kind,
             changeset.status,
@@ -96,6 +100,7 @@ fn insert_row(conn: &Connection, changeset: &Changeset, id: Option<ChangesetId>)
             serde_json::to_string(&changeset.warnings).unwrap_or_else(|_| "[]".into()),
             changeset.reverts_id,
             changeset.forget.as_ref().and_then(|f| serde_json::to_string(f).ok()),
+            attributes_json(&changeset.attributes),
             id,
         ],
     )?;
@@ -130,12 +135,25 @@ pub(crate) fn write_proposed(conn: &Connection, id: ChangesetId, proposed: &[Pro
         [id],
     )?;
     let mut stmt = conn.prepare_cached(
-        "INSERT INTO changeset_items (changeset_id, role, position, memory_id, content, kept) VALUES (?1, 'proposed', ?2, ?3, ?4, ?5)",
+        "INSERT INTO changeset_items (changeset_id, role, position, memory_id, content, kept, attributes)
+         VALUES (?1, 'proposed', ?2, ?3, ?4, ?5, ?6)",
     )?;
     for (position, item) in proposed.iter().enumerate() {
-        stmt.execute(params![id, position as i64, item.memory_id, item.content, item.kept])?;
+        stmt.execute(params![
+            id,
+            position as i64,
+            item.memory_id,
+            item.content,
+            item.kept,
+            attributes_json(&item.attributes)
+        ])?;
     }
     Ok(())
+}
+
+/// Attributes as the text of their column: `NULL` when none is set.
+fn attributes_json(attributes: &MemoryAttributes) -> Option<String> {
+    (!attributes.is_empty()).then(|| to_json(attributes))
 }
 
 /// Replaces the warnings of a changeset.
@@ -152,7 +170,7 @@ pub(crate) fn set_warnings(conn: &Connection, id: ChangesetId, warnings: &[Strin
 pub(crate) fn rewrite_text(conn: &Connection, changeset: &Changeset) -> Result<()> {
     conn.execute(
         "UPDATE changesets SET raw_input = ?2, inputs = ?3, core_before = ?4, core_after = ?5, llm_log = ?6,
-             warnings = ?7, forget = ?8 WHERE id = ?1",
+             warnings = ?7, forget = ?8, attributes = ?9 WHERE id = ?1",
         params![
             changeset.id,
             changeset.raw_input,
@@ -162,6 +180,7 @@ pub(crate) fn rewrite_text(conn: &Connection, changeset: &Changeset) -> Result<(
             to_json(&changeset.llm_calls),
             to_json(&changeset.warnings),
             changeset.forget.as_ref().map(to_json),
+            attributes_json(&changeset.attributes),
         ],
     )?;
     conn.execute(
@@ -190,7 +209,8 @@ pub(crate) fn write_related_kept(conn: &Connection, id: ChangesetId, related: &[
 
 fn load_items(conn: &Connection, changeset: &mut Changeset) -> Result<()> {
     let mut stmt = conn.prepare_cached(
-        "SELECT role, memory_id, content, distance, kept FROM changeset_items WHERE changeset_id = ?1 ORDER BY role, position",
+        "SELECT role, memory_id, content, distance, kept, attributes FROM changeset_items WHERE changeset_id = ?1
+         ORDER BY role, position",
     )?;
     let rows = stmt.query_map([changeset.id], |r| {
         Ok((
@@ -199,10 +219,11 @@ fn load_items(conn: &Connection, changeset: &mut Changeset) -> Result<()> {
             r.get::<_, String>(2)?,
             r.get::<_, Option<f64>>(3)?,
             r.get::<_, bool>(4)?,
+            r.get::<_, Option<String>>(5)?,
         ))
     })?;
     for row in rows {
-        let (role, memory_id, content, distance, kept) = row?;
+        let (role, memory_id, content, distance, kept, attributes) = row?;
         if role == "related" {
             changeset.related.push(RelatedItem {
                 memory_id: memory_id.ok_or_else(|| {
@@ -216,10 +237,20 @@ fn load_items(conn: &Connection, changeset: &mut Changeset) -> Result<()> {
                 kept,
             });
         } else {
+            let attributes = match attributes {
+                Some(text) => serde_json::from_str(&text).map_err(|e| {
+                    crate::Error::InvalidState(format!(
+                        "changeset {} holds attributes this haema cannot read ({e}); the store was changed by hand",
+                        changeset.id
+                    ))
+                })?,
+                None => MemoryAttributes::default(),
+            };
             changeset.proposed.push(ProposedItem {
                 memory_id,
                 content,
                 kept,
+                attributes,
             });
         }
     }

@@ -29,7 +29,8 @@ pub(crate) fn containing(conn: &Connection, phrase: &str) -> Result<Vec<(i64, Me
 }
 
 /// Forgets memory `rowid`: out of the full-text index and the vectors (live and staged),
-/// its text blanked and its status `forgotten`. The row stays, so ids and history still
+/// its text, source and metadata blanked and its status `forgotten` (its type, importance
+/// and the ids of who wrote it and for whom stay: they hold no text of the memory). The row stays, so ids and history still
 /// point at something.
 pub(crate) fn forget_memory(conn: &Connection, rowid: i64, ts: i64) -> Result<()> {
     let Some((content, status)) = conn
@@ -51,7 +52,8 @@ pub(crate) fn forget_memory(conn: &Connection, rowid: i64, ts: i64) -> Result<()
         conn.execute(&format!("DELETE FROM {} WHERE rowid = ?1", vectors::STAGING), [rowid])?;
     }
     conn.execute(
-        "UPDATE memories SET content = '', status = 'forgotten', updated_at_ms = ?2 WHERE rowid = ?1",
+        "UPDATE memories SET content = '', source = NULL, metadata = NULL, status = 'forgotten', updated_at_ms = ?2
+         WHERE rowid = ?1",
         params![rowid, ts],
     )?;
     Ok(())

@@ -5,21 +5,33 @@ use std::collections::HashMap;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::Result;
-use crate::types::{ChangesetId, MemoryId, MemoryRecord, MemoryStatus};
+use crate::types::{ChangesetId, MemoryAttributes, MemoryId, MemoryRecord, MemoryStatus, iso_utc};
 
-const COLUMNS: &str = "rowid, id, content, created_at_ms, updated_at_ms, status, changeset_id, superseded_by";
+const COLUMNS: &str = "rowid, id, content, created_at_ms, updated_at_ms, status, changeset_id, superseded_by, \
+    memory_type, importance, source, agent_id, session_id, user_id, metadata";
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<(i64, MemoryRecord)> {
+    let timestamp_ms = row.get(3)?;
     Ok((
         row.get(0)?,
         MemoryRecord {
             id: row.get(1)?,
             content: row.get(2)?,
-            timestamp_ms: row.get(3)?,
+            timestamp_ms,
+            timestamp: iso_utc(timestamp_ms),
             updated_at_ms: row.get(4)?,
             status: row.get(5)?,
             changeset_id: row.get(6)?,
             superseded_by: row.get(7)?,
+            attributes: MemoryAttributes {
+                memory_type: row.get(8)?,
+                importance: row.get(9)?,
+                source: row.get(10)?,
+                agent_id: row.get(11)?,
+                session_id: row.get(12)?,
+                user_id: row.get(13)?,
+                metadata: MemoryAttributes::metadata_from(row.get_ref(14)?.as_str_or_null()?),
+            },
         },
     ))
 }
@@ -81,10 +93,26 @@ pub(crate) fn insert(
     status: MemoryStatus,
     ts: i64,
     changeset_id: ChangesetId,
+    attributes: &MemoryAttributes,
 ) -> Result<i64> {
     conn.execute(
-        "INSERT INTO memories (id, content, status, created_at_ms, updated_at_ms, changeset_id) VALUES (?1, ?2, ?3, ?4, ?4, ?5)",
-        params![id, content, status, ts, changeset_id],
+        "INSERT INTO memories (id, content, status, created_at_ms, updated_at_ms, changeset_id,
+             memory_type, importance, source, agent_id, session_id, user_id, metadata)
+         VALUES (?1, ?2, ?3, ?4, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+        params![
+            id,
+            content,
+            status,
+            ts,
+            changeset_id,
+            attributes.memory_type,
+            attributes.importance,
+            attributes.source,
+            attributes.agent_id,
+            attributes.session_id,
+            attributes.user_id,
+            attributes.metadata_json()
+        ],
     )?;
     Ok(conn.last_insert_rowid())
 }
@@ -181,8 +209,9 @@ pub(crate) fn all(conn: &Connection) -> Result<Vec<MemoryRecord>> {
 /// Inserts a memory exactly as recorded (for import) and returns its rowid.
 pub(crate) fn restore(conn: &Connection, m: &MemoryRecord) -> Result<i64> {
     conn.execute(
-        "INSERT INTO memories (id, content, status, created_at_ms, updated_at_ms, changeset_id, superseded_by)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO memories (id, content, status, created_at_ms, updated_at_ms, changeset_id, superseded_by,
+             memory_type, importance, source, agent_id, session_id, user_id, metadata)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
         params![
             m.id,
             m.content,
@@ -190,7 +219,14 @@ pub(crate) fn restore(conn: &Connection, m: &MemoryRecord) -> Result<i64> {
             m.timestamp_ms,
             m.updated_at_ms,
             m.changeset_id,
-            m.superseded_by
+            m.superseded_by,
+            m.attributes.memory_type,
+            m.attributes.importance,
+            m.attributes.source,
+            m.attributes.agent_id,
+            m.attributes.session_id,
+            m.attributes.user_id,
+            m.attributes.metadata_json()
         ],
     )?;
     Ok(conn.last_insert_rowid())

@@ -168,6 +168,7 @@ pub async fn build(source: &Source, dir: &Path, n: usize, mut progress: impl FnM
             .map(|i| ImportItem {
                 content: source.text(i),
                 timestamp_ms: None,
+                ..Default::default()
             })
             .collect();
         memory.import_items(items, "bench").await?;

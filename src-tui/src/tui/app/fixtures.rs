@@ -14,6 +14,8 @@ pub const T0: i64 = 1_795_000_000_000;
 /// A memory made by changeset `changeset`, `minutes` before T0.
 pub fn memory(id: &str, content: &str, minutes: i64, changeset: i64) -> MemoryRecord {
     MemoryRecord {
+        attributes: Default::default(),
+        timestamp: String::new(),
         id: id.into(),
         content: content.into(),
         timestamp_ms: T0 - minutes * 60_000,
@@ -74,6 +76,7 @@ pub fn info(active: usize, pending: usize) -> StoreInfo {
 /// A pending merge: two related memories, one kept, one rewritten; core changes too.
 pub fn merge(id: i64) -> Changeset {
     Changeset {
+        attributes: Default::default(),
         id: ChangesetId::from(id),
         kind: ChangesetKind::Add,
         status: ChangesetStatus::Pending,
@@ -99,11 +102,13 @@ pub fn merge(id: i64) -> Changeset {
         ],
         proposed: vec![
             ProposedItem {
+                attributes: Default::default(),
                 memory_id: Some("n1".into()),
                 content: "The user prefers black coffee to green tea, without sugar.".into(),
                 kept: false,
             },
             ProposedItem {
+                attributes: Default::default(),
                 memory_id: Some("m4".into()),
                 content: "The user is allergic to peanuts.".into(),
                 kept: true,
@@ -134,6 +139,7 @@ pub fn stale(id: i64) -> Changeset {
             kept: false,
         }],
         proposed: vec![ProposedItem {
+            attributes: Default::default(),
             memory_id: Some("n2".into()),
             content: "사용자는 부산에 살고 첼로를 연주해요 🎻🌊".into(),
             kept: false,
@@ -153,6 +159,7 @@ pub fn history() -> Vec<Changeset> {
         raw_input: Some(text.into()),
         related: Vec::new(),
         proposed: vec![ProposedItem {
+            attributes: Default::default(),
             memory_id: Some(format!("h{id}").into()),
             content: text.into(),
             kept: false,

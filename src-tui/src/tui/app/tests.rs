@@ -32,6 +32,8 @@ fn chars(app: &mut App, text: &str) -> Vec<Effect> {
 
 fn record(i: usize) -> MemoryRecord {
     MemoryRecord {
+        attributes: Default::default(),
+        timestamp: String::new(),
         id: format!("m{i}").into(),
         content: format!("memory {i}"),
         timestamp_ms: 1_795_000_000_000 - i64::try_from(i).unwrap() * 1000,

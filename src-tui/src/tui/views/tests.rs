@@ -380,6 +380,7 @@ fn huge_changesets_show_the_first_items_and_how_many_more() {
     import.inputs = (0..1000).map(|i| format!("fact {i}")).collect();
     import.proposed = (0..1000)
         .map(|i| haema_core::ProposedItem {
+            attributes: Default::default(),
             memory_id: None,
             content: format!("fact {i}"),
             kept: false,
