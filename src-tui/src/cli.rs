@@ -226,7 +226,7 @@ pub struct AddArgs {
 #[derive(Debug, Args, Default)]
 pub struct AttributeArgs {
     /// The kind of memory: fact, episode, preference, context, or a word of your own.
-    #[arg(long = "type", value_name = "TYPE")]
+    #[arg(long = "type", visible_alias = "memory-type", value_name = "TYPE")]
     pub memory_type: Option<String>,
     /// How much it matters, from 0 to 1.
     #[arg(long, value_name = "0..1")]

@@ -96,21 +96,6 @@ pub fn show_download(bar: &indicatif::ProgressBar, p: &haema_core::provider::hub
     bar.set_position(p.bytes_done);
 }
 
-#[cfg(test)]
-mod tests {
-    use super::inputs_line;
-
-    #[test]
-    fn an_inputs_line_shows_three_and_counts_the_rest() {
-        let inputs: Vec<String> = (1..=5).map(|i| format!("fact {i}")).collect();
-        assert_eq!(inputs_line(&inputs[..2], 2), "fact 1 · fact 2");
-        assert_eq!(inputs_line(&inputs[..3], 3), "fact 1 · fact 2 · fact 3");
-        assert_eq!(inputs_line(&inputs, 5), "fact 1 · fact 2 · fact 3 · (+2 more)");
-        assert_eq!(inputs_line(&inputs[..3], 40), "fact 1 · fact 2 · fact 3 · (+37 more)");
-        assert_eq!(inputs_line(&[], 0), "");
-    }
-}
-
 /// A memory's attributes on one line for people (`preference · importance 0.8 · from chat ·
 /// agent planner · project=apollo`); empty when it has none.
 pub fn attributes_line(attributes: &haema_core::MemoryAttributes) -> String {
@@ -139,4 +124,19 @@ pub fn attributes_line(attributes: &haema_core::MemoryAttributes) -> String {
         parts.push(format!("{key}={shown}"));
     }
     parts.join(" · ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::inputs_line;
+
+    #[test]
+    fn an_inputs_line_shows_three_and_counts_the_rest() {
+        let inputs: Vec<String> = (1..=5).map(|i| format!("fact {i}")).collect();
+        assert_eq!(inputs_line(&inputs[..2], 2), "fact 1 · fact 2");
+        assert_eq!(inputs_line(&inputs[..3], 3), "fact 1 · fact 2 · fact 3");
+        assert_eq!(inputs_line(&inputs, 5), "fact 1 · fact 2 · fact 3 · (+2 more)");
+        assert_eq!(inputs_line(&inputs[..3], 40), "fact 1 · fact 2 · fact 3 · (+37 more)");
+        assert_eq!(inputs_line(&[], 0), "");
+    }
 }

@@ -58,7 +58,10 @@ fn add_takes_attributes_and_every_view_shows_them() {
 
     let rows = latest(&store);
     let seat = by_content(&rows, "The user prefers window seats");
-    assert_eq!(seat["type"], "preference", "the type is stored in lowercase: {seat}");
+    assert_eq!(
+        seat["memory_type"], "preference",
+        "the type is stored in lowercase: {seat}"
+    );
     assert_eq!(seat["importance"], 0.8);
     assert_eq!(
         (
@@ -79,7 +82,7 @@ fn add_takes_attributes_and_every_view_shows_them() {
         "{timestamp}"
     );
     let oslo = by_content(&rows, "The user lives in Oslo");
-    for key in ["type", "importance", "source", "agent_id", "metadata"] {
+    for key in ["memory_type", "importance", "source", "agent_id", "metadata"] {
         assert!(
             oslo.get(key).is_none(),
             "a memory without attributes has no {key}: {oslo}"
@@ -104,7 +107,7 @@ fn add_takes_attributes_and_every_view_shows_them() {
         &["search", "window seats", "--mode", "lexical", "--json"],
         None,
     ));
-    assert_eq!(found[0]["type"], "preference", "{found}");
+    assert_eq!(found[0]["memory_type"], "preference", "{found}");
 }
 
 #[test]
@@ -137,7 +140,7 @@ fn mem0_fields_and_haema_exports_keep_their_attributes() {
     std::fs::write(
         &mem0,
         json!({"results": [
-            {"id": "m-1", "memory": "Likes hiking", "user_id": "alice", "agent_id": "coach", "run_id": "r-7",
+            {"id": "m-1", "memory": "Likes hiking", "memory_type": "preference", "user_id": "alice", "agent_id": "coach", "run_id": "r-7",
              "metadata": {"mood": "happy"}, "categories": ["hobbies"], "created_at": "2024-07-20T01:23:45Z"},
             {"id": "m-2", "memory": "Plain one", "metadata": null, "user_id": null}
         ]})
@@ -154,6 +157,7 @@ fn mem0_fields_and_haema_exports_keep_their_attributes() {
     );
     assert_eq!(hiking["metadata"], json!({"mood": "happy", "categories": ["hobbies"]}));
     assert_eq!(hiking["timestamp"], "2024-07-20T01:23:45.000Z");
+    assert_eq!(hiking["memory_type"], "preference");
     assert!(by_content(&rows, "Plain one").get("user_id").is_none());
 
     // A bad item names itself and nothing of the file is stored.
@@ -178,4 +182,9 @@ fn mem0_fields_and_haema_exports_keep_their_attributes() {
     ok(&haema(&copy, &[], &["import", export.to_str().unwrap()], None));
     assert_eq!(by_content(&latest(&copy), "Likes hiking")["metadata"]["mood"], "happy");
     assert_eq!(by_content(&latest(&copy), "Likes hiking")["user_id"], "alice");
+    assert_eq!(
+        by_content(&latest(&copy), "Likes hiking")["memory_type"],
+        "preference",
+        "an export line's own `type` (the record's kind) and the memory's type do not collide"
+    );
 }

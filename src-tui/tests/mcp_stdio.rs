@@ -341,3 +341,66 @@ fn the_server_answers_at_once_and_gets_the_embedding_model_in_the_background() {
         std::thread::sleep(std::time::Duration::from_millis(200));
     }
 }
+
+#[test]
+fn add_memory_takes_attributes_refuses_unknown_arguments_and_keeps_haemas_edges() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("agent");
+    let mut client = Client::start(&store, &[("HAEMA_REVIEW", "auto")]);
+    client.request(
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test-client", "version": "1.0"}}),
+    );
+    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+
+    let added = client.call(
+        "add_memory",
+        json!({"items": ["The user is vegetarian"], "memory_type": "preference", "importance": 0.9,
+               "agent_id": "chef", "session_id": "s1", "user_id": "ann", "source": "onboarding",
+               "metadata": {"diet": "vegetarian", "since": 2019}}),
+    );
+    assert_eq!(structured(&added)["status"], "committed", "{added}");
+    let latest = client.call("latest_memories", json!({}));
+    let memory = &structured(&latest)["memories"][0];
+    assert_eq!(
+        (
+            &memory["memory_type"],
+            &memory["importance"],
+            &memory["agent_id"],
+            &memory["user_id"]
+        ),
+        (&json!("preference"), &json!(0.9), &json!("chef"), &json!("ann")),
+        "{memory}"
+    );
+    assert_eq!(memory["metadata"], json!({"diet": "vegetarian", "since": 2019}));
+    assert!(memory["timestamp"].as_str().unwrap().ends_with('Z'), "{memory}");
+    let found = client.call("search_memory", json!({"query": "vegetarian", "mode": "lexical"}));
+    assert_eq!(structured(&found)["memories"][0]["source"], "onboarding", "{found}");
+
+    // An argument the tool does not know is refused, naming it; nothing is stored.
+    let refused = client.request(
+        "tools/call",
+        json!({"name": "add_memory", "arguments": {"items": ["x"], "colour": "red"}}),
+    );
+    let message = refused["error"]["message"].as_str().unwrap_or_default().to_owned()
+        + refused["result"]["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(message.contains("colour"), "{refused}");
+    let bad = client.call("add_memory", json!({"items": ["y"], "importance": 7}));
+    assert_eq!(bad["isError"], json!(true), "{bad}");
+    assert!(text(&bad).contains("from 0 to 1"), "{bad}");
+    let latest = client.call("latest_memories", json!({"count": 100}));
+    assert_eq!(structured(&latest)["memories"].as_array().unwrap().len(), 1);
+
+    // HAEMA's edges: nothing for a count or limit of 0 or less, an error for begin < 1.
+    for count in [0, -3] {
+        let none = client.call("latest_memories", json!({"count": count}));
+        assert_eq!(structured(&none)["memories"], json!([]), "{none}");
+        let none = client.call("search_memory", json!({"query": "vegetarian", "limit": count}));
+        assert_eq!(structured(&none)["memories"], json!([]), "{none}");
+    }
+    let refused = client.call("latest_memories", json!({"begin": 0}));
+    assert_eq!(refused["isError"], json!(true), "{refused}");
+    assert!(text(&refused).contains("begin"), "{refused}");
+    drop(client.input.take());
+    client.child.wait().unwrap();
+}

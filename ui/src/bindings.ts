@@ -186,6 +186,8 @@ export type Changeset = {
 	reverted_by_id: ChangesetId | null,
 	/**  For a `forget`: the request, then the receipt. */
 	forget?: ForgetRecord | null,
+	/**  The attributes the add was given (type, importance, source, writer, user, metadata). */
+	attributes?: MemoryAttributes,
 };
 
 /**  A changeset's id, increasing with every changeset of a store. */
@@ -441,6 +443,30 @@ export type LlmStage =
 /**  Updating core.md. */
 "core_update";
 
+/**
+ *  The attributes of a memory. Every field is optional; a memory without any behaves as
+ *  before attributes existed.
+ */
+export type MemoryAttributes = {
+	/**
+	 *  What kind of memory (HatiData's `memory_type`): `fact`, `episode`, `preference`, `context`, or the user's own
+	 *  word (lowercase letters, digits, `_` and `-`).
+	 */
+	memory_type?: string | null,
+	/**  How much it matters, from 0 to 1. */
+	importance?: number | null,
+	/**  Where it came from (a document, a tool, a conversation). */
+	source?: string | null,
+	/**  The agent that wrote it. */
+	agent_id?: string | null,
+	/**  The session it was written in. */
+	session_id?: string | null,
+	/**  The user it is about (for stores that hold several users' memories). */
+	user_id?: string | null,
+	/**  Free JSON, key by key. */
+	metadata?: { [key in string]: Value },
+};
+
 /**  A memory's id: a UUID v4, kept by a memory that a merge carries over unchanged. */
 export type MemoryId = string;
 
@@ -452,6 +478,8 @@ export type MemoryRecord = {
 	content: string,
 	/**  When it became a memory (Unix ms); strictly increasing across the store. */
 	timestamp_ms: number,
+	/**  The same instant in ISO 8601 UTC (`2026-11-24T06:55:00.000Z`), as HAEMA gives it. */
+	timestamp?: string,
 	/**  Last status change (Unix ms). */
 	updated_at_ms: number,
 	/**  Status. */
@@ -460,7 +488,7 @@ export type MemoryRecord = {
 	changeset_id: ChangesetId | null,
 	/**  The changeset that replaced it, if any. */
 	superseded_by: ChangesetId | null,
-};
+} & MemoryAttributes;
 
 /**  Where a memory stands. */
 export type MemoryStatus = 
@@ -537,6 +565,11 @@ export type ProposedItem = {
 	content: string,
 	/**  True when it is an existing related memory carried over unchanged. */
 	kept: boolean,
+	/**
+	 *  The attributes it gets (for a new memory: the add's, merged with those of the
+	 *  memories it replaces).
+	 */
+	attributes?: MemoryAttributes,
 };
 
 /**  A recall block and what is in it. */

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::types::{Changeset, ChangesetKind, MemoryId, Outcome};
+use crate::types::{Changeset, ChangesetKind, MemoryAttributes, MemoryId, Outcome};
 
 /// What forgotten text is replaced with.
 pub(crate) const BLANK: &str = "[forgotten]";
@@ -190,10 +190,40 @@ pub(crate) fn redact_changeset(
             changed |= needles.redact_in_place(&mut item.content);
         }
     }
+    for item in &mut changeset.proposed {
+        let forgotten_item = item.memory_id.as_ref().is_some_and(|id| forgotten.contains(id));
+        changed |= redact_attributes(&mut item.attributes, needles, forgotten_item);
+    }
+    changed |= redact_attributes(&mut changeset.attributes, needles, whole);
     if let Some(record) = changeset.forget.as_mut()
         && let Some(phrase) = record.mentioning.as_mut()
     {
         changed |= needles.redact_in_place(phrase);
+    }
+    changed
+}
+
+/// Blanks the text in attributes: the whole source and metadata when `all` (they belonged to
+/// a forgotten memory), else the needles in them. Types and ids are not the memory's text.
+fn redact_attributes(attributes: &mut MemoryAttributes, needles: &Needles, all: bool) -> bool {
+    if all {
+        let had = attributes.source.is_some() || !attributes.metadata.is_empty();
+        attributes.source = None;
+        attributes.metadata.clear();
+        return had;
+    }
+    let mut changed = false;
+    if let Some(source) = attributes.source.as_mut() {
+        changed |= needles.redact_in_place(source);
+    }
+    let mut metadata = Value::Object(std::mem::take(&mut attributes.metadata).into_iter().collect());
+    changed |= needles.redact_json(&mut metadata);
+    if let Value::Object(map) = metadata {
+        for (key, value) in map {
+            let mut key = key;
+            changed |= needles.redact_in_place(&mut key);
+            attributes.metadata.insert(key, value);
+        }
     }
     changed
 }

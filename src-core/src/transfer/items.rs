@@ -80,7 +80,7 @@ pub fn parse_time(text: &str) -> Option<i64> {
     Some((days * 86_400 + secs - offset) * 1000 + millis)
 }
 
-/// The attributes of an imported object: haema's own names (`type`, `importance`,
+/// The attributes of an imported object: haema's own names (`memory_type`, `importance`,
 /// `source`, `agent_id`, `session_id`, `user_id`, `metadata`) and mem0's (`run_id` is the
 /// session, `categories` go into the metadata).
 fn attributes_of(value: &Value) -> std::result::Result<MemoryAttributes, String> {
@@ -109,7 +109,7 @@ fn attributes_of(value: &Value) -> std::result::Result<MemoryAttributes, String>
         ),
     };
     MemoryAttributes {
-        memory_type: text("type")?,
+        memory_type: text("memory_type")?,
         importance,
         source: text("source")?,
         agent_id: text("agent_id")?,

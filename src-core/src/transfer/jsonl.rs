@@ -45,7 +45,7 @@ pub enum Record {
     /// A changeset with its items.
     Changeset(Box<Changeset>),
     /// A memory in any status.
-    Memory(MemoryRecord),
+    Memory(Box<MemoryRecord>),
 }
 
 /// What an import did.
@@ -88,7 +88,7 @@ impl Memory {
                     versions.reverse();
                     records.extend(versions.into_iter().map(Record::CoreVersion));
                     records.extend(conn.core_locks()?.into_iter().map(|section| Record::Lock { section }));
-                    records.extend(conn.all_memories()?.into_iter().map(Record::Memory));
+                    records.extend(conn.all_memories()?.into_iter().map(|m| Record::Memory(Box::new(m))));
                     Ok((records, conn.meta(MetaKey::Embedder)?.unwrap_or_else(|| "none".into())))
                 })
             })
@@ -137,7 +137,7 @@ impl Memory {
         }
         let mems: Vec<&MemoryRecord> = records
             .iter()
-            .filter_map(|r| if let Record::Memory(m) = r { Some(m) } else { None })
+            .filter_map(|r| if let Record::Memory(m) = r { Some(&**m) } else { None })
             .collect();
         let texts: Vec<String> = mems
             .iter()

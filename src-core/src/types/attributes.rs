@@ -25,9 +25,9 @@ pub const MEMORY_TYPES: &[&str] = &["fact", "episode", "preference", "context"];
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct MemoryAttributes {
-    /// What kind of memory: `fact`, `episode`, `preference`, `context`, or the user's own
+    /// What kind of memory (HatiData's `memory_type`): `fact`, `episode`, `preference`, `context`, or the user's own
     /// word (lowercase letters, digits, `_` and `-`).
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_type: Option<String>,
     /// How much it matters, from 0 to 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -89,7 +89,7 @@ impl MemoryAttributes {
                 && t.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-');
             if !word {
                 return Err(Error::InvalidArgument(format!(
-                    "`type` {:?} is not one word: use {} or a word of your own (letters, digits, `_`, `-`, at most {MAX_TYPE_CHARS})",
+                    "`memory_type` {:?} is not one word: use {} or a word of your own (letters, digits, `_`, `-`, at most {MAX_TYPE_CHARS})",
                     self.memory_type.as_deref().unwrap_or_default(),
                     MEMORY_TYPES.join(", ")
                 )));
@@ -182,7 +182,7 @@ mod tests {
 
     #[test]
     fn checked_normalises_and_says_what_is_wrong() {
-        let ok = attrs(json!({"type": " Preference ", "importance": 1.0, "agent_id": " planner "}))
+        let ok = attrs(json!({"memory_type": " Preference ", "importance": 1.0, "agent_id": " planner "}))
             .checked()
             .unwrap();
         assert_eq!(ok.memory_type.as_deref(), Some("preference"));
@@ -190,8 +190,8 @@ mod tests {
         for (bad, says) in [
             (json!({"importance": 1.5}), "from 0 to 1"),
             (json!({"importance": -0.1}), "from 0 to 1"),
-            (json!({"type": "two words"}), "not one word"),
-            (json!({"type": ""}), "not one word"),
+            (json!({"memory_type": "two words"}), "not one word"),
+            (json!({"memory_type": ""}), "not one word"),
             (json!({"source": "  "}), "`source` is empty"),
             (json!({"user_id": "a\nb"}), "control character"),
             (json!({"metadata": {"": 1}}), "key is empty"),
@@ -207,14 +207,15 @@ mod tests {
 
     #[test]
     fn merging_takes_the_newest_value_the_highest_importance_and_metadata_key_by_key() {
-        let old = attrs(json!({"type": "fact", "importance": 0.9, "source": "chat", "metadata": {"a": 1, "b": 1}}));
+        let old =
+            attrs(json!({"memory_type": "fact", "importance": 0.9, "source": "chat", "metadata": {"a": 1, "b": 1}}));
         let older = attrs(json!({"agent_id": "scout", "importance": 0.2, "metadata": {"c": 3}}));
-        let new = attrs(json!({"type": "preference", "importance": 0.4, "metadata": {"b": 2}}));
+        let new = attrs(json!({"memory_type": "preference", "importance": 0.4, "metadata": {"b": 2}}));
         let merged = MemoryAttributes::merged([&older, &old], &new);
         assert_eq!(
             merged,
             attrs(json!({
-                "type": "preference", "importance": 0.9, "source": "chat", "agent_id": "scout",
+                "memory_type": "preference", "importance": 0.9, "source": "chat", "agent_id": "scout",
                 "metadata": {"a": 1, "b": 2, "c": 3}
             }))
         );
@@ -225,8 +226,8 @@ mod tests {
     #[test]
     fn serialises_only_what_is_set_and_refuses_nothing_silently() {
         assert_eq!(serde_json::to_string(&MemoryAttributes::default()).unwrap(), "{}");
-        let text = serde_json::to_string(&attrs(json!({"type": "fact"}))).unwrap();
-        assert_eq!(text, r#"{"type":"fact"}"#);
+        let text = serde_json::to_string(&attrs(json!({"memory_type": "fact"}))).unwrap();
+        assert_eq!(text, r#"{"memory_type":"fact"}"#);
         assert_eq!(
             MemoryAttributes::metadata_from(Some("not json"))["_raw"],
             json!("not json")

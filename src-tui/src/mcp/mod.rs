@@ -116,7 +116,7 @@ impl HaemaServer {
     }
 
     #[tool(
-        description = "Remember something lasting: a fact about the user, a preference, a decision, how to do a task. Give `content` (one text; it is split into self-contained facts) or `items` (facts already split), and optionally `type` (fact, episode, preference, context or your own word), `importance` (0 to 1), `source`, `agent_id`, `session_id`, `user_id` and `metadata` (a JSON object); unknown arguments are refused. The memory merges them with related memories. The answer says whether the change is committed or waits for a person's review (then check it later with changeset_status)."
+        description = "Remember something lasting: a fact about the user, a preference, a decision, how to do a task. Give `content` (one text; it is split into self-contained facts) or `items` (facts already split), and optionally `memory_type` (fact, episode, preference, context or your own word), `importance` (0 to 1), `source`, `agent_id`, `session_id`, `user_id` and `metadata` (a JSON object); unknown arguments are refused. The memory merges them with related memories. The answer says whether the change is committed or waits for a person's review (then check it later with changeset_status)."
     )]
     async fn add_memory(&self, Parameters(mut p): Parameters<AddParams>) -> Result<CallToolResult, ErrorData> {
         let attributes = p.attributes();

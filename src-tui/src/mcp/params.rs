@@ -12,7 +12,6 @@ pub struct AddParams {
     /// Facts already split, one per item.
     pub items: Option<Vec<String>>,
     /// fact, episode, preference, context, or a word of your own.
-    #[serde(rename = "type")]
     pub memory_type: Option<String>,
     /// How much it matters, from 0 to 1.
     pub importance: Option<f64>,

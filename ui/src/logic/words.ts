@@ -1,5 +1,5 @@
 // Plain words for what the store reports: no ids, no jargon.
-import type { ChangesetView, Section, SearchHit, SearchMode, StoreInfo } from "../api";
+import type { ChangesetView, MemoryAttributes, Section, SearchHit, SearchMode, StoreInfo } from "../api";
 import { forgetHeadline } from "./forget";
 
 export const SECTION_WORDS: Record<Section, { title: string; help: string }> = {
@@ -92,4 +92,20 @@ export function outcomeNote(view: ChangesetView): string | null {
     default:
       return null;
   }
+}
+
+/** A memory's attributes in a few words (“Preference · importance 0.8 · from chat · agent
+ * planner · project: apollo”); empty when it has none. */
+export function attributeWords(memory: MemoryAttributes): string {
+  const parts: string[] = [];
+  if (memory.memory_type) parts.push(memory.memory_type.charAt(0).toUpperCase() + memory.memory_type.slice(1));
+  if (memory.importance !== null && memory.importance !== undefined) parts.push(`importance ${memory.importance}`);
+  if (memory.source) parts.push(`from ${memory.source}`);
+  if (memory.agent_id) parts.push(`agent ${memory.agent_id}`);
+  if (memory.session_id) parts.push(`session ${memory.session_id}`);
+  if (memory.user_id) parts.push(`user ${memory.user_id}`);
+  for (const [key, value] of Object.entries(memory.metadata ?? {})) {
+    parts.push(`${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
+  }
+  return parts.join(" · ");
 }

@@ -12,7 +12,7 @@ export const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 
 export function memory(id: string, content: string, minutesAgo = 5): MemoryRecord {
   const ts = NOW - minutesAgo * 60_000;
-  return { id, content, timestamp_ms: ts, updated_at_ms: ts, status: "active", changeset_id: 1, superseded_by: null };
+  return { id, content, timestamp_ms: ts, timestamp: new Date(ts).toISOString(), updated_at_ms: ts, status: "active", changeset_id: 1, superseded_by: null };
 }
 
 /** A pending merge: "green tea" becomes "black tea", a kept memory, and a new one. */
@@ -128,7 +128,10 @@ export class Backend {
   calls: Call[] = [];
   open: StoreInfo | null = storeInfo();
   startStore: string | null = null;
-  memories: MemoryRecord[] = [memory("a", "The user drinks green tea", 5), memory("b", "The user lives in Oslo", 90)];
+  memories: MemoryRecord[] = [
+    memory("a", "The user drinks green tea", 5),
+    { ...memory("b", "The user lives in Oslo", 90), memory_type: "fact", importance: 0.9, source: "onboarding", metadata: { city: "Oslo" } },
+  ];
   waiting: ChangesetView[] = [];
   history: ChangesetView[] = [];
   core: CoreView = {

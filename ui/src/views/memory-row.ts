@@ -4,7 +4,7 @@ import { api, type MemoryRecord } from "../api";
 import type { App } from "../app";
 import { h } from "../dom";
 import { when } from "../logic/time";
-import { statusWords } from "../logic/words";
+import { attributeWords, statusWords } from "../logic/words";
 import { confirmForget } from "./forget";
 import { beforeAfter } from "./pieces";
 
@@ -37,10 +37,12 @@ export function memoryRow(app: App, memory: MemoryRecord, note?: string): HTMLEl
   });
   const forget = h("button", { type: "button", class: "quiet", "aria-label": `Forget “${short(memory.content)}”…` }, "Forget…");
   forget.addEventListener("click", () => void confirmForget(app, { memory_ids: [memory.id], mentioning: null }));
+  const attributes = attributeWords(memory);
   return h(
     "li",
     { class: "memory" },
     h("p", { class: "content" }, memory.content),
+    attributes ? h("p", { class: "meta attributes" }, attributes) : null,
     h("p", { class: "meta" }, h("time", { datetime: new Date(memory.timestamp_ms).toISOString() }, when(memory.timestamp_ms, app.now())),
       note ? ` · ${note}` : null,
       " ",

@@ -287,6 +287,7 @@ describe("forget", () => {
     expect(dialog?.getAttribute("role")).toBe("alertdialog");
     expect(text(dialog)).toContain("Forget this memory for good?");
     expect(text(dialog)).toContain("The user lives in Oslo");
+    expect(text(card)).toContain("Fact · importance 0.9 · from onboarding · city: Oslo");
     expect(text(dialog)).toContain("cannot be undone");
     expect(document.activeElement?.id).toBe("forget-keep");
     dialog?.dispatchEvent(new KeyboardEvent("keydown", { key: "Tab", bubbles: true }));

@@ -12,8 +12,8 @@ pub(crate) fn superseded_by(conn: &Connection, changeset: ChangesetId) -> Result
     memories::select(conn, "superseded_by = ?1 AND status != 'forgotten'", [changeset])
 }
 
-/// Memories (any status but forgotten) whose text contains `phrase`, letter case ignored
-/// (Unicode lower case on both sides), oldest first.
+/// Memories (any status but forgotten) whose text, source or metadata contains `phrase`,
+/// letter case ignored (Unicode lower case on both sides), oldest first.
 pub(crate) fn containing(conn: &Connection, phrase: &str) -> Result<Vec<(i64, MemoryRecord)>> {
     let needle = phrase.to_lowercase();
     if needle.is_empty() {
@@ -24,7 +24,15 @@ pub(crate) fn containing(conn: &Connection, phrase: &str) -> Result<Vec<(i64, Me
     let all = memories::select(conn, "status != 'forgotten'", [])?;
     Ok(all
         .into_iter()
-        .filter(|(_, m)| m.content.to_lowercase().contains(&needle))
+        .filter(|(_, m)| {
+            let metadata = || serde_json::to_string(&m.attributes.metadata).unwrap_or_default();
+            m.content.to_lowercase().contains(&needle)
+                || m.attributes
+                    .source
+                    .as_ref()
+                    .is_some_and(|s| s.to_lowercase().contains(&needle))
+                || (!m.attributes.metadata.is_empty() && metadata().to_lowercase().contains(&needle))
+        })
         .collect())
 }
 

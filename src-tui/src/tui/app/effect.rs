@@ -16,7 +16,7 @@ pub enum Effect {
     /// A page of the newest memories: from the top (`after: None`) or after a record.
     LoadLatest {
         /// Keyset position.
-        after: Option<MemoryRecord>,
+        after: Option<Box<MemoryRecord>>,
         /// Page size.
         limit: usize,
     },

@@ -30,7 +30,15 @@ pub fn memory(id: &str, content: &str, minutes: i64, changeset: i64) -> MemoryRe
 pub fn memories() -> Vec<MemoryRecord> {
     vec![
         memory("m5", "The user prefers green tea to coffee, without sugar.", 1, 5),
-        memory("m4", "The user is allergic to peanuts.", 30, 4),
+        MemoryRecord {
+            attributes: haema_core::MemoryAttributes {
+                memory_type: Some("fact".into()),
+                importance: Some(0.9),
+                source: Some("doctor's letter".into()),
+                ..Default::default()
+            },
+            ..memory("m4", "The user is allergic to peanuts.", 30, 4)
+        },
         memory("m3", "The user works as a cellist in Seoul.", 90, 3),
         memory("m2", "The user's sister Ana visits every December.", 600, 2),
         memory("m1", "The user runs on Sunday mornings.", 3000, 1),

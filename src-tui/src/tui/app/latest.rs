@@ -19,7 +19,7 @@ impl Pane for LatestState {
             let after = self.next_page().cloned();
             return after
                 .map(|after| Effect::LoadLatest {
-                    after: Some(after),
+                    after: Some(Box::new(after)),
                     limit: super::PAGE,
                 })
                 .into();

@@ -75,7 +75,7 @@ fn scrolling_near_the_end_asks_for_the_next_page_once() {
     assert_eq!(
         asked,
         vec![Effect::LoadLatest {
-            after: Some(record(PAGE - 1)),
+            after: Some(Box::new(record(PAGE - 1))),
             limit: PAGE
         }],
         "one request while the page is on its way"

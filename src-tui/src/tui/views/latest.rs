@@ -60,6 +60,10 @@ pub fn draw(state: &LatestState, frame: &mut Frame<'_>, area: Rect, app: &App, u
             meta.push_str(&format!(" by changeset #{c}"));
         }
         lines.push(field("memory", meta, ui));
+        let attributes = crate::output::attributes_line(&m.attributes);
+        if !attributes.is_empty() {
+            lines.push(field("about", attributes, ui));
+        }
         widgets::text(frame, preview_area, lines, block(" Memory · enter: lineage ", ui), 0);
     }
 }

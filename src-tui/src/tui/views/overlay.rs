@@ -63,6 +63,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
                 field("added", ui.clock.format(m.timestamp_ms), ui),
                 field("id", m.id.clone(), ui),
             ];
+            let attributes = crate::output::attributes_line(&m.attributes);
+            if !attributes.is_empty() {
+                lines.push(field("about", attributes, ui));
+            }
             if let Some(origin) = &lineage.origin {
                 lines.push(Line::from(""));
                 lines.push(Line::from(Span::styled(

@@ -122,6 +122,10 @@ fn preview(state: &SearchState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
         lines.push(field("bm25", format!("{b:.3}"), ui));
     }
     lines.push(field("added", ui.clock.format(hit.memory.timestamp_ms), ui));
+    let attributes = crate::output::attributes_line(&hit.memory.attributes);
+    if !attributes.is_empty() {
+        lines.push(field("about", attributes, ui));
+    }
     widgets::text(
         frame,
         area,

@@ -73,6 +73,10 @@ fn latest_view() {
     snap("latest_long", &latest(fixtures::long_memories()));
     snap("latest_unicode", &latest(fixtures::unicode_memories()));
     snap("latest_error", &failing(latest(fixtures::memories()), "loading latest"));
+    // The second memory has a type, an importance and a source: the preview says so.
+    let mut attributed = latest(fixtures::memories());
+    attributed.latest.cursor.selected = 1;
+    snap("latest_attributes", &attributed);
     let mut loading = app(View::Latest);
     loading.latest.loaded = false;
     snap("latest_loading", &loading);
