@@ -265,6 +265,9 @@ pub struct SearchArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// Only memories that pass these conditions.
+    #[command(flatten)]
+    pub filter: FilterArgs,
 }
 
 fn parse_mode(s: &str) -> Result<SearchMode, String> {
@@ -286,6 +289,9 @@ pub struct LatestArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// Only memories that pass these conditions.
+    #[command(flatten)]
+    pub filter: FilterArgs,
 }
 
 fn parse_begin(s: &str) -> Result<i64, String> {
@@ -433,6 +439,43 @@ pub struct RecallArgs {
     /// Print JSON with the reason for each item.
     #[arg(long)]
     pub json: bool,
+    /// Only memories that pass these conditions in the latest and relevant parts.
+    #[command(flatten)]
+    pub filter: FilterArgs,
+}
+
+/// Which memories a search, `latest` or `recall` may return (all conditions must hold).
+#[derive(Debug, Args, Default)]
+pub struct FilterArgs {
+    /// Only memories of this type.
+    #[arg(long = "type", visible_alias = "memory-type", value_name = "TYPE")]
+    pub memory_type: Option<String>,
+    /// Only memories at least this important (0 to 1).
+    #[arg(long, value_name = "0..1")]
+    pub min_importance: Option<f64>,
+    /// Only memories from this source.
+    #[arg(long, value_name = "SOURCE")]
+    pub source: Option<String>,
+    /// Only memories written by this agent.
+    #[arg(long = "agent", value_name = "AGENT_ID")]
+    pub agent_id: Option<String>,
+    /// Only memories written in this session.
+    #[arg(long = "session", value_name = "SESSION_ID")]
+    pub session_id: Option<String>,
+    /// Only memories about this user.
+    #[arg(long = "user", value_name = "USER_ID")]
+    pub user_id: Option<String>,
+    /// Only memories whose metadata has KEY = VALUE (VALUE read as JSON when it is JSON:
+    /// `3`, `true`, `null`; else as text). Repeat for more.
+    #[arg(long = "meta", value_name = "KEY=VALUE")]
+    pub meta: Vec<String>,
+    /// Only memories learned at or after this time: a date (2026-01-01), a date and time
+    /// (2026-01-01T09:30:00Z) or a time ago (30m, 12h, 7d, 2w).
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+    /// Only memories learned before this time (same forms as --since).
+    #[arg(long, value_name = "WHEN")]
+    pub until: Option<String>,
 }
 
 #[cfg(test)]

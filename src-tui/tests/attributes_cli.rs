@@ -188,3 +188,110 @@ fn mem0_fields_and_haema_exports_keep_their_attributes() {
         "an export line's own `type` (the record's kind) and the memory's type do not collide"
     );
 }
+
+#[test]
+fn search_latest_and_recall_take_filters() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s");
+    let file = dir.path().join("items.jsonl");
+    let lines: Vec<String> = [
+        (
+            "The user drinks green tea",
+            "fact",
+            0.9,
+            "scout",
+            "2026-01-05T10:00:00Z",
+            json!({"project": "apollo"}),
+        ),
+        (
+            "The user drinks black tea at work",
+            "episode",
+            0.2,
+            "planner",
+            "2026-02-05T10:00:00Z",
+            json!({}),
+        ),
+        (
+            "The user drinks mint tea at night",
+            "preference",
+            0.6,
+            "scout",
+            "2026-03-05T10:00:00Z",
+            json!({"project": "gemini"}),
+        ),
+    ]
+    .iter()
+    .map(|(content, kind, importance, agent, at, metadata)| {
+        json!({"content": content, "memory_type": kind, "importance": importance, "agent_id": agent,
+               "created_at": at, "metadata": metadata})
+        .to_string()
+    })
+    .collect();
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    ok(&haema(&store, &[], &["import", file.to_str().unwrap()], None));
+
+    let found = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["search", "tea", "--json", "-n", "10"];
+        all.extend_from_slice(args);
+        contents(&json_of(&haema(&store, &[], &all, None)))
+    };
+    for mode in ["hybrid", "vector", "lexical"] {
+        assert_eq!(
+            found(&["--mode", mode, "--agent", "scout", "--min-importance", "0.7"]),
+            vec!["The user drinks green tea"],
+            "{mode}"
+        );
+    }
+    assert_eq!(
+        found(&["--meta", "project=gemini"]),
+        vec!["The user drinks mint tea at night"]
+    );
+    assert_eq!(found(&["--type", "episode"]), vec!["The user drinks black tea at work"]);
+    let mut between = found(&["--since", "2026-02-01", "--until", "2026-03-31"]);
+    between.sort();
+    assert_eq!(
+        between,
+        vec!["The user drinks black tea at work", "The user drinks mint tea at night"]
+    );
+    assert!(
+        found(&["--since", "7d"]).is_empty(),
+        "nothing was learned in the last week"
+    );
+
+    let latest = contents(&json_of(&haema(
+        &store,
+        &[],
+        &["latest", "--json", "--agent", "scout"],
+        None,
+    )));
+    assert_eq!(
+        latest,
+        vec!["The user drinks mint tea at night", "The user drinks green tea"]
+    );
+    let recall = json_of(&haema(
+        &store,
+        &[],
+        &["recall", "tea", "--json", "--type", "fact"],
+        None,
+    ));
+    let recalled: Vec<&str> = recall["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["reason"] != "core")
+        .map(|i| i["content"].as_str().unwrap())
+        .collect();
+    assert_eq!(recalled, vec!["The user drinks green tea"], "{recall}");
+
+    for (args, says) in [
+        (vec!["--since", "last tuesday"], "a time ago"),
+        (vec!["--min-importance", "2"], "from 0 to 1"),
+        (vec!["--meta", "oops"], "KEY=VALUE"),
+    ] {
+        let mut all = vec!["search", "tea"];
+        all.extend(args.iter().copied());
+        let out = haema(&store, &[], &all, None);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+    }
+}

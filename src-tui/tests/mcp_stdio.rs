@@ -389,7 +389,42 @@ fn add_memory_takes_attributes_refuses_unknown_arguments_and_keeps_haemas_edges(
     assert_eq!(bad["isError"], json!(true), "{bad}");
     assert!(text(&bad).contains("from 0 to 1"), "{bad}");
     let latest = client.call("latest_memories", json!({"count": 100}));
-    assert_eq!(structured(&latest)["memories"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        structured(&latest)["memories"].as_array().unwrap().len(),
+        1,
+        "nothing refused was stored"
+    );
+
+    // Filters, with HatiData's names; an argument no tool knows is refused.
+    let added = client.call(
+        "add_memory",
+        json!({"items": ["The user is learning to cook vegetarian curry"], "memory_type": "episode", "importance": 0.4}),
+    );
+    assert_eq!(structured(&added)["status"], "committed", "{added}");
+    let found = client.call(
+        "search_memory",
+        json!({"query": "vegetarian", "mode": "lexical", "top_k": 5, "memory_type": "preference", "min_importance": 0.5}),
+    );
+    let hits = structured(&found)["memories"].as_array().unwrap().clone();
+    assert_eq!(hits.len(), 1, "{found}");
+    assert_eq!(hits[0]["content"], "The user is vegetarian");
+    let listed = client.call("latest_memories", json!({"memory_type": "episode", "since": "1d"}));
+    let listed = structured(&listed)["memories"].as_array().unwrap().clone();
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    let recalled = client.call(
+        "recall",
+        json!({"query": "vegetarian", "metadata": {"diet": "vegetarian"}}),
+    );
+    let block = text(&recalled);
+    assert!(
+        block.contains("The user is vegetarian") && !block.contains("curry"),
+        "{block}"
+    );
+    let refused = client.call("search_memory", json!({"query": "x", "colour": "red"}));
+    assert_eq!(refused["isError"], json!(true), "{refused}");
+    assert!(text(&refused).contains("unknown argument `colour`"), "{refused}");
+    let refused = client.call("latest_memories", json!({"since": "yesterday-ish"}));
+    assert!(text(&refused).contains("a time ago"), "{refused}");
 
     // HAEMA's edges: nothing for a count or limit of 0 or less, an error for begin < 1.
     for count in [0, -3] {

@@ -68,25 +68,27 @@ impl BenchStore {
     pub fn coarse_candidates(&self, query: &[f32], pool: usize) -> Result<Vec<i64>> {
         self.store.with_vector_index(|conn, index| {
             index.refresh(conn)?;
-            Ok(index.candidates(query, pool))
+            Ok(index.candidates(query, pool, None))
         })
     }
 
     /// The `k` nearest memories: coarse pass and exact re-rank, as a vector search does.
     pub fn nearest(&self, query: &[f32], k: usize) -> Result<Vec<(i64, f64)>> {
-        self.backend().read(|store| store.nearest(query, k, Pool::Search(k)))
+        self.backend()
+            .read(|store| store.nearest(query, k, Pool::Search(k), &crate::types::MemoryFilter::default()))
     }
 
     /// The `k` best full-text matches of `query`'s content words, as a search ranks them.
     pub fn full_text(&self, query: &str, k: usize) -> Result<Vec<(i64, f64)>> {
         let words = terms::query_words(query);
-        self.backend().read(|store| store.full_text(&words, k))
+        self.backend()
+            .read(|store| store.full_text(&words, k, &crate::types::MemoryFilter::default()))
     }
 
     /// A page of `latest` starting at position `offset` (0-based).
     pub fn latest_page(&self, offset: usize, count: usize) -> Result<usize> {
         self.backend()
-            .read(|conn| conn.latest(offset, count))
+            .read(|conn| conn.latest(offset, count, &crate::types::MemoryFilter::default()))
             .map(|page| page.len())
     }
 }

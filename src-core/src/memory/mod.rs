@@ -26,7 +26,7 @@ use crate::config::Settings;
 use crate::error::Missing;
 use crate::provider::{Embedder, Llm};
 use crate::store::Store;
-use crate::types::{MemoryId, MemoryRecord, MemoryStatus, SearchMode, SearchResults};
+use crate::types::{MemoryFilter, MemoryId, MemoryRecord, MemoryStatus, SearchMode, SearchResults};
 use crate::{Error, Result, search};
 
 /// Shared state behind a [`Memory`] handle.
@@ -235,6 +235,22 @@ impl Memory {
 
     /// [`Memory::get_latest`] with ids and timestamps.
     pub async fn get_latest_records(&self, begin: i64, count: i64) -> Result<Vec<MemoryRecord>> {
+        self.get_latest_records_with(begin, count, &MemoryFilter::default())
+            .await
+    }
+
+    /// [`Memory::get_latest_records`] of the memories that pass `filter` (type, importance,
+    /// source, writer, user, metadata, time).
+    ///
+    /// # Errors
+    /// `begin < 1` or a filter out of range is [`Error::InvalidArgument`].
+    pub async fn get_latest_records_with(
+        &self,
+        begin: i64,
+        count: i64,
+        filter: &MemoryFilter,
+    ) -> Result<Vec<MemoryRecord>> {
+        let filter = filter.clone().checked()?;
         if begin < 1 {
             return Err(Error::InvalidArgument("begin must be >= 1".into()));
         }
@@ -243,14 +259,28 @@ impl Memory {
         }
         let offset = usize::try_from(begin - 1).unwrap_or(usize::MAX);
         let count = usize::try_from(count).unwrap_or(usize::MAX);
-        self.blocking(move |inner| inner.store.read(|conn| conn.latest(offset, count)))
+        self.blocking(move |inner| inner.store.read(|conn| conn.latest(offset, count, &filter)))
             .await
     }
 
     /// The next page of latest memories after `after` (keyset paging for long lists).
     pub async fn latest_after(&self, after: &MemoryRecord, count: usize) -> Result<Vec<MemoryRecord>> {
+        self.latest_after_with(after, count, &MemoryFilter::default()).await
+    }
+
+    /// [`Memory::latest_after`] of the memories that pass `filter`.
+    ///
+    /// # Errors
+    /// A filter out of range is [`Error::InvalidArgument`].
+    pub async fn latest_after_with(
+        &self,
+        after: &MemoryRecord,
+        count: usize,
+        filter: &MemoryFilter,
+    ) -> Result<Vec<MemoryRecord>> {
+        let filter = filter.clone().checked()?;
         let (ts, id) = (after.timestamp_ms, after.id.clone());
-        self.blocking(move |inner| inner.store.read(|conn| conn.latest_before(ts, &id, count)))
+        self.blocking(move |inner| inner.store.read(|conn| conn.latest_before(ts, &id, count, &filter)))
             .await
     }
 
@@ -281,6 +311,25 @@ impl Memory {
 
     /// Search with scores, ids, timestamps and which signal found each hit.
     pub async fn search_records(&self, query: &str, n: i64, mode: SearchMode) -> Result<SearchResults> {
+        self.search_records_with(query, n, mode, &MemoryFilter::default()).await
+    }
+
+    /// [`Memory::search_records`] among the memories that pass `filter` (type, importance,
+    /// source, writer, user, metadata, time), in every mode. The filter is applied inside
+    /// the search: the store only ever ranks memories that pass, so the top `n` are the best
+    /// `n` that pass.
+    ///
+    /// # Errors
+    /// A filter out of range is [`Error::InvalidArgument`]; the errors of
+    /// [`Memory::search_records`].
+    pub async fn search_records_with(
+        &self,
+        query: &str,
+        n: i64,
+        mode: SearchMode,
+        filter: &MemoryFilter,
+    ) -> Result<SearchResults> {
+        let filter = filter.clone().checked()?;
         if n <= 0 {
             return Ok(SearchResults {
                 mode,
@@ -328,7 +377,7 @@ impl Memory {
             .blocking(move |inner| {
                 inner
                     .store
-                    .read(|store| search::run(store, &query, query_vector.as_deref(), mode, n))
+                    .read(|store| search::run(store, &query, query_vector.as_deref(), mode, n, &filter))
             })
             .await?;
         Ok(SearchResults { mode, notice, hits })

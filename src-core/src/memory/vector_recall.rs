@@ -39,7 +39,7 @@ impl Memory {
                         if exact.is_empty() {
                             continue;
                         }
-                        let fast = conn.nearest(query, k, Pool::Search(k))?;
+                        let fast = conn.nearest(query, k, Pool::Search(k), &crate::types::MemoryFilter::default())?;
                         let found = exact
                             .iter()
                             .filter(|(rowid, _)| fast.iter().any(|f| f.0 == *rowid))

@@ -5,7 +5,7 @@ use std::collections::{BTreeSet, HashMap};
 use crate::Result;
 use crate::config::MergeSettings;
 use crate::store::{Pool, Reader};
-use crate::types::{MemoryAttributes, RelatedItem};
+use crate::types::{MemoryAttributes, MemoryFilter, RelatedItem};
 
 /// A related memory and the index of the first new content that found it.
 #[derive(Debug, Clone)]
@@ -41,7 +41,7 @@ pub(crate) fn lookup(
     match query_vectors {
         Some(vectors_of_inputs) => {
             for vector in vectors_of_inputs {
-                let hits = conn.nearest(vector, merge.top_k, Pool::Close(merge.top_k))?;
+                let hits = conn.nearest(vector, merge.top_k, Pool::Close(merge.top_k), &MemoryFilter::default())?;
                 per_input.push(hits.into_iter().filter(|(_, d)| *d <= merge.distance_cutoff).collect());
             }
         }

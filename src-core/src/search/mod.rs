@@ -9,7 +9,7 @@ pub(crate) mod time;
 use crate::Result;
 use crate::store::backend::Signals;
 use crate::store::{Pool, Reader};
-use crate::types::{FoundBy, MemoryStatus, SearchHit, SearchMode};
+use crate::types::{FoundBy, MemoryFilter, MemoryStatus, SearchHit, SearchMode};
 use fusion::Fused;
 
 /// How many candidates each signal contributes to a top `n`: enough for the time and name
@@ -33,6 +33,7 @@ pub(crate) fn run(
     query_vector: Option<&[f32]>,
     mode: SearchMode,
     n: usize,
+    filter: &MemoryFilter,
 ) -> Result<Vec<SearchHit>> {
     let words = terms::query_words(query);
     let vector = match query_vector.filter(|_| mode != SearchMode::Lexical) {
@@ -45,14 +46,14 @@ pub(crate) fn run(
         lexical: lexical_hits,
     } = match (mode, vector) {
         (SearchMode::Vector, Some(v)) => Signals {
-            vector: store.nearest(v, k, Pool::Search(n))?,
+            vector: store.nearest(v, k, Pool::Search(n), filter)?,
             lexical: Vec::new(),
         },
         (SearchMode::Vector, None) => Signals::default(),
-        (_, Some(v)) => store.signals(v, &words, k, Pool::Search(n))?,
+        (_, Some(v)) => store.signals(v, &words, k, Pool::Search(n), filter)?,
         (_, None) => Signals {
             vector: Vec::new(),
-            lexical: store.full_text(&words, k)?,
+            lexical: store.full_text(&words, k, filter)?,
         },
     };
     let mut ranked: Vec<(i64, Fused)> = if mode == SearchMode::Vector {

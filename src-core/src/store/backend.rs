@@ -15,7 +15,8 @@ use super::MetaKey;
 use crate::Result;
 use crate::types::{
     Changeset, ChangesetFilter, ChangesetId, ChangesetStatus, ChangesetSummary, CoreAuthor, CoreVersion, CoreVersionId,
-    DecidedBy, MemoryAttributes, MemoryId, MemoryRecord, MemoryStatus, ProposedItem, RelatedItem, Section,
+    DecidedBy, MemoryAttributes, MemoryFilter, MemoryId, MemoryRecord, MemoryStatus, ProposedItem, RelatedItem,
+    Section,
 };
 
 /// How many candidates a nearest-vector lookup should consider: the backend's approximate
@@ -51,10 +52,18 @@ pub(crate) trait Reader {
     /// A value the store records about itself.
     fn meta(&self, key: MetaKey) -> Result<Option<String>>;
 
-    /// Active memories, newest first: `count` of them after skipping `offset`.
-    fn latest(&self, offset: usize, count: usize) -> Result<Vec<MemoryRecord>>;
-    /// Active memories older than `(before_ms, before_id)` in latest order, newest first.
-    fn latest_before(&self, before_ms: i64, before_id: &MemoryId, count: usize) -> Result<Vec<MemoryRecord>>;
+    /// Active memories that pass `filter`, newest first: `count` of them after skipping
+    /// `offset`.
+    fn latest(&self, offset: usize, count: usize, filter: &MemoryFilter) -> Result<Vec<MemoryRecord>>;
+    /// Active memories that pass `filter` and are older than `(before_ms, before_id)` in
+    /// latest order, newest first.
+    fn latest_before(
+        &self,
+        before_ms: i64,
+        before_id: &MemoryId,
+        count: usize,
+        filter: &MemoryFilter,
+    ) -> Result<Vec<MemoryRecord>>;
     /// Memories by row, in any status; rows that do not exist are left out.
     fn memories_by_rowids(&self, rowids: &[i64]) -> Result<HashMap<i64, MemoryRecord>>;
     /// One memory by id, in any status, with its row.
@@ -118,22 +127,30 @@ pub(crate) trait Reader {
 
     /// The `k` active memories nearest to `query` by cosine distance, nearest first; the
     /// backend may answer approximately, widening its candidates by `pool`.
-    fn nearest(&self, query: &[f32], k: usize, pool: Pool) -> Result<Ranked>;
+    /// Only memories that pass `filter` are considered (inside the search, not afterwards).
+    fn nearest(&self, query: &[f32], k: usize, pool: Pool, filter: &MemoryFilter) -> Result<Ranked>;
     /// The exact `k` nearest active memories (the yardstick of [`Reader::nearest`]).
     fn nearest_exact(&self, query: &[f32], k: usize) -> Result<Ranked>;
     /// The `k` best full-text matches of any of `words` (as [`crate::search::terms::words`]
     /// makes them) among active memories, best first.
-    fn full_text(&self, words: &[String], k: usize) -> Result<Ranked>;
+    fn full_text(&self, words: &[String], k: usize, filter: &MemoryFilter) -> Result<Ranked>;
     /// The `k` best full-text matches of any word of `text` among active memories, every
     /// word counted however common (few memories are looked up this way: a merge's
     /// neighbours when the store has no vectors).
     fn full_text_any(&self, text: &str, k: usize) -> Result<Ranked>;
     /// Both signals of a hybrid search: the `k` nearest to `vector` (for a top `pool`) and
     /// the `k` best matches of `words`. A backend may run them at once.
-    fn signals(&self, vector: &[f32], words: &[String], k: usize, pool: Pool) -> Result<Signals> {
+    fn signals(
+        &self,
+        vector: &[f32],
+        words: &[String],
+        k: usize,
+        pool: Pool,
+        filter: &MemoryFilter,
+    ) -> Result<Signals> {
         Ok(Signals {
-            vector: self.nearest(vector, k, pool)?,
-            lexical: self.full_text(words, k)?,
+            vector: self.nearest(vector, k, pool, filter)?,
+            lexical: self.full_text(words, k, filter)?,
         })
     }
 }

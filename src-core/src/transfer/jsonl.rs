@@ -263,9 +263,12 @@ impl Memory {
         let core = self.get_core().await?;
         let (active, history) = self
             .blocking(|inner| {
-                inner
-                    .store
-                    .read(|conn| Ok((conn.latest(0, usize::MAX)?, conn.changesets(ChangesetFilter::All)?)))
+                inner.store.read(|conn| {
+                    Ok((
+                        conn.latest(0, usize::MAX, &crate::types::MemoryFilter::default())?,
+                        conn.changesets(ChangesetFilter::All)?,
+                    ))
+                })
             })
             .await?;
         let mut text = format!("# Memory of {}\n\n## Core\n\n", self.dir().display());

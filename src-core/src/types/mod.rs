@@ -8,6 +8,7 @@
 mod attributes;
 pub(crate) mod changeset;
 pub mod core_md;
+mod filter;
 mod forget;
 mod hostile;
 mod ids;
@@ -21,6 +22,7 @@ pub use changeset::{
     AddOutcome, AddStatus, Changeset, ChangesetFilter, ChangesetKind, ChangesetStatus, ChangesetSummary, DecidedBy,
     LlmCall, LlmStage, Outcome, ProposedItem, RelatedItem, SUMMARY_INPUT_CHARS,
 };
+pub use filter::{MemoryFilter, parse_when};
 pub use forget::{ForgetPlan, ForgetReceipt, ForgetRecord, ForgetRequest};
 pub use hostile::{HostileFinding, HostileReason};
 pub use ids::{ChangesetId, CoreVersionId, MemoryId};

@@ -3,12 +3,12 @@
 use std::collections::BTreeMap;
 
 use anyhow::Result;
-use haema_core::{AddInput, AddStatus, Memory, MemoryAttributes};
+use haema_core::{AddInput, AddStatus, Memory, MemoryAttributes, MemoryFilter};
 use serde_json::{Value, json};
 
 use super::read_source;
 use crate::UsageError;
-use crate::cli::{AddArgs, AttributeArgs, LatestArgs, RecallArgs, SearchArgs};
+use crate::cli::{AddArgs, AttributeArgs, FilterArgs, LatestArgs, RecallArgs, SearchArgs};
 use crate::output::{self, one_line, print, utc};
 
 pub async fn add(memory: &Memory, args: AddArgs) -> Result<()> {
@@ -50,7 +50,10 @@ pub async fn add(memory: &Memory, args: AddArgs) -> Result<()> {
 }
 
 pub async fn search(memory: &Memory, args: SearchArgs) -> Result<()> {
-    let results = memory.search_records(&args.query, args.n, args.mode).await?;
+    let filter = filter(args.filter)?;
+    let results = memory
+        .search_records_with(&args.query, args.n, args.mode, &filter)
+        .await?;
     if let Some(notice) = &results.notice {
         match memory.lexical_reason() {
             Some(haema_core::LexicalReason::NoEmbedder) => eprintln!(
@@ -90,7 +93,8 @@ pub async fn search(memory: &Memory, args: SearchArgs) -> Result<()> {
 }
 
 pub async fn latest(memory: &Memory, args: LatestArgs) -> Result<()> {
-    let records = memory.get_latest_records(args.begin, args.count).await?;
+    let filter = filter(args.filter)?;
+    let records = memory.get_latest_records_with(args.begin, args.count, &filter).await?;
     if args.json {
         // Each memory as the API gives it, plus `changeset` (the name earlier versions printed).
         let rows: Vec<Value> = records
@@ -121,7 +125,8 @@ pub async fn latest(memory: &Memory, args: LatestArgs) -> Result<()> {
 }
 
 pub async fn recall(memory: &Memory, args: RecallArgs) -> Result<()> {
-    let recall = memory.recall(&args.query, args.budget).await?;
+    let filter = filter(args.filter)?;
+    let recall = memory.recall_with(&args.query, args.budget, &filter).await?;
     if args.json {
         output::json(&recall)
     } else {
@@ -183,15 +188,7 @@ pub(crate) fn attributes(args: AttributeArgs) -> Result<MemoryAttributes, UsageE
             }
         },
     };
-    for entry in &args.meta {
-        let Some((key, value)) = entry.split_once('=') else {
-            return Err(UsageError(format!(
-                "--meta {entry:?} has no `=`: write KEY=VALUE, e.g. --meta project=apollo"
-            )));
-        };
-        let value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_owned()));
-        metadata.insert(key.trim().to_owned(), value);
-    }
+    meta_entries(&args.meta, "--meta", &mut metadata)?;
     Ok(MemoryAttributes {
         memory_type: args.memory_type,
         importance: args.importance,
@@ -200,5 +197,44 @@ pub(crate) fn attributes(args: AttributeArgs) -> Result<MemoryAttributes, UsageE
         session_id: args.session_id,
         user_id: args.user_id,
         metadata,
+    })
+}
+
+/// `KEY=VALUE` entries as metadata: VALUE read as JSON when it is JSON, else as text.
+fn meta_entries(entries: &[String], flag: &str, into: &mut BTreeMap<String, Value>) -> Result<(), UsageError> {
+    for entry in entries {
+        let Some((key, value)) = entry.split_once('=') else {
+            return Err(UsageError(format!(
+                "{flag} {entry:?} has no `=`: write KEY=VALUE, e.g. {flag} project=apollo"
+            )));
+        };
+        let value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_owned()));
+        into.insert(key.trim().to_owned(), value);
+    }
+    Ok(())
+}
+
+/// The filter of `search`, `latest` and `recall`, with times read as dates or spans ago.
+pub(crate) fn filter(args: FilterArgs) -> Result<MemoryFilter, UsageError> {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+    let when = |flag: &str, text: &Option<String>| -> Result<Option<i64>, UsageError> {
+        text.as_deref()
+            .map(|t| haema_core::parse_when(t, now).map_err(|e| UsageError(format!("{flag}: {e}"))))
+            .transpose()
+    };
+    let mut metadata = BTreeMap::new();
+    meta_entries(&args.meta, "--meta", &mut metadata)?;
+    Ok(MemoryFilter {
+        memory_type: args.memory_type,
+        min_importance: args.min_importance,
+        source: args.source,
+        agent_id: args.agent_id,
+        session_id: args.session_id,
+        user_id: args.user_id,
+        metadata,
+        since_ms: when("--since", &args.since)?,
+        until_ms: when("--until", &args.until)?,
     })
 }

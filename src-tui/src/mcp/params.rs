@@ -42,26 +42,90 @@ impl AddParams {
     }
 }
 
+/// Which memories a search, `latest_memories` or `recall` may return (all must hold).
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
+pub struct FilterParams {
+    /// Only memories of this type (fact, episode, preference, context or your own).
+    pub memory_type: Option<String>,
+    /// Only memories at least this important (0 to 1).
+    pub min_importance: Option<f64>,
+    /// Only memories from this source.
+    pub source: Option<String>,
+    /// Only memories written by this agent.
+    pub agent_id: Option<String>,
+    /// Only memories written in this session.
+    pub session_id: Option<String>,
+    /// Only memories about this user.
+    pub user_id: Option<String>,
+    /// Only memories whose metadata has each of these keys with this value (text, number,
+    /// true, false or null).
+    pub metadata: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Only memories learned at or after this time: an ISO 8601 date or time, or a time ago
+    /// such as "7d", "12h", "30m", "2w".
+    pub since: Option<String>,
+    /// Only memories learned before this time (same forms as `since`).
+    pub until: Option<String>,
+    /// Arguments no tool knows: refused, never ignored.
+    #[serde(flatten)]
+    #[schemars(skip)]
+    pub unknown: std::collections::BTreeMap<String, serde_json::Value>,
+}
+
+impl FilterParams {
+    /// The filter, or what is wrong with the arguments.
+    pub fn filter(self) -> Result<haema_core::MemoryFilter, String> {
+        if let Some(name) = self.unknown.keys().next() {
+            return Err(format!(
+                "unknown argument `{name}`: see the tool's input schema for the arguments it takes"
+            ));
+        }
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+        let when = |name: &str, text: Option<String>| -> Result<Option<i64>, String> {
+            text.map(|t| haema_core::parse_when(&t, now).map_err(|e| format!("`{name}`: {e}")))
+                .transpose()
+        };
+        Ok(haema_core::MemoryFilter {
+            memory_type: self.memory_type,
+            min_importance: self.min_importance,
+            source: self.source,
+            agent_id: self.agent_id,
+            session_id: self.session_id,
+            user_id: self.user_id,
+            metadata: self.metadata.unwrap_or_default().into_iter().collect(),
+            since_ms: when("since", self.since)?,
+            until_ms: when("until", self.until)?,
+        })
+    }
+}
+
 /// `search_memory`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct SearchParams {
     /// What to look for, in plain words.
     pub query: String,
-    /// How many memories (default 5, at most 50).
+    /// How many memories (default 5, at most 50; 0 or less finds nothing). `top_k` is the
+    /// same.
+    #[serde(alias = "top_k")]
     pub limit: Option<i64>,
     /// hybrid (default), vector or lexical.
     pub mode: Option<String>,
+    /// Which memories may be found.
+    #[serde(flatten)]
+    pub filter: FilterParams,
 }
 
 /// `latest_memories`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct LatestParams {
-    /// How many (default 10, at most 100).
+    /// How many (default 10, at most 100; 0 or less gives nothing).
     pub count: Option<i64>,
-    /// Position to start at, 1 = newest (default 1).
+    /// Position to start at, 1 = newest (default 1; below 1 is an error).
     pub begin: Option<i64>,
+    /// Which memories may be listed.
+    #[serde(flatten)]
+    pub filter: FilterParams,
 }
 
 /// `read_core_section`.
@@ -74,12 +138,14 @@ pub struct SectionParams {
 
 /// `recall`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct RecallParams {
     /// The user's request, or what the agent is about to do.
     pub query: String,
     /// Token budget of the block (default 800).
     pub budget_tokens: Option<usize>,
+    /// Which memories may be in its latest and relevant parts.
+    #[serde(flatten)]
+    pub filter: FilterParams,
 }
 
 /// `changeset_status`.

@@ -17,7 +17,8 @@ use crate::store::MetaKey;
 use crate::store::backend::{Pool, Ranked, Reader, Signals, Unembedded, Writer};
 use crate::types::{
     Changeset, ChangesetFilter, ChangesetId, ChangesetStatus, ChangesetSummary, CoreAuthor, CoreVersion, CoreVersionId,
-    DecidedBy, MemoryAttributes, MemoryId, MemoryRecord, MemoryStatus, ProposedItem, RelatedItem, Section,
+    DecidedBy, MemoryAttributes, MemoryFilter, MemoryId, MemoryRecord, MemoryStatus, ProposedItem, RelatedItem,
+    Section,
 };
 
 /// A locked connection and what searches on it share. The connection's lock is held for
@@ -44,12 +45,26 @@ impl Reader for Access<'_> {
         super::meta(self.conn, key)
     }
 
-    fn latest(&self, offset: usize, count: usize) -> Result<Vec<MemoryRecord>> {
-        memories::latest(self.conn, offset, count)
+    fn latest(&self, offset: usize, count: usize, filter: &MemoryFilter) -> Result<Vec<MemoryRecord>> {
+        if filter.is_empty() {
+            memories::latest(self.conn, offset, count)
+        } else {
+            memories::latest_filtered(self.conn, None, offset, count, filter)
+        }
     }
 
-    fn latest_before(&self, before_ms: i64, before_id: &MemoryId, count: usize) -> Result<Vec<MemoryRecord>> {
-        memories::latest_before(self.conn, before_ms, before_id, count)
+    fn latest_before(
+        &self,
+        before_ms: i64,
+        before_id: &MemoryId,
+        count: usize,
+        filter: &MemoryFilter,
+    ) -> Result<Vec<MemoryRecord>> {
+        if filter.is_empty() {
+            memories::latest_before(self.conn, before_ms, before_id, count)
+        } else {
+            memories::latest_filtered(self.conn, Some((before_ms, before_id)), 0, count, filter)
+        }
     }
 
     fn memories_by_rowids(&self, rowids: &[i64]) -> Result<HashMap<i64, MemoryRecord>> {
@@ -157,18 +172,18 @@ impl Reader for Access<'_> {
         vectors::still_missing(self.conn, rowid)
     }
 
-    fn nearest(&self, query: &[f32], k: usize, pool: Pool) -> Result<Ranked> {
+    fn nearest(&self, query: &[f32], k: usize, pool: Pool, filter: &MemoryFilter) -> Result<Ranked> {
         let mut index = self.index.lock().unwrap_or_else(PoisonError::into_inner);
-        vectors::nearest(self.conn, &mut index, query, k, pool)
+        vectors::nearest(self.conn, &mut index, query, k, pool, filter)
     }
 
     fn nearest_exact(&self, query: &[f32], k: usize) -> Result<Ranked> {
         vectors::nearest_exact(self.conn, query, k)
     }
 
-    fn full_text(&self, words: &[String], k: usize) -> Result<Ranked> {
+    fn full_text(&self, words: &[String], k: usize, filter: &MemoryFilter) -> Result<Ranked> {
         let mut stats = self.term_stats.lock().unwrap_or_else(PoisonError::into_inner);
-        fts::search_terms(self.conn, &mut stats, words, k)
+        fts::search_terms(self.conn, &mut stats, words, k, filter)
     }
 
     fn full_text_any(&self, text: &str, k: usize) -> Result<Ranked> {
@@ -177,20 +192,28 @@ impl Reader for Access<'_> {
 
     /// The full-text half runs on the second connection, on its own thread, while this one
     /// runs the vector half.
-    fn signals(&self, vector: &[f32], words: &[String], k: usize, pool: Pool) -> Result<Signals> {
+    fn signals(
+        &self,
+        vector: &[f32],
+        words: &[String],
+        k: usize,
+        pool: Pool,
+        filter: &MemoryFilter,
+    ) -> Result<Signals> {
         let Some(side) = self.side() else {
             return Ok(Signals {
-                vector: self.nearest(vector, k, pool)?,
-                lexical: self.full_text(words, k)?,
+                vector: self.nearest(vector, k, pool, filter)?,
+                lexical: self.full_text(words, k, filter)?,
             });
         };
         let stats = Arc::clone(self.term_stats);
         let words = words.to_vec();
+        let side_filter = filter.clone();
         let lexical = side.start(move |side_conn| {
             let mut stats = stats.lock().unwrap_or_else(PoisonError::into_inner);
-            fts::search_terms(side_conn, &mut stats, &words, k)
+            fts::search_terms(side_conn, &mut stats, &words, k, &side_filter)
         });
-        let vector = self.nearest(vector, k, pool);
+        let vector = self.nearest(vector, k, pool, filter);
         let lexical = lexical.wait();
         Ok(Signals {
             vector: vector?,

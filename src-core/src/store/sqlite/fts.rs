@@ -5,6 +5,7 @@ use rusqlite::{Connection, params};
 use super::fts_terms::TermStats;
 use crate::Result;
 use crate::search::terms::words;
+use crate::types::MemoryFilter;
 
 /// Indexes the text of memory `rowid`.
 pub(crate) fn insert(conn: &Connection, rowid: i64, content: &str) -> Result<()> {
@@ -47,7 +48,7 @@ pub(crate) fn expression_of(terms: &[String]) -> Option<String> {
 /// The `k` best BM25 matches of any word of `query`: `(rowid, bm25)`, best (lowest) first.
 pub(crate) fn search(conn: &Connection, query: &str, k: usize) -> Result<Vec<(i64, f64)>> {
     match match_expression(query) {
-        Some(expression) => search_expression(conn, &expression, k),
+        Some(expression) => search_expression(conn, &expression, k, &MemoryFilter::default()),
         None => Ok(Vec::new()),
     }
 }
@@ -59,12 +60,13 @@ pub(crate) fn search(conn: &Connection, query: &str, k: usize) -> Result<Vec<(i6
 /// in BM25 anyway). When every term is that common, the memories holding the two rarest
 /// together are ranked; a single such term gives the newest memories holding it. A store of
 /// up to [`RANKED_ROWS`] memories (by rowid: pending and superseded ones count) ranks every
-/// term.
+/// term. Only memories that pass `filter` are matched.
 pub(crate) fn search_terms(
     conn: &Connection,
     stats: &mut TermStats,
     terms: &[String],
     k: usize,
+    filter: &MemoryFilter,
 ) -> Result<Vec<(i64, f64)>> {
     if terms.is_empty() || k == 0 {
         return Ok(Vec::new());
@@ -73,7 +75,7 @@ pub(crate) fn search_terms(
     let largest_rowid = largest_rowid.unwrap_or(0);
     if largest_rowid <= RANKED_ROWS {
         return match expression_of(terms) {
-            Some(expression) => search_expression(conn, &expression, k),
+            Some(expression) => search_expression(conn, &expression, k, filter),
             None => Ok(Vec::new()),
         };
     }
@@ -91,41 +93,64 @@ pub(crate) fn search_terms(
     if !chosen.is_empty() {
         chosen.sort();
         return match expression_of(&chosen) {
-            Some(expression) => search_expression(conn, &expression, k),
+            Some(expression) => search_expression(conn, &expression, k, filter),
             None => Ok(Vec::new()),
         };
     }
     let quoted = |i: usize| format!("\"{}\"", terms[i]);
     if order.len() >= 2 {
-        return search_expression(conn, &format!("{} AND {}", quoted(order[0]), quoted(order[1])), k);
+        return search_expression(
+            conn,
+            &format!("{} AND {}", quoted(order[0]), quoted(order[1])),
+            k,
+            filter,
+        );
     }
-    newest_matching(conn, &quoted(order[0]), k)
+    newest_matching(conn, &quoted(order[0]), k, filter)
 }
 
 /// Matching memories in all above which a search leaves its commonest terms out.
 pub(crate) const RANKED_ROWS: i64 = 2_000;
 
 /// The `k` newest memories matching `expression`, with their BM25.
-fn newest_matching(conn: &Connection, expression: &str, k: usize) -> Result<Vec<(i64, f64)>> {
-    matches(conn, expression, k, "rowid DESC")
+fn newest_matching(conn: &Connection, expression: &str, k: usize, filter: &MemoryFilter) -> Result<Vec<(i64, f64)>> {
+    matches(conn, expression, k, "memories_fts.rowid DESC", filter)
 }
 
 /// The `k` best BM25 matches of `expression`.
-fn search_expression(conn: &Connection, expression: &str, k: usize) -> Result<Vec<(i64, f64)>> {
-    matches(conn, expression, k, "rank")
+fn search_expression(conn: &Connection, expression: &str, k: usize, filter: &MemoryFilter) -> Result<Vec<(i64, f64)>> {
+    matches(conn, expression, k, "rank", filter)
 }
 
-/// The first `k` matches of `expression` in `order` (a fixed SQL ordering), with their BM25.
-fn matches(conn: &Connection, expression: &str, k: usize, order: &str) -> Result<Vec<(i64, f64)>> {
+/// The first `k` matches of `expression` that pass `filter`, in `order` (a fixed SQL
+/// ordering), with their BM25. With a filter the index is joined with the memories, so the
+/// ranking only ever sees passing rows.
+fn matches(
+    conn: &Connection,
+    expression: &str,
+    k: usize,
+    order: &str,
+    filter: &MemoryFilter,
+) -> Result<Vec<(i64, f64)>> {
     if k == 0 {
         return Ok(Vec::new());
     }
+    let limit = i64::try_from(k).unwrap_or(i64::MAX);
+    if filter.is_empty() {
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT memories_fts.rowid, bm25(memories_fts) AS rank FROM memories_fts WHERE memories_fts MATCH ?1 ORDER BY {order} LIMIT ?2"
+        ))?;
+        let rows = stmt.query_map(params![expression, limit], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        return Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?);
+    }
+    let (conditions, values) = super::filter::conditions(filter, 3);
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT rowid, bm25(memories_fts) AS rank FROM memories_fts WHERE memories_fts MATCH ?1 ORDER BY {order} LIMIT ?2"
+        "SELECT memories_fts.rowid, bm25(memories_fts) AS rank FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
+         WHERE memories_fts MATCH ?1{conditions} ORDER BY {order} LIMIT ?2"
     ))?;
-    let rows = stmt.query_map(params![expression, i64::try_from(k).unwrap_or(i64::MAX)], |r| {
-        Ok((r.get(0)?, r.get(1)?))
-    })?;
+    let mut all: Vec<rusqlite::types::Value> = vec![expression.to_owned().into(), limit.into()];
+    all.extend(values);
+    let rows = stmt.query_map(rusqlite::params_from_iter(all), |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
 }
 
@@ -157,6 +182,10 @@ mod tests {
         conn
     }
 
+    fn search_terms_all(conn: &Connection, words: &[String], k: usize) -> Result<Vec<(i64, f64)>> {
+        search_terms(conn, &mut TermStats::default(), words, k, &MemoryFilter::default())
+    }
+
     fn words_of(query: &str) -> Vec<String> {
         words(query)
     }
@@ -173,15 +202,15 @@ mod tests {
         }));
         let ids = |hits: Vec<(i64, f64)>| hits.into_iter().map(|h| h.0).collect::<Vec<_>>();
         // "note" is left out: only the violin memories are ranked.
-        let hits = ids(search_terms(&conn, &mut TermStats::default(), &words_of("violin note"), 10).unwrap());
+        let hits = ids(search_terms_all(&conn, &words_of("violin note"), 10).unwrap());
         assert_eq!(hits.len(), 2, "{hits:?}");
         assert!(hits.contains(&8) && hits.contains(&9));
         // The rare word alone when adding the common one would pass the limit.
-        let hits = ids(search_terms(&conn, &mut TermStats::default(), &words_of("note green"), 10).unwrap());
+        let hits = ids(search_terms_all(&conn, &words_of("note green"), 10).unwrap());
         assert_eq!(hits.len(), 2, "{hits:?}");
         // One common word: the newest memories holding it.
         assert_eq!(
-            ids(search_terms(&conn, &mut TermStats::default(), &words_of("note"), 3).unwrap()),
+            ids(search_terms_all(&conn, &words_of("note"), 3).unwrap()),
             vec![2100, 2099, 2098]
         );
     }
@@ -189,7 +218,7 @@ mod tests {
     #[test]
     fn a_small_store_ranks_every_term() {
         let conn = store_of(["note about the violin", "note 2", "violin"].map(str::to_owned));
-        let hits = search_terms(&conn, &mut TermStats::default(), &words_of("violin note"), 10).unwrap();
+        let hits = search_terms_all(&conn, &words_of("violin note"), 10).unwrap();
         assert_eq!(hits.len(), 3);
         assert_eq!(hits[0].0, 1);
     }

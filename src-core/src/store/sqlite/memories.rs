@@ -72,6 +72,33 @@ pub(crate) fn latest_before(
     Ok(rows.map(|r| r.map(|(_, m)| m)).collect::<rusqlite::Result<Vec<_>>>()?)
 }
 
+/// Active memories that pass `filter`, newest first: after `before` (keyset) or skipping
+/// `offset`. The filter's conditions are part of the query, so only passing rows are read
+/// past the index.
+pub(crate) fn latest_filtered(
+    conn: &Connection,
+    before: Option<(i64, &MemoryId)>,
+    offset: usize,
+    count: usize,
+    filter: &crate::types::MemoryFilter,
+) -> Result<Vec<MemoryRecord>> {
+    let (conditions, mut values) = super::filter::conditions(filter, 5);
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM memories m WHERE m.status = 'active'
+           AND (?1 IS NULL OR (m.created_at_ms, m.rowid) < (?1, (SELECT rowid FROM memories WHERE id = ?2))){conditions}
+         ORDER BY m.created_at_ms DESC, m.rowid DESC LIMIT ?3 OFFSET ?4"
+    ))?;
+    let mut all: Vec<rusqlite::types::Value> = vec![
+        before.map_or(rusqlite::types::Value::Null, |(ms, _)| ms.into()),
+        before.map_or(rusqlite::types::Value::Null, |(_, id)| id.to_string().into()),
+        to_i64(count).into(),
+        to_i64(offset).into(),
+    ];
+    all.append(&mut values);
+    let rows = stmt.query_map(rusqlite::params_from_iter(all), from_row)?;
+    Ok(rows.map(|r| r.map(|(_, m)| m)).collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
 /// Memories by rowid (any status).
 pub(crate) fn by_rowids(conn: &Connection, rowids: &[i64]) -> Result<HashMap<i64, MemoryRecord>> {
     let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM memories WHERE rowid IN rarray(?1)"))?;

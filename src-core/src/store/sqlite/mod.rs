@@ -7,6 +7,7 @@
 mod access;
 pub(crate) mod changesets;
 pub(crate) mod core_versions;
+mod filter;
 mod forget;
 pub(crate) mod fts;
 pub(crate) mod fts_terms;

@@ -382,7 +382,7 @@ mod tests {
                     .iter()
                     .map(|h| h.0)
                     .collect();
-                let pool = index.candidates(&query, 40);
+                let pool = index.candidates(&query, 40, None);
                 found += exact.iter().filter(|id| pool.contains(id)).count();
             }
             found as f64 / 400.0
@@ -406,7 +406,7 @@ mod tests {
         assert_eq!(active_codes(&conn).unwrap(), 5);
         let mut index = VectorIndex::default();
         index.refresh(&conn).unwrap();
-        assert_eq!(index.candidates(&embedding_like(3, 64), 1), vec![3]);
+        assert_eq!(index.candidates(&embedding_like(3, 64), 1, None), vec![3]);
     }
 
     #[test]
@@ -430,7 +430,15 @@ mod tests {
             for q in 0..40u64 {
                 let query = embedding_like(70_000 + q, dims);
                 let exact = vectors::nearest_exact(&conn, &query, 10).unwrap();
-                let fast = vectors::nearest(&conn, &mut index, &query, 10, crate::store::Pool::Search(10)).unwrap();
+                let fast = vectors::nearest(
+                    &conn,
+                    &mut index,
+                    &query,
+                    10,
+                    crate::store::Pool::Search(10),
+                    &crate::types::MemoryFilter::default(),
+                )
+                .unwrap();
                 found += exact.iter().filter(|e| fast.iter().any(|f| f.0 == e.0)).count();
             }
             found as f64 / 400.0

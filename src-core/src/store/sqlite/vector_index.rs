@@ -100,14 +100,18 @@ impl VectorIndex {
         self.active
     }
 
-    /// The rowids of the `pool` active vectors that score best against `query`, best first.
-    pub(crate) fn candidates(&self, query: &[f32], pool: usize) -> Vec<i64> {
+    /// The rowids of the `pool` active vectors that score best against `query`, best first;
+    /// with `only`, among those rows alone (the rest are never scored).
+    pub(crate) fn candidates(&self, query: &[f32], pool: usize, only: Option<&RowMask>) -> Vec<i64> {
         let query = QuantisedQuery::new(query);
-        let chunks: Vec<(i64, &Chunk)> = self
+        let chunks: Vec<(i64, &Chunk, Option<&[u64]>)> = self
             .chunks
             .iter()
             .filter(|(_, c)| c.words == query.words + 1)
-            .map(|(&id, c)| (id, c))
+            .filter_map(|(&id, c)| match only {
+                None => Some((id, c, None)),
+                Some(mask) => mask.0.get(&id).map(|bits| (id, c, Some(bits.as_slice()))),
+            })
             .collect();
         if pool == 0 || chunks.is_empty() {
             return Vec::new();
@@ -149,12 +153,30 @@ const PARALLEL_CHUNKS: usize = 32;
 /// Scan threads at most.
 const MAX_THREADS: usize = 4;
 
-/// The `pool` best-scoring codes of `chunks`: `(score, rowid)`, in no order.
-fn best_of(chunks: &[(i64, &Chunk)], query: &QuantisedQuery, pool: usize) -> Vec<(Key, i64)> {
+/// Rows a search may consider, as one bit per slot of each chunk that holds any.
+#[derive(Debug, Default)]
+pub(crate) struct RowMask(HashMap<i64, Vec<u64>>);
+
+impl RowMask {
+    /// The mask of `rowids`.
+    pub(crate) fn of(rowids: &[i64]) -> Self {
+        let mut chunks: HashMap<i64, Vec<u64>> = HashMap::new();
+        for &rowid in rowids {
+            let (chunk, slot) = (rowid.div_euclid(CHUNK), rowid.rem_euclid(CHUNK) as usize);
+            let bits = chunks.entry(chunk).or_insert_with(|| vec![0; CHUNK as usize / 64]);
+            bits[slot / 64] |= 1 << (slot % 64);
+        }
+        Self(chunks)
+    }
+}
+
+/// The `pool` best-scoring codes of `chunks` (each with the mask of the rows it may
+/// consider): `(score, rowid)`, in no order.
+fn best_of(chunks: &[(i64, &Chunk, Option<&[u64]>)], query: &QuantisedQuery, pool: usize) -> Vec<(Key, i64)> {
     let mut best: BinaryHeap<Reverse<(Key, i64)>> = BinaryHeap::with_capacity(pool + 1);
-    for &(chunk, codes) in chunks {
+    for &(chunk, codes, mask) in chunks {
         for (w, &bits) in codes.present.iter().enumerate() {
-            let mut bits = bits;
+            let mut bits = bits & mask.map_or(u64::MAX, |m| m.get(w).copied().unwrap_or(0));
             while bits != 0 {
                 let slot = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
@@ -320,12 +342,12 @@ mod tests {
         }
         index.refresh(&conn).unwrap();
         assert_eq!(index.len(), 5);
-        assert_eq!(index.candidates(&unit(5000, 70), 1), vec![5000]);
+        assert_eq!(index.candidates(&unit(5000, 70), 1, None), vec![5000]);
         vectors::set_active(&conn, 5000, false).unwrap();
         index.refresh(&conn).unwrap();
         assert_eq!(index.len(), 4);
-        assert!(!index.candidates(&unit(5000, 70), 10).contains(&5000));
-        assert_eq!(index.candidates(&unit(1023, 70), 1), vec![1023]);
+        assert!(!index.candidates(&unit(5000, 70), 10, None).contains(&5000));
+        assert_eq!(index.candidates(&unit(1023, 70), 1, None), vec![1023]);
         vector_codes::rebuild(&conn).unwrap();
         index.refresh(&conn).unwrap();
         assert_eq!(index.len(), 4);
@@ -335,14 +357,31 @@ mod tests {
     }
 
     #[test]
+    fn a_mask_keeps_the_scan_to_its_rows() {
+        let conn = crate::store::sqlite::memory_db();
+        crate::store::sqlite::vectors::create(&conn).unwrap();
+        for rowid in 1..=3000 {
+            crate::store::sqlite::vectors::insert(&conn, rowid, &unit(rowid as u64, 70)).unwrap();
+        }
+        let mut index = VectorIndex::default();
+        index.refresh(&conn).unwrap();
+        let only = RowMask::of(&[7, 2048, 2999]);
+        let found = index.candidates(&unit(1500, 70), 10, Some(&only));
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert!(found.iter().all(|r| [7, 2048, 2999].contains(r)), "{found:?}");
+        assert_eq!(index.candidates(&unit(7, 70), 1, Some(&only)), vec![7]);
+        assert!(index.candidates(&unit(7, 70), 5, Some(&RowMask::of(&[]))).is_empty());
+    }
+
+    #[test]
     fn a_degenerate_query_still_returns_candidates() {
         let conn = crate::store::sqlite::memory_db();
         vectors::create(&conn).unwrap();
         vectors::insert(&conn, 1, &[1.0, 0.0, 0.0]).unwrap();
         let mut index = VectorIndex::default();
         index.refresh(&conn).unwrap();
-        assert_eq!(index.candidates(&[0.0, 0.0, 0.0], 5), vec![1]);
-        assert_eq!(index.candidates(&[f32::NAN, 1.0, 0.0], 5), vec![1]);
+        assert_eq!(index.candidates(&[0.0, 0.0, 0.0], 5, None), vec![1]);
+        assert_eq!(index.candidates(&[f32::NAN, 1.0, 0.0], 5, None), vec![1]);
     }
 
     #[test]
@@ -360,11 +399,11 @@ mod tests {
         index.refresh(&conn).unwrap();
         let query_vector = unit(12_345, 384);
         let query = QuantisedQuery::new(&query_vector);
-        let chunks: Vec<(i64, &Chunk)> = index.chunks.iter().map(|(&id, c)| (id, c)).collect();
+        let chunks: Vec<(i64, &Chunk, Option<&[u64]>)> = index.chunks.iter().map(|(&id, c)| (id, c, None)).collect();
         let mut alone = best_of(&chunks, &query, 25);
         alone.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         let alone: Vec<i64> = alone.into_iter().map(|e| e.1).collect();
-        assert_eq!(index.candidates(&query_vector, 25), alone);
-        assert_eq!(index.candidates(&query_vector, 1000).len(), 160);
+        assert_eq!(index.candidates(&query_vector, 25, None), alone);
+        assert_eq!(index.candidates(&query_vector, 1000, None).len(), 160);
     }
 }

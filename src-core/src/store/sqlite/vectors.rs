@@ -12,8 +12,9 @@ use std::sync::Once;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::vector_codes;
-use super::vector_index::VectorIndex;
+use super::vector_index::{RowMask, VectorIndex};
 use crate::Result;
+use crate::types::MemoryFilter;
 
 static REGISTER: Once = Once::new();
 
@@ -289,16 +290,27 @@ pub(crate) fn nearest(
     query: &[f32],
     k: usize,
     pool: Pool,
+    filter: &MemoryFilter,
 ) -> Result<Vec<(i64, f64)>> {
     if k == 0 || !exists(conn)? {
         return Ok(Vec::new());
     }
     index.refresh(conn)?;
+    // A filter is applied in the scan: only the rows that pass are scored.
+    let mask = if filter.is_empty() {
+        None
+    } else {
+        let passing = super::filter::passing(conn, filter)?;
+        if passing.is_empty() {
+            return Ok(Vec::new());
+        }
+        Some(RowMask::of(&passing))
+    };
     let pool = match pool {
         Pool::Search(n) => super::vector_index::pool_size(n.max(k), index.len()),
         Pool::Close(top) => super::vector_index::pool_size(top.max(k), 0),
     };
-    let mut candidates = index.candidates(query, pool);
+    let mut candidates = index.candidates(query, pool, mask.as_ref());
     // In rowid order the B-tree pages are visited once each, front to back.
     candidates.sort_unstable();
 
@@ -366,17 +378,41 @@ mod tests {
         insert(&conn, 1, &[1.0, 0.0]).unwrap();
         insert(&conn, 2, &[0.9, 0.1]).unwrap();
         insert(&conn, 3, &[0.0, 1.0]).unwrap();
-        let hits = nearest(&conn, &mut index, &[1.0, 0.0], 2, Pool::Search(2)).unwrap();
+        let hits = nearest(
+            &conn,
+            &mut index,
+            &[1.0, 0.0],
+            2,
+            Pool::Search(2),
+            &MemoryFilter::default(),
+        )
+        .unwrap();
         assert_eq!(ids(&hits), vec![1, 2]);
         assert!(hits[0].1.abs() < 1e-6);
         assert!(set_active(&conn, 1, false).unwrap());
         assert_eq!(
-            ids(&nearest(&conn, &mut index, &[1.0, 0.0], 2, Pool::Search(2)).unwrap()),
+            ids(&nearest(
+                &conn,
+                &mut index,
+                &[1.0, 0.0],
+                2,
+                Pool::Search(2),
+                &MemoryFilter::default()
+            )
+            .unwrap()),
             vec![2, 3]
         );
         assert!(set_active(&conn, 1, true).unwrap());
         assert_eq!(
-            ids(&nearest(&conn, &mut index, &[1.0, 0.0], 2, Pool::Search(2)).unwrap()),
+            ids(&nearest(
+                &conn,
+                &mut index,
+                &[1.0, 0.0],
+                2,
+                Pool::Search(2),
+                &MemoryFilter::default()
+            )
+            .unwrap()),
             vec![1, 2]
         );
         assert!(!set_active(&conn, 99, false).unwrap());
@@ -428,13 +464,29 @@ mod tests {
         assert!(!rows[1].1);
         let mut index = VectorIndex::default();
         assert_eq!(
-            ids(&nearest(&conn, &mut index, &[0.9, 0.5], 3, Pool::Search(3)).unwrap()),
+            ids(&nearest(
+                &conn,
+                &mut index,
+                &[0.9, 0.5],
+                3,
+                Pool::Search(3),
+                &MemoryFilter::default()
+            )
+            .unwrap()),
             vec![1, 3]
         );
         // Converting again is a no-op.
         convert_from_vec0(&mut conn).unwrap();
         assert_eq!(
-            ids(&nearest(&conn, &mut index, &[0.9, 0.5], 3, Pool::Search(3)).unwrap()),
+            ids(&nearest(
+                &conn,
+                &mut index,
+                &[0.9, 0.5],
+                3,
+                Pool::Search(3),
+                &MemoryFilter::default()
+            )
+            .unwrap()),
             vec![1, 3]
         );
     }
