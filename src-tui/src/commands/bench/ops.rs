@@ -41,6 +41,31 @@ pub async fn run_all(source: &Source, dir: &Path, n: usize) -> Result<Vec<Row>> 
             );
         }
     }
+    // The same stored queries among one agent's memories (one in ten), in every mode.
+    let filter = haema_core::MemoryFilter {
+        agent_id: Some("agent-3".into()),
+        ..Default::default()
+    };
+    if memory.get_latest_records_with(1, 1, &filter).await?.is_empty() {
+        anyhow::bail!(
+            "the bench store in {} was built by an earlier haema without agents on its memories: delete it to build it again",
+            dir.display()
+        );
+    }
+    for mode in [SearchMode::Hybrid, SearchMode::Vector, SearchMode::Lexical] {
+        let samples = time_each(&query_sets[0].1, |q| {
+            let (memory, filter) = (memory.clone(), filter.clone());
+            async move { Ok(memory.search_records_with(q, 10, mode, &filter).await?) }
+        })
+        .await?;
+        rows.push(
+            Row::new("search_filtered", n)
+                .with("mode", mode.as_str())
+                .with("queries", "stored")
+                .with("filter", format!("agent_id, 1 in {}", super::workload::FILTER_AGENTS))
+                .timings(&samples),
+        );
+    }
     // Each exact answer scans every float vector: fewer queries on the largest stores.
     let per_set = if n > 200_000 { 20 } else { 100 };
     let recall_queries: Vec<String> = query_sets

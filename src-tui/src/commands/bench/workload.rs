@@ -168,7 +168,11 @@ pub async fn build(source: &Source, dir: &Path, n: usize, mut progress: impl FnM
             .map(|i| ImportItem {
                 content: source.text(i),
                 timestamp_ms: None,
-                ..Default::default()
+                // One memory in ten per agent, for the filtered searches.
+                attributes: haema_core::MemoryAttributes {
+                    agent_id: Some(format!("agent-{}", i % FILTER_AGENTS)),
+                    ..Default::default()
+                },
             })
             .collect();
         memory.import_items(items, "bench").await?;
@@ -181,6 +185,9 @@ pub async fn build(source: &Source, dir: &Path, n: usize, mut progress: impl FnM
         reused: false,
     })
 }
+
+/// Agents the bench's memories are spread over (each writes one memory in this many).
+pub const FILTER_AGENTS: usize = 10;
 
 /// The local embedder of a new store's settings (defaults and `HAEMA_EMBED_*`), so that
 /// `HAEMA_EMBED_MODEL` can name a model folder.
