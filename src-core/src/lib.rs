@@ -58,6 +58,7 @@ pub use memory::{LexicalReason, Lineage, Memory, OpenOptions, OpenProgress, Stor
 pub use pipeline::AddInput;
 pub use review::{ChangesetView, ItemView, SectionChange, section_history};
 pub use search::recall::{Recall, RecallItem, RecallReason, estimate_tokens};
+pub use store::files::{create_private, is_inside};
 pub use store::places::{default_store_dir, is_store_dir, store_dir_for, store_folders_beside};
 pub use transfer::{
     CoreImport, EXPORT_FORMAT, HaemaReport, HaemaStore, ImportItem, ImportReport, ImportSummary, Imported, ItemsReport,

@@ -7,9 +7,11 @@ use super::Settings;
 use crate::{Error, Result};
 
 impl Settings {
-    /// Adds an `[embedder]` table with these settings (never a key) to `<store>/haema.toml`
-    /// when the file has none. Returns whether it wrote; a file that already configures an
-    /// embedder is left alone.
+    /// Writes the embedder a store was switched to into `<store>/haema.toml` (never a key):
+    /// an `[embedder]` table is added when the file has none; an existing one has its
+    /// `provider`, `model`, `base_url` and `dims` lines replaced (its other lines and
+    /// comments kept) when they name another embedder, so the file never contradicts the
+    /// store's vectors. Returns whether it wrote.
     pub fn remember_embedder(&self, store: &Path) -> Result<bool> {
         let path = Self::file_path(store);
         let existing = match std::fs::read_to_string(&path) {
@@ -20,10 +22,21 @@ impl Settings {
         let table: toml::Table = existing
             .parse()
             .map_err(|e| Error::Config(format!("{}: {e}", path.display())))?;
-        if table.contains_key("embedder") {
-            return Ok(false);
-        }
         let e = &self.embedder;
+        if let Some(current) = table.get("embedder").and_then(toml::Value::as_table) {
+            let text_of = |key: &str| current.get(key).map(|v| v.to_string().trim_matches('"').to_owned());
+            let wanted = self.embedder_lines();
+            let same = wanted
+                .iter()
+                .all(|(key, value)| text_of(key).as_deref() == Some(value.trim_matches('"')))
+                && text_of("provider").is_some();
+            if same {
+                return Ok(false);
+            }
+            let text = replace_in_table(&existing, "embedder", &wanted);
+            crate::store::files::write_atomically(&path, &text)?;
+            return Ok(true);
+        }
         let mut section = toml::Table::new();
         section.insert("provider".into(), e.kind().as_str().into());
         if let Some(model) = &e.model {
@@ -49,6 +62,63 @@ impl Settings {
         crate::store::files::write_atomically(&path, &text)?;
         Ok(true)
     }
+}
+
+impl Settings {
+    /// The `[embedder]` lines `haema reembed` writes, as `key = value` with TOML values.
+    fn embedder_lines(&self) -> Vec<(&'static str, String)> {
+        let e = &self.embedder;
+        let quoted = |s: &str| toml::Value::from(s).to_string();
+        let mut lines = vec![("provider", quoted(e.kind().as_str()))];
+        if let Some(model) = &e.model {
+            lines.push(("model", quoted(model)));
+        }
+        if let Some(url) = &e.base_url {
+            lines.push(("base_url", quoted(url)));
+        }
+        if let Some(dims) = e.dims {
+            lines.push(("dims", dims.to_string()));
+        }
+        lines
+    }
+}
+
+/// `text` with the `lines` (key, TOML value) set in table `[name]`: a line of that key is
+/// replaced, a missing one added after the header; everything else is kept as written.
+fn replace_in_table(text: &str, name: &str, lines: &[(&str, String)]) -> String {
+    let header = format!("[{name}]");
+    let mut out: Vec<String> = Vec::new();
+    let mut inside = false;
+    let mut written: Vec<&str> = Vec::new();
+    let mut header_at = None;
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with('[') {
+            inside = trimmed == header;
+            if inside {
+                header_at = Some(out.len());
+            }
+        } else if inside {
+            let key = trimmed.split('=').next().unwrap_or_default().trim();
+            if let Some((k, value)) = lines.iter().find(|(k, _)| *k == key) {
+                out.push(format!("{k} = {value}"));
+                written.push(k);
+                continue;
+            }
+        }
+        out.push(line.to_owned());
+    }
+    if let Some(at) = header_at {
+        let missing: Vec<String> = lines
+            .iter()
+            .filter(|(k, _)| !written.contains(k))
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect();
+        out.splice(at + 1..at + 1, missing);
+    }
+    let mut joined = out.join("\n");
+    joined.push('\n');
+    joined
 }
 
 #[cfg(test)]
@@ -78,7 +148,35 @@ mod tests {
         assert_eq!(loaded.embedder.model.as_deref(), Some("/models/minilm"));
         assert!(
             !settings.remember_embedder(dir.path()).unwrap(),
-            "an existing [embedder] is left alone"
+            "an [embedder] that already names this embedder is left alone"
         );
+    }
+
+    #[test]
+    fn a_switch_from_none_rewrites_the_embedder_lines_and_keeps_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = Settings::file_path(dir.path());
+        std::fs::write(
+            &path,
+            "review = \"auto\"\n\n[embedder]\n# words only for now\nprovider = \"none\"\ntimeout_secs = 30\n\n[merge]\ntop_k = 4\n",
+        )
+        .unwrap();
+        let mut settings = Settings::default();
+        settings.embedder.provider = Some(ProviderKind::Local);
+        settings.embedder.model = Some("sentence-transformers/all-MiniLM-L6-v2".into());
+        assert!(settings.remember_embedder(dir.path()).unwrap());
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.contains("# words only for now") && text.contains("timeout_secs = 30"),
+            "{text}"
+        );
+        let loaded = Settings::load_with_env(dir.path(), |_| None).unwrap();
+        assert_eq!(loaded.embedder.kind(), ProviderKind::Local, "{text}");
+        assert_eq!(
+            loaded.embedder.model.as_deref(),
+            Some("sentence-transformers/all-MiniLM-L6-v2")
+        );
+        assert_eq!((loaded.merge.top_k, loaded.embedder.timeout_secs), (4, 30));
+        assert!(!settings.remember_embedder(dir.path()).unwrap(), "written once");
     }
 }

@@ -20,7 +20,7 @@ impl BenchStore {
     /// directions around a few dozen centres, like clustered embeddings) and texts of a
     /// few hundred distinct words. The same `n` and `dims` give the same store.
     pub fn create(dir: &Path, n: usize, dims: usize) -> Result<Self> {
-        let store = SqliteStore::open(dir)?;
+        let (store, _) = SqliteStore::open(dir)?;
         (&store as &dyn Backend).write(|tx| {
             tx.create_vectors()?;
             let changeset = tx.insert_changeset(&crate::Changeset::imported(

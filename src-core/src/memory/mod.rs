@@ -284,6 +284,12 @@ impl Memory {
             .await
     }
 
+    /// What opening the store changed that a person should know (its folder or files were
+    /// readable by others and are now private); empty most of the time.
+    pub fn open_notes(&self) -> Vec<String> {
+        self.inner.store.notes().to_vec()
+    }
+
     /// One memory by id, in any status.
     pub async fn memory(&self, id: &MemoryId) -> Result<MemoryRecord> {
         let id = id.clone();

@@ -22,15 +22,25 @@ use crate::{Error, Result};
 pub struct Store {
     backend: Box<dyn Backend>,
     dir: PathBuf,
+    /// What opening changed that a person should know (permissions tightened).
+    notes: Vec<String>,
 }
 
 impl Store {
     /// Opens (creating when needed) the store in folder `dir`.
     pub fn open(dir: &Path) -> Result<Self> {
+        let (backend, notes) = sqlite::SqliteStore::open(dir)?;
         Ok(Self {
-            backend: Box::new(sqlite::SqliteStore::open(dir)?),
+            backend: Box::new(backend),
             dir: dir.to_path_buf(),
+            notes,
         })
+    }
+
+    /// What opening changed that a person should know: files of the store that were
+    /// readable by others and are now private.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
     }
 
     /// The store folder: its settings (`haema.toml`) and lock files live there.

@@ -124,6 +124,40 @@ fn attributes_of(value: &Value) -> std::result::Result<MemoryAttributes, String>
     })
 }
 
+/// Year 10000 in Unix ms: later times are mistakes (or nanoseconds).
+const LATEST_TIME_MS: i64 = 253_402_300_800_000;
+
+/// The time of an imported object: the first of `timestamp_ms`, `created_at`, `timestamp`,
+/// `updated_at` it has (Unix ms or seconds, or ISO 8601 text). A time that cannot be read,
+/// is before 1970 or after year 9999 is an error that names the field: it is never dropped
+/// or made up.
+fn time_of(value: &Value) -> std::result::Result<Option<i64>, String> {
+    let Some((key, given)) = ["timestamp_ms", "created_at", "timestamp", "updated_at"]
+        .iter()
+        .find_map(|k| value.get(*k).filter(|v| !v.is_null()).map(|v| (*k, v)))
+    else {
+        return Ok(None);
+    };
+    let ms = match given {
+        Value::Number(n) => n
+            .as_i64()
+            .or_else(|| n.as_f64().filter(|f| f.is_finite() && f.abs() < 9e15).map(|f| f as i64))
+            // Seconds, as many exports write them.
+            .map(|v| if (0..100_000_000_000).contains(&v) { v * 1000 } else { v }),
+        Value::String(s) => parse_time(s),
+        _ => None,
+    };
+    match ms {
+        Some(ms) if (0..LATEST_TIME_MS).contains(&ms) => Ok(Some(ms)),
+        Some(_) => Err(format!(
+            "`{key}` is {given}: a memory's time must be between 1970 and the year 9999"
+        )),
+        None => Err(format!(
+            "`{key}` is {given}, not a time: give Unix milliseconds or ISO 8601 such as 2026-01-01T09:30:00Z"
+        )),
+    }
+}
+
 fn item_of(value: &Value) -> std::result::Result<Option<ImportItem>, String> {
     if let Value::String(text) = value {
         return Ok(Some(ImportItem {
@@ -138,13 +172,7 @@ fn item_of(value: &Value) -> std::result::Result<Option<ImportItem>, String> {
         return Ok(None);
     };
     let content = content.trim().to_owned();
-    let timestamp_ms = ["timestamp_ms", "created_at", "timestamp", "updated_at"]
-        .iter()
-        .find_map(|k| match value.get(*k)? {
-            Value::Number(n) => n.as_i64().map(|v| if v < 100_000_000_000 { v * 1000 } else { v }),
-            Value::String(s) => parse_time(s),
-            _ => None,
-        });
+    let timestamp_ms = time_of(value)?;
     Ok(Some(ImportItem {
         content,
         timestamp_ms,
@@ -340,6 +368,25 @@ mod tests {
             "old mem0 list"
         );
         assert!(parse_items("not json\n").unwrap_err().to_string().contains("line 1"));
+        for (bad, says) in [
+            (
+                r#"{"content": "x", "timestamp_ms": -5}"#,
+                "between 1970 and the year 9999",
+            ),
+            (r#"{"content": "x", "created_at": "last week"}"#, "not a time"),
+            (r#"{"content": "x", "timestamp": 1e300}"#, "not a time"),
+            (r#"{"content": "x", "timestamp_ms": 99999999999999999}"#, "between 1970"),
+        ] {
+            let error = parse_items(&format!("{{\"content\": \"ok\"}}\n{bad}\n"))
+                .unwrap_err()
+                .to_string();
+            assert!(error.contains("line 2") && error.contains(says), "{bad}: {error}");
+        }
+        assert_eq!(
+            parse_items(r#"{"content": "x", "created_at": null, "timestamp": 1700000000}"#).unwrap()[0].timestamp_ms,
+            Some(1_700_000_000_000),
+            "a null time is no time: the next field is read"
+        );
         assert!(
             parse_items(r#"{"other": 1}"#)
                 .unwrap_err()

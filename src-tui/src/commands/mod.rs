@@ -54,9 +54,13 @@ pub async fn open_for_vectors(dir: &Path) -> Result<Memory> {
 
 async fn open_with(dir: &Path, options: OpenOptions) -> Result<Memory> {
     let settings = Settings::load(dir)?;
-    Memory::open_with_options(dir, settings, options)
+    let memory = Memory::open_with_options(dir, settings, options)
         .await
-        .with_context(|| format!("cannot open the store at {}", dir.display()))
+        .with_context(|| format!("cannot open the store at {}", dir.display()))?;
+    for note in memory.open_notes() {
+        eprintln!("haema: note: {note}");
+    }
+    Ok(memory)
 }
 
 /// The one line that says why search is by words only and how to change that, for a store

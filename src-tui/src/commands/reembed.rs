@@ -33,6 +33,14 @@ pub async fn run(dir: &Path, args: ReembedArgs) -> Result<()> {
     .await?;
     bar.finish_and_clear();
     let remembered = settings.remember_embedder(dir)?;
+    if let Ok(set) = std::env::var("HAEMA_EMBEDDER")
+        && set.trim() != settings.embedder.kind().as_str()
+    {
+        eprintln!(
+            "haema: note: HAEMA_EMBEDDER={set} is set in this environment and wins over haema.toml: unset it (or set it to {}) before the next command",
+            settings.embedder.kind().as_str()
+        );
+    }
     if args.json {
         let mut value = serde_json::to_value(&report)?;
         value["settings_written"] = remembered.into();
@@ -44,18 +52,8 @@ pub async fn run(dir: &Path, args: ReembedArgs) -> Result<()> {
             Settings::file_path(dir).display()
         )
     } else {
-        let name = serde_json::to_value(settings.embedder.kind())?
-            .as_str()
-            .unwrap_or_default()
-            .to_owned();
-        let model = settings
-            .embedder
-            .model
-            .as_deref()
-            .map(|m| format!(" HAEMA_EMBED_MODEL={m}"))
-            .unwrap_or_default();
         format!(
-            "configure it from now on: HAEMA_EMBEDDER={name}{model}, or under [embedder] in {} (which already names an embedder and was left as it is)",
+            "[embedder] in {} already names it, so later commands use it",
             Settings::file_path(dir).display()
         )
     };

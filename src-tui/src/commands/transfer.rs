@@ -7,22 +7,58 @@ use super::read_source;
 use crate::cli::{ExportArgs, ImportArgs};
 use crate::output::{self, print};
 
+/// Writes an export to standard output, or to a file: never inside the store (that would
+/// overwrite the store itself), written under a temporary name beside it (yours alone) and
+/// renamed only once whole, so a failed export leaves an existing file as it was.
 pub async fn export(memory: &Memory, args: ExportArgs) -> Result<()> {
-    let mut out: Box<dyn std::io::Write + Send> = match &args.output {
-        Some(path) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
-        )),
-        None => Box::new(std::io::BufWriter::new(std::io::stdout())),
+    let Some(path) = &args.output else {
+        let mut out = std::io::BufWriter::new(std::io::stdout());
+        if args.format == "markdown" {
+            memory.export_markdown(&mut out).await?;
+        } else {
+            memory.export_jsonl(&mut out).await?;
+        }
+        return Ok(());
     };
-    if args.format == "markdown" {
-        memory.export_markdown(&mut out).await?;
+    if haema_core::is_inside(path, memory.dir()) {
+        return Err(crate::UsageError(format!(
+            "{} is inside the store folder {}: an export there could overwrite the store itself; write it somewhere else",
+            path.display(),
+            memory.dir().display()
+        ))
+        .into());
+    }
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp = path.with_file_name(format!(".{name}.haema-export-{}", std::process::id()));
+    let _ = std::fs::remove_file(&temp);
+    let file = haema_core::create_private(&temp).with_context(|| format!("cannot create {}", temp.display()))?;
+    let mut out = std::io::BufWriter::new(file);
+    let written = if args.format == "markdown" {
+        memory.export_markdown(&mut out).await.map(|()| None)
     } else {
-        let records = memory.export_jsonl(&mut out).await?;
-        if let Some(path) = &args.output {
-            eprintln!("haema: wrote {records} records to {}", path.display());
+        memory.export_jsonl(&mut out).await.map(Some)
+    };
+    let finished = written.map_err(anyhow::Error::from).and_then(|records| {
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        std::fs::rename(&temp, path).with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(records)
+    });
+    match finished {
+        Ok(records) => {
+            if let Some(records) = records {
+                eprintln!("haema: wrote {records} records to {}", path.display());
+            }
+            Ok(())
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&temp);
+            Err(e)
         }
     }
-    Ok(())
 }
 
 pub async fn import(memory: &Memory, args: ImportArgs) -> Result<()> {

@@ -62,6 +62,9 @@ pub async fn run(memory: Memory) -> Result<()> {
     if !watcher.watches_files() {
         app.inform("core.md is not watched on this file system; edits from outside show on the next reload");
     }
+    for note in memory.open_notes() {
+        app.inform(note);
+    }
     let mut dirty = true;
     loop {
         if dirty {
@@ -90,6 +93,9 @@ pub async fn run(memory: Memory) -> Result<()> {
                 match opened {
                     Ok(next) => {
                         memory = next;
+                        for note in memory.open_notes() {
+                            app.inform(note);
+                        }
                         watcher.switch(&memory);
                         upgrade_in_background(&memory, &tx);
                         app.update(Msg::StoreSwitched { dir })

@@ -37,6 +37,33 @@ use vector_index::VectorIndex;
 /// How long a writer waits for another process's write lock before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// Refuses to start an empty database in a folder that was a store: `memory.db` missing or
+/// empty while core.md or a write-ahead log with content is there. SQLite would take the
+/// empty file for a new store and everything in it would look gone.
+fn refuse_lost_database(dir: &Path, db_path: &Path) -> Result<()> {
+    let size = |path: &Path| std::fs::metadata(path).ok().map(|m| m.len());
+    let db = size(db_path);
+    if db.is_some_and(|n| n > 0) {
+        return Ok(());
+    }
+    let used = dir.join("core.md").exists() || size(&dir.join("memory.db-wal")).is_some_and(|n| n > 0);
+    if !used {
+        return Ok(());
+    }
+    let what = if db.is_some() {
+        "is empty (0 bytes)"
+    } else {
+        "is missing"
+    };
+    Err(Error::InvalidState(format!(
+        "{} {what}, but {} holds a store (its core.md or log is there): haema will not start an empty store over it. \
+         Put memory.db back from a backup (or a `haema export` file into a new folder with `haema import`), \
+         or move the folder away to start afresh",
+        db_path.display(),
+        dir.display()
+    )))
+}
+
 /// An open store folder.
 #[derive(Debug)]
 pub(crate) struct SqliteStore {
@@ -55,10 +82,15 @@ pub(crate) struct SqliteStore {
 impl SqliteStore {
     /// Opens (creating when needed) the store in `dir`: the folder and `memory.db` with its
     /// migrations applied.
-    pub(crate) fn open(dir: &Path) -> Result<Self> {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io("create folder", dir, e))?;
+    pub(crate) fn open(dir: &Path) -> Result<(Self, Vec<String>)> {
+        let mut notes = super::files::make_private(dir)?;
         vectors::register();
         let db_path = dir.join("memory.db");
+        refuse_lost_database(dir, &db_path)?;
+        if !db_path.exists() {
+            // Made private before SQLite opens it: its -wal and -shm files take its mode.
+            super::files::create_private(&db_path).map_err(|e| Error::io("create", &db_path, e))?;
+        }
         let mut conn = Connection::open(&db_path)?;
         // 8 KB pages hold five 384-d float vectors where 4 KB pages hold two: 2.7 -> 2.3 KB
         // on disk per memory. Only a new database takes it (an existing one keeps its size).
@@ -70,13 +102,16 @@ impl SqliteStore {
         vectors::convert_from_vec0(&mut conn)?;
         vectors::upgrade_codes(&mut conn)?;
         prepare_connection(&conn)?;
-        Ok(Self {
+        // The log and shared-memory files SQLite made for an older, looser store.
+        notes.extend(super::files::make_private(dir)?);
+        let store = Self {
             side: OnceLock::new(),
             conn: Mutex::new(conn),
             vector_index: Mutex::default(),
             term_stats: Arc::default(),
             dir: dir.to_path_buf(),
-        })
+        };
+        Ok((store, notes))
     }
 
     fn lock(&self) -> MutexGuard<'_, Connection> {

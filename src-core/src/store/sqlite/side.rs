@@ -95,7 +95,7 @@ mod tests {
 
     fn store_file() -> (tempfile::TempDir, std::path::PathBuf) {
         let dir = tempfile::tempdir().unwrap();
-        let store = super::super::SqliteStore::open(dir.path()).unwrap();
+        let (store, _) = super::super::SqliteStore::open(dir.path()).unwrap();
         drop(store);
         let path = dir.path().join("memory.db");
         (dir, path)
