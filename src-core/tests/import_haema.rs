@@ -144,3 +144,40 @@ async fn folders_that_are_not_haema_stores_are_refused_clearly() {
         .unwrap_err();
     assert!(err.to_string().contains("latest.sqlite3"), "{err}");
 }
+
+/// Every file under `dir` with its bytes.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        if entry.file_type().unwrap().is_dir() {
+            out.extend(snapshot(&entry.path()));
+        } else {
+            out.push((entry.path(), std::fs::read(entry.path()).unwrap()));
+        }
+    }
+    out.sort();
+    out
+}
+
+#[tokio::test]
+async fn importing_never_writes_to_the_source_folder_whatever_its_journal() {
+    for wal in [false, true] {
+        let (_dir, source) = haema_store();
+        if wal {
+            // A store a running HAEMA has open in WAL mode, with a log beside it.
+            let conn = rusqlite::Connection::open(source.join("latest.sqlite3")).unwrap();
+            let mode: String = conn.query_row("PRAGMA journal_mode = wal", [], |r| r.get(0)).unwrap();
+            assert_eq!(mode, "wal");
+            drop(conn);
+        }
+        let before = snapshot(&source);
+        let f = fixture_without_llm(ReviewPolicy::Auto).await;
+        let report = f.memory.import_haema_with_progress(&source, |_, _| {}).await.unwrap();
+        assert_eq!(report.added, 6, "wal: {wal}");
+        assert_eq!(
+            snapshot(&source),
+            before,
+            "wal: {wal}: no file added, removed or changed"
+        );
+    }
+}

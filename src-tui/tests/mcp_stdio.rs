@@ -439,3 +439,65 @@ fn add_memory_takes_attributes_refuses_unknown_arguments_and_keeps_haemas_edges(
     drop(client.input.take());
     client.child.wait().unwrap();
 }
+
+#[test]
+fn every_line_is_answered_even_when_it_is_not_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut client = Client::start(&dir.path().join("agent"), &[]);
+    client.request(
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test-client", "version": "1.0"}}),
+    );
+    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let mut raw = |line: &[u8]| {
+        let input = client.input.as_mut().unwrap();
+        input.write_all(line).unwrap();
+        input.write_all(b"\n").unwrap();
+        input.flush().unwrap();
+    };
+    raw(b"not json at all");
+    raw(b"[1, 2, 3]");
+    raw(br#"{"jsonrpc": "2.0", "id": 41}"#);
+    raw(b"");
+    let mut huge = b"{\"jsonrpc\": \"2.0\", \"id\": 42, \"method\": \"tools/list\", \"params\": {\"pad\": \"".to_vec();
+    huge.extend(std::iter::repeat_n(b'x', 17 * 1024 * 1024));
+    huge.extend_from_slice(b"\"}}");
+    raw(&huge);
+    let mut answers = Vec::new();
+    for _ in 0..4 {
+        let mut line = String::new();
+        assert!(
+            client.output.read_line(&mut line).unwrap() > 0,
+            "the server closed its output"
+        );
+        answers.push(serde_json::from_str::<Value>(&line).unwrap());
+    }
+    let codes: Vec<(i64, Value)> = answers
+        .iter()
+        .map(|a| (a["error"]["code"].as_i64().unwrap(), a["id"].clone()))
+        .collect();
+    assert_eq!(
+        codes,
+        vec![
+            (-32700, Value::Null),
+            (-32600, Value::Null),
+            (-32600, json!(41)),
+            (-32600, Value::Null)
+        ],
+        "{answers:#?}"
+    );
+    assert!(
+        answers[3]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("longer than 16 MB")
+    );
+    // The server goes on serving.
+    let tools = client.request("tools/list", json!({}));
+    assert!(
+        tools["result"]["tools"].as_array().is_some_and(|t| !t.is_empty()),
+        "{tools}"
+    );
+    drop(client.input.take());
+    assert!(client.child.wait().unwrap().success());
+}

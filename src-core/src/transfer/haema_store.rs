@@ -66,16 +66,40 @@ pub fn is_haema_store(dir: &Path) -> bool {
     dir.join("latest.sqlite3").is_file() || dir.join("db").join("chroma.sqlite3").is_file()
 }
 
-/// A read-only connection; when SQLite cannot open the file read-only (a WAL database in a
-/// folder we may not write), a copy in a temporary folder.
+/// Whether the database at `path` uses a write-ahead log (its header says so, or a log
+/// file lies beside it): SQLite would create `-wal` and `-shm` files beside it to read it.
+fn uses_wal(path: &Path) -> bool {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    if Path::new(&wal).exists() {
+        return true;
+    }
+    let mut header = [0u8; 20];
+    std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut header))
+        .is_ok_and(|()| header[18] == 2 || header[19] == 2)
+}
+
+/// A connection that never writes to the source folder (a HAEMA store may be in use, or
+/// on read-only media): a database without a log is opened immutable, read-only; one with
+/// a log is copied, with its log, to a temporary folder and read there.
 fn open_read_only(path: &Path) -> Result<(Connection, Option<PathBuf>)> {
-    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    if let Ok(conn) = Connection::open_with_flags(path, flags)
-        && conn
-            .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0))
-            .is_ok()
-    {
-        return Ok((conn, None));
+    if !uses_wal(path) {
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
+        let uri = format!(
+            "file:{}?immutable=1",
+            path.to_string_lossy()
+                .replace('%', "%25")
+                .replace('?', "%3f")
+                .replace('#', "%23")
+        );
+        if let Ok(conn) = Connection::open_with_flags(&uri, flags)
+            && conn
+                .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0))
+                .is_ok()
+        {
+            return Ok((conn, None));
+        }
     }
     let copy = std::env::temp_dir().join(format!("haema-import-{}", uuid::Uuid::new_v4()));
     std::fs::create_dir_all(&copy).map_err(|e| Error::io("create folder", &copy, e))?;

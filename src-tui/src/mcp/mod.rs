@@ -3,6 +3,7 @@
 //! search it and read it. Writes go through the store's review policy: an agent proposes,
 //! a person decides in the TUI or with `haema review`.
 
+mod lines;
 mod params;
 
 use std::sync::{Arc, PoisonError, RwLock};
@@ -358,10 +359,13 @@ impl ServerHandler for HaemaServer {
 pub async fn serve(memory: Memory) -> anyhow::Result<()> {
     let server = HaemaServer::new(memory);
     server.upgrade_in_background();
+    let guarded = lines::guard(tokio::io::stdin(), tokio::io::stdout());
     let service = server
-        .serve(rmcp::transport::stdio())
+        .serve((guarded.input, guarded.output))
         .await
         .map_err(|e| anyhow::anyhow!("the MCP session could not start: {e}"))?;
     service.waiting().await?;
+    // The last answers reach standard output before the process ends.
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), guarded.writer).await;
     Ok(())
 }
