@@ -75,21 +75,29 @@ fn an_export_is_private_and_never_written_into_the_store() {
         store.join("memory.db"),
         store.join("core.md"),
         dir.path().join("s/../s/memory.db"),
-        store.join("new-export.jsonl"),
+        store.join("memory.db-wal"),
+        store.join("haema.toml"),
     ];
     for target in &inside {
         let out = haema(&store, &[], &["export", "-o", target.to_str().unwrap()], None);
         assert!(!out.status.success(), "{}", target.display());
-        assert!(stderr(&out).contains("inside the store folder"), "{}", stderr(&out));
+        assert!(stderr(&out).contains("a file of the store"), "{}", stderr(&out));
     }
     #[cfg(unix)]
     {
         let link = dir.path().join("link.jsonl");
         std::os::unix::fs::symlink(store.join("memory.db"), &link).unwrap();
         let out = haema(&store, &[], &["export", "-o", link.to_str().unwrap()], None);
-        assert!(stderr(&out).contains("inside the store folder"), "{}", stderr(&out));
+        assert!(stderr(&out).contains("a file of the store"), "{}", stderr(&out));
     }
     assert_eq!(latest(&store), vec!["The user plays the cello"], "the store is whole");
+    // A new file beside the store's own is fine (written whole, then renamed).
+    ok(&haema(
+        &store,
+        &[],
+        &["export", "-o", store.join("backup.jsonl").to_str().unwrap()],
+        None,
+    ));
 
     let export = dir.path().join("export.jsonl");
     ok(&haema(&store, &[], &["export", "-o", export.to_str().unwrap()], None));
@@ -155,4 +163,37 @@ fn a_missing_or_empty_database_beside_a_used_store_is_refused() {
     std::fs::write(fresh.join("haema.toml"), "review = \"auto\"\n").unwrap();
     ok(&haema(&fresh, &[], &["add", "--items", "A first memory"], None));
     assert_eq!(latest(&fresh), vec!["A first memory"]);
+}
+
+#[test]
+fn a_core_md_that_is_not_utf8_blocks_nothing_and_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s");
+    ok(&haema(&store, &[], &["add", "--items", "The user likes tea"], None));
+    let mut bytes = std::fs::read(store.join("core.md")).unwrap();
+    bytes.extend_from_slice(b"\n- Caf\xe9 on Fridays\n");
+    std::fs::write(store.join("core.md"), &bytes).unwrap();
+
+    let out = haema(&store, &[], &["core", "show"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Caf\u{FFFD} on Fridays"));
+    assert!(stderr(&out).contains("not valid UTF-8"), "{}", stderr(&out));
+    assert_eq!(latest(&store), vec!["The user likes tea"]);
+    let copies: Vec<_> = std::fs::read_dir(&store)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("core.md.invalid-"))
+        .collect();
+    assert_eq!(copies.len(), 1, "one copy of the exact bytes");
+    assert_eq!(std::fs::read(copies[0].path()).unwrap(), bytes);
+
+    ok(&haema(
+        &store,
+        &[],
+        &["core", "set", "USER", "--file", "-"],
+        Some("- Café on Fridays\n"),
+    ));
+    let fixed = std::fs::read_to_string(store.join("core.md")).unwrap();
+    assert!(fixed.contains("- Café on Fridays"), "{fixed}");
+    assert!(!stderr(&haema(&store, &[], &["core", "show"], None)).contains("UTF-8"));
 }

@@ -122,6 +122,40 @@ pub fn write_atomically(path: &Path, content: &str) -> Result<()> {
     })
 }
 
+/// Reads core.md whatever its bytes: text that is not UTF-8 (a byte an editor or a copy
+/// damaged) is read with each bad sequence as U+FFFD, its exact bytes are kept first in
+/// `core.md.invalid-<hash>` beside it (yours alone, once per content), and a sentence
+/// says so. `None` when there is no core.md.
+pub fn read_core_lossy(path: &Path) -> Result<Option<(String, Option<String>)>> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io("read", path, e)),
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Some((text, None))),
+        Err(e) => {
+            let offset = e.utf8_error().valid_up_to();
+            let bytes = e.into_bytes();
+            let hash = sha2::Digest::finalize(<sha2::Sha256 as sha2::Digest>::new_with_prefix(&bytes));
+            let tag: String = hash.iter().take(6).map(|b| format!("{b:02x}")).collect();
+            let copy = path.with_file_name(format!("core.md.invalid-{tag}"));
+            if !copy.exists() {
+                let mut file = create_private(&copy).map_err(|e| Error::io("create", &copy, e))?;
+                file.write_all(&bytes).map_err(|e| Error::io("write", &copy, e))?;
+                file.sync_all().map_err(|e| Error::io("write", &copy, e))?;
+            }
+            let note = format!(
+                "{} is not valid UTF-8 (the first bad byte is at offset {offset}): it is read with � in place of the bad bytes, \
+                 and its exact bytes are kept in {}; fix the text with `haema core set` or an editor",
+                path.display(),
+                copy.display()
+            );
+            Ok(Some((String::from_utf8_lossy(&bytes).into_owned(), Some(note))))
+        }
+    }
+}
+
 /// Reads core.md.
 pub fn read(path: &Path) -> Result<String> {
     std::fs::read_to_string(path).map_err(|e| Error::io("read", path, e))

@@ -7,9 +7,10 @@ use super::read_source;
 use crate::cli::{ExportArgs, ImportArgs};
 use crate::output::{self, print};
 
-/// Writes an export to standard output, or to a file: never inside the store (that would
-/// overwrite the store itself), written under a temporary name beside it (yours alone) and
-/// renamed only once whole, so a failed export leaves an existing file as it was.
+/// Writes an export to standard output, or to a file: never over a file of the store (its
+/// database, log, core.md, settings or any file already in its folder), written under a
+/// temporary name beside it (yours alone) and renamed only once whole, so a failed export
+/// leaves an existing file as it was.
 pub async fn export(memory: &Memory, args: ExportArgs) -> Result<()> {
     let Some(path) = &args.output else {
         let mut out = std::io::BufWriter::new(std::io::stdout());
@@ -20,9 +21,9 @@ pub async fn export(memory: &Memory, args: ExportArgs) -> Result<()> {
         }
         return Ok(());
     };
-    if haema_core::is_inside(path, memory.dir()) {
+    if overwrites_the_store(path, memory.dir()) {
         return Err(crate::UsageError(format!(
-            "{} is inside the store folder {}: an export there could overwrite the store itself; write it somewhere else",
+            "{} is a file of the store in {}: exporting there would overwrite the store itself; write the export somewhere else",
             path.display(),
             memory.dir().display()
         ))
@@ -133,4 +134,22 @@ fn haema_words(report: &HaemaReport) -> String {
         text.push_str(&format!("note: {w}\n"));
     }
     text
+}
+
+/// Whether writing `path` would replace a file of the store in `dir`: a file already in
+/// the store folder, or one of the names the store uses (however the path is spelled, a
+/// link followed).
+fn overwrites_the_store(path: &std::path::Path, dir: &std::path::Path) -> bool {
+    if !haema_core::is_inside(path, dir) {
+        return false;
+    }
+    let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let name = real
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    real.exists()
+        || ["memory.db", "core.md", "haema.toml"]
+            .iter()
+            .any(|own| name.starts_with(own))
 }

@@ -104,6 +104,9 @@ impl SqliteStore {
         prepare_connection(&conn)?;
         // The log and shared-memory files SQLite made for an older, looser store.
         notes.extend(super::files::make_private(dir)?);
+        if let Some((_, Some(note))) = super::files::read_core_lossy(&dir.join("core.md"))? {
+            notes.push(note);
+        }
         let store = Self {
             side: OnceLock::new(),
             conn: Mutex::new(conn),
@@ -159,13 +162,10 @@ impl Backend for SqliteStore {
         Ok(self.lock().query_row("PRAGMA data_version", [], |r| r.get(0))?)
     }
 
+    /// core.md as text; bytes that are not UTF-8 never block the store (see
+    /// [`files::read_core_lossy`]: they are kept in a copy first).
     fn read_core(&self) -> Result<Option<String>> {
-        let path = self.dir.join("core.md");
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Ok(Some(text)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(Error::io("read", &path, e)),
-        }
+        Ok(files::read_core_lossy(&self.dir.join("core.md"))?.map(|(text, _)| text))
     }
 
     fn write_core(&self, text: &str) -> Result<()> {
