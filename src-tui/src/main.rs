@@ -56,10 +56,21 @@ fn main() -> ExitCode {
     };
     match runtime.block_on(commands::run(cli)) {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of standard output went away (`| head`): nothing is wrong.
+        Err(error) if closed_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             let chain: Vec<String> = error.chain().map(ToString::to_string).collect();
             eprintln!("haema: {}{}", chain.join(": "), hint(&error));
             ExitCode::from(exit_code(&error))
         }
     }
+}
+
+/// Whether `error` comes from writing to a pipe whose reader closed it.
+fn closed_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

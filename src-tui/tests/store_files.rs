@@ -197,3 +197,44 @@ fn a_core_md_that_is_not_utf8_blocks_nothing_and_loses_nothing() {
     assert!(fixed.contains("- Café on Fridays"), "{fixed}");
     assert!(!stderr(&haema(&store, &[], &["core", "show"], None)).contains("UTF-8"));
 }
+
+#[cfg(unix)]
+#[test]
+fn a_reader_that_goes_away_is_no_error() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s");
+    let lines: Vec<String> = (0..3000)
+        .map(|i| format!("{{\"content\": \"memory {i} about tea, trains and the long winter evenings\"}}"))
+        .collect();
+    let file = dir.path().join("many.jsonl");
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    ok(&haema(&store, &[], &["import", file.to_str().unwrap()], None));
+    for args in [
+        vec!["export"],
+        vec!["export", "--format", "markdown"],
+        vec!["latest", "--json", "--count", "3000"],
+        vec!["history"],
+        vec!["search", "tea", "-n", "500", "--json"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_haema"))
+            .env_clear()
+            .env("HF_HUB_OFFLINE", "1")
+            .arg("--store")
+            .arg(&store)
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 10];
+        child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+        drop(child.stdout.take());
+        let mut err = String::new();
+        child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+        let status = child.wait().unwrap();
+        assert!(status.success(), "{args:?}: {status:?} {err}");
+        assert!(!err.contains("error") && !err.contains("panicked"), "{args:?}: {err}");
+    }
+}

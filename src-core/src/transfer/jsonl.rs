@@ -100,7 +100,10 @@ impl Memory {
         };
         let io = |e: std::io::Error| Error::io("write", "the export", e);
         for record in std::iter::once(&header).chain(&records) {
-            serde_json::to_writer(&mut *out, record).map_err(|e| Error::Internal(e.to_string()))?;
+            serde_json::to_writer(&mut *out, record).map_err(|e| match e.io_error_kind() {
+                Some(kind) => io(std::io::Error::new(kind, e)),
+                None => Error::Internal(e.to_string()),
+            })?;
             out.write_all(b"\n").map_err(io)?;
         }
         out.flush().map_err(io)?;
