@@ -104,3 +104,67 @@ fn a_full_disk_refuses_the_write_clearly_and_loses_nothing() {
     let status = json_of(&haema(&store, &[], &["status", "--json"], None));
     assert_eq!(status["active"], 401, "{status}");
 }
+
+#[test]
+fn a_read_only_store_can_be_read_and_says_why_it_cannot_be_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let disk = dir.path().join("disk");
+    std::fs::create_dir_all(&disk).unwrap();
+    let _mounted = match Tmpfs::mount(&disk, "16m") {
+        Ok(m) => m,
+        Err(why) => {
+            eprintln!(
+                "SKIPPED a_read_only_store_can_be_read_and_says_why_it_cannot_be_changed: cannot mount a tmpfs ({why}); it needs root"
+            );
+            return;
+        }
+    };
+    let store = disk.join("store");
+    ok(&haema(
+        &store,
+        &[],
+        &[
+            "add",
+            "--items",
+            "The user likes quiet mornings",
+            "The user reads at night",
+        ],
+        None,
+    ));
+    for keep_logs in [false, true] {
+        if !keep_logs {
+            // A clean copy: no log files beside the database.
+            let _ = std::fs::remove_file(store.join("memory.db-wal"));
+            let _ = std::fs::remove_file(store.join("memory.db-shm"));
+        }
+        let remount = |mode: &str| {
+            let out = Command::new("mount")
+                .args(["-o", &format!("remount,{mode}")])
+                .arg(&disk)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        };
+        remount("ro");
+        let listed = haema(&store, &[], &["latest", "--json"], None);
+        assert!(listed.status.success(), "logs: {keep_logs}: {}", stderr(&listed));
+        assert_eq!(contents(&json_of(&listed)).len(), 2);
+        assert!(stderr(&listed).contains("read-only"), "{}", stderr(&listed));
+        let found = haema(&store, &[], &["search", "quiet", "--json"], None);
+        assert!(found.status.success(), "{}", stderr(&found));
+        assert_eq!(contents(&json_of(&found)), vec!["The user likes quiet mornings"]);
+        ok(&haema(&store, &[], &["core", "show"], None));
+        ok(&haema(&store, &[], &["history"], None));
+        let export = haema(&store, &[], &["export"], None);
+        assert!(
+            export.status.success() && !export.stdout.is_empty(),
+            "{}",
+            stderr(&export)
+        );
+        let refused = haema(&store, &[], &["add", "--items", "Something new"], None);
+        assert!(!refused.status.success());
+        let err = stderr(&refused);
+        assert!(err.contains("read-only") && !err.contains("panicked"), "{err}");
+        remount("rw");
+    }
+}

@@ -37,6 +37,15 @@ use vector_index::VectorIndex;
 /// How long a writer waits for another process's write lock before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// Whether a file can be created in `dir` (a read-only mount, or another user's folder,
+/// says no; root on a writable disk always can).
+fn writable(dir: &Path) -> bool {
+    tempfile::Builder::new()
+        .prefix(".haema-write-test-")
+        .tempfile_in(dir)
+        .is_ok()
+}
+
 /// Refuses to start an empty database in a folder that was a store: `memory.db` missing or
 /// empty while core.md or a write-ahead log with content is there. SQLite would take the
 /// empty file for a new store and everything in it would look gone.
@@ -83,9 +92,12 @@ impl SqliteStore {
     /// Opens (creating when needed) the store in `dir`: the folder and `memory.db` with its
     /// migrations applied.
     pub(crate) fn open(dir: &Path) -> Result<(Self, Vec<String>)> {
+        let db_path = dir.join("memory.db");
+        if db_path.is_file() && !writable(dir) {
+            return Self::open_read_only(dir, &db_path);
+        }
         let mut notes = super::files::make_private(dir)?;
         vectors::register();
-        let db_path = dir.join("memory.db");
         refuse_lost_database(dir, &db_path)?;
         if !db_path.exists() {
             // Made private before SQLite opens it: its -wal and -shm files take its mode.
@@ -115,6 +127,60 @@ impl SqliteStore {
             dir: dir.to_path_buf(),
         };
         Ok((store, notes))
+    }
+
+    /// Opens a store whose folder cannot be written (another user's, a backup on read-only
+    /// media): reading works; any write fails with a clear error (see `values.rs`). SQLite
+    /// reads a logged database read-only when its log files are there, and an immutable
+    /// one (nothing beside it to create) otherwise.
+    fn open_read_only(dir: &Path, db_path: &Path) -> Result<(Self, Vec<String>)> {
+        vectors::register();
+        let logged = ["-wal", "-shm"].iter().all(|s| {
+            let mut p = db_path.as_os_str().to_owned();
+            p.push(s);
+            Path::new(&p).exists()
+        });
+        let uri = format!(
+            "file:{}?{}",
+            db_path
+                .to_string_lossy()
+                .replace('%', "%25")
+                .replace('?', "%3f")
+                .replace('#', "%23"),
+            if logged { "mode=ro" } else { "immutable=1" }
+        );
+        let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
+            | rusqlite::OpenFlags::SQLITE_OPEN_URI
+            | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(&uri, flags)?;
+        configure(&conn, 8000)?;
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if version != migrations::SCHEMA_VERSION {
+            return Err(Error::InvalidState(format!(
+                "the store at {} is read-only and was made by {} haema (schema {version}, this one reads {}): \
+                 copy the folder somewhere you can write and open the copy",
+                dir.display(),
+                if version < migrations::SCHEMA_VERSION {
+                    "an older"
+                } else {
+                    "a newer"
+                },
+                migrations::SCHEMA_VERSION
+            )));
+        }
+        prepare_connection(&conn)?;
+        let store = Self {
+            side: OnceLock::new(),
+            conn: Mutex::new(conn),
+            vector_index: Mutex::default(),
+            term_stats: Arc::default(),
+            dir: dir.to_path_buf(),
+        };
+        let note = format!(
+            "the store at {} is read-only: it can be searched and read, not changed",
+            dir.display()
+        );
+        Ok((store, vec![note]))
     }
 
     fn lock(&self) -> MutexGuard<'_, Connection> {

@@ -95,6 +95,13 @@ impl From<rusqlite::Error> for Error {
             {
                 Error::DiskFull
             }
+            rusqlite::Error::SqliteFailure(failure, _) if failure.code == rusqlite::ErrorCode::ReadOnly => {
+                Error::InvalidState(
+                    "the store is read-only (its folder or files cannot be written): reading works; to change it, \
+                     copy the folder somewhere you can write"
+                        .into(),
+                )
+            }
             other => Error::Database(Box::new(other)),
         }
     }
