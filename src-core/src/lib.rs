@@ -50,6 +50,9 @@ mod types;
 #[cfg(feature = "bench")]
 #[doc(hidden)]
 pub use eval::bench;
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
 
 pub use config::{KeyList, ReviewPolicy, Settings, TuiSettings};
 pub use error::{Error, ErrorKind, Missing, Result, ReviewAction};

@@ -11,7 +11,7 @@ pub mod fake;
 pub mod gemini;
 mod http;
 pub mod hub;
-mod json_text;
+pub(crate) mod json_text;
 #[cfg(feature = "local-embed")]
 pub mod local;
 pub mod openai;
