@@ -89,7 +89,7 @@ fn seed_memories(memory: &Memory) -> std::pin::Pin<Box<dyn Future<Output = ()> +
         ]
         .map(|content| ImportItem {
             content: content.into(),
-            timestamp_ms: None,
+            ..ImportItem::default()
         });
         memory.import_items(items.to_vec(), "seed").await.expect("seed memories");
         memory

@@ -75,7 +75,7 @@ struct Log {
 /// The command for `op` in run `run`: arguments, standard input, review policy.
 fn command(op: Op, run: usize, rng: &mut Rng, store: &Path, log: &Log) -> (Vec<String>, String, &'static str) {
     let snap = store_checks::snapshot(store);
-    let mut ids = |status: &str, kind: &str| -> Option<i64> {
+    let ids = |rng: &mut Rng, status: &str, kind: &str| -> Option<i64> {
         let mut found: Vec<i64> = snap
             .changes
             .values()
@@ -94,11 +94,11 @@ fn command(op: Op, run: usize, rng: &mut Rng, store: &Path, log: &Log) -> (Vec<S
     match op {
         Op::Add => (tagged(count), String::new(), "guarded"),
         Op::AddForReview => (tagged(count), String::new(), "review"),
-        Op::Approve => match ids("pending", "add") {
+        Op::Approve => match ids(rng, "pending", "add") {
             Some(id) => (vec!["review".into(), "approve".into(), id.to_string(), "--yes".into()], String::new(), "guarded"),
             None => (tagged(count), String::new(), "review"),
         },
-        Op::Revert => match ids("committed", "add") {
+        Op::Revert => match ids(rng, "committed", "add") {
             Some(id) => (vec!["revert".into(), id.to_string(), "--json".into()], String::new(), "guarded"),
             None => (tagged(count), String::new(), "guarded"),
         },

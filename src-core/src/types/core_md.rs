@@ -57,6 +57,12 @@ impl CoreSections {
                 }
             }
         }
+        // A code block still open at the end of the file ends there (as in CommonMark): its
+        // closing fence is written out, so that the section stays a closed block wherever it
+        // is rendered (sections are rendered in a fixed order).
+        if let (Some(marker), Some(section)) = (fence, current) {
+            sections.entry(section).or_default().push(marker);
+        }
         let missing: Vec<&str> = Section::ALL
             .iter()
             .filter(|s| !sections.contains_key(s))
@@ -179,6 +185,15 @@ mod tests {
             .to_string();
         assert!(err.contains("twice"), "{err}");
         assert!(CoreSections::parse("hello\n# SOUL\n# TOOLS\n# RULE\n# USER\n").is_err());
+    }
+
+    #[test]
+    fn a_code_block_open_at_the_end_is_closed_so_any_order_renders_back() {
+        let markdown = "# USER\n- Lisbon\n# TOOLS\n# RULE\n- Never share the address.\n# SOUL\n~~~\nnotes";
+        let sections = CoreSections::parse(markdown).unwrap();
+        assert_eq!(sections.get(Section::Soul), "~~~\nnotes\n~~~");
+        let rendered = sections.render();
+        assert_eq!(CoreSections::parse(&rendered).unwrap(), sections, "{rendered}");
     }
 
     #[test]
