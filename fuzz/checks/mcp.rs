@@ -68,7 +68,8 @@ pub fn mcp_session(data: &[u8]) {
         let mut lines = BufReader::new(client_read).lines();
         let answered = tokio::time::timeout(PATIENCE, async {
             while let Ok(Some(line)) = lines.next_line().await {
-                let message: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("the server wrote a line that is not JSON ({e}): {line}"));
+                let message: Value = serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("the server wrote a line that is not JSON ({e}): {line}"));
                 if message["id"] == LAST {
                     return true;
                 }
@@ -82,7 +83,9 @@ pub fn mcp_session(data: &[u8]) {
             Err(_) => panic!("no answer to the last request within {PATIENCE:?}"),
         }
         // End of input: the server ends the session.
-        let client_write = writer.await.unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
+        let client_write = writer
+            .await
+            .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
         drop(client_write);
         drop(lines);
         match tokio::time::timeout(PATIENCE, server).await {
@@ -101,7 +104,8 @@ fn scratch_memory() -> Memory {
         if slot.as_ref().is_none_or(|(_, _, uses)| *uses >= SESSIONS_PER_STORE) {
             *slot = None;
             let dir = tempfile::tempdir().expect("a temporary folder");
-            let memory = block_on(Memory::open_with(dir.path(), Settings::default(), None, None)).expect("a new store opens");
+            let memory =
+                block_on(Memory::open_with(dir.path(), Settings::default(), None, None)).expect("a new store opens");
             *slot = Some((dir, memory, 0));
         }
         let (_, memory, uses) = slot.as_mut().expect("made above");

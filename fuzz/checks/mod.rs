@@ -26,8 +26,11 @@ use serde_json::Value;
 pub use mcp::{mcp_params, mcp_session};
 pub use store::{add_with_answer, import_export, import_items};
 
+/// A target's check: the bytes a fuzzer made, never a panic.
+pub type Check = fn(&[u8]);
+
 /// Every target: its name (the folder of its corpus under `fuzz/corpus/`) and its check.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Check)] = &[
     ("core_md", core_md),
     ("structured_answer", structured_answer),
     ("add_with_answer", add_with_answer),
@@ -109,7 +112,10 @@ fn check_stages(answer: &Value) {
 fn assert_normalised(items: &[String]) {
     let mut seen = std::collections::HashSet::new();
     for item in items {
-        assert!(!item.is_empty() && item.trim() == item, "item {item:?} is trimmed and not empty");
+        assert!(
+            !item.is_empty() && item.trim() == item,
+            "item {item:?} is trimmed and not empty"
+        );
         assert!(seen.insert(item), "item {item:?} appears once");
     }
 }

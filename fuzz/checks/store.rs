@@ -8,8 +8,8 @@ use async_trait::async_trait;
 use haema_core::fuzzing::extract_object;
 use haema_core::provider::{Llm, ProviderError, ProviderErrorKind, StructuredRequest};
 use haema_core::{
-    AddInput, AddStatus, ChangesetFilter, CoreSections, ImportItem, Memory, MemoryRecord, Record, SearchMode, Section, Settings,
-    format_utc, is_export, parse_items, parse_time,
+    AddInput, AddStatus, ChangesetFilter, CoreSections, ImportItem, Memory, MemoryRecord, Record, SearchMode, Section,
+    Settings, format_utc, is_export, parse_items, parse_time,
 };
 use serde_json::Value;
 
@@ -38,7 +38,8 @@ impl Llm for Answering {
 
     async fn generate_structured(&self, _request: StructuredRequest<'_>) -> Result<Value, ProviderError> {
         let text = self.0.lock().unwrap_or_else(PoisonError::into_inner).clone();
-        extract_object(&text).ok_or_else(|| ProviderError::new("fuzz:answer", ProviderErrorKind::BadAnswer, "no JSON object"))
+        extract_object(&text)
+            .ok_or_else(|| ProviderError::new("fuzz:answer", ProviderErrorKind::BadAnswer, "no JSON object"))
     }
 }
 
@@ -55,7 +56,11 @@ async fn fresh(answer: &Arc<Mutex<String>>) -> (tempfile::TempDir, Memory) {
 
 /// This thread's scratch store for `purpose`, made (and seeded by `seed`) when missing or
 /// used up; `answer` is what its LLM answers next.
-fn scratch(purpose: &'static str, answer: &str, seed: fn(&Memory) -> std::pin::Pin<Box<dyn Future<Output = ()> + '_>>) -> (Memory, usize) {
+fn scratch(
+    purpose: &'static str,
+    answer: &str,
+    seed: fn(&Memory) -> std::pin::Pin<Box<dyn Future<Output = ()> + '_>>,
+) -> (Memory, usize) {
     SCRATCH.with(|cell| {
         let mut map = cell.borrow_mut();
         if map.get(purpose).is_none_or(|s| s.uses >= INPUTS_PER_STORE) {
@@ -91,7 +96,10 @@ fn seed_memories(memory: &Memory) -> std::pin::Pin<Box<dyn Future<Output = ()> +
             content: content.into(),
             ..ImportItem::default()
         });
-        memory.import_items(items.to_vec(), "seed").await.expect("seed memories");
+        memory
+            .import_items(items.to_vec(), "seed")
+            .await
+            .expect("seed memories");
         memory
             .replace_core("# SOUL\n\nA careful assistant.\n\n# TOOLS\n\n# RULE\n\n- Never share the address.\n\n# USER\n\n- Likes tea.\n")
             .await
@@ -113,7 +121,10 @@ pub fn add_with_answer(data: &[u8]) {
     block_on(async {
         // Not one short fact, so the split stage runs too; the words meet the seeds.
         let input = if uses % 2 == 0 {
-            AddInput::Text("The user moved from Porto to Lisbon, and now drinks green tea at night; their sister Ana visits.".into())
+            AddInput::Text(
+                "The user moved from Porto to Lisbon, and now drinks green tea at night; their sister Ana visits."
+                    .into(),
+            )
         } else {
             AddInput::Items(vec!["The user now drinks green tea at night".into()])
         };

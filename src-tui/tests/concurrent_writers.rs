@@ -27,7 +27,12 @@ fn add(store: &Path, policy: &str, items: &[String]) -> Value {
 fn four_writers_and_a_reviewer_at_once_lose_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let store: PathBuf = dir.path().join("shared");
-    ok(&haema(&store, &[], &["add", "--items", "The store exists before the writers start"], None));
+    ok(&haema(
+        &store,
+        &[],
+        &["add", "--items", "The store exists before the writers start"],
+        None,
+    ));
 
     let writers: Vec<_> = (0..WRITERS)
         .map(|w| {
@@ -35,8 +40,9 @@ fn four_writers_and_a_reviewer_at_once_lose_nothing() {
             std::thread::spawn(move || {
                 (0..ADDS)
                     .map(|a| {
-                        let items: Vec<String> =
-                            (0..3).map(|i| format!("Writer {w} add {a} item {i}: a distinct fact {w}x{a}x{i}")).collect();
+                        let items: Vec<String> = (0..3)
+                            .map(|i| format!("Writer {w} add {a} item {i}: a distinct fact {w}x{a}x{i}"))
+                            .collect();
                         let answer = add(&store, "auto", &items);
                         assert_eq!(answer["status"], "committed", "{answer}");
                         items
@@ -93,14 +99,20 @@ fn four_writers_and_a_reviewer_at_once_lose_nothing() {
         .collect();
     let mut distinct = timestamps.clone();
     distinct.dedup();
-    assert_eq!(distinct, timestamps, "timestamps stay strictly ordered across processes");
+    assert_eq!(
+        distinct, timestamps,
+        "timestamps stay strictly ordered across processes"
+    );
 
-    let conn = rusqlite::Connection::open_with_flags(store.join("memory.db"), rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .unwrap();
+    let conn =
+        rusqlite::Connection::open_with_flags(store.join("memory.db"), rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap();
     let integrity: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
     assert_eq!(integrity, "ok");
     let pending: i64 = conn
-        .query_row("SELECT count(*) FROM changesets WHERE status = 'pending'", [], |r| r.get(0))
+        .query_row("SELECT count(*) FROM changesets WHERE status = 'pending'", [], |r| {
+            r.get(0)
+        })
         .unwrap();
     assert_eq!(pending, 0);
 }

@@ -40,7 +40,11 @@ impl Rng {
 
 fn env_number(name: &str) -> Option<u64> {
     let value = std::env::var(name).ok()?;
-    Some(value.parse().unwrap_or_else(|_| panic!("{name}={value} is not a number")))
+    Some(
+        value
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}={value} is not a number")),
+    )
 }
 
 /// The word that marks every text of run `run`, so a forget can name it.
@@ -95,17 +99,29 @@ fn command(op: Op, run: usize, rng: &mut Rng, store: &Path, log: &Log) -> (Vec<S
         Op::Add => (tagged(count), String::new(), "guarded"),
         Op::AddForReview => (tagged(count), String::new(), "review"),
         Op::Approve => match ids(rng, "pending", "add") {
-            Some(id) => (vec!["review".into(), "approve".into(), id.to_string(), "--yes".into()], String::new(), "guarded"),
+            Some(id) => (
+                vec!["review".into(), "approve".into(), id.to_string(), "--yes".into()],
+                String::new(),
+                "guarded",
+            ),
             None => (tagged(count), String::new(), "review"),
         },
         Op::Revert => match ids(rng, "committed", "add") {
-            Some(id) => (vec!["revert".into(), id.to_string(), "--json".into()], String::new(), "guarded"),
+            Some(id) => (
+                vec!["revert".into(), id.to_string(), "--json".into()],
+                String::new(),
+                "guarded",
+            ),
             None => (tagged(count), String::new(), "guarded"),
         },
         Op::CoreSet => {
             let section = ["SOUL", "TOOLS", "RULE", "USER"][usize::try_from(rng.below(4)).unwrap()];
             let text = format!("- Run {run} note: the {} rule\n- kept in {section}\n", tag(run));
-            (vec!["core".into(), "set".into(), section.into(), "--file".into(), "-".into()], text, "guarded")
+            (
+                vec!["core".into(), "set".into(), section.into(), "--file".into(), "-".into()],
+                text,
+                "guarded",
+            )
         }
         Op::Forget => {
             let earlier: Vec<&String> = log.added.keys().collect();
@@ -113,10 +129,17 @@ fn command(op: Op, run: usize, rng: &mut Rng, store: &Path, log: &Log) -> (Vec<S
                 true => tag(run),
                 false => {
                     let text = earlier[usize::try_from(rng.below(earlier.len() as u64)).unwrap()];
-                    text.split_whitespace().find(|w| w.starts_with("zq")).unwrap().to_owned()
+                    text.split_whitespace()
+                        .find(|w| w.starts_with("zq"))
+                        .unwrap()
+                        .to_owned()
                 }
             };
-            (vec!["forget".into(), "--mentioning".into(), phrase, "--yes".into()], String::new(), "guarded")
+            (
+                vec!["forget".into(), "--mentioning".into(), phrase, "--yes".into()],
+                String::new(),
+                "guarded",
+            )
         }
     }
 }
@@ -151,7 +174,9 @@ fn files_containing(dir: &Path, needle: &str) -> Vec<String> {
 async fn processes_killed_at_random_moments_leave_a_whole_store() {
     let runs = usize::try_from(env_number("HAEMA_CRASH_RUNS").unwrap_or(30)).unwrap();
     let seed = env_number("HAEMA_CRASH_SEED").unwrap_or_else(|| {
-        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap();
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap();
         u64::try_from(now.as_nanos() % u128::from(u64::MAX)).unwrap()
     });
     eprintln!("crash test: {runs} runs, seed {seed} (replay: HAEMA_CRASH_SEED={seed} HAEMA_CRASH_RUNS={runs})");
@@ -207,7 +232,10 @@ async fn processes_killed_at_random_moments_leave_a_whole_store() {
             String::from_utf8_lossy(&output.stdout).into_owned(),
             String::from_utf8_lossy(&output.stderr).into_owned(),
         );
-        let what = format!("run {run} (seed {seed}): {op:?} `haema {}` after {delay:?}", args.join(" "));
+        let what = format!(
+            "run {run} (seed {seed}): {op:?} `haema {}` after {delay:?}",
+            args.join(" ")
+        );
         let outcome = match (finished, output.status.success()) {
             (false, _) => "killed",
             (true, true) => "done",
@@ -215,7 +243,10 @@ async fn processes_killed_at_random_moments_leave_a_whole_store() {
         };
         *tally.entry((op, outcome)).or_default() += 1;
         assert!(!stderr.contains("panicked"), "{what}: {stderr}");
-        assert!(!stderr.to_lowercase().contains("database is locked"), "{what}: {stderr}");
+        assert!(
+            !stderr.to_lowercase().contains("database is locked"),
+            "{what}: {stderr}"
+        );
         if args[0] == "forget" {
             log.forget_started.push(args[2].clone());
         }
@@ -225,7 +256,11 @@ async fn processes_killed_at_random_moments_leave_a_whole_store() {
 
         // The next command opens the store and finishes what the kill interrupted.
         let after = haema(&store, &refs(&with_policy("guarded")), &["status", "--json"], None);
-        assert!(after.status.success(), "{what}: the next command fails: {}", stderr_of(&after));
+        assert!(
+            after.status.success(),
+            "{what}: the next command fails: {}",
+            stderr_of(&after)
+        );
         let snap = std::panic::catch_unwind(|| store_checks::assert_whole(&store))
             .unwrap_or_else(|e| panic!("{what} ({outcome}): {}", panic_text(&e)));
         check_log(&snap, &log, &store, &what);
@@ -285,11 +320,18 @@ fn check_log(snap: &store_checks::Snapshot, log: &Log, store: &Path, what: &str)
     let repeated: Vec<_> = contents.iter().filter(|(_, n)| **n > 1).collect();
     assert!(repeated.is_empty(), "{what}: memories stored twice: {repeated:?}");
     for phrase in &log.forgotten {
-        assert_eq!(files_containing(store, phrase), Vec::<String>::new(), "{what}: {phrase} forgotten");
+        assert_eq!(
+            files_containing(store, phrase),
+            Vec::<String>::new(),
+            "{what}: {phrase} forgotten"
+        );
     }
     for id in &log.approved {
         let status = snap.changes.get(id).map(|c| c.status.as_str());
-        assert!(matches!(status, Some("committed" | "reverted")), "{what}: approved {id} is {status:?}");
+        assert!(
+            matches!(status, Some("committed" | "reverted")),
+            "{what}: approved {id} is {status:?}"
+        );
     }
     for id in &log.reverted {
         let status = snap.changes.get(id).map(|c| c.status.as_str());

@@ -70,7 +70,13 @@ pub fn assert_integrity(store: &Path) {
     let broken: Vec<String> = db
         .prepare("PRAGMA foreign_key_check")
         .unwrap()
-        .query_map([], |r| Ok(format!("{:?} row {:?}", r.get::<_, String>(0)?, r.get::<_, Option<i64>>(1)?)))
+        .query_map([], |r| {
+            Ok(format!(
+                "{:?} row {:?}",
+                r.get::<_, String>(0)?,
+                r.get::<_, Option<i64>>(1)?
+            ))
+        })
         .unwrap()
         .map(Result::unwrap)
         .collect();
@@ -112,7 +118,9 @@ pub fn snapshot(store: &Path) -> Snapshot {
         .collect::<Result<_, _>>()
         .unwrap();
     let items: Vec<(i64, String, Option<String>, bool)> = tx
-        .prepare("SELECT changeset_id, role, memory_id, kept FROM changeset_items ORDER BY changeset_id, role, position")
+        .prepare(
+            "SELECT changeset_id, role, memory_id, kept FROM changeset_items ORDER BY changeset_id, role, position",
+        )
         .unwrap()
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get::<_, i64>(3)? != 0)))
         .unwrap()
@@ -127,7 +135,9 @@ pub fn snapshot(store: &Path) -> Snapshot {
         }
     }
     let latest_core = tx
-        .query_row("SELECT content FROM core_versions ORDER BY id DESC LIMIT 1", [], |r| r.get(0))
+        .query_row("SELECT content FROM core_versions ORDER BY id DESC LIMIT 1", [], |r| {
+            r.get(0)
+        })
         .ok();
     let meta = tx
         .prepare("SELECT key, value FROM meta")
@@ -199,7 +209,10 @@ pub fn assert_whole(store: &Path) -> Snapshot {
                 }
             }
             ("revert", "committed") => {
-                let target = c.reverts.and_then(|t| snap.changes.get(&t)).expect("a revert names its changeset");
+                let target = c
+                    .reverts
+                    .and_then(|t| snap.changes.get(&t))
+                    .expect("a revert names its changeset");
                 assert_eq!(target.status, "reverted", "{what}: the changeset it reverts");
                 assert_eq!(target.reverted_by, Some(c.id), "{what}: the changeset it reverts");
                 for (id, _) in &c.related {
