@@ -1,7 +1,8 @@
-//! Four processes write one store at once (and a fifth approves and reverts meanwhile),
-//! through the real binary: no write fails with "database is locked", every add a process
-//! reported is there exactly once, what was reverted is gone, and SQLite finds the file
-//! whole.
+//! Four processes write one store at once (and a fifth approves and reverts meanwhile, and
+//! a sixth reads), through the real binary: no write fails with "database is locked", every
+//! add a process reported is there exactly once, what was reverted is gone, and SQLite finds
+//! the file whole. `HAEMA_WRITER_ADDS` sets the adds per writer (default 8; 500 makes the
+//! 2,000-add run of the README).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
@@ -13,7 +14,10 @@ use common::*;
 use serde_json::Value;
 
 const WRITERS: usize = 4;
-const ADDS: usize = 8;
+
+fn adds() -> usize {
+    std::env::var("HAEMA_WRITER_ADDS").map_or(8, |v| v.parse().expect("HAEMA_WRITER_ADDS is a number"))
+}
 
 fn add(store: &Path, policy: &str, items: &[String]) -> Value {
     let mut args = vec!["add", "--json", "--items"];
@@ -38,7 +42,7 @@ fn four_writers_and_a_reviewer_at_once_lose_nothing() {
         .map(|w| {
             let store = store.clone();
             std::thread::spawn(move || {
-                (0..ADDS)
+                (0..adds())
                     .map(|a| {
                         let items: Vec<String> = (0..3)
                             .map(|i| format!("Writer {w} add {a} item {i}: a distinct fact {w}x{a}x{i}"))
@@ -56,7 +60,7 @@ fn four_writers_and_a_reviewer_at_once_lose_nothing() {
         std::thread::spawn(move || {
             let mut kept = Vec::new();
             let mut reverted = Vec::new();
-            for r in 0..ADDS {
+            for r in 0..adds().min(8) {
                 let items = vec![format!("Reviewed fact {r}: checked by a person {r}")];
                 let answer = add(&store, "review", &items);
                 assert_eq!(answer["status"], "pending", "{answer}");
@@ -72,14 +76,37 @@ fn four_writers_and_a_reviewer_at_once_lose_nothing() {
             (kept, reverted)
         })
     };
+    let reading = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let reader = {
+        let (store, reading) = (store.clone(), std::sync::Arc::clone(&reading));
+        std::thread::spawn(move || {
+            let mut reads = 0;
+            while reading.load(std::sync::atomic::Ordering::Relaxed) {
+                for args in [vec!["latest", "--json"], vec!["search", "fact", "--json"]] {
+                    let out = haema(&store, &[], &args, None);
+                    assert!(out.status.success(), "a read failed: {}", stderr(&out));
+                    reads += 1;
+                }
+            }
+            reads
+        })
+    };
+    let started = std::time::Instant::now();
     let mut expected: Vec<String> = vec!["The store exists before the writers start".into()];
     for writer in writers {
         expected.extend(writer.join().unwrap().into_iter().flatten());
     }
     let (kept, reverted) = reviewer.join().unwrap();
     expected.extend(kept);
+    reading.store(false, std::sync::atomic::Ordering::Relaxed);
+    let reads = reader.join().unwrap();
+    eprintln!(
+        "{WRITERS} writers x {} adds, a reviewer and {reads} reads in {:.1} s",
+        adds(),
+        started.elapsed().as_secs_f64()
+    );
 
-    let rows = json_of(&haema(&store, &[], &["latest", "--json", "--count", "1000"], None));
+    let rows = json_of(&haema(&store, &[], &["latest", "--json", "--count", "100000"], None));
     let mut seen: HashMap<String, usize> = HashMap::new();
     for text in contents(&rows) {
         *seen.entry(text).or_default() += 1;

@@ -104,6 +104,14 @@ impl SqliteStore {
             super::files::create_private(&db_path).map_err(|e| Error::io("create", &db_path, e))?;
         }
         let mut conn = Connection::open(&db_path)?;
+        // A store of a newer haema is refused before anything is written to it.
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if version > migrations::SCHEMA_VERSION {
+            return Err(Error::SchemaTooNew {
+                found: version,
+                supported: migrations::SCHEMA_VERSION,
+            });
+        }
         // 8 KB pages hold five 384-d float vectors where 4 KB pages hold two: 2.7 -> 2.3 KB
         // on disk per memory. Only a new database takes it (an existing one keeps its size).
         conn.pragma_update(None, "page_size", 8192i64)?;
