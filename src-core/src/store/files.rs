@@ -19,15 +19,19 @@ pub fn create_private(path: &Path) -> std::io::Result<std::fs::File> {
 
 /// Creates the store folder `dir` (and missing parents) for its owner only, and tightens an
 /// existing one: the folder to 0700, each file in it to 0600. Returns a sentence for each
-/// change, for the person to read; a folder that cannot be changed (another user's, a
-/// read-only disk) is left as it is.
+/// change to a store that already held memories, for the person to read; a folder that is
+/// only now becoming a store (an empty temporary folder, a folder made by hand) is made
+/// private without a word. A folder that cannot be changed (another user's, a read-only
+/// disk) is left as it is.
 pub fn make_private(dir: &Path) -> Result<Vec<String>> {
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]
     std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
     builder.create(dir).map_err(|e| Error::io("create folder", dir, e))?;
-    Ok(tighten(dir))
+    let held_a_store = crate::store::places::is_store_dir(dir);
+    let notes = tighten(dir);
+    Ok(if held_a_store { notes } else { Vec::new() })
 }
 
 #[cfg(unix)]
@@ -182,6 +186,14 @@ mod tests {
             "a new folder needs no tightening"
         );
         assert_eq!(mode(&dir), 0o700);
+        let by_hand = root.path().join("made-by-hand");
+        std::fs::create_dir(&by_hand).unwrap();
+        std::fs::set_permissions(&by_hand, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert!(
+            make_private(&by_hand).unwrap().is_empty(),
+            "a folder only now becoming a store is made private without a word"
+        );
+        assert_eq!(mode(&by_hand), 0o700);
         write_atomically(&dir.join("core.md"), "x").unwrap();
         assert_eq!(mode(&dir.join("core.md")), 0o600);
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
