@@ -60,7 +60,7 @@ pub use maintenance::{Check, CheckProblem, ReembedProgress, ReembedReport, docto
 pub use memory::{LexicalReason, Lineage, Memory, OpenOptions, OpenProgress, StoreInfo, StoreWatch, VectorRecall};
 pub use pipeline::AddInput;
 pub use review::{ChangesetView, ItemView, SectionChange, section_history};
-pub use search::recall::{Recall, RecallItem, RecallReason, estimate_tokens};
+pub use search::recall::{Recall, RecallItem, RecallOptions, RecallReason, estimate_tokens};
 pub use store::files::{create_private, is_inside};
 pub use store::places::{default_store_dir, is_store_dir, store_dir_for, store_folders_beside};
 pub use transfer::{

@@ -6,7 +6,7 @@
 mod common;
 
 use common::*;
-use haema_core::{ImportItem, MemoryFilter, ReviewPolicy, SearchMode};
+use haema_core::{ImportItem, MemoryFilter, RecallOptions, ReviewPolicy, SearchMode, SearchOptions};
 use serde_json::json;
 
 const DAY: i64 = 86_400_000;
@@ -75,7 +75,11 @@ async fn every_mode_returns_the_best_memories_that_pass() {
         for mode in SearchMode::ALL {
             let hits = f
                 .memory
-                .search_records_with("green tea in spring", 8, *mode, &wanted)
+                .search_records_with(
+                    "green tea in spring",
+                    8,
+                    &SearchOptions::filtered(*mode, wanted.clone()),
+                )
                 .await
                 .unwrap()
                 .hits;
@@ -100,7 +104,11 @@ async fn every_mode_returns_the_best_memories_that_pass() {
         passing.sort_by(|a, b| b.0.total_cmp(&a.0));
         let hits = f
             .memory
-            .search_records_with("green tea in spring", 8, SearchMode::Vector, &wanted)
+            .search_records_with(
+                "green tea in spring",
+                8,
+                &SearchOptions::filtered(SearchMode::Vector, wanted.clone()),
+            )
             .await
             .unwrap()
             .hits;
@@ -139,7 +147,17 @@ async fn latest_pages_and_recall_keep_to_the_filter() {
         .count();
     assert_eq!(all.len(), expected);
 
-    let recall = f.memory.recall_with("oolong tea", 100_000, &wanted).await.unwrap();
+    let recall = f
+        .memory
+        .recall_with(
+            "oolong tea",
+            &RecallOptions {
+                filter: wanted.clone(),
+                ..RecallOptions::budget(100_000)
+            },
+        )
+        .await
+        .unwrap();
     let ids: Vec<_> = recall.items.iter().filter_map(|i| i.id.clone()).collect();
     assert!(!ids.is_empty());
     for id in ids {
@@ -149,7 +167,12 @@ async fn latest_pages_and_recall_keep_to_the_filter() {
     let none = filter(json!({"user_id": "nobody"}));
     assert!(f.memory.get_latest_records_with(1, 10, &none).await.unwrap().is_empty());
     for mode in SearchMode::ALL {
-        let hits = f.memory.search_records_with("tea", 5, *mode, &none).await.unwrap().hits;
+        let hits = f
+            .memory
+            .search_records_with("tea", 5, &SearchOptions::filtered(*mode, none.clone()))
+            .await
+            .unwrap()
+            .hits;
         assert!(hits.is_empty(), "{mode:?}");
     }
 }
@@ -164,7 +187,11 @@ async fn a_bad_filter_is_refused_clearly() {
     ] {
         let error = f
             .memory
-            .search_records_with("tea", 5, SearchMode::Hybrid, &filter(bad.clone()))
+            .search_records_with(
+                "tea",
+                5,
+                &SearchOptions::filtered(SearchMode::Hybrid, filter(bad.clone())),
+            )
             .await
             .unwrap_err();
         assert!(error.to_string().contains(says), "{bad}: {error}");

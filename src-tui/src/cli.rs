@@ -262,6 +262,9 @@ pub struct SearchArgs {
     /// hybrid, vector or lexical.
     #[arg(long, default_value = "hybrid", value_parser = parse_mode)]
     pub mode: SearchMode,
+    /// Only hits scoring at least this (0 to 1; see "Scores" in the README).
+    #[arg(long, value_name = "0..1")]
+    pub min_score: Option<f64>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -436,6 +439,19 @@ pub struct RecallArgs {
     /// Token budget of the block.
     #[arg(long, default_value_t = 1000)]
     pub budget: usize,
+    /// At most this many relevant memories.
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub max_memories: usize,
+    /// At most this many of the newest memories.
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    pub latest: usize,
+    /// Relevant memories scoring below this (0 to 1) are left out.
+    #[arg(long, value_name = "0..1")]
+    pub min_score: Option<f64>,
+    /// How long to wait for the search, in ms, before answering with core and the newest
+    /// memories alone (default: recall.timeout_ms, 500; 0: no limit).
+    #[arg(long, value_name = "MS")]
+    pub timeout_ms: Option<u64>,
     /// Print JSON with the reason for each item.
     #[arg(long)]
     pub json: bool,

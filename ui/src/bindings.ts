@@ -584,6 +584,11 @@ export type Recall = {
 	budget: number,
 	/**  The longest memory text in the block, in characters (`recall.max_chars`). */
 	max_chars: number,
+	/**
+	 *  Set when the block is short of something, saying what and why (the search ran out
+	 *  of time, or answered by words alone).
+	 */
+	notice: string | null,
 };
 
 /**  One item of a recall block. */
@@ -681,15 +686,27 @@ export type ReviewPolicy =
 /**  One search result. */
 export type SearchHit = {
 	/**
-	 *  Score; higher is better. In `vector` mode it is the cosine similarity; in `hybrid`
-	 *  and `lexical` mode the fused score: 0.6 × BM25 and 0.4 × similarity, each scaled to
-	 *  0–1 over the candidates, plus 0.3 for a memory from a time the query names and 0.1
-	 *  for one with every name the query has.
+	 *  How well the memory matches the query, from 0 (not at all) to 1, on the same scale
+	 *  for every query, so a `min_score` means the same everywhere. In `vector` mode it is
+	 *  the cosine similarity (below 0 counts as 0); in `lexical` mode the share of the
+	 *  query's words (stemmed, function words aside) the memory holds; in `hybrid` mode
+	 *  either may vouch for it: `1 − (1 − similarity) × (1 − share)`.
 	 */
 	score: number | null,
+	/**
+	 *  The value hits are ordered by, higher first: in `vector` mode the similarity; in
+	 *  `hybrid` and `lexical` mode the fused score: 0.6 × BM25 and 0.4 × similarity, each
+	 *  scaled to 0–1 over the candidates, plus 0.3 for a memory from a time the query
+	 *  names and 0.1 for one with every name the query has. It compares hits of one search
+	 *  only.
+	 */
+	rank_score: number | null,
 	/**  Which signal found it. */
 	found_by: FoundBy,
-	/**  Cosine distance to the query, when the vector signal found it. */
+	/**
+	 *  Cosine distance to the query, when the memory has a vector (a hybrid search measures
+	 *  it for the memories only the full-text signal found as well).
+	 */
 	distance: number | null,
 	/**  BM25 value (lower is better, as SQLite reports it), when the lexical signal found it. */
 	bm25: number | null,

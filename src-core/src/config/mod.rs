@@ -205,11 +205,17 @@ pub struct RecallSettings {
     /// Longest memory text in a recall block, in characters; a longer memory is cut, and
     /// the block says so.
     pub max_chars: usize,
+    /// How long a recall waits for its search, in milliseconds, before it answers with core
+    /// and the newest memories alone (0: no limit).
+    pub timeout_ms: u64,
 }
 
 impl Default for RecallSettings {
     fn default() -> Self {
-        Self { max_chars: 1_000 }
+        Self {
+            max_chars: 1_000,
+            timeout_ms: 500,
+        }
     }
 }
 

@@ -242,6 +242,18 @@ pub static SETTINGS: &[SettingSpec] = &[
         ..BASE
     },
     SettingSpec {
+        name: "recall.timeout_ms",
+        env: Some("HAEMA_RECALL_TIMEOUT_MS"),
+        default: "500",
+        help: "how long a recall waits for its search, in ms, before it answers with core and the newest memories alone (0: no limit)",
+        set: Some(|s, v| {
+            s.recall.timeout_ms = parse(v)?;
+            Ok(())
+        }),
+        show: Some(|s| s.recall.timeout_ms.to_string()),
+        ..BASE
+    },
+    SettingSpec {
         name: "llm.provider",
         env: Some("HAEMA_LLM"),
         default: "none",

@@ -26,7 +26,7 @@ use crate::config::Settings;
 use crate::error::Missing;
 use crate::provider::{Embedder, Llm};
 use crate::store::Store;
-use crate::types::{MemoryFilter, MemoryId, MemoryRecord, MemoryStatus, SearchMode, SearchResults};
+use crate::types::{MemoryFilter, MemoryId, MemoryRecord, MemoryStatus, SearchMode, SearchOptions, SearchResults};
 use crate::{Error, Result, search};
 
 /// Shared state behind a [`Memory`] handle.
@@ -317,25 +317,21 @@ impl Memory {
 
     /// Search with scores, ids, timestamps and which signal found each hit.
     pub async fn search_records(&self, query: &str, n: i64, mode: SearchMode) -> Result<SearchResults> {
-        self.search_records_with(query, n, mode, &MemoryFilter::default()).await
+        self.search_records_with(query, n, &SearchOptions::mode(mode)).await
     }
 
-    /// [`Memory::search_records`] among the memories that pass `filter` (type, importance,
-    /// source, writer, user, metadata, time), in every mode. The filter is applied inside
-    /// the search: the store only ever ranks memories that pass, so the top `n` are the best
-    /// `n` that pass.
+    /// [`Memory::search_records`] among the memories that pass `options.filter` (type,
+    /// importance, source, writer, user, metadata, time), in every mode, keeping only the
+    /// hits that score at least `options.min_score`. The filter is applied inside the
+    /// search: the store only ever ranks memories that pass, so the top `n` are the best `n`
+    /// that pass.
     ///
     /// # Errors
-    /// A filter out of range is [`Error::InvalidArgument`]; the errors of
+    /// A filter or minimum score out of range is [`Error::InvalidArgument`]; the errors of
     /// [`Memory::search_records`].
-    pub async fn search_records_with(
-        &self,
-        query: &str,
-        n: i64,
-        mode: SearchMode,
-        filter: &MemoryFilter,
-    ) -> Result<SearchResults> {
-        let filter = filter.clone().checked()?;
+    pub async fn search_records_with(&self, query: &str, n: i64, options: &SearchOptions) -> Result<SearchResults> {
+        let mut options = options.clone().checked()?;
+        let mode = options.mode;
         if n <= 0 {
             return Ok(SearchResults {
                 mode,
@@ -379,11 +375,12 @@ impl Memory {
             _ => None,
         };
         let query = query.to_owned();
+        options.mode = mode;
         let hits = self
             .blocking(move |inner| {
                 inner
                     .store
-                    .read(|store| search::run(store, &query, query_vector.as_deref(), mode, n, &filter))
+                    .read(|store| search::run(store, &query, query_vector.as_deref(), n, &options))
             })
             .await?;
         Ok(SearchResults { mode, notice, hits })

@@ -3,13 +3,14 @@
 
 pub(crate) mod fusion;
 pub(crate) mod recall;
+pub(crate) mod score;
 pub(crate) mod terms;
 pub(crate) mod time;
 
 use crate::Result;
 use crate::store::backend::Signals;
 use crate::store::{Pool, Reader};
-use crate::types::{FoundBy, MemoryFilter, MemoryStatus, SearchHit, SearchMode};
+use crate::types::{FoundBy, MemoryStatus, SearchHit, SearchMode, SearchOptions};
 use fusion::Fused;
 
 /// How many candidates each signal contributes to a top `n`: enough for the time and name
@@ -27,14 +28,17 @@ fn candidates(n: usize) -> usize {
 /// A hybrid search asks the store for both signals at once ([`Reader::signals`]). Its
 /// vector candidates past the top `n` only help scale the scores, so the pool of the
 /// approximate pass is the one of `n`.
+///
+/// Every hit gets a readable score ([`score`]); a `min_score` leaves out the hits below it
+/// before the top `n` is taken.
 pub(crate) fn run(
     store: &dyn Reader,
     query: &str,
     query_vector: Option<&[f32]>,
-    mode: SearchMode,
     n: usize,
-    filter: &MemoryFilter,
+    options: &SearchOptions,
 ) -> Result<Vec<SearchHit>> {
+    let (mode, filter) = (options.mode, &options.filter);
     let words = terms::query_words(query);
     let vector = match query_vector.filter(|_| mode != SearchMode::Lexical) {
         Some(v) if store.has_vectors()? => Some(v),
@@ -89,19 +93,37 @@ pub(crate) fn run(
         }
     }
     ranked.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
+    ranked.retain(|(rowid, _)| records.get(rowid).is_some_and(|m| m.status == MemoryStatus::Active));
+    // The similarity of the hits only the full-text signal found, for their readable score.
+    let measured = match vector {
+        Some(v) if mode == SearchMode::Hybrid => {
+            let unmeasured: Vec<i64> = ranked.iter().filter(|r| r.1.distance.is_none()).map(|r| r.0).collect();
+            store.distances(v, &unmeasured)?
+        }
+        _ => std::collections::HashMap::new(),
+    };
+    let stems = score::query_stems(query);
     Ok(ranked
         .into_iter()
         .filter_map(|(rowid, f)| {
             let memory = records.get(&rowid)?.clone();
-            (memory.status == MemoryStatus::Active).then_some(SearchHit {
+            let distance = f.distance.or_else(|| measured.get(&rowid).copied());
+            let share = if mode == SearchMode::Vector {
+                0.0
+            } else {
+                score::word_share(&stems, &memory.content)
+            };
+            let readable = score::readable(mode, distance.map(score::similarity), share);
+            (readable >= options.min_score.unwrap_or(0.0)).then_some(SearchHit {
                 memory,
-                score: f.score,
+                score: readable,
+                rank_score: f.score,
                 found_by: match (f.distance, f.bm25) {
                     (Some(_), Some(_)) => FoundBy::Both,
                     (Some(_), None) => FoundBy::Vector,
                     _ => FoundBy::Lexical,
                 },
-                distance: f.distance,
+                distance,
                 bm25: f.bm25,
             })
         })

@@ -131,6 +131,8 @@ pub(crate) trait Reader {
     fn nearest(&self, query: &[f32], k: usize, pool: Pool, filter: &MemoryFilter) -> Result<Ranked>;
     /// The exact `k` nearest active memories (the yardstick of [`Reader::nearest`]).
     fn nearest_exact(&self, query: &[f32], k: usize) -> Result<Ranked>;
+    /// The cosine distance of `query` to each of these memories that has a vector.
+    fn distances(&self, query: &[f32], rowids: &[i64]) -> Result<HashMap<i64, f64>>;
     /// The `k` best full-text matches of any of `words` (as [`crate::search::terms::words`]
     /// makes them) among active memories, best first.
     fn full_text(&self, words: &[String], k: usize, filter: &MemoryFilter) -> Result<Ranked>;

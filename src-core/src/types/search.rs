@@ -37,14 +37,22 @@ pub struct SearchHit {
     /// The memory.
     #[serde(flatten)]
     pub memory: MemoryRecord,
-    /// Score; higher is better. In `vector` mode it is the cosine similarity; in `hybrid`
-    /// and `lexical` mode the fused score: 0.6 × BM25 and 0.4 × similarity, each scaled to
-    /// 0–1 over the candidates, plus 0.3 for a memory from a time the query names and 0.1
-    /// for one with every name the query has.
+    /// How well the memory matches the query, from 0 (not at all) to 1, on the same scale
+    /// for every query, so a `min_score` means the same everywhere. In `vector` mode it is
+    /// the cosine similarity (below 0 counts as 0); in `lexical` mode the share of the
+    /// query's words (stemmed, function words aside) the memory holds; in `hybrid` mode
+    /// either may vouch for it: `1 − (1 − similarity) × (1 − share)`.
     pub score: f64,
+    /// The value hits are ordered by, higher first: in `vector` mode the similarity; in
+    /// `hybrid` and `lexical` mode the fused score: 0.6 × BM25 and 0.4 × similarity, each
+    /// scaled to 0–1 over the candidates, plus 0.3 for a memory from a time the query
+    /// names and 0.1 for one with every name the query has. It compares hits of one search
+    /// only.
+    pub rank_score: f64,
     /// Which signal found it.
     pub found_by: FoundBy,
-    /// Cosine distance to the query, when the vector signal found it.
+    /// Cosine distance to the query, when the memory has a vector (a hybrid search measures
+    /// it for the memories only the full-text signal found as well).
     pub distance: Option<f64>,
     /// BM25 value (lower is better, as SQLite reports it), when the lexical signal found it.
     pub bm25: Option<f64>,
@@ -60,4 +68,59 @@ pub struct SearchResults {
     pub notice: Option<String>,
     /// Best first.
     pub hits: Vec<SearchHit>,
+}
+
+/// How to search: the mode, which memories may be returned, and how good a hit must be.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct SearchOptions {
+    /// Hybrid (default), vector or lexical.
+    #[serde(default)]
+    pub mode: SearchMode,
+    /// Only memories that pass it (applied inside the search).
+    #[serde(default)]
+    pub filter: super::MemoryFilter,
+    /// Only hits whose [`SearchHit::score`] is at least this (0 to 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_score: Option<f64>,
+}
+
+impl SearchOptions {
+    /// Options of `mode` with nothing else set.
+    pub fn mode(mode: SearchMode) -> Self {
+        Self {
+            mode,
+            ..Self::default()
+        }
+    }
+
+    /// Options of `mode` among the memories that pass `filter`.
+    pub fn filtered(mode: SearchMode, filter: super::MemoryFilter) -> Self {
+        Self {
+            mode,
+            filter,
+            min_score: None,
+        }
+    }
+
+    /// The options as applied (see [`super::MemoryFilter::checked`]).
+    ///
+    /// # Errors
+    /// [`crate::Error::InvalidArgument`] for a `min_score` outside [0, 1] and for a filter
+    /// out of range.
+    pub fn checked(mut self) -> crate::Result<Self> {
+        self.filter = self.filter.checked()?;
+        check_min_score(self.min_score)?;
+        Ok(self)
+    }
+}
+
+/// Refuses a minimum score outside [0, 1] (or not a number), saying what to give.
+fn check_min_score(min_score: Option<f64>) -> crate::Result<()> {
+    match min_score {
+        Some(min) if !(0.0..=1.0).contains(&min) => Err(crate::Error::InvalidArgument(format!(
+            "the minimum score is {min}: give a number from 0 (anything) to 1 (a perfect match)"
+        ))),
+        _ => Ok(()),
+    }
 }

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use anyhow::Result;
-use haema_core::{AddInput, AddStatus, Memory, MemoryAttributes, MemoryFilter};
+use haema_core::{AddInput, AddStatus, Memory, MemoryAttributes, MemoryFilter, RecallOptions, SearchOptions};
 use serde_json::{Value, json};
 
 use super::read_source;
@@ -50,10 +50,12 @@ pub async fn add(memory: &Memory, args: AddArgs) -> Result<()> {
 }
 
 pub async fn search(memory: &Memory, args: SearchArgs) -> Result<()> {
-    let filter = filter(args.filter)?;
-    let results = memory
-        .search_records_with(&args.query, args.n, args.mode, &filter)
-        .await?;
+    let options = SearchOptions {
+        mode: args.mode,
+        filter: filter(args.filter)?,
+        min_score: args.min_score,
+    };
+    let results = memory.search_records_with(&args.query, args.n, &options).await?;
     if let Some(notice) = &results.notice {
         match memory.lexical_reason() {
             Some(haema_core::LexicalReason::NoEmbedder) => eprintln!(
@@ -125,8 +127,18 @@ pub async fn latest(memory: &Memory, args: LatestArgs) -> Result<()> {
 }
 
 pub async fn recall(memory: &Memory, args: RecallArgs) -> Result<()> {
-    let filter = filter(args.filter)?;
-    let recall = memory.recall_with(&args.query, args.budget, &filter).await?;
+    let options = RecallOptions {
+        budget: args.budget,
+        filter: filter(args.filter)?,
+        min_score: args.min_score,
+        max_memories: args.max_memories,
+        latest: args.latest,
+        timeout: args.timeout_ms.map(output::recall_timeout),
+    };
+    let recall = memory.recall_with(&args.query, &options).await?;
+    if let Some(notice) = &recall.notice {
+        eprintln!("haema: note: {notice}");
+    }
     if args.json {
         output::json(&recall)
     } else {

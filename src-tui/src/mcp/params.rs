@@ -111,6 +111,8 @@ pub struct SearchParams {
     pub limit: Option<i64>,
     /// hybrid (default), vector or lexical.
     pub mode: Option<String>,
+    /// Only memories scoring at least this, from 0 to 1 (1 = a perfect match).
+    pub min_score: Option<f64>,
     /// Which memories may be found.
     #[serde(flatten)]
     pub filter: FilterParams,
@@ -143,6 +145,13 @@ pub struct RecallParams {
     pub query: String,
     /// Token budget of the block (default 800).
     pub budget_tokens: Option<usize>,
+    /// At most this many relevant memories (default 10, at most 50).
+    pub max_memories: Option<usize>,
+    /// Relevant memories scoring below this (0 to 1) are left out.
+    pub min_score: Option<f64>,
+    /// How long to wait for the search, in ms (default the store's recall.timeout_ms, 500;
+    /// 0: no limit); past it the block holds core and the newest memories.
+    pub timeout_ms: Option<u64>,
     /// Which memories may be in its latest and relevant parts.
     #[serde(flatten)]
     pub filter: FilterParams,

@@ -7,7 +7,7 @@ import { exampleLines, fileKey, settingGroups, sourceWords } from "./settings";
 import { freshDraft, isEdited, plan, planWords, resultingMemories } from "./review";
 import { applyTheme, loadTheme, nextTheme } from "./theme";
 import { UndoStack } from "./undo";
-import { changeHeadline, countWords, inputWords, statusWords, storeName, storeSummary } from "./words";
+import { changeHeadline, countWords, inputWords, statusWords, storeName, storeSummary, strengthWords } from "./words";
 
 describe("review drafts", () => {
   it("approves as suggested until something is changed", () => {
@@ -188,5 +188,15 @@ describe("settings words", () => {
     expect(fileKey("review")).toEqual({ key: "review", table: null });
     expect(exampleLines(topK!)).toBe("[merge]\ntop_k = 5");
     expect(exampleLines(review!)).toBe('review = "review"');
+  });
+});
+
+describe("strengthWords", () => {
+  it("says how closely a result matches, on the score's fixed scale", () => {
+    expect(strengthWords(1)).toBe("a close match");
+    expect(strengthWords(0.75)).toBe("a close match");
+    expect(strengthWords(0.6)).toBe("a good match");
+    expect(strengthWords(0.3)).toBe("a loose match");
+    expect(strengthWords(0)).toBe("a faint match");
   });
 });

@@ -15,11 +15,24 @@ export const MODE_WORDS: Record<SearchMode, string> = {
   lexical: "By exact words",
 };
 
-/** How a search result was found, for people. */
+/** How closely a search result matches, from its score (0 to 1, the same scale for every search). */
+export function strengthWords(score: number | null): string {
+  if (score === null) return "a match";
+  if (score >= 0.75) return "a close match";
+  if (score >= 0.5) return "a good match";
+  if (score >= 0.25) return "a loose match";
+  return "a faint match";
+}
+
+/** How a search result was found, and how closely it matches, for people. */
 export function foundWords(hit: SearchHit): string {
-  if (hit.found_by === "both") return "matches the meaning and the words";
-  if (hit.found_by === "vector") return "similar in meaning";
-  return "contains the words";
+  const how =
+    hit.found_by === "both"
+      ? "matches the meaning and the words"
+      : hit.found_by === "vector"
+        ? "similar in meaning"
+        : "contains the words";
+  return `${strengthWords(hit.score)}: ${how}`;
 }
 
 /** The last folder name of a store: how people tell stores apart. */

@@ -209,7 +209,7 @@ export class Backend {
           notice: null,
           hits: this.memories
             .filter((m) => m.content.toLowerCase().includes(String(args.query).toLowerCase()))
-            .map((m) => ({ ...m, score: 0.9, found_by: "lexical", distance: null, bm25: 1.2 })),
+            .map((m) => ({ ...m, score: 0.9, rank_score: 0.6, found_by: "lexical", distance: null, bm25: 1.2 })),
         };
       case "recall":
         return { text: "## Core\nCalm.", items: [], tokens: 12, budget: args.budget, max_chars: 1000 };

@@ -262,7 +262,7 @@ describe("search", () => {
     await settle();
     expect(backend.named("search").map((c) => c.args.query)).toEqual(["green"]);
     expect(text(root.querySelector(".results"))).toContain("The user drinks green tea");
-    expect(text(root.querySelector(".results"))).toContain("contains the words");
+    expect(text(root.querySelector(".results"))).toContain("a close match: contains the words");
     const mode = root.querySelector<HTMLSelectElement>("#search-mode");
     if (mode) {
       mode.value = "lexical";

@@ -181,6 +181,10 @@ impl Reader for Access<'_> {
         vectors::nearest_exact(self.conn, query, k)
     }
 
+    fn distances(&self, query: &[f32], rowids: &[i64]) -> Result<HashMap<i64, f64>> {
+        vectors::distances(self.conn, query, rowids)
+    }
+
     fn full_text(&self, words: &[String], k: usize, filter: &MemoryFilter) -> Result<Ranked> {
         let mut stats = self.term_stats.lock().unwrap_or_else(PoisonError::into_inner);
         fts::search_terms(self.conn, &mut stats, words, k, filter)

@@ -7,6 +7,7 @@
 
 use crate::store::MetaKey;
 use crate::store::backend::Pool;
+use std::collections::HashMap;
 use std::sync::Once;
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -341,6 +342,21 @@ pub(crate) fn nearest_exact(conn: &Connection, query: &[f32], k: usize) -> Resul
     hits.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
     hits.truncate(k);
     Ok(hits)
+}
+
+/// The cosine distance of `query` to each of `rowids` that has a vector.
+pub(crate) fn distances(conn: &Connection, query: &[f32], rowids: &[i64]) -> Result<HashMap<i64, f64>> {
+    if rowids.is_empty() || !exists(conn)? {
+        return Ok(HashMap::new());
+    }
+    let mut stmt =
+        conn.prepare_cached("SELECT rowid, vec_distance_cosine(embedding, ?1) FROM vectors WHERE rowid IN rarray(?2)")?;
+    let found = stmt
+        .query_map(params![to_blob(query), super::rowid_array(rowids)], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(found)
 }
 
 /// 1 − cosine similarity (sqlite-vec's `vec_distance_cosine`); 1 when either vector is zero.

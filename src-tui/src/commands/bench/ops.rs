@@ -55,7 +55,12 @@ pub async fn run_all(source: &Source, dir: &Path, n: usize) -> Result<Vec<Row>> 
     for mode in [SearchMode::Hybrid, SearchMode::Vector, SearchMode::Lexical] {
         let samples = time_each(&query_sets[0].1, |q| {
             let (memory, filter) = (memory.clone(), filter.clone());
-            async move { Ok(memory.search_records_with(q, 10, mode, &filter).await?) }
+            let options = haema_core::SearchOptions {
+                mode,
+                filter,
+                min_score: None,
+            };
+            async move { Ok(memory.search_records_with(q, 10, &options).await?) }
         })
         .await?;
         rows.push(

@@ -381,6 +381,7 @@ fn stale_search_answers_are_dropped() {
             .map(|i| haema_core::SearchHit {
                 memory: record(i),
                 score: 1.0,
+                rank_score: 1.0,
                 found_by: haema_core::FoundBy::Lexical,
                 distance: None,
                 bm25: Some(-1.0),
@@ -465,6 +466,7 @@ fn a_refreshed_search_keeps_the_selected_hit_and_a_new_query_starts_at_the_top()
             .map(|i| haema_core::SearchHit {
                 memory: record(*i),
                 score: 1.0,
+                rank_score: 1.0,
                 found_by: haema_core::FoundBy::Lexical,
                 distance: None,
                 bm25: None,

@@ -90,7 +90,8 @@ fn hits(records: Vec<haema_core::MemoryRecord>) -> SearchResults {
             let f = i as f64;
             SearchHit {
                 memory,
-                score: 0.0328 - f * 0.001,
+                score: 0.82 - f * 0.05,
+                rank_score: 0.9 - f * 0.05,
                 found_by: [FoundBy::Both, FoundBy::Vector, FoundBy::Lexical][i % 3],
                 distance: (i % 3 != 2).then_some(0.21 + f * 0.05),
                 bm25: (i % 3 != 1).then_some(-3.2 + f * 0.4),
@@ -153,6 +154,7 @@ fn search_view() {
             tokens: 42,
             budget: 1000,
             max_chars: 1000,
+            notice: None,
         },
     });
     snap("search_long_recall", &long);
