@@ -18,6 +18,11 @@ fn add_latest_search_json_contract_without_providers() {
     ));
     assert_eq!(added["status"], "committed");
     assert!(added["changeset"].as_i64().unwrap() > 0);
+    assert_eq!(
+        added["memory_ids"].as_array().unwrap().len(),
+        2,
+        "add tells its new ids"
+    );
     let from_stdin = json_of(&haema(
         store,
         &[],
@@ -26,7 +31,10 @@ fn add_latest_search_json_contract_without_providers() {
     ));
     assert_eq!(from_stdin["status"], "committed");
     let empty = json_of(&haema(store, &[], &["add", "   ", "--json"], None));
-    assert_eq!(empty, json!({"changeset": null, "status": "noop", "warnings": []}));
+    assert_eq!(
+        empty,
+        json!({"changeset": null, "status": "noop", "memory_ids": [], "warnings": []})
+    );
 
     let latest = json_of(&haema(store, &[], &["latest", "--json"], None));
     let rows = latest.as_array().unwrap();

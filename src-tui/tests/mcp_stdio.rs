@@ -111,12 +111,14 @@ fn an_agent_proposes_a_person_approves_and_the_agent_reads_it_back() {
         vec![
             "add_memory",
             "changeset_status",
+            "delete_memory",
             "forget_memory",
             "latest_memories",
             "read_core",
             "read_core_section",
             "recall",
-            "search_memory"
+            "search_memory",
+            "update_memory"
         ]
     );
     for tool in tools.as_array().unwrap() {

@@ -107,6 +107,11 @@ export type AddOutcome = {
 	status: AddStatus,
 	/**  Things a person should know, e.g. that the LLM failed and the fallback was used. */
 	warnings: string[],
+	/**
+	 *  The memories it made (or, while it waits for review, those it makes once approved as
+	 *  proposed), in the order proposed; memories carried over unchanged are not listed.
+	 */
+	memory_ids?: MemoryId[],
 };
 
 /**  Short status of an `add()`. */
@@ -195,7 +200,7 @@ export type ChangesetId = number;
 
 /**  What made a changeset. */
 export type ChangesetKind = 
-/**  `add()` or an import. */
+/**  A change to memories: `add()`, an import, or one memory edited or deleted. */
 "add" | 
 /**  The undo of an earlier changeset. */
 "revert" | 
@@ -488,6 +493,8 @@ export type MemoryRecord = {
 	changeset_id: ChangesetId | null,
 	/**  The changeset that replaced it, if any. */
 	superseded_by: ChangesetId | null,
+	/**  Pinned by a person: no change replaces or rewrites it without review. */
+	pinned?: boolean,
 } & MemoryAttributes;
 
 /**  Where a memory stands. */
@@ -516,7 +523,11 @@ export type Outcome =
 /**  Memories imported from a file, as they were. */
 "import" | 
 /**  Memories and text forgotten on request. */
-"forget";
+"forget" | 
+/**  One memory's text replaced by a person or an agent. */
+"edited" | 
+/**  One memory set aside on request (a revert brings it back). */
+"deleted";
 
 /**  One piece of a diff. */
 export type Piece = {

@@ -94,9 +94,19 @@ pub(crate) fn commit(
         )?;
     }
     let ts = store::now_ms();
+    let mut replaced_a_pin = false;
     for related in changeset.removed() {
         if let Some((rowid, memory)) = tx.memory_by_id(&related.memory_id)? {
+            replaced_a_pin |= memory.pinned;
             supersede(tx, rowid, &memory.content, changeset_id, ts, has_vectors)?;
+        }
+    }
+    // What a person let replace a pinned memory stays pinned.
+    if replaced_a_pin {
+        for id in changeset.added().filter_map(|item| item.memory_id.as_ref()) {
+            if let Some((rowid, _)) = tx.memory_by_id(id)? {
+                tx.set_pinned(rowid, true, ts)?;
+            }
         }
     }
     let core = match &changeset.core_after {

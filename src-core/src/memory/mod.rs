@@ -2,6 +2,7 @@
 
 mod apply;
 mod core_sections;
+mod edit;
 mod forget;
 mod lineage;
 mod open;

@@ -230,6 +230,11 @@ impl Memory {
             ReviewAction::Rerun,
         )?;
         not_a_forget(&changeset, ReviewAction::Rerun)?;
+        if matches!(changeset.outcome, Outcome::Edited | Outcome::Deleted) {
+            return Err(Error::InvalidState(format!(
+                "changeset {id} edits or deletes one memory, which changed since: it can only be rejected; make the change again on the memory as it is now"
+            )));
+        }
         self.decline(id, DecidedBy::Rerun, ReviewAction::Rerun).await?;
         let input = match changeset.raw_input {
             Some(text) => AddInput::Text(text),

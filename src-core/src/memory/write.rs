@@ -23,13 +23,32 @@ const MAX_ATTEMPTS: usize = 3;
 const EMBED_REQUEST_MAX: usize = 96;
 
 /// What storing a proposal did.
-enum Stored {
-    Committed(ChangesetId, Option<String>),
-    Pending(ChangesetId),
+pub(crate) enum Stored {
+    Committed(ChangesetId, Vec<MemoryId>),
+    Pending(ChangesetId, Vec<MemoryId>),
     /// Stored as stale after the last attempt also met a conflict.
-    Stale(ChangesetId),
+    Stale(ChangesetId, Vec<MemoryId>),
     /// Another writer changed the related memories after they were looked up.
     Conflict,
+}
+
+impl Stored {
+    /// What the caller is told, `noop` when committing changed nothing.
+    pub(crate) fn outcome(self, noop: bool, warnings: Vec<String>) -> Option<AddOutcome> {
+        let (changeset, status, memory_ids) = match self {
+            Self::Conflict => return None,
+            Self::Committed(id, ids) if noop => (id, AddStatus::Noop, ids),
+            Self::Committed(id, ids) => (id, AddStatus::Committed, ids),
+            Self::Pending(id, ids) => (id, AddStatus::Pending, ids),
+            Self::Stale(id, ids) => (id, AddStatus::Stale, ids),
+        };
+        Some(AddOutcome {
+            changeset: Some(changeset),
+            status,
+            warnings,
+            memory_ids,
+        })
+    }
 }
 
 impl Memory {
@@ -62,40 +81,49 @@ impl Memory {
                     changeset: None,
                     status: AddStatus::Noop,
                     warnings: Vec::new(),
+                    memory_ids: Vec::new(),
                 });
             };
-            let commit_now = match self.inner.settings.review {
+            let commit_now = self.commits_without_review(&mut proposal);
+            let noop = proposal.is_noop();
+            let warnings = proposal.warnings.clone();
+            let last = attempt == MAX_ATTEMPTS;
+            let stored = self.store_proposal(proposal, commit_now, DecidedBy::Auto, last).await?;
+            match stored.outcome(noop, warnings) {
+                Some(outcome) => return Ok(outcome),
+                None => {
+                    // Another writer is busy with the same memories: let it finish.
+                    let pause = rand::random_range(10..50u64) * attempt as u64;
+                    tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
+                }
+            }
+        }
+        Err(Error::Internal("a write conflict was not resolved".into()))
+    }
+
+    /// Whether the review policy lets `proposal` be committed without a person, with a
+    /// warning for each reason it waits: hostile text, or a pinned memory it would set
+    /// aside (which waits for a person under every policy).
+    pub(crate) fn commits_without_review(&self, proposal: &mut Proposal) -> bool {
+        let pinned = proposal.replaces_pinned();
+        let commit_now = pinned.is_empty()
+            && match self.inner.settings.review {
                 ReviewPolicy::Auto => true,
                 ReviewPolicy::Review => false,
                 ReviewPolicy::Guarded => proposal.is_safe(),
             };
-            if !proposal.hostile.is_empty() {
-                let warning = crate::safety::warning(&proposal.hostile, !commit_now);
-                proposal.warnings.push(warning);
-            }
-            let noop = proposal.is_noop();
-            let warnings = proposal.warnings.clone();
-            let last = attempt == MAX_ATTEMPTS;
-            let stored = self.store_proposal(proposal, commit_now, last).await?;
-            let (id, status) = match stored {
-                Stored::Conflict => {
-                    // Another writer is busy with the same memories: let it finish.
-                    let pause = rand::random_range(10..50u64) * attempt as u64;
-                    tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
-                    continue;
-                }
-                Stored::Committed(id, _) if noop => (id, AddStatus::Noop),
-                Stored::Committed(id, _) => (id, AddStatus::Committed),
-                Stored::Pending(id) => (id, AddStatus::Pending),
-                Stored::Stale(id) => (id, AddStatus::Stale),
-            };
-            return Ok(AddOutcome {
-                changeset: Some(id),
-                status,
-                warnings,
-            });
+        if !proposal.hostile.is_empty() {
+            let warning = crate::safety::warning(&proposal.hostile, !commit_now);
+            proposal.warnings.push(warning);
         }
-        Err(Error::Internal("a write conflict was not resolved".into()))
+        if !pinned.is_empty() {
+            let ids: Vec<String> = pinned.iter().map(ToString::to_string).collect();
+            proposal.warnings.push(format!(
+                "it would replace or rewrite pinned memory {}: a pinned memory changes only with a person's approval",
+                ids.join(", ")
+            ));
+        }
+        commit_now
     }
 
     /// Runs the pipeline up to a proposal. `None` when there is nothing to add.
@@ -141,6 +169,11 @@ impl Memory {
             })
             .await?;
         proposal.related = found.iter().map(|f| f.item.clone()).collect();
+        proposal.pinned = found
+            .iter()
+            .filter(|f| f.pinned)
+            .map(|f| f.item.memory_id.clone())
+            .collect();
         pipeline::reconstruct(llm.as_deref(), &found, &core_text, &mut proposal).await;
         proposal.assign_attributes(&found);
         let locked: Vec<_> = locked.into_iter().collect();
@@ -214,7 +247,16 @@ impl Memory {
         }
     }
 
-    async fn store_proposal(&self, mut proposal: Proposal, commit_now: bool, last_attempt: bool) -> Result<Stored> {
+    /// Stores a proposal as a changeset and commits it now (as decided by `decided_by`) or
+    /// leaves it pending. On a conflict with another writer it answers [`Stored::Conflict`]
+    /// to be built again, or, on the `last_attempt`, stores it as stale.
+    pub(crate) async fn store_proposal(
+        &self,
+        mut proposal: Proposal,
+        commit_now: bool,
+        decided_by: DecidedBy,
+        last_attempt: bool,
+    ) -> Result<Stored> {
         let texts = proposal
             .proposed
             .iter()
@@ -237,28 +279,23 @@ impl Memory {
                         None
                     };
                     if conflict.is_some() && !last_attempt {
-                        return Ok(Stored::Conflict);
+                        return Ok((Stored::Conflict, None));
                     }
                     if conflict.is_some() {
-                        return Ok(Stored::Stale(insert_proposal(
-                            tx,
-                            &proposal,
-                            ChangesetStatus::Stale,
-                            llm_id,
-                            embedder_id,
-                        )?));
+                        let (id, ids) = insert_proposal(tx, &proposal, ChangesetStatus::Stale, llm_id, embedder_id)?;
+                        return Ok((Stored::Stale(id, ids), None));
                     }
-                    let id = insert_proposal(tx, &proposal, ChangesetStatus::Pending, llm_id, embedder_id)?;
+                    let (id, ids) = insert_proposal(tx, &proposal, ChangesetStatus::Pending, llm_id, embedder_id)?;
                     if !commit_now {
-                        return Ok(Stored::Pending(id));
+                        return Ok((Stored::Pending(id, ids), None));
                     }
-                    let core = apply::commit(tx, id, DecidedBy::Auto, &vectors)?;
-                    Ok(Stored::Committed(id, core))
+                    let core = apply::commit(tx, id, decided_by, &vectors)?;
+                    Ok((Stored::Committed(id, ids), core))
                 })?;
-                if let Stored::Committed(_, Some(content)) = &stored {
+                if let (Stored::Committed(..), Some(content)) = &stored {
                     core_sections::finish_write(&inner.store, content)?;
                 }
-                Ok(stored)
+                Ok(stored.0)
             })
             .await?;
         Ok(stored)
@@ -296,14 +333,15 @@ fn conflict(tx: &dyn Writer, inner: &Inner, proposal: &Proposal) -> Result<Optio
     Ok(None)
 }
 
-/// Stores a proposal as a changeset with `status`, its new memories as pending rows.
+/// Stores a proposal as a changeset with `status`, its new memories as pending rows;
+/// returns the changeset's id and those of its new memories.
 pub(crate) fn insert_proposal(
     tx: &dyn Writer,
     proposal: &Proposal,
     status: ChangesetStatus,
     llm: Option<String>,
     embedder: Option<String>,
-) -> Result<ChangesetId> {
+) -> Result<(ChangesetId, Vec<MemoryId>)> {
     let mut proposed = proposal.proposed.clone();
     for item in proposed.iter_mut().filter(|p| !p.kept) {
         item.memory_id = Some(MemoryId::generate());
@@ -333,7 +371,8 @@ pub(crate) fn insert_proposal(
     };
     let id = tx.insert_changeset(&changeset)?;
     insert_pending_rows(tx, id, &changeset)?;
-    Ok(id)
+    let ids = changeset.added().filter_map(|p| p.memory_id.clone()).collect();
+    Ok((id, ids))
 }
 
 /// Inserts the pending memory rows of a changeset's new memories.

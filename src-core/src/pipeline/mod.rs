@@ -13,7 +13,9 @@ use serde_json::Value;
 
 use crate::provider::{Llm, ProviderErrorKind, StructuredRequest};
 use crate::types::core_md::CoreSections;
-use crate::types::{HostileFinding, LlmCall, LlmStage, MemoryAttributes, Outcome, ProposedItem, RelatedItem, Section};
+use crate::types::{
+    HostileFinding, LlmCall, LlmStage, MemoryAttributes, MemoryId, Outcome, ProposedItem, RelatedItem, Section,
+};
 use prompts::{MAX_CORE_CHARS, MAX_RECONSTRUCT_CHARS, MAX_SPLIT_CHARS};
 use stages::normalize;
 
@@ -70,12 +72,23 @@ pub(crate) struct Proposal {
     pub hostile: Vec<HostileFinding>,
     /// The attributes the add was given.
     pub attributes: MemoryAttributes,
+    /// The related memories a person pinned.
+    pub pinned: Vec<MemoryId>,
 }
 
 impl Proposal {
     /// True when committing it changes nothing.
     pub(crate) fn is_noop(&self) -> bool {
         self.related.iter().all(|r| r.kept) && self.proposed.iter().all(|p| p.kept) && self.core_after.is_none()
+    }
+
+    /// The pinned memories it would set aside (replace or rewrite).
+    pub(crate) fn replaces_pinned(&self) -> Vec<MemoryId> {
+        self.related
+            .iter()
+            .filter(|r| !r.kept && self.pinned.contains(&r.memory_id))
+            .map(|r| r.memory_id.clone())
+            .collect()
     }
 
     /// True when it removes no memory, leaves core alone and nothing in it reads like a

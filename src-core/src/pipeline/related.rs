@@ -15,6 +15,8 @@ pub(crate) struct Found {
     /// The memory's attributes and time, for the attributes of what replaces it.
     pub attributes: MemoryAttributes,
     pub timestamp_ms: i64,
+    /// Pinned by a person: replacing it waits for review.
+    pub pinned: bool,
 }
 
 /// Distance between two texts by their word sets: 1 − Jaccard similarity. Used when the
@@ -89,6 +91,7 @@ pub(crate) fn lookup(
                         first_input: input_index,
                         attributes: record.attributes.clone(),
                         timestamp_ms: record.timestamp_ms,
+                        pinned: record.pinned,
                     });
                 }
             }

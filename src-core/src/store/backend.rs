@@ -200,6 +200,8 @@ pub(crate) trait Writer: Reader {
     fn delete_pending(&self, rowid: i64) -> Result<()>;
     /// Writes an exported memory back as it was; returns its rowid.
     fn restore_memory(&self, memory: &MemoryRecord) -> Result<i64>;
+    /// Pins or unpins a memory (any status), as of `ts`.
+    fn set_pinned(&self, rowid: i64, pinned: bool, ts: i64) -> Result<()>;
 
     /// Adds a changeset; returns its id.
     fn insert_changeset(&self, changeset: &Changeset) -> Result<ChangesetId>;

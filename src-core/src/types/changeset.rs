@@ -37,10 +37,25 @@ closed_set! {
         Import = "import",
         /// Memories and text forgotten on request.
         Forget = "forget",
+        /// One memory's text replaced by a person or an agent.
+        Edited = "edited",
+        /// One memory set aside on request (a revert brings it back).
+        Deleted = "deleted",
     }
 }
 
 impl Outcome {
+    /// One word for what a changeset of `kind` with this outcome did: `add`, `import`,
+    /// `edit`, `delete`, `revert` or `forget`.
+    pub fn what(self, kind: ChangesetKind) -> &'static str {
+        match (kind, self) {
+            (_, Self::Edited) => "edit",
+            (_, Self::Deleted) => "delete",
+            (_, Self::Import) => "import",
+            (kind, _) => kind.as_str(),
+        }
+    }
+
     /// A short phrase for people.
     pub fn describe(self) -> &'static str {
         match self {
@@ -51,6 +66,8 @@ impl Outcome {
             Self::Revert => "undo of an earlier changeset",
             Self::Import => "imported from a file as they were",
             Self::Forget => "forgotten on request",
+            Self::Edited => "edited: the memory's text replaced",
+            Self::Deleted => "deleted on request (a revert brings it back)",
         }
     }
 }
@@ -58,7 +75,7 @@ impl Outcome {
 closed_set! {
     /// What made a changeset.
     pub enum ChangesetKind ("changeset kind") {
-        /// `add()` or an import.
+        /// A change to memories: `add()`, an import, or one memory edited or deleted.
         Add = "add",
         /// The undo of an earlier changeset.
         Revert = "revert",
@@ -346,6 +363,10 @@ pub struct AddOutcome {
     pub status: AddStatus,
     /// Things a person should know, e.g. that the LLM failed and the fallback was used.
     pub warnings: Vec<String>,
+    /// The memories it made (or, while it waits for review, those it makes once approved as
+    /// proposed), in the order proposed; memories carried over unchanged are not listed.
+    #[serde(default)]
+    pub memory_ids: Vec<MemoryId>,
 }
 
 closed_set! {

@@ -39,6 +39,9 @@ pub struct MemoryRecord {
     pub changeset_id: Option<ChangesetId>,
     /// The changeset that replaced it, if any.
     pub superseded_by: Option<ChangesetId>,
+    /// Pinned by a person: no change replaces or rewrites it without review.
+    #[serde(default)]
+    pub pinned: bool,
     /// Its type, importance, source, writer, user and metadata (each only when set).
     #[serde(flatten)]
     pub attributes: MemoryAttributes,

@@ -34,7 +34,12 @@ pub async fn add(memory: &Memory, args: AddArgs) -> Result<()> {
         AddStatus::Stale => "stale",
     };
     if args.json {
-        return output::json(&json!({"changeset": outcome.changeset, "status": status, "warnings": outcome.warnings}));
+        return output::json(&json!({
+            "changeset": outcome.changeset,
+            "status": status,
+            "memory_ids": outcome.memory_ids,
+            "warnings": outcome.warnings,
+        }));
     }
     let text = match (outcome.status, outcome.changeset) {
         (AddStatus::Noop, None) => "Nothing to add: the input is empty.\n".to_owned(),

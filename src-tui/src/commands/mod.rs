@@ -3,6 +3,7 @@
 mod bench;
 mod core;
 mod demo;
+mod edit;
 mod eval;
 mod forget;
 mod memories;
@@ -133,7 +134,14 @@ pub async fn run(cli: Cli) -> Result<()> {
     // answers at once and gets it in the background).
     let vectors = matches!(
         cli.command,
-        Some(Command::Add(_) | Command::Search(_) | Command::Recall(_) | Command::Import(_) | Command::Forget(_))
+        Some(
+            Command::Add(_)
+                | Command::Search(_)
+                | Command::Recall(_)
+                | Command::Import(_)
+                | Command::Forget(_)
+                | Command::Update(_)
+        )
     );
     let memory = if vectors {
         open_for_vectors(&dir).await?
@@ -153,6 +161,10 @@ pub async fn run(cli: Cli) -> Result<()> {
         Some(Command::History(args)) => review::history(&memory, args).await,
         Some(Command::Revert(args)) => review::revert(&memory, args.id, args.json).await,
         Some(Command::Forget(args)) => forget::run(&memory, args).await,
+        Some(Command::Delete(target)) => edit::delete(&memory, target).await,
+        Some(Command::Update(args)) => edit::update(&memory, args).await,
+        Some(Command::Pin(target)) => edit::pin(&memory, target, true).await,
+        Some(Command::Unpin(target)) => edit::pin(&memory, target, false).await,
         Some(Command::Export(args)) => transfer::export(&memory, args).await,
         Some(Command::Import(args)) => transfer::import(&memory, args).await,
         Some(Command::Mcp) => crate::mcp::serve(memory).await,

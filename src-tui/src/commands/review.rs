@@ -237,7 +237,7 @@ fn history_line(s: &ChangesetSummary) -> String {
         "{:>5}  {}  {:<6} {:<9} by {:<5} −{} +{}{}  {}\n",
         s.id,
         utc(s.created_at_ms),
-        s.kind.as_str(),
+        s.outcome.what(s.kind),
         s.status.as_str(),
         by,
         s.removed,

@@ -174,3 +174,21 @@ pub struct ForgetParams {
     /// Forget every memory mentioning this phrase, and blank it wherever it is written.
     pub mentioning: Option<String>,
 }
+
+/// `delete_memory`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DeleteParams {
+    /// The memory's id (as search_memory and latest_memories give it).
+    pub memory_id: String,
+}
+
+/// `update_memory`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UpdateParams {
+    /// The memory's id (as search_memory and latest_memories give it).
+    pub memory_id: String,
+    /// Its new text, whole.
+    pub content: String,
+}

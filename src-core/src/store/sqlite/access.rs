@@ -269,6 +269,10 @@ impl Writer for Access<'_> {
         memories::restore(self.conn, memory)
     }
 
+    fn set_pinned(&self, rowid: i64, pinned: bool, ts: i64) -> Result<()> {
+        memories::set_pinned(self.conn, rowid, pinned, ts)
+    }
+
     fn insert_changeset(&self, changeset: &Changeset) -> Result<ChangesetId> {
         changesets::insert(self.conn, changeset)
     }

@@ -8,7 +8,7 @@ use crate::Result;
 use crate::types::{ChangesetId, MemoryAttributes, MemoryId, MemoryRecord, MemoryStatus, iso_utc};
 
 const COLUMNS: &str = "rowid, id, content, created_at_ms, updated_at_ms, status, changeset_id, superseded_by, \
-    memory_type, importance, source, agent_id, session_id, user_id, metadata";
+    memory_type, importance, source, agent_id, session_id, user_id, metadata, pinned";
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<(i64, MemoryRecord)> {
     let timestamp_ms = row.get(3)?;
@@ -23,6 +23,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<(i64, MemoryRecord)> {
             status: row.get(5)?,
             changeset_id: row.get(6)?,
             superseded_by: row.get(7)?,
+            pinned: row.get(15)?,
             attributes: MemoryAttributes {
                 memory_type: row.get(8)?,
                 importance: row.get(9)?,
@@ -237,8 +238,8 @@ pub(crate) fn all(conn: &Connection) -> Result<Vec<MemoryRecord>> {
 pub(crate) fn restore(conn: &Connection, m: &MemoryRecord) -> Result<i64> {
     conn.execute(
         "INSERT INTO memories (id, content, status, created_at_ms, updated_at_ms, changeset_id, superseded_by,
-             memory_type, importance, source, agent_id, session_id, user_id, metadata)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+             memory_type, importance, source, agent_id, session_id, user_id, metadata, pinned)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
         params![
             m.id,
             m.content,
@@ -253,8 +254,18 @@ pub(crate) fn restore(conn: &Connection, m: &MemoryRecord) -> Result<i64> {
             m.attributes.agent_id,
             m.attributes.session_id,
             m.attributes.user_id,
-            m.attributes.metadata_json()
+            m.attributes.metadata_json(),
+            m.pinned
         ],
     )?;
     Ok(conn.last_insert_rowid())
+}
+
+/// Pins or unpins a memory.
+pub(crate) fn set_pinned(conn: &Connection, rowid: i64, pinned: bool, ts: i64) -> Result<()> {
+    conn.execute(
+        "UPDATE memories SET pinned = ?2, updated_at_ms = ?3 WHERE rowid = ?1",
+        params![rowid, pinned, ts],
+    )?;
+    Ok(())
 }

@@ -10,6 +10,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0002_latest_counts.sql"),
     include_str!("../../../migrations/0003_forget.sql"),
     include_str!("../../../migrations/0004_attributes.sql"),
+    include_str!("../../../migrations/0005_pins.sql"),
 ];
 
 /// The schema version this build writes.

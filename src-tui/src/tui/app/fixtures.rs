@@ -23,6 +23,7 @@ pub fn memory(id: &str, content: &str, minutes: i64, changeset: i64) -> MemoryRe
         status: MemoryStatus::Active,
         changeset_id: Some(ChangesetId::from(changeset)),
         superseded_by: None,
+        pinned: false,
     }
 }
 

@@ -41,6 +41,7 @@ fn record(i: usize) -> MemoryRecord {
         status: MemoryStatus::Active,
         changeset_id: Some(ChangesetId::from(1)),
         superseded_by: None,
+        pinned: false,
     }
 }
 

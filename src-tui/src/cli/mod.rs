@@ -2,6 +2,10 @@
 
 use std::path::PathBuf;
 
+mod edit;
+
+pub use edit::{MemoryTarget, UpdateArgs};
+
 use clap::{Args, Parser, Subcommand};
 use haema_core::{ChangesetId, CoreVersionId, SearchMode, Section};
 
@@ -43,6 +47,17 @@ pub enum Command {
     /// matches of a search, or every memory mentioning a phrase; their text is blanked
     /// wherever the store recorded it. Asks first unless --yes.
     Forget(ForgetArgs),
+    /// Delete one memory: a change that `haema revert` undoes (`forget` removes text for good).
+    Delete(MemoryTarget),
+    /// Replace one memory's text: a new memory (a new id, the same attributes) replaces it,
+    /// as a change that `haema revert` undoes.
+    #[command(visible_alias = "edit")]
+    Update(UpdateArgs),
+    /// Pin a memory: no change replaces or rewrites it without your review, whatever the
+    /// review policy.
+    Pin(MemoryTarget),
+    /// Unpin a memory.
+    Unpin(MemoryTarget),
     /// The block an agent puts in its prompt: core, latest and relevant memories.
     Recall(RecallArgs),
     /// Counts, embedder, LLM and review policy of the store.

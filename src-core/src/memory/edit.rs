@@ -1,0 +1,163 @@
+//! Direct edits of one memory: delete it, replace its text, pin it. An edit or a deletion
+//! is a changeset like any other (history shows it, `revert` undoes it); a person's is
+//! committed at once, an agent's follows the review policy. Only `forget` removes text for
+//! good.
+
+use super::Memory;
+use crate::error::Missing;
+use crate::pipeline::Proposal;
+use crate::store;
+use crate::types::{
+    AddOutcome, AddStatus, DecidedBy, MemoryId, MemoryRecord, MemoryStatus, Outcome, ProposedItem, RelatedItem,
+};
+use crate::{Error, Result};
+
+/// Who asks for an edit: a person decides it there and then; an agent's request follows
+/// the review policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Asker {
+    Person,
+    Agent,
+}
+
+impl Memory {
+    /// Deletes one memory, as a person: a changeset (outcome `deleted`) that sets it aside,
+    /// committed at once. `haema revert` brings it back; `forget` removes its text for good.
+    ///
+    /// # Errors
+    /// [`Error::NotFound`] for an unknown id; [`Error::InvalidState`] for a memory that is
+    /// not active (already replaced, pending review or forgotten).
+    pub async fn delete_memory(&self, id: &MemoryId) -> Result<AddOutcome> {
+        self.edit(id, None, Asker::Person).await
+    }
+
+    /// [`Memory::delete_memory`] asked by an agent: under the `auto` policy it is committed
+    /// at once; under `guarded` and `review` (and for a pinned memory under every policy) it
+    /// waits for a person.
+    ///
+    /// # Errors
+    /// As [`Memory::delete_memory`].
+    pub async fn request_delete(&self, id: &MemoryId) -> Result<AddOutcome> {
+        self.edit(id, None, Asker::Agent).await
+    }
+
+    /// Replaces one memory's text, as a person: a changeset (outcome `edited`) whose new
+    /// memory (a new id, with the old one's attributes and pin) replaces the old one,
+    /// embedded again, committed at once. The same text changes nothing (`noop`).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an empty text (delete the memory instead), and the
+    /// errors of [`Memory::delete_memory`].
+    pub async fn update_memory(&self, id: &MemoryId, content: &str) -> Result<AddOutcome> {
+        self.edit(id, Some(content.to_owned()), Asker::Person).await
+    }
+
+    /// [`Memory::update_memory`] asked by an agent: follows the review policy as
+    /// [`Memory::request_delete`] does (under `guarded` it waits, since it replaces a memory).
+    ///
+    /// # Errors
+    /// As [`Memory::update_memory`].
+    pub async fn request_update(&self, id: &MemoryId, content: &str) -> Result<AddOutcome> {
+        self.edit(id, Some(content.to_owned()), Asker::Agent).await
+    }
+
+    /// Pins (or unpins) a memory: a pinned memory is never replaced or rewritten without a
+    /// person's review, whatever the review policy; what replaces it after review is pinned
+    /// too. Returns the memory as it is now.
+    ///
+    /// # Errors
+    /// [`Error::NotFound`] for an unknown id; [`Error::InvalidState`] for a memory that is
+    /// not active.
+    pub async fn set_pinned(&self, id: &MemoryId, pinned: bool) -> Result<MemoryRecord> {
+        let id = id.clone();
+        self.blocking(move |inner| {
+            inner.store.write(|tx| {
+                let (rowid, memory) = active(tx.memory_by_id(&id)?, &id)?;
+                if memory.pinned != pinned {
+                    tx.set_pinned(rowid, pinned, store::now_ms())?;
+                }
+                Ok(())
+            })?;
+            let found = inner.store.read(|r| r.memory_by_id(&id))?;
+            found.map(|(_, m)| m).ok_or(Error::NotFound(Missing::Memory(id)))
+        })
+        .await
+    }
+
+    /// Builds the changeset of an edit (`content`) or a deletion (`None`) and stores it.
+    async fn edit(&self, id: &MemoryId, content: Option<String>, asker: Asker) -> Result<AddOutcome> {
+        let content = match content {
+            Some(text) if text.trim().is_empty() => {
+                return Err(Error::InvalidArgument(
+                    "the new text is empty: to remove a memory, delete it".into(),
+                ));
+            }
+            other => other.map(|t| t.trim().to_owned()),
+        };
+        let lookup = id.clone();
+        let found = self
+            .blocking(move |inner| inner.store.read(|r| r.memory_by_id(&lookup)))
+            .await?;
+        let (_, memory) = active(found, id)?;
+        if content.as_deref() == Some(memory.content.as_str()) {
+            return Ok(AddOutcome {
+                changeset: None,
+                status: AddStatus::Noop,
+                warnings: Vec::new(),
+                memory_ids: Vec::new(),
+            });
+        }
+        let mut proposal = Proposal {
+            inputs: content.iter().cloned().collect(),
+            related: vec![RelatedItem {
+                memory_id: memory.id.clone(),
+                content: memory.content.clone(),
+                distance: None,
+                kept: false,
+            }],
+            proposed: content
+                .iter()
+                .map(|text| ProposedItem {
+                    memory_id: None,
+                    content: text.clone(),
+                    kept: false,
+                    attributes: memory.attributes.clone(),
+                })
+                .collect(),
+            outcome: Some(if content.is_some() {
+                Outcome::Edited
+            } else {
+                Outcome::Deleted
+            }),
+            attributes: memory.attributes.clone(),
+            pinned: if memory.pinned {
+                vec![memory.id.clone()]
+            } else {
+                Vec::new()
+            },
+            ..Proposal::default()
+        };
+        proposal.screen();
+        let (commit_now, decided_by) = match asker {
+            Asker::Person => (true, DecidedBy::User),
+            Asker::Agent => (self.commits_without_review(&mut proposal), DecidedBy::Auto),
+        };
+        let warnings = proposal.warnings.clone();
+        let stored = self.store_proposal(proposal, commit_now, decided_by, true).await?;
+        stored
+            .outcome(false, warnings)
+            .ok_or_else(|| Error::Internal("an edit met a conflict on its last attempt".into()))
+    }
+}
+
+/// The memory of `found`, when it is active; else why it cannot be edited.
+fn active(found: Option<(i64, MemoryRecord)>, id: &MemoryId) -> Result<(i64, MemoryRecord)> {
+    match found {
+        None => Err(Error::NotFound(Missing::Memory(id.clone()))),
+        Some((rowid, memory)) if memory.status == MemoryStatus::Active => Ok((rowid, memory)),
+        Some((_, memory)) => Err(Error::InvalidState(format!(
+            "memory {id} is {}, not active: only what search and latest show can be edited, deleted or pinned",
+            memory.status
+        ))),
+    }
+}

@@ -1,0 +1,130 @@
+//! A person's direct edits through the real binary: `add --json` tells the new ids,
+//! `delete`, `update` (alias `edit`, text from stdin too), `pin` / `unpin`, each a change
+//! `revert` undoes; bad ids and texts are refused with nothing changed; and an agent's
+//! `delete_memory` / `update_memory` over MCP wait for a person under the default policy.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+
+fn add(store: &std::path::Path, text: &str) -> String {
+    let added = json_of(&haema(store, &[], &["add", "--items", text, "--json"], None));
+    assert_eq!(added["status"], "committed", "{added}");
+    added["memory_ids"][0].as_str().unwrap().to_owned()
+}
+
+fn latest(store: &std::path::Path) -> Vec<String> {
+    contents(&json_of(&haema(store, &[], &["latest", "--json"], None)))
+}
+
+#[test]
+fn delete_update_and_pin_are_changes_a_revert_undoes() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s");
+    let locker = add(&store, "The user's locker code is 4417");
+    let car = add(&store, "The user drives a blue car");
+
+    let out = haema(&store, &[], &["delete", &locker], None);
+    let said = ok(&out);
+    assert!(
+        said.contains("Deleted “The user's locker code is 4417”") && said.contains("haema revert 3"),
+        "{said}"
+    );
+    assert_eq!(latest(&store), ["The user drives a blue car"]);
+
+    let updated = json_of(&haema(
+        &store,
+        &[],
+        &["edit", &car, "-", "--json"],
+        Some("The user drives a red car\n"),
+    ));
+    assert_eq!(updated["status"], "committed", "{updated}");
+    let red = updated["memory_ids"][0].as_str().unwrap().to_owned();
+    assert_ne!(red, car);
+    assert_eq!(latest(&store), ["The user drives a red car"]);
+
+    let pinned = json_of(&haema(&store, &[], &["pin", &red, "--json"], None));
+    assert_eq!(pinned["pinned"], true);
+    let rows = json_of(&haema(&store, &[], &["latest", "--json"], None));
+    assert_eq!(rows[0]["pinned"], true, "latest shows the pin");
+    let said = ok(&haema(&store, &[], &["unpin", &red], None));
+    assert!(said.starts_with("Unpinned"), "{said}");
+
+    // History lists both changes; a revert brings the deleted memory back.
+    let history = ok(&haema(&store, &[], &["history"], None));
+    assert!(
+        history.contains("  delete ") && history.contains("  edit "),
+        "{history}"
+    );
+    ok(&haema(&store, &[], &["revert", "3"], None));
+    let mut now = latest(&store);
+    now.sort();
+    assert_eq!(now, ["The user drives a red car", "The user's locker code is 4417"]);
+}
+
+#[test]
+fn bad_ids_and_texts_are_refused_with_nothing_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s");
+    let id = add(&store, "The user plays the cello");
+    for (args, says) in [
+        (vec!["delete", "no-such-id"], "no memory with id"),
+        (vec!["update", &id, "   "], "delete it"),
+        (vec!["pin", "no-such-id"], "no memory with id"),
+    ] {
+        let out = haema(&store, &[], &args, None);
+        assert!(!out.status.success(), "{args:?}");
+        let err = stderr(&out);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    ok(&haema(&store, &[], &["delete", &id], None));
+    let out = haema(&store, &[], &["delete", &id], None);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("not active"), "{}", stderr(&out));
+    assert!(latest(&store).is_empty());
+}
+
+#[test]
+fn an_agents_delete_and_update_wait_for_a_person_under_guarded() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s");
+    let id = add(&store, "The user lives in Lyon");
+    let requests = [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_owned(),
+        format!(
+            r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"update_memory","arguments":{{"memory_id":"{id}","content":"The user lives in Paris"}}}}}}"#
+        ),
+        format!(
+            r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{{"name":"delete_memory","arguments":{{"memory_id":"{id}","why":"x"}}}}}}"#
+        ),
+    ];
+    let input = requests.join("\n") + "\n";
+    let out = haema(&store, &[], &["mcp"], Some(&input));
+    let answers: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let result = |id: i64| -> Value {
+        let answer = answers
+            .iter()
+            .find(|a| a["id"] == id)
+            .unwrap_or_else(|| panic!("{answers:#?}"));
+        answer["result"].clone()
+    };
+    let update = &result(2)["structuredContent"];
+    assert_eq!(update["status"], "pending", "{answers:#?}");
+    assert!(update["message"].as_str().unwrap().contains("review"), "{update}");
+    let refused = result(3);
+    assert_eq!(refused["isError"], true, "an unknown argument is refused: {refused}");
+    assert_eq!(
+        latest(&store),
+        ["The user lives in Lyon"],
+        "nothing changed before review"
+    );
+    let changeset = update["changeset"].as_i64().unwrap().to_string();
+    ok(&haema(&store, &[], &["review", "approve", &changeset], None));
+    assert_eq!(latest(&store), ["The user lives in Paris"]);
+}
