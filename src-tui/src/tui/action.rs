@@ -96,6 +96,9 @@ actions! {
     Open "open" List ["enter"] "open the selected item";
     Back "back" List ["esc"] "close / go back";
     Forget "forget" List ["F"] "forget the selected memory for good (asks first)";
+    DeleteMemory "delete_memory" List ["d"] "delete the selected memory (asks first; u in History brings it back)";
+    EditMemory "edit_memory" List ["c"] "change the selected memory's text (ctrl-s saves, esc cancels)";
+    TogglePin "toggle_pin" List ["P"] "pin or unpin the selected memory (no change replaces a pinned one without review)";
     CycleMode "cycle_mode" Search ["m"] "search mode: hybrid, vector, lexical";
     ToggleRecall "toggle_recall" Search ["p"] "recall preview: the block an agent would get";
     EditSection "edit_section" Core ["e"] "edit the section here (ctrl-s saves, esc cancels)";

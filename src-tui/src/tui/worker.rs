@@ -178,6 +178,23 @@ async fn run(memory: &Memory, effect: Effect) -> Outcome {
             let receipt = memory.forget(request).await.map_err(tag("forget"))?;
             vec![Msg::Done(describe_forget(&receipt))]
         }
+        Effect::DeleteMemory(id) => {
+            let outcome = memory.delete_memory(&id).await.map_err(tag("delete"))?;
+            vec![Msg::Done(describe_edit(&outcome, "deleted the memory"))]
+        }
+        Effect::UpdateMemory { id, text } => {
+            let outcome = memory.update_memory(&id, &text).await.map_err(tag("edit"))?;
+            vec![Msg::Done(describe_edit(&outcome, "changed the memory"))]
+        }
+        Effect::SetPinned { id, pinned } => {
+            memory.set_pinned(&id, pinned).await.map_err(tag("pin"))?;
+            let said = if pinned {
+                "pinned: no change replaces it without your review"
+            } else {
+                "unpinned"
+            };
+            vec![Msg::Done(said.to_owned())]
+        }
         Effect::ListStores => vec![Msg::Stores(list_stores(memory.dir()).await)],
         Effect::Add(text) => vec![Msg::Added(memory.add(text).await.map_err(tag("add"))?)],
         Effect::SwitchStore(_) | Effect::EditExternal { .. } => Vec::new(),
@@ -193,4 +210,16 @@ pub async fn list_stores(open: &Path) -> Vec<StoreEntry> {
         out.push(StoreEntry { dir, info });
     }
     out
+}
+
+/// The status line after a direct edit: what was done and how to undo it.
+fn describe_edit(outcome: &haema_core::AddOutcome, done: &str) -> String {
+    match (outcome.status, outcome.changeset) {
+        (haema_core::AddStatus::Noop, _) => "nothing changed: the memory already says that".to_owned(),
+        (haema_core::AddStatus::Stale, Some(id)) => {
+            format!("changeset #{id} is stale: the memory changed meanwhile")
+        }
+        (_, Some(id)) => format!("{done} (changeset #{id}; u in History undoes it)"),
+        (_, None) => done.to_owned(),
+    }
 }

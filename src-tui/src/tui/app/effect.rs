@@ -92,6 +92,22 @@ pub enum Effect {
     PlanForget(MemoryId),
     /// Forget a memory (and what it was built from) for good.
     Forget(MemoryId),
+    /// Delete one memory (a changeset a revert undoes).
+    DeleteMemory(MemoryId),
+    /// Replace one memory's text.
+    UpdateMemory {
+        /// The memory.
+        id: MemoryId,
+        /// Its new text.
+        text: String,
+    },
+    /// Pin or unpin one memory.
+    SetPinned {
+        /// The memory.
+        id: MemoryId,
+        /// Pinned after.
+        pinned: bool,
+    },
     /// The stores next to the open one.
     ListStores,
     /// Open another store (created when missing).

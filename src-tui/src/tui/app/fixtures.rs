@@ -38,6 +38,7 @@ pub fn memories() -> Vec<MemoryRecord> {
                 source: Some("doctor's letter".into()),
                 ..Default::default()
             },
+            pinned: true,
             ..memory("m4", "The user is allergic to peanuts.", 30, 4)
         },
         memory("m3", "The user works as a cellist in Seoul.", 90, 3),

@@ -24,11 +24,9 @@ impl Pane for LatestState {
                 })
                 .into();
         }
-        match (action, self.selected()) {
-            (Action::Open, Some(m)) => vec![Effect::LoadLineage(m.id.clone())].into(),
-            (Action::Forget, Some(m)) => vec![Effect::PlanForget(m.id.clone())].into(),
-            _ => Reply::none(),
-        }
+        self.selected()
+            .and_then(|m| super::memory_keys::on_memory(action, m))
+            .unwrap_or_else(Reply::none)
     }
 
     fn failed(&mut self) {

@@ -15,6 +15,7 @@ pub mod fixtures;
 mod history;
 mod latest;
 mod line_input;
+mod memory_keys;
 mod overlay;
 mod paged;
 mod pane;

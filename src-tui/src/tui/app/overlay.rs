@@ -1,6 +1,6 @@
 //! Windows over a view: help, confirmation, the add and edit text areas, details.
 
-use haema_core::{Changeset, ChangesetId, Lineage, Section};
+use haema_core::{Changeset, ChangesetId, Lineage, MemoryId, Section};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::{Block, Borders};
@@ -15,6 +15,8 @@ pub enum EditTarget {
     Section(Section),
     /// The proposed memories of a pending changeset, one per line; saving approves.
     Proposal(ChangesetId),
+    /// One memory's text; saving replaces it (a change History can revert).
+    Memory(MemoryId),
 }
 
 /// A window over the current view.
@@ -87,6 +89,7 @@ impl Overlay {
             EditTarget::Proposal(id) => {
                 format!(" Changeset #{id}: one memory per line · ctrl-s approves · esc cancels · ctrl-u undo ")
             }
+            EditTarget::Memory(_) => " Change this memory · ctrl-s saves · esc cancels · ctrl-u undo ".to_owned(),
         };
         Self::Editor {
             target,
@@ -229,6 +232,17 @@ impl App {
                     return Vec::new();
                 }
                 vec![Effect::ApproveEdited { id: *id, memories }]
+            }
+            EditTarget::Memory(id) => {
+                let text = text.trim();
+                if text.is_empty() {
+                    self.fail("the text is empty; to remove the memory, delete it (d)");
+                    return Vec::new();
+                }
+                vec![Effect::UpdateMemory {
+                    id: id.clone(),
+                    text: text.to_owned(),
+                }]
             }
         }
     }

@@ -179,18 +179,14 @@ impl Pane for SearchState {
                     Reply::none()
                 }
             }
-            Action::Forget => match self.selected() {
-                Some(hit) => vec![Effect::PlanForget(hit.memory.id.clone())].into(),
-                None => Reply::none(),
-            },
-            Action::Open => match self.selected() {
-                Some(hit) => vec![Effect::LoadLineage(hit.memory.id.clone())].into(),
-                None => {
-                    self.editing = true;
-                    Reply::none()
-                }
-            },
-            _ => Reply::none(),
+            Action::Open if self.selected().is_none() => {
+                self.editing = true;
+                Reply::none()
+            }
+            _ => self
+                .selected()
+                .and_then(|hit| super::memory_keys::on_memory(action, &hit.memory))
+                .unwrap_or_else(Reply::none),
         }
     }
 

@@ -502,3 +502,4 @@ fn a_refreshed_search_keeps_the_selected_hit_and_a_new_query_starts_at_the_top()
 }
 
 mod confirm;
+mod edits;

@@ -46,6 +46,7 @@ pub fn draw(state: &LatestState, frame: &mut Frame<'_>, area: Rect, app: &App, u
             ListItem::new(Line::from(vec![
                 Span::styled(ui.clock.format(m.timestamp_ms), ui.theme.dim()),
                 Span::raw("  "),
+                pin_mark(m, ui),
                 Span::raw(one_line(&m.content)),
                 Span::styled(changeset, ui.theme.dim()),
             ]))
@@ -60,10 +61,32 @@ pub fn draw(state: &LatestState, frame: &mut Frame<'_>, area: Rect, app: &App, u
             meta.push_str(&format!(" by changeset #{c}"));
         }
         lines.push(field("memory", meta, ui));
+        if m.pinned {
+            lines.push(field(
+                "pinned",
+                "no change replaces it without your review (P unpins)".to_owned(),
+                ui,
+            ));
+        }
         let attributes = crate::output::attributes_line(&m.attributes);
         if !attributes.is_empty() {
             lines.push(field("about", attributes, ui));
         }
-        widgets::text(frame, preview_area, lines, block(" Memory · enter: lineage ", ui), 0);
+        widgets::text(
+            frame,
+            preview_area,
+            lines,
+            block(" Memory · enter: lineage · c: change · d: delete · P: pin ", ui),
+            0,
+        );
+    }
+}
+
+/// `[pinned] ` before a pinned memory's text in a list; nothing for the others.
+pub(super) fn pin_mark(m: &haema_core::MemoryRecord, ui: &Ui) -> Span<'static> {
+    if m.pinned {
+        Span::styled("[pinned] ", ui.theme.accent())
+    } else {
+        Span::raw("")
     }
 }

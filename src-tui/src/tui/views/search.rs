@@ -97,6 +97,7 @@ fn hits(state: &SearchState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
         .map(|h| {
             ListItem::new(Line::from(vec![
                 Span::styled(format!("{:>6.3} {:<4} ", h.score, found_by(h.found_by)), ui.theme.dim()),
+                super::latest::pin_mark(&h.memory, ui),
                 Span::raw(one_line(&h.memory.content)),
             ]))
         })
@@ -122,6 +123,13 @@ fn preview(state: &SearchState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
         lines.push(field("bm25", format!("{b:.3}"), ui));
     }
     lines.push(field("added", ui.clock.format(hit.memory.timestamp_ms), ui));
+    if hit.memory.pinned {
+        lines.push(field(
+            "pinned",
+            "no change replaces it without your review (P unpins)".to_owned(),
+            ui,
+        ));
+    }
     let attributes = crate::output::attributes_line(&hit.memory.attributes);
     if !attributes.is_empty() {
         lines.push(field("about", attributes, ui));
@@ -130,7 +138,10 @@ fn preview(state: &SearchState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
         frame,
         area,
         lines,
-        block(" Preview · enter: lineage · p: recall ", ui),
+        block(
+            " Preview · enter: lineage · c: change · d: delete · P: pin · p: recall ",
+            ui,
+        ),
         0,
     );
 }

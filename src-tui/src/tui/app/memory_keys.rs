@@ -1,0 +1,31 @@
+//! What the keys of a selected memory do, the same in Latest and Search: its lineage,
+//! forget, delete, change its text, pin.
+
+use haema_core::MemoryRecord;
+
+use super::{EditTarget, Effect, Overlay, Reply};
+use crate::output::one_line;
+use crate::tui::action::Action;
+
+/// The reply to `action` on the selected memory `m`; `None` for an action that is not
+/// about one memory.
+pub fn on_memory(action: Action, m: &MemoryRecord) -> Option<Reply> {
+    Some(match action {
+        Action::Open => vec![Effect::LoadLineage(m.id.clone())].into(),
+        Action::Forget => vec![Effect::PlanForget(m.id.clone())].into(),
+        Action::DeleteMemory => Reply::overlay(Overlay::Confirm {
+            question: format!(
+                "Delete “{}”? It leaves search, latest and recall; u on its change in History brings it back. (y/n)",
+                one_line(&m.content)
+            ),
+            effects: vec![Effect::DeleteMemory(m.id.clone())],
+        }),
+        Action::EditMemory => Reply::overlay(Overlay::editor(EditTarget::Memory(m.id.clone()), &m.content)),
+        Action::TogglePin => vec![Effect::SetPinned {
+            id: m.id.clone(),
+            pinned: !m.pinned,
+        }]
+        .into(),
+        _ => return None,
+    })
+}
