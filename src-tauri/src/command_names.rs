@@ -27,4 +27,7 @@ pub const COMMANDS: &[&str] = &[
     "settings",
     "forget_plan",
     "forget",
+    "update_memory",
+    "delete_memory",
+    "set_pinned",
 ];

@@ -14,6 +14,7 @@ pub mod bindings;
 pub mod command_names;
 pub mod commands;
 pub mod core_view;
+pub mod edits;
 pub mod error;
 pub mod forget;
 pub mod live;
@@ -61,6 +62,9 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             settings::settings,
             forget::forget_plan,
             forget::forget,
+            edits::update_memory,
+            edits::delete_memory,
+            edits::set_pinned,
         ])
         .events(collect_events![live::StoreChanged, progress::Progress])
         .constant("SECTIONS", haema_core::Section::ALL)

@@ -7,7 +7,7 @@ use haema_core::config::{SettingFile, Source};
 use haema_core::{AddStatus, ChangesetId, ChangesetKind, ChangesetStatus, ForgetRequest, MemoryStatus, Section};
 use haema_desktop::error::{Problem, Remedy};
 use haema_desktop::state::AppState;
-use haema_desktop::{commands, core_view, forget, memories, review, settings};
+use haema_desktop::{commands, core_view, edits, forget, memories, review, settings};
 use tauri::Manager;
 
 /// A mock Tauri app holding the app's state, with a store opened in `dir` whose changes
@@ -230,4 +230,38 @@ async fn a_forget_shows_what_goes_then_removes_it_for_good_whatever_the_policy()
     };
     let refused = forget::forget_now(&state(), unknown).await.unwrap_err();
     assert_eq!(refused.kind, Problem::NotFound, "{refused:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_memory_is_changed_pinned_and_deleted_at_once_whatever_the_policy() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_with_store(dir.path()).await;
+    let state = || app.state::<AppState>();
+    let memory = state().memory().await.unwrap();
+    let added = memory.add(vec!["The user drinks green tea.".to_owned()]).await.unwrap();
+    review::approve(state(), added.changeset.unwrap()).await.unwrap();
+    let id = added.memory_ids[0].clone();
+
+    // The store's policy is `review`, yet the person at the window changes it at once.
+    let empty = edits::update_memory(state(), id.clone(), "  ".into())
+        .await
+        .unwrap_err();
+    assert_eq!(empty.kind, Problem::Invalid);
+    let changed = edits::update_memory(state(), id, "The user drinks black tea.".into())
+        .await
+        .unwrap();
+    assert_eq!(changed.status, AddStatus::Committed);
+    let new = changed.memory_ids[0].clone();
+    let pinned = edits::set_pinned(state(), new.clone(), true).await.unwrap();
+    assert!(pinned.pinned);
+    let latest = commands::latest(state(), None, 10).await.unwrap();
+    assert_eq!(
+        (latest[0].content.as_str(), latest[0].pinned),
+        ("The user drinks black tea.", true)
+    );
+    let deleted = edits::delete_memory(state(), new).await.unwrap();
+    assert_eq!(deleted.status, AddStatus::Committed);
+    assert!(commands::latest(state(), None, 10).await.unwrap().is_empty());
+    review::revert(state(), deleted.changeset.unwrap()).await.unwrap();
+    assert_eq!(commands::latest(state(), None, 10).await.unwrap().len(), 1, "undone");
 }

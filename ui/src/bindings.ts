@@ -87,6 +87,15 @@ export const commands = {
 	 *  (counts, never the text) stays in the history.
 	 */
 	forget: (request: ForgetRequest) => __TAURI_INVOKE<ForgetReceipt>("forget", { request }),
+	/**
+	 *  Replaces a memory's text: a new memory with the same attributes and pin takes its place
+	 *  (its id is in `memory_ids`). The same text changes nothing.
+	 */
+	updateMemory: (id: MemoryId, text: string) => __TAURI_INVOKE<AddOutcome>("update_memory", { id, text }),
+	/**  Sets a memory aside: it leaves search and the lists; undoing the change brings it back. */
+	deleteMemory: (id: MemoryId) => __TAURI_INVOKE<AddOutcome>("delete_memory", { id }),
+	/**  Pins or unpins a memory: nothing replaces a pinned memory without the person's review. */
+	setPinned: (id: MemoryId, pinned: boolean) => __TAURI_INVOKE<MemoryRecord>("set_pinned", { id, pinned }),
 };
 
 /** Events */

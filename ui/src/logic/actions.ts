@@ -1,6 +1,6 @@
 // What each action does to the store and how it is undone: the views call these and show
 // the result; nothing here touches the DOM.
-import { api, type ChangesetView, type ImportSummary, type Section } from "../api";
+import { type AddOutcome, api, type ChangesetView, type ImportSummary, type MemoryRecord, type Section } from "../api";
 import { type Draft, plan } from "./review";
 import type { Undoable } from "./undo";
 import { countWords, SECTION_WORDS } from "./words";
@@ -143,6 +143,43 @@ export async function importText(name: string, text: string): Promise<Undoable |
     undo: async () => {
       await api.revert(id);
       return "The imported memories are gone again.";
+    },
+  };
+}
+
+/** The undo of a direct edit's change: revert it; the undo of that puts the change back. */
+function undoEdit(outcome: AddOutcome, done: string, undone: string): Undoable | string {
+  const id = outcome.changeset;
+  if (outcome.status === "noop" || id === null) return "Nothing changed: the memory already says that.";
+  if (outcome.status === "stale") return "The memory changed meanwhile; look at it again and retry.";
+  return {
+    done,
+    undo: async () => {
+      await api.revert(id);
+      return undone;
+    },
+  };
+}
+
+/** Changes a memory's text; the undo brings the old text back. */
+export async function changeMemory(memory: MemoryRecord, text: string): Promise<Undoable | string> {
+  if (text.trim() === memory.content.trim()) return "Nothing changed.";
+  return undoEdit(await api.updateMemory(memory.id, text), "Changed the memory", "The memory says what it said before.");
+}
+
+/** Deletes a memory; the undo brings it back. */
+export async function deleteMemory(memory: MemoryRecord): Promise<Undoable | string> {
+  return undoEdit(await api.deleteMemory(memory.id), "Deleted the memory", "The memory is back.");
+}
+
+/** Pins or unpins a memory; the undo does the opposite. */
+export async function pinMemory(memory: MemoryRecord, pinned: boolean): Promise<Undoable> {
+  await api.setPinned(memory.id, pinned);
+  return {
+    done: pinned ? "Pinned: nothing will replace or rewrite it without asking you" : "Unpinned",
+    undo: async () => {
+      await api.setPinned(memory.id, !pinned);
+      return pinned ? "Unpinned again." : "Pinned again.";
     },
   };
 }

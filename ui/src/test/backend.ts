@@ -12,7 +12,7 @@ export const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 
 export function memory(id: string, content: string, minutesAgo = 5): MemoryRecord {
   const ts = NOW - minutesAgo * 60_000;
-  return { id, content, timestamp_ms: ts, timestamp: new Date(ts).toISOString(), updated_at_ms: ts, status: "active", changeset_id: 1, superseded_by: null };
+  return { id, content, timestamp_ms: ts, timestamp: new Date(ts).toISOString(), updated_at_ms: ts, status: "active", changeset_id: 1, superseded_by: null, pinned: false };
 }
 
 /** A pending merge: "green tea" becomes "black tea", a kept memory, and a new one. */
@@ -230,6 +230,23 @@ export class Backend {
       }
       case "lineage":
         return { memory: this.memories[0], origin: mergeView(3), replaced_by: null };
+      case "delete_memory":
+      case "update_memory": {
+        const index = this.memories.findIndex((m) => m.id === args.id);
+        const changeset = this.nextChangeset++;
+        if (cmd === "delete_memory") {
+          this.memories.splice(index, 1);
+          return { changeset, status: "committed", warnings: [], memory_ids: [] };
+        }
+        const id = `${String(args.id)}-2`;
+        this.memories[index] = { ...this.memories[index], id, content: args.text as string };
+        return { changeset, status: "committed", warnings: [], memory_ids: [id] };
+      }
+      case "set_pinned": {
+        const found = this.memories.find((m) => m.id === args.id);
+        if (found) found.pinned = args.pinned as boolean;
+        return found ?? null;
+      }
       default:
         return null;
     }

@@ -3,6 +3,7 @@
 import { api, type MemoryRecord } from "../api";
 import type { App } from "../app";
 import { h } from "../dom";
+import { changeMemory, deleteMemory, pinMemory } from "../logic/actions";
 import { when } from "../logic/time";
 import { attributeWords, statusWords } from "../logic/words";
 import { confirmForget } from "./forget";
@@ -37,20 +38,54 @@ export function memoryRow(app: App, memory: MemoryRecord, note?: string): HTMLEl
   });
   const forget = h("button", { type: "button", class: "quiet", "aria-label": `Forget “${short(memory.content)}”…` }, "Forget…");
   forget.addEventListener("click", () => void confirmForget(app, { memory_ids: [memory.id], mentioning: null }));
+  const content = h("p", { class: "content" }, memory.content);
+  const change = h("button", { type: "button", class: "quiet", "aria-label": `Change “${short(memory.content)}”` }, "Change");
+  change.addEventListener("click", () => content.replaceWith(changeForm(app, memory, content)));
+  const remove = h("button", { type: "button", class: "quiet", "aria-label": `Delete “${short(memory.content)}”` }, "Delete");
+  remove.addEventListener("click", () => void app.act(() => deleteMemory(memory)));
+  const pin = h(
+    "button",
+    { type: "button", class: "quiet", "aria-pressed": String(memory.pinned), "aria-label": `Pin “${short(memory.content)}”` },
+    memory.pinned ? "Pinned" : "Pin",
+  );
+  pin.addEventListener("click", () => void app.act(() => pinMemory(memory, !memory.pinned)));
   const attributes = attributeWords(memory);
   return h(
     "li",
-    { class: "memory" },
-    h("p", { class: "content" }, memory.content),
+    { class: memory.pinned ? "memory pinned" : "memory" },
+    content,
+    memory.pinned ? h("p", { class: "meta" }, "Pinned: nothing replaces or rewrites it without asking you.") : null,
     attributes ? h("p", { class: "meta attributes" }, attributes) : null,
     h("p", { class: "meta" }, h("time", { datetime: new Date(memory.timestamp_ms).toISOString() }, when(memory.timestamp_ms, app.now())),
       note ? ` · ${note}` : null,
       " ",
       toggle,
+      change,
+      remove,
+      pin,
       forget,
     ),
     details,
   );
+}
+
+/** The text of a memory being changed, with Save and Cancel (Escape cancels too). */
+function changeForm(app: App, memory: MemoryRecord, content: HTMLElement): HTMLElement {
+  const area = h("textarea", { "aria-label": "The memory's new text", rows: "3" }) as HTMLTextAreaElement;
+  area.value = memory.content;
+  const save = h("button", { type: "button" }, "Save");
+  const cancel = h("button", { type: "button", class: "quiet" }, "Cancel");
+  const form = h("div", { class: "change-memory" }, area, h("p", {}, save, " ", cancel));
+  const close = () => {
+    form.replaceWith(content);
+  };
+  save.addEventListener("click", () => void app.act(() => changeMemory(memory, area.value)));
+  cancel.addEventListener("click", close);
+  area.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") close();
+  });
+  queueMicrotask(() => area.focus());
+  return form;
 }
 
 /** A memory's text cut for a button's accessible name. */

@@ -69,6 +69,38 @@ describe("memories", () => {
     expect(text(root.querySelector(".notice"))).toBe("Forgotten again.");
   });
 
+  it("changes, deletes and pins a memory from its card, each with undo", async () => {
+    const { root, backend } = await start();
+    const first = () => root.querySelectorAll(".memories .memory")[0] ?? root;
+    button(first(), "Change").click();
+    const area = first().querySelector<HTMLTextAreaElement>("textarea");
+    expect(area?.value).toBe("The user drinks green tea");
+    if (area) area.value = "The user drinks black tea";
+    button(first(), "Save").click();
+    await settle();
+    expect(backend.named("update_memory")[0]?.args).toEqual({ id: "a", text: "The user drinks black tea" });
+    expect(text(root.querySelector(".notice"))).toContain("Changed the memory.");
+    expect(text(first())).toContain("The user drinks black tea");
+    button(root, "Undo").click();
+    await settle();
+    expect(backend.named("revert").at(-1)?.args).toEqual({ id: 100 });
+
+    button(first(), "Pin").click();
+    await settle();
+    expect(backend.named("set_pinned")[0]?.args).toEqual({ id: "a-2", pinned: true });
+    expect(text(first())).toContain("Pinned: nothing replaces or rewrites it without asking you.");
+    expect(button(first(), "Pinned").getAttribute("aria-pressed")).toBe("true");
+
+    button(first(), "Delete").click();
+    await settle();
+    expect(backend.named("delete_memory")[0]?.args).toEqual({ id: "a-2" });
+    expect(text(root.querySelector(".notice"))).toContain("Deleted the memory.");
+    expect(root.querySelectorAll(".memories .memory")).toHaveLength(1);
+    button(root, "Undo").click();
+    await settle();
+    expect(text(root.querySelector(".notice"))).toBe("The memory is back.");
+  });
+
   it("pages older memories and shows where one came from", async () => {
     const { root, backend } = await start((b) => {
       b.memories = Array.from({ length: 60 }, (_, i) => memory(`m${i}`, `memory ${i}`, i));
