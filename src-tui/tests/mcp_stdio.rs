@@ -111,13 +111,16 @@ fn an_agent_proposes_a_person_approves_and_the_agent_reads_it_back() {
         vec![
             "add_memory",
             "changeset_status",
+            "delete_agent_state",
             "delete_memory",
             "forget_memory",
+            "get_agent_state",
             "latest_memories",
             "read_core",
             "read_core_section",
             "recall",
             "search_memory",
+            "set_agent_state",
             "update_memory"
         ]
     );

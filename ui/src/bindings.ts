@@ -314,6 +314,8 @@ export type ForgetReceipt = {
 	changesets: number,
 	/**  core.md versions whose text was blanked (core.md itself included when it changed). */
 	core_versions: number,
+	/**  Agent state values (now or in their history) whose text was blanked. */
+	agent_state?: number,
 	/**  Whether a phrase was blanked too (the phrase itself is not kept). */
 	phrase: boolean,
 };

@@ -272,10 +272,13 @@ fn forget_in(
             }
         }
     }
+    // Agent state is no memory, but a text to forget may have been copied into it.
+    let agent_state = w.redact_agent_state(&|value| scope.needles.redact(value))?;
     let receipt = ForgetReceipt {
         memories: targets.len(),
         changesets,
         core_versions,
+        agent_state,
         phrase: request.phrase().is_some(),
     };
     let related = targets

@@ -14,9 +14,9 @@ use std::path::PathBuf;
 use super::MetaKey;
 use crate::Result;
 use crate::types::{
-    Changeset, ChangesetFilter, ChangesetId, ChangesetStatus, ChangesetSummary, CoreAuthor, CoreVersion, CoreVersionId,
-    DecidedBy, MemoryAttributes, MemoryFilter, MemoryId, MemoryRecord, MemoryStatus, ProposedItem, RelatedItem,
-    Section,
+    AgentState, AgentStateChange, Changeset, ChangesetFilter, ChangesetId, ChangesetStatus, ChangesetSummary,
+    CoreAuthor, CoreVersion, CoreVersionId, DecidedBy, MemoryAttributes, MemoryFilter, MemoryId, MemoryRecord,
+    MemoryStatus, ProposedItem, RelatedItem, Section,
 };
 
 /// How many candidates a nearest-vector lookup should consider: the backend's approximate
@@ -131,6 +131,12 @@ pub(crate) trait Reader {
     fn nearest(&self, query: &[f32], k: usize, pool: Pool, filter: &MemoryFilter) -> Result<Ranked>;
     /// The exact `k` nearest active memories (the yardstick of [`Reader::nearest`]).
     fn nearest_exact(&self, query: &[f32], k: usize) -> Result<Ranked>;
+    /// One key of an agent's state.
+    fn agent_state(&self, agent_id: &str, key: &str) -> Result<Option<AgentState>>;
+    /// Every key of an agent's state, by key.
+    fn agent_states(&self, agent_id: &str) -> Result<Vec<AgentState>>;
+    /// Every change of one key of an agent's state, oldest first.
+    fn agent_state_history(&self, agent_id: &str, key: &str) -> Result<Vec<AgentStateChange>>;
     /// The cosine distance of `query` to each of these memories that has a vector.
     fn distances(&self, query: &[f32], rowids: &[i64]) -> Result<HashMap<i64, f64>>;
     /// The `k` best full-text matches of any of `words` (as [`crate::search::terms::words`]
@@ -200,6 +206,12 @@ pub(crate) trait Writer: Reader {
     fn delete_pending(&self, rowid: i64) -> Result<()>;
     /// Writes an exported memory back as it was; returns its rowid.
     fn restore_memory(&self, memory: &MemoryRecord) -> Result<i64>;
+    /// Sets one key of an agent's state (`value` is JSON text) and records the change.
+    fn put_agent_state(&self, agent_id: &str, key: &str, value: &str, ts: i64) -> Result<()>;
+    /// Deletes one key of an agent's state and records it; false when there was none.
+    fn delete_agent_state(&self, agent_id: &str, key: &str, ts: i64) -> Result<bool>;
+    /// Rewrites each agent state value (and its history) that `redact` changes (forgetting).
+    fn redact_agent_state(&self, redact: &dyn Fn(&str) -> Option<String>) -> Result<usize>;
     /// Pins or unpins a memory (any status), as of `ts`.
     fn set_pinned(&self, rowid: i64, pinned: bool, ts: i64) -> Result<()>;
 

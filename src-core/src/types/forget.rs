@@ -55,6 +55,9 @@ pub struct ForgetReceipt {
     pub changesets: usize,
     /// core.md versions whose text was blanked (core.md itself included when it changed).
     pub core_versions: usize,
+    /// Agent state values (now or in their history) whose text was blanked.
+    #[serde(default)]
+    pub agent_state: usize,
     /// Whether a phrase was blanked too (the phrase itself is not kept).
     pub phrase: bool,
 }

@@ -5,6 +5,7 @@
 //! spelling is an [`UnknownValue`] error that names it, never a silent default. Ids that mean
 //! different things have different types.
 
+mod agent_state;
 mod attributes;
 pub(crate) mod changeset;
 pub mod core_md;
@@ -17,6 +18,8 @@ mod profile;
 mod search;
 mod time;
 
+pub use agent_state::{AgentState, AgentStateChange, DEFAULT_AGENT};
+pub(crate) use agent_state::{agent_or_default, checked_key, checked_value};
 pub use attributes::{MAX_METADATA_BYTES, MEMORY_TYPES, MemoryAttributes};
 pub use changeset::{
     AddOutcome, AddStatus, Changeset, ChangesetFilter, ChangesetKind, ChangesetStatus, ChangesetSummary, DecidedBy,

@@ -3,8 +3,10 @@
 use std::path::PathBuf;
 
 mod edit;
+mod state;
 
 pub use edit::{MemoryTarget, UpdateArgs};
+pub use state::{AgentArg, StateCommand};
 
 use clap::{Args, Parser, Subcommand};
 use haema_core::{ChangesetId, CoreVersionId, SearchMode, Section};
@@ -78,6 +80,10 @@ pub enum Command {
     Demo(DemoArgs),
     /// Serve the store to agents as an MCP server on standard input and output.
     Mcp,
+    /// An agent's state: a small key/value store (the current task, a cursor), not memories,
+    /// never searched, every change kept.
+    #[command(subcommand)]
+    State(StateCommand),
     /// The local embedding models in the Hugging Face cache: download one, list them.
     #[command(subcommand)]
     Model(ModelCommand),

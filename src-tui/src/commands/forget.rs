@@ -93,6 +93,12 @@ fn receipt_text(c: &Changeset) -> String {
             ""
         },
     );
+    if receipt.agent_state > 0 {
+        text.push_str(&format!(
+            "It was also blanked in {} agent state values (see `haema state`).\n",
+            receipt.agent_state
+        ));
+    }
     text.push_str(&format!("The receipt is changeset {} in `haema history`.\n", c.id));
     text
 }

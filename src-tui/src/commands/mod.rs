@@ -11,6 +11,7 @@ mod model;
 mod reembed;
 mod review;
 mod settings;
+mod state;
 mod transfer;
 
 use std::io::{IsTerminal, Read};
@@ -164,6 +165,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Some(Command::Delete(target)) => edit::delete(&memory, target).await,
         Some(Command::Update(args)) => edit::update(&memory, args).await,
         Some(Command::Pin(target)) => edit::pin(&memory, target, true).await,
+        Some(Command::State(command)) => state::run(&memory, command).await,
         Some(Command::Unpin(target)) => edit::pin(&memory, target, false).await,
         Some(Command::Export(args)) => transfer::export(&memory, args).await,
         Some(Command::Import(args)) => transfer::import(&memory, args).await,

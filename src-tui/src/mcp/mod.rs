@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 
 use params::{
     AddParams, ChangesetParams, DeleteParams, ForgetParams, LatestParams, RecallParams, SearchParams, SectionParams,
-    UpdateParams,
+    SetStateParams, StateKeyParams, UpdateParams,
 };
 
 const CORE_URI: &str = "haema://core";
@@ -158,6 +158,37 @@ impl HaemaServer {
         let id = haema_core::MemoryId::from(p.memory_id);
         match self.memory().request_delete(&id).await {
             Ok(outcome) => ok(edit_answer(&outcome, "deleted")),
+            Err(e) => core_error(&e),
+        }
+    }
+
+    #[tool(
+        description = "Read one key of your working state (not a memory: a small key/value store for things like the current task or a cursor): `key`, and `agent_id` when several agents share the store. Answers `{key, value, updated_at}`; `value` is null when the key is not set."
+    )]
+    async fn get_agent_state(&self, Parameters(p): Parameters<StateKeyParams>) -> Result<CallToolResult, ErrorData> {
+        let agent = p.agent_id.unwrap_or_default();
+        match self.memory().get_agent_state(&agent, &p.key).await {
+            Ok(state) => ok(state_answer(&p.key, state.as_ref())),
+            Err(e) => core_error(&e),
+        }
+    }
+
+    #[tool(
+        description = "Set one key of your working state to any JSON `value` (at most 64 KB): the current task, a step, a cursor. It is not searched or merged like memories; every change is kept. Give `agent_id` when several agents share the store."
+    )]
+    async fn set_agent_state(&self, Parameters(p): Parameters<SetStateParams>) -> Result<CallToolResult, ErrorData> {
+        let agent = p.agent_id.unwrap_or_default();
+        match self.memory().set_agent_state(&agent, &p.key, p.value).await {
+            Ok(state) => ok(state_answer(&state.key, Some(&state))),
+            Err(e) => core_error(&e),
+        }
+    }
+
+    #[tool(description = "Delete one key of your working state: `key` (and `agent_id`). Answers `{deleted}`.")]
+    async fn delete_agent_state(&self, Parameters(p): Parameters<StateKeyParams>) -> Result<CallToolResult, ErrorData> {
+        let agent = p.agent_id.unwrap_or_default();
+        match self.memory().delete_agent_state(&agent, &p.key).await {
+            Ok(deleted) => ok(json!({ "deleted": deleted })),
             Err(e) => core_error(&e),
         }
     }
@@ -330,6 +361,16 @@ impl HaemaServer {
             Err(e) => core_error(&e),
         }
     }
+}
+
+/// One key of an agent's state as an agent reads it (HatiData's `key`, `value`,
+/// `updated_at`).
+fn state_answer(key: &str, state: Option<&haema_core::AgentState>) -> serde_json::Value {
+    json!({
+        "key": key,
+        "value": state.map(|s| s.value.clone()),
+        "updated_at": state.map(|s| s.updated_at.clone()),
+    })
 }
 
 /// The answer to delete_memory and update_memory.

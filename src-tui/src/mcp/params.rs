@@ -192,3 +192,25 @@ pub struct UpdateParams {
     /// Its new text, whole.
     pub content: String,
 }
+
+/// `get_agent_state` and `delete_agent_state`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StateKeyParams {
+    /// The key, e.g. current_task.
+    pub key: String,
+    /// Whose state (default: `default`); give your own id when several agents share a store.
+    pub agent_id: Option<String>,
+}
+
+/// `set_agent_state`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetStateParams {
+    /// The key, e.g. current_task.
+    pub key: String,
+    /// Any JSON value (at most 64 KB).
+    pub value: serde_json::Value,
+    /// Whose state (default: `default`); give your own id when several agents share a store.
+    pub agent_id: Option<String>,
+}

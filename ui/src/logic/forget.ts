@@ -48,6 +48,8 @@ export function receiptWords(receipt: ForgetReceipt): string {
   const elsewhere: string[] = [];
   if (receipt.changesets > 0) elsewhere.push(countWords(receipt.changesets, "change", "changes"));
   if (receipt.core_versions > 0) elsewhere.push(countWords(receipt.core_versions, "profile version", "profile versions"));
+  const notes = receipt.agent_state ?? 0;
+  if (notes > 0) elsewhere.push(countWords(notes, "assistant note", "assistant notes"));
   if (elsewhere.length > 0) parts.push(`its words were removed from ${elsewhere.join(" and ")}`);
   return `${parts.join("; ")}.`;
 }

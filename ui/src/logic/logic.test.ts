@@ -79,7 +79,7 @@ describe("plain words", () => {
     expect(byPhrase.notes).toHaveLength(1);
     expect(forgetsAnything({ memories: [], changesets: 0, core_versions: 0 })).toBe(false);
     expect(forgetsAnything({ memories: [], changesets: 0, core_versions: 2 })).toBe(true);
-    expect(receiptWords({ memories: 1, changesets: 2, core_versions: 0, phrase: false })).toBe(
+    expect(receiptWords({ memories: 1, changesets: 2, core_versions: 0, agent_state: 0, phrase: false })).toBe(
       "Forgotten for good: 1 memory; its words were removed from 2 changes.",
     );
     const forgot = {
@@ -89,7 +89,7 @@ describe("plain words", () => {
         kind: "forget" as const,
         status: "committed" as const,
         decided_by: "user" as const,
-        forget: { receipt: { memories: 2, changesets: 1, core_versions: 0, phrase: true } },
+        forget: { receipt: { memories: 2, changesets: 1, core_versions: 0, agent_state: 0, phrase: true } },
       },
     };
     expect(changeHeadline(forgot)).toBe("Forgot 2 memories and every mention of a phrase, for good");

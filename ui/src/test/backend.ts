@@ -226,7 +226,7 @@ export class Backend {
         );
         if (cmd === "forget_plan") return { memories: going, changesets: going.length, core_versions: 0 };
         this.memories = this.memories.filter((m) => !going.includes(m));
-        return { memories: going.length, changesets: going.length, core_versions: 0, phrase: phrase !== null };
+        return { memories: going.length, changesets: going.length, core_versions: 0, agent_state: 0, phrase: phrase !== null };
       }
       case "lineage":
         return { memory: this.memories[0], origin: mergeView(3), replaced_by: null };

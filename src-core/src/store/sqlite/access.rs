@@ -11,14 +11,14 @@ use rusqlite::Connection;
 use super::fts_terms::TermStats;
 use super::side::SideReader;
 use super::vector_index::VectorIndex;
-use super::{changesets, core_versions, forget, fts, memories, vectors};
+use super::{agent_state, changesets, core_versions, forget, fts, memories, vectors};
 use crate::Result;
 use crate::store::MetaKey;
 use crate::store::backend::{Pool, Ranked, Reader, Signals, Unembedded, Writer};
 use crate::types::{
-    Changeset, ChangesetFilter, ChangesetId, ChangesetStatus, ChangesetSummary, CoreAuthor, CoreVersion, CoreVersionId,
-    DecidedBy, MemoryAttributes, MemoryFilter, MemoryId, MemoryRecord, MemoryStatus, ProposedItem, RelatedItem,
-    Section,
+    AgentState, AgentStateChange, Changeset, ChangesetFilter, ChangesetId, ChangesetStatus, ChangesetSummary,
+    CoreAuthor, CoreVersion, CoreVersionId, DecidedBy, MemoryAttributes, MemoryFilter, MemoryId, MemoryRecord,
+    MemoryStatus, ProposedItem, RelatedItem, Section,
 };
 
 /// A locked connection and what searches on it share. The connection's lock is held for
@@ -185,6 +185,18 @@ impl Reader for Access<'_> {
         vectors::distances(self.conn, query, rowids)
     }
 
+    fn agent_state(&self, agent_id: &str, key: &str) -> Result<Option<AgentState>> {
+        agent_state::get(self.conn, agent_id, key)
+    }
+
+    fn agent_states(&self, agent_id: &str) -> Result<Vec<AgentState>> {
+        agent_state::list(self.conn, agent_id)
+    }
+
+    fn agent_state_history(&self, agent_id: &str, key: &str) -> Result<Vec<AgentStateChange>> {
+        agent_state::history(self.conn, agent_id, key)
+    }
+
     fn full_text(&self, words: &[String], k: usize, filter: &MemoryFilter) -> Result<Ranked> {
         let mut stats = self.term_stats.lock().unwrap_or_else(PoisonError::into_inner);
         fts::search_terms(self.conn, &mut stats, words, k, filter)
@@ -271,6 +283,18 @@ impl Writer for Access<'_> {
 
     fn set_pinned(&self, rowid: i64, pinned: bool, ts: i64) -> Result<()> {
         memories::set_pinned(self.conn, rowid, pinned, ts)
+    }
+
+    fn put_agent_state(&self, agent_id: &str, key: &str, value: &str, ts: i64) -> Result<()> {
+        agent_state::put(self.conn, agent_id, key, value, ts)
+    }
+
+    fn delete_agent_state(&self, agent_id: &str, key: &str, ts: i64) -> Result<bool> {
+        agent_state::delete(self.conn, agent_id, key, ts)
+    }
+
+    fn redact_agent_state(&self, redact: &dyn Fn(&str) -> Option<String>) -> Result<usize> {
+        agent_state::redact(self.conn, redact)
     }
 
     fn insert_changeset(&self, changeset: &Changeset) -> Result<ChangesetId> {

@@ -5,6 +5,7 @@
 //! [`super::backend`].
 
 mod access;
+mod agent_state;
 pub(crate) mod changesets;
 pub(crate) mod core_versions;
 mod filter;

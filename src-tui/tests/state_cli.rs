@@ -1,0 +1,138 @@
+//! Agent state through the real binary: `haema state` (values read as JSON when they are
+//! JSON, - from stdin, per agent, history, deletions) and the MCP tools get_agent_state /
+//! set_agent_state / delete_agent_state on the same store.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+
+#[test]
+fn haema_state_sets_gets_lists_and_keeps_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s");
+    let set = json_of(&haema(
+        &store,
+        &[],
+        &[
+            "state",
+            "set",
+            "current_task",
+            r#"{"step": 2}"#,
+            "--agent",
+            "planner",
+            "--json",
+        ],
+        None,
+    ));
+    assert_eq!(set["value"], json!({"step": 2}), "JSON is read as JSON");
+    ok(&haema(
+        &store,
+        &[],
+        &["state", "set", "current_task", "pack the bags", "--agent", "planner"],
+        None,
+    ));
+    ok(&haema(
+        &store,
+        &[],
+        &["state", "set", "note", "-"],
+        Some("from stdin\n"),
+    ));
+
+    let got = ok(&haema(
+        &store,
+        &[],
+        &["state", "get", "current_task", "--agent", "planner"],
+        None,
+    ));
+    assert_eq!(got, "pack the bags\n");
+    let got = json_of(&haema(&store, &[], &["state", "get", "note", "--json"], None));
+    assert_eq!(got["value"], "from stdin");
+    assert_eq!(got["agent_id"], "default");
+    let listed = ok(&haema(&store, &[], &["state", "list", "--agent", "planner"], None));
+    assert!(listed.contains("current_task = pack the bags"), "{listed}");
+
+    let missing = haema(&store, &[], &["state", "get", "nothing"], None);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(stderr(&missing).contains("is not set"), "{}", stderr(&missing));
+    assert_eq!(
+        json_of(&haema(&store, &[], &["state", "get", "nothing", "--json"], None)),
+        Value::Null
+    );
+
+    ok(&haema(
+        &store,
+        &[],
+        &["state", "delete", "current_task", "--agent", "planner"],
+        None,
+    ));
+    let history = json_of(&haema(
+        &store,
+        &[],
+        &["state", "history", "current_task", "--agent", "planner", "--json"],
+        None,
+    ));
+    let values: Vec<Value> = history.as_array().unwrap().iter().map(|c| c["value"].clone()).collect();
+    assert_eq!(values, [json!({"step": 2}), json!("pack the bags"), Value::Null]);
+
+    let empty_key = haema(&store, &[], &["state", "set", " ", "x"], None);
+    assert!(!empty_key.status.success());
+    assert!(stderr(&empty_key).contains("key is empty"), "{}", stderr(&empty_key));
+}
+
+#[test]
+fn an_agent_reads_and_writes_its_state_over_mcp() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s");
+    ok(&haema(
+        &store,
+        &[],
+        &["state", "set", "cursor", "41", "--agent", "scout"],
+        None,
+    ));
+    // One server per call, so the calls run in order (a server may answer lines at once).
+    let call = |name: &str, arguments: Value| -> Value {
+        let lines = [
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": name, "arguments": arguments}}),
+        ];
+        let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        let out = haema(&store, &[], &["mcp"], Some(&input));
+        let answers: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        answers
+            .iter()
+            .find(|a| a["id"] == 2)
+            .unwrap_or_else(|| panic!("{answers:#?}"))["result"]
+            .clone()
+    };
+    let got = call("get_agent_state", json!({"key": "cursor", "agent_id": "scout"}));
+    assert_eq!(got["structuredContent"]["value"], 41, "{got}");
+    assert!(got["structuredContent"]["updated_at"].is_string());
+    let set = call(
+        "set_agent_state",
+        json!({"key": "cursor", "value": 42, "agent_id": "scout"}),
+    );
+    assert_eq!(set["structuredContent"]["value"], 42);
+    let missing = call("get_agent_state", json!({"key": "missing"}));
+    assert_eq!(missing["structuredContent"]["value"], Value::Null);
+    let refused = call("set_agent_state", json!({"key": "x", "value": 1, "colour": "red"}));
+    assert_eq!(refused["isError"], true, "an unknown argument is refused");
+    let deleted = call("delete_agent_state", json!({"key": "cursor", "agent_id": "scout"}));
+    assert_eq!(deleted["structuredContent"]["deleted"], true);
+    let history = json_of(&haema(
+        &store,
+        &[],
+        &["state", "history", "cursor", "--agent", "scout", "--json"],
+        None,
+    ));
+    assert_eq!(
+        history.as_array().unwrap().len(),
+        3,
+        "set by the CLI, by the agent, deleted"
+    );
+}
