@@ -29,7 +29,10 @@ async fn main() -> haema_core::Result<()> {
 
     let turns = [
         ("I'm vegetarian, by the way.", Some("The user is vegetarian")),
-        ("Book a table for Friday.", Some("The user wants a table booked for Friday")),
+        (
+            "Book a table for Friday.",
+            Some("The user wants a table booked for Friday"),
+        ),
         ("What should I eat on Friday?", None),
     ];
     for (user, learned) in turns {
