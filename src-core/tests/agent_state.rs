@@ -25,7 +25,11 @@ async fn each_agent_keeps_its_own_keys_with_their_history() {
     m.set_agent_state("scout", "current_task", json!("look around"))
         .await
         .unwrap();
-    m.set_agent_state("", "mood", json!(true)).await.unwrap();
+    m.set_agent_state(haema_core::DEFAULT_AGENT, "mood", json!(true))
+        .await
+        .unwrap();
+    let nameless = m.set_agent_state("  ", "mood", json!(1)).await.unwrap_err();
+    assert!(nameless.to_string().contains("agent id is empty"), "{nameless}");
 
     let now = m.get_agent_state("planner", "current_task").await.unwrap().unwrap();
     assert_eq!(now.value, json!("pack"));
@@ -41,7 +45,6 @@ async fn each_agent_keeps_its_own_keys_with_their_history() {
             .unwrap()
             .value,
         json!(true),
-        "no agent id means the default agent"
     );
     let keys: Vec<String> = m
         .list_agent_state("planner")
@@ -130,5 +133,56 @@ async fn forgetting_a_phrase_blanks_it_in_agent_state_too() {
         let bytes = std::fs::read(entry.unwrap().path()).unwrap();
         let text = String::from_utf8_lossy(&bytes).to_lowercase();
         assert!(!text.contains("elm street"), "a byte of the store still holds it");
+    }
+}
+
+#[tokio::test]
+async fn a_phrase_only_agent_state_holds_is_forgotten_too_and_keys_that_name_it_go() {
+    let f = fixture_without_llm(ReviewPolicy::Auto).await;
+    let m = &f.memory;
+    m.add(items(&["The user plays the cello"])).await.unwrap();
+    m.set_agent_state("courier", "addr", json!("ship to Quokka Street"))
+        .await
+        .unwrap();
+    m.set_agent_state("courier", "quokka street gate code", json!(4417))
+        .await
+        .unwrap();
+    m.set_agent_state("courier", "addr", json!("ship to the depot"))
+        .await
+        .unwrap();
+    m.delete_agent_state("courier", "addr").await.unwrap();
+    let history = m.agent_state_history("courier", "addr").await.unwrap();
+    assert_eq!(
+        history.iter().map(|c| c.deleted).collect::<Vec<_>>(),
+        [false, false, true]
+    );
+
+    let request = ForgetRequest {
+        memory_ids: Vec::new(),
+        mentioning: Some("QUOKKA street".into()),
+    };
+    let plan = m.forget_plan(request.clone()).await.unwrap();
+    assert!(plan.memories.is_empty());
+    assert_eq!(
+        plan.agent_state, 3,
+        "a value in history, a key now and in history: {plan:?}"
+    );
+    assert!(!plan.is_empty());
+    let receipt = m.forget(request).await.unwrap().forget.unwrap().receipt.unwrap();
+    assert_eq!(receipt.agent_state, 3);
+    assert_eq!(m.list_agent_state("courier").await.unwrap(), Vec::new());
+    let history = m.agent_state_history("courier", "addr").await.unwrap();
+    assert_eq!(history.len(), 3, "the history stays, blanked");
+    assert!(!format!("{history:?}").to_lowercase().contains("quokka"));
+    assert!(
+        m.agent_state_history("courier", "quokka street gate code")
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(latest(m).await, ["The user plays the cello"], "no memory is touched");
+    for entry in std::fs::read_dir(f.dir.path()).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        assert!(!String::from_utf8_lossy(&bytes).to_lowercase().contains("quokka"));
     }
 }

@@ -315,3 +315,24 @@ async fn an_empty_request_or_an_unknown_id_is_refused() {
         .unwrap_err();
     assert!(matches!(err, Error::NotFound(_)), "{err:?}");
 }
+
+#[tokio::test]
+async fn forgetting_one_memory_keeps_the_other_items_of_an_add_no_llm_touched() {
+    let f = fixture_without_llm(ReviewPolicy::Auto).await;
+    let added = f
+        .memory
+        .add(items(&["Secret code is ZEBRA42.", "Other fact about cats."]))
+        .await
+        .unwrap();
+    let id = id_of(&f, "Secret code is ZEBRA42.").await;
+    f.memory
+        .forget(haema_core::ForgetRequest {
+            memory_ids: vec![id],
+            mentioning: None,
+        })
+        .await
+        .unwrap();
+    let changeset = f.memory.changeset(added.changeset.unwrap()).await.unwrap();
+    assert_eq!(changeset.inputs, ["[forgotten]", "Other fact about cats."]);
+    assert_eq!(latest(&f.memory).await, ["Other fact about cats."]);
+}

@@ -32,7 +32,21 @@ pub fn score(value: f64) -> String {
 
 /// One line of a memory for a list: newlines shown as ⏎.
 pub fn one_line(text: &str) -> String {
-    text.replace('\n', " ⏎ ")
+    printable(text).replace('\n', " ⏎ ")
+}
+
+/// Text safe to print on a terminal: a control character (an escape sequence could retitle
+/// or clear the terminal) is shown as `�`; tabs and line ends stay.
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() && !matches!(c, '\n' | '\t' | '\r') {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
+        .collect()
 }
 
 /// How many of a changeset's inputs a list line shows; [`haema_core::ChangesetSummary`]

@@ -37,7 +37,9 @@ pub fn cli(error: &Error) -> Option<String> {
             changeset: id,
             status: ChangesetStatus::Stale,
             ..
-        } => format!("re-run it with `haema review rerun {id}` or reject it with `haema review reject {id}`"),
+        } => format!(
+            "re-run it with `haema review rerun {id}` or reject it with `haema review reject {id}` (an edit or deletion of one memory can only be rejected, then made again)"
+        ),
         Error::ReplacedByRerun(_) => "review the new changeset with `haema review list`".to_owned(),
         Error::ReplacedSince { by: Some(by), .. } => format!("revert that first with `haema revert {by}`"),
         Error::EmbedderMismatch { .. } => REEMBED.to_owned(),

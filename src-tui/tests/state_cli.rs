@@ -75,6 +75,33 @@ fn haema_state_sets_gets_lists_and_keeps_history() {
     ));
     let values: Vec<Value> = history.as_array().unwrap().iter().map(|c| c["value"].clone()).collect();
     assert_eq!(values, [json!({"step": 2}), json!("pack the bags"), Value::Null]);
+    assert_eq!(history[2]["deleted"], true);
+    let never = ok(&haema(&store, &[], &["state", "history", "nothing"], None));
+    assert!(never.contains("was never set"), "{never}");
+
+    // Forgetting a phrase only the state holds: planned, asked for, blanked; JSON either way.
+    ok(&haema(
+        &store,
+        &[],
+        &["state", "set", "addr", "ship to Quokka Street"],
+        None,
+    ));
+    let forgot = json_of(&haema(
+        &store,
+        &[],
+        &["forget", "--mentioning", "quokka street", "--yes", "--json"],
+        None,
+    ));
+    assert_eq!(forgot["receipt"]["agent_state"], 2, "{forgot}");
+    let again = json_of(&haema(
+        &store,
+        &[],
+        &["forget", "--mentioning", "quokka street", "--yes", "--json"],
+        None,
+    ));
+    assert_eq!(again["status"], "noop", "{again}");
+    let nameless = haema(&store, &[], &["state", "set", "k", "v", "--agent", " "], None);
+    assert!(stderr(&nameless).contains("agent id is empty"), "{}", stderr(&nameless));
 
     let empty_key = haema(&store, &[], &["state", "set", " ", "x"], None);
     assert!(!empty_key.status.success());

@@ -304,6 +304,11 @@ export type ForgetPlan = {
 	changesets: number,
 	/**  core.md versions whose text would be blanked. */
 	core_versions: number,
+	/**
+	 *  Agent state entries (values now or in their history) that hold the text: blanked,
+	 *  or removed when the key or agent id itself holds it.
+	 */
+	agent_state?: number,
 };
 
 /**  What a forget removed: counts and ids, never the text. */

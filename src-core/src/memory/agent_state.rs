@@ -3,16 +3,16 @@
 use super::Memory;
 use crate::Result;
 use crate::store;
-use crate::types::{AgentState, AgentStateChange, agent_or_default, checked_key, checked_value};
+use crate::types::{AgentState, AgentStateChange, checked_agent, checked_key, checked_value};
 
 impl Memory {
-    /// One key of `agent_id`'s state (an empty agent id is [`crate::DEFAULT_AGENT`]);
-    /// `None` when it is not set.
+    /// One key of `agent_id`'s state (ids and keys are trimmed; an agent without an id of
+    /// its own uses [`crate::DEFAULT_AGENT`]); `None` when it is not set.
     ///
     /// # Errors
-    /// [`crate::Error::InvalidArgument`] for an empty or over-long key.
+    /// [`crate::Error::InvalidArgument`] for an empty agent id or an empty or over-long key.
     pub async fn get_agent_state(&self, agent_id: &str, key: &str) -> Result<Option<AgentState>> {
-        let (agent, key) = (agent_or_default(agent_id), checked_key(key)?);
+        let (agent, key) = (checked_agent(agent_id)?, checked_key(key)?);
         self.blocking(move |inner| inner.store.read(|r| r.agent_state(&agent, &key)))
             .await
     }
@@ -21,9 +21,10 @@ impl Memory {
     /// change in its history. Returns the key as it is now.
     ///
     /// # Errors
-    /// [`crate::Error::InvalidArgument`] for an empty or over-long key or a value too large.
+    /// [`crate::Error::InvalidArgument`] for an empty agent id, an empty or over-long key or a
+    /// value too large.
     pub async fn set_agent_state(&self, agent_id: &str, key: &str, value: serde_json::Value) -> Result<AgentState> {
-        let (agent, key) = (agent_or_default(agent_id), checked_key(key)?);
+        let (agent, key) = (checked_agent(agent_id)?, checked_key(key)?);
         let text = checked_value(&value)?;
         self.blocking(move |inner| {
             inner
@@ -36,8 +37,11 @@ impl Memory {
     }
 
     /// Every key of `agent_id`'s state, by key.
+    ///
+    /// # Errors
+    /// [`crate::Error::InvalidArgument`] for an empty agent id.
     pub async fn list_agent_state(&self, agent_id: &str) -> Result<Vec<AgentState>> {
-        let agent = agent_or_default(agent_id);
+        let agent = checked_agent(agent_id)?;
         self.blocking(move |inner| inner.store.read(|r| r.agent_states(&agent)))
             .await
     }
@@ -46,9 +50,9 @@ impl Memory {
     /// when it was not set.
     ///
     /// # Errors
-    /// [`crate::Error::InvalidArgument`] for an empty or over-long key.
+    /// [`crate::Error::InvalidArgument`] for an empty agent id or an empty or over-long key.
     pub async fn delete_agent_state(&self, agent_id: &str, key: &str) -> Result<bool> {
-        let (agent, key) = (agent_or_default(agent_id), checked_key(key)?);
+        let (agent, key) = (checked_agent(agent_id)?, checked_key(key)?);
         self.blocking(move |inner| {
             inner
                 .store
@@ -60,9 +64,9 @@ impl Memory {
     /// Every value one key of `agent_id`'s state had, oldest first (`None`: deleted).
     ///
     /// # Errors
-    /// [`crate::Error::InvalidArgument`] for an empty or over-long key.
+    /// [`crate::Error::InvalidArgument`] for an empty agent id or an empty or over-long key.
     pub async fn agent_state_history(&self, agent_id: &str, key: &str) -> Result<Vec<AgentStateChange>> {
-        let (agent, key) = (agent_or_default(agent_id), checked_key(key)?);
+        let (agent, key) = (checked_agent(agent_id)?, checked_key(key)?);
         self.blocking(move |inner| inner.store.read(|r| r.agent_state_history(&agent, &key)))
             .await
     }

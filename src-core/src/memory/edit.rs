@@ -139,7 +139,14 @@ impl Memory {
         };
         proposal.screen();
         let (commit_now, decided_by) = match asker {
-            Asker::Person => (true, DecidedBy::User),
+            Asker::Person => {
+                // A person decides at once, but what reads like an injection is still marked.
+                if !proposal.hostile.is_empty() {
+                    let warning = crate::safety::warning(&proposal.hostile, false);
+                    proposal.warnings.push(warning);
+                }
+                (true, DecidedBy::User)
+            }
             Asker::Agent => (self.commits_without_review(&mut proposal), DecidedBy::Auto),
         };
         let warnings = proposal.warnings.clone();

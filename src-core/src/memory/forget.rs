@@ -42,10 +42,12 @@ impl Memory {
                     .iter()
                     .filter(|v| scope.needles.redact(&v.content).is_some())
                     .count();
+                let agent_state = r.count_agent_state(&|text| scope.needles.redact(text).is_some())?;
                 Ok(ForgetPlan {
                     memories: targets.into_iter().map(|(_, m)| m).collect(),
                     changesets,
                     core_versions,
+                    agent_state,
                 })
             })
         })

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::types::{Changeset, ChangesetKind, MemoryAttributes, MemoryId, Outcome};
+use crate::types::{Changeset, ChangesetKind, MemoryAttributes, MemoryId};
 
 /// What forgotten text is replaced with.
 pub(crate) const BLANK: &str = "[forgotten]";
@@ -124,8 +124,9 @@ fn match_at(chars: &[(usize, char)], start: usize, phrase: &[char]) -> Option<us
 /// Blanks forgotten text in a changeset; true when anything changed.
 ///
 /// `made_forgotten` says the changeset made one of the forgotten memories: when an LLM
-/// built it (an `add` that is not an import), its raw input, inputs and LLM answers are
-/// blanked whole, because the model may have written the fact in other words. Items that
+/// built it (an `add` that called the LLM), its raw input, inputs and LLM answers are
+/// blanked whole, because the model may have written the fact in other words. An add
+/// stored as given (no LLM, an import, a person's edit) keeps its other items. Items that
 /// are a forgotten memory (`forgotten`) are blanked whole.
 pub(crate) fn redact_changeset(
     changeset: &mut Changeset,
@@ -134,7 +135,7 @@ pub(crate) fn redact_changeset(
     made_forgotten: bool,
 ) -> bool {
     let mut changed = false;
-    let whole = made_forgotten && changeset.kind == ChangesetKind::Add && changeset.outcome != Outcome::Import;
+    let whole = made_forgotten && changeset.kind == ChangesetKind::Add && !changeset.llm_calls.is_empty();
     if whole {
         if let Some(raw) = changeset.raw_input.as_mut().filter(|r| r.as_str() != BLANK) {
             *raw = BLANK.to_owned();

@@ -6,20 +6,27 @@
 //! messages. Joiners and variation selectors are also part of emoji and of Indic, Arabic and
 //! Persian writing: there, beside a non-ASCII character, they are kept.
 
+/// Terminal controls (C0 but tab and line ends, DEL, C1): an escape sequence in memory text
+/// could retitle or clear the terminal that prints it, or hide text from the person reading.
+fn is_terminal_control(c: char) -> bool {
+    c.is_control() && !matches!(c, '\t' | '\n' | '\r')
+}
+
 /// Characters that hide or reorder text wherever they are.
 fn always_hidden(c: char) -> bool {
-    matches!(c,
-        '\u{200B}'                      // zero-width space
-        | '\u{200E}' | '\u{200F}'       // left-to-right and right-to-left marks
-        | '\u{202A}'..='\u{202E}'       // bidi embeddings and overrides
-        | '\u{2060}'..='\u{2064}'       // word joiner, invisible operators
-        | '\u{2066}'..='\u{2069}'       // bidi isolates
-        | '\u{206A}'..='\u{206F}'       // deprecated format controls
-        | '\u{FEFF}'                    // zero-width no-break space (byte-order mark)
-        | '\u{061C}'                    // Arabic letter mark
-        | '\u{180E}'                    // Mongolian vowel separator
-        | '\u{E0000}'..='\u{E007F}'     // tag characters ("ASCII smuggling")
-    )
+    is_terminal_control(c)
+        || matches!(c,
+            '\u{200B}'                      // zero-width space
+            | '\u{200E}' | '\u{200F}'       // left-to-right and right-to-left marks
+            | '\u{202A}'..='\u{202E}'       // bidi embeddings and overrides
+            | '\u{2060}'..='\u{2064}'       // word joiner, invisible operators
+            | '\u{2066}'..='\u{2069}'       // bidi isolates
+            | '\u{206A}'..='\u{206F}'       // deprecated format controls
+            | '\u{FEFF}'                    // zero-width no-break space (byte-order mark)
+            | '\u{061C}'                    // Arabic letter mark
+            | '\u{180E}'                    // Mongolian vowel separator
+            | '\u{E0000}'..='\u{E007F}'     // tag characters ("ASCII smuggling")
+        )
 }
 
 fn is_variation_selector(c: char) -> bool {
@@ -60,7 +67,7 @@ fn hides(chars: &[char], i: usize) -> bool {
 
 /// The text without the characters that hide text, and those characters in order.
 pub(crate) fn strip_hidden(text: &str) -> (String, Vec<char>) {
-    if text.is_ascii() {
+    if text.is_ascii() && !text.chars().any(is_terminal_control) {
         return (text.to_owned(), Vec::new());
     }
     let chars: Vec<char> = text.chars().collect();
@@ -143,6 +150,11 @@ mod tests {
         assert_eq!(hidden.len(), 2);
         let (_, tags) = strip_hidden("hi\u{E0069}\u{E0067}");
         assert_eq!(tags.len(), 2);
+        // Terminal escape sequences are hidden characters too, even in ASCII text; tabs and
+        // line ends are not.
+        let (text, controls) = strip_hidden("Plain \x1b]0;pwned\x07 \x1b[2J clear\tand\r\nmore");
+        assert_eq!(text, "Plain ]0;pwned [2J clear\tand\r\nmore");
+        assert_eq!(controls, vec!['\x1b', '\x07', '\x1b']);
         assert_eq!(
             describe_hidden(&['\u{200B}', '\u{200B}', '\u{202E}']),
             "U+200B ×2, U+202E"

@@ -135,6 +135,9 @@ pub(crate) trait Reader {
     fn agent_state(&self, agent_id: &str, key: &str) -> Result<Option<AgentState>>;
     /// Every key of an agent's state, by key.
     fn agent_states(&self, agent_id: &str) -> Result<Vec<AgentState>>;
+    /// Agent state entries (now and in history) of which `matches` holds for the agent id,
+    /// the key or the value.
+    fn count_agent_state(&self, matches: &dyn Fn(&str) -> bool) -> Result<usize>;
     /// Every change of one key of an agent's state, oldest first.
     fn agent_state_history(&self, agent_id: &str, key: &str) -> Result<Vec<AgentStateChange>>;
     /// The cosine distance of `query` to each of these memories that has a vector.
@@ -210,7 +213,8 @@ pub(crate) trait Writer: Reader {
     fn put_agent_state(&self, agent_id: &str, key: &str, value: &str, ts: i64) -> Result<()>;
     /// Deletes one key of an agent's state and records it; false when there was none.
     fn delete_agent_state(&self, agent_id: &str, key: &str, ts: i64) -> Result<bool>;
-    /// Rewrites each agent state value (and its history) that `redact` changes (forgetting).
+    /// Rewrites each agent state value (and its history) that `redact` changes, and removes
+    /// the entries whose agent id or key it changes (forgetting); returns how many.
     fn redact_agent_state(&self, redact: &dyn Fn(&str) -> Option<String>) -> Result<usize>;
     /// Pins or unpins a memory (any status), as of `ts`.
     fn set_pinned(&self, rowid: i64, pinned: bool, ts: i64) -> Result<()>;

@@ -33,7 +33,9 @@ pub struct AgentState {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct AgentStateChange {
-    /// The value set, or `None` for a deletion.
+    /// True when the key was deleted (then `value` is `None`).
+    pub deleted: bool,
+    /// The value set (JSON `null` is a value too), or `None` for a deletion.
     pub value: Option<serde_json::Value>,
     /// When (Unix ms).
     pub at_ms: i64,
@@ -41,14 +43,15 @@ pub struct AgentStateChange {
     pub at: String,
 }
 
-/// The agent id as used: trimmed, [`DEFAULT_AGENT`] when empty.
-pub(crate) fn agent_or_default(agent_id: &str) -> String {
+/// The agent id as used (trimmed), or why it cannot be one.
+pub(crate) fn checked_agent(agent_id: &str) -> Result<String> {
     let agent = agent_id.trim();
     if agent.is_empty() {
-        DEFAULT_AGENT.to_owned()
-    } else {
-        agent.to_owned()
+        return Err(Error::InvalidArgument(format!(
+            "the agent id is empty: name the agent, or use `{DEFAULT_AGENT}`"
+        )));
     }
+    Ok(agent.to_owned())
 }
 
 /// The key as used (trimmed), or why it cannot be one.

@@ -73,4 +73,15 @@ pub struct ForgetPlan {
     pub changesets: usize,
     /// core.md versions whose text would be blanked.
     pub core_versions: usize,
+    /// Agent state entries (values now or in their history) that hold the text: blanked,
+    /// or removed when the key or agent id itself holds it.
+    #[serde(default)]
+    pub agent_state: usize,
+}
+
+impl ForgetPlan {
+    /// True when the forget would remove nothing at all.
+    pub fn is_empty(&self) -> bool {
+        self.memories.is_empty() && self.changesets == 0 && self.core_versions == 0 && self.agent_state == 0
+    }
 }

@@ -33,7 +33,10 @@ pub async fn run(memory: &Memory, args: ForgetArgs) -> Result<()> {
         return Err(UsageError("say what to forget: memory ids, --search QUERY or --mentioning PHRASE".into()).into());
     }
     let plan = memory.forget_plan(request.clone()).await?;
-    if plan.memories.is_empty() && plan.changesets == 0 && plan.core_versions == 0 {
+    if plan.is_empty() {
+        if args.json {
+            return output::json(&json!({"changeset": null, "status": "noop", "memories": [], "receipt": null}));
+        }
         return print("Nothing to forget: no memory or recorded text matches.\n");
     }
     if !args.yes {
@@ -54,6 +57,12 @@ fn confirm(plan: &ForgetPlan) -> Result<()> {
         for m in &plan.memories {
             text.push_str(&format!("  {}  {}  {}\n", m.id, m.status, one_line(&m.content)));
         }
+    }
+    if plan.agent_state > 0 {
+        text.push_str(&format!(
+            "It is also in {} agent state entries, which are blanked (or removed when a key names it).\n",
+            plan.agent_state
+        ));
     }
     text.push_str(&format!(
         "Their text is also blanked in {} earlier changes and {} core.md versions, and no copy stays in the store's files.\n",

@@ -61,6 +61,12 @@ pub async fn run(memory: &Memory, command: StateCommand) -> Result<()> {
             if agent.json {
                 return output::json(&changes);
             }
+            if changes.is_empty() {
+                return print(&format!(
+                    "The state key “{key}” of agent “{}” was never set.\n",
+                    agent.agent_id
+                ));
+            }
             let text: String = changes
                 .iter()
                 .map(|c| match &c.value {

@@ -53,6 +53,7 @@ fn memory_json(m: &haema_core::MemoryRecord) -> Value {
         "content": m.content,
         "timestamp": m.timestamp,
         "learned_at": haema_core::format_utc(m.timestamp_ms),
+        "pinned": m.pinned,
     });
     if let (Some(object), Ok(Value::Object(attributes))) = (row.as_object_mut(), serde_json::to_value(&m.attributes)) {
         object.extend(attributes);
@@ -166,7 +167,7 @@ impl HaemaServer {
         description = "Read one key of your working state (not a memory: a small key/value store for things like the current task or a cursor): `key`, and `agent_id` when several agents share the store. Answers `{key, value, updated_at}`; `value` is null when the key is not set."
     )]
     async fn get_agent_state(&self, Parameters(p): Parameters<StateKeyParams>) -> Result<CallToolResult, ErrorData> {
-        let agent = p.agent_id.unwrap_or_default();
+        let agent = p.agent_id.unwrap_or_else(|| haema_core::DEFAULT_AGENT.to_owned());
         match self.memory().get_agent_state(&agent, &p.key).await {
             Ok(state) => ok(state_answer(&p.key, state.as_ref())),
             Err(e) => core_error(&e),
@@ -177,7 +178,7 @@ impl HaemaServer {
         description = "Set one key of your working state to any JSON `value` (at most 64 KB): the current task, a step, a cursor. It is not searched or merged like memories; every change is kept. Give `agent_id` when several agents share the store."
     )]
     async fn set_agent_state(&self, Parameters(p): Parameters<SetStateParams>) -> Result<CallToolResult, ErrorData> {
-        let agent = p.agent_id.unwrap_or_default();
+        let agent = p.agent_id.unwrap_or_else(|| haema_core::DEFAULT_AGENT.to_owned());
         match self.memory().set_agent_state(&agent, &p.key, p.value).await {
             Ok(state) => ok(state_answer(&state.key, Some(&state))),
             Err(e) => core_error(&e),
@@ -186,7 +187,7 @@ impl HaemaServer {
 
     #[tool(description = "Delete one key of your working state: `key` (and `agent_id`). Answers `{deleted}`.")]
     async fn delete_agent_state(&self, Parameters(p): Parameters<StateKeyParams>) -> Result<CallToolResult, ErrorData> {
-        let agent = p.agent_id.unwrap_or_default();
+        let agent = p.agent_id.unwrap_or_else(|| haema_core::DEFAULT_AGENT.to_owned());
         match self.memory().delete_agent_state(&agent, &p.key).await {
             Ok(deleted) => ok(json!({ "deleted": deleted })),
             Err(e) => core_error(&e),
@@ -308,7 +309,13 @@ impl HaemaServer {
             ..haema_core::RecallOptions::default()
         };
         match self.memory().recall_with(&p.query, &options).await {
-            Ok(recall) => Ok(CallToolResult::success(vec![ContentBlock::text(recall.text)])),
+            Ok(recall) => {
+                let mut blocks = vec![ContentBlock::text(recall.text)];
+                if let Some(notice) = recall.notice {
+                    blocks.push(ContentBlock::text(format!("Note: {notice}.")));
+                }
+                Ok(CallToolResult::success(blocks))
+            }
             Err(e) => tool_error(format!("recall failed: {}", crate::remedy::with_agent_remedy(&e))),
         }
     }

@@ -14,7 +14,7 @@ export interface ForgetQuestion {
 
 /** Whether a plan would remove anything at all. */
 export function forgetsAnything(plan: ForgetPlan): boolean {
-  return plan.memories.length > 0 || plan.changesets > 0 || plan.core_versions > 0;
+  return plan.memories.length > 0 || plan.changesets > 0 || plan.core_versions > 0 || (plan.agent_state ?? 0) > 0;
 }
 
 /** The words shown before a forget: a phrase's own wording when one was typed. */

@@ -189,6 +189,10 @@ impl Reader for Access<'_> {
         agent_state::get(self.conn, agent_id, key)
     }
 
+    fn count_agent_state(&self, matches: &dyn Fn(&str) -> bool) -> Result<usize> {
+        agent_state::count(self.conn, matches)
+    }
+
     fn agent_states(&self, agent_id: &str) -> Result<Vec<AgentState>> {
         agent_state::list(self.conn, agent_id)
     }

@@ -55,6 +55,7 @@ pub(crate) fn history(conn: &Connection, agent_id: &str, key: &str) -> Result<Ve
         .collect::<rusqlite::Result<Vec<(Option<String>, i64)>>>()?
         .into_iter()
         .map(|(value, at_ms)| AgentStateChange {
+            deleted: value.is_none(),
             value: value.map(|v| serde_json::from_str(&v).unwrap_or(serde_json::Value::String(v))),
             at_ms,
             at: iso_utc(at_ms),
@@ -91,24 +92,44 @@ pub(crate) fn delete(conn: &Connection, agent_id: &str, key: &str, ts: i64) -> R
     Ok(removed > 0)
 }
 
-/// Rewrites every state value and history entry that `redact` changes (it gets the JSON
-/// text and answers the new text, or `None` to leave it); returns how many rows changed.
+/// One entry of either table: `(table, rowid, agent id, key, value)`.
+type Entry = (&'static str, i64, String, String, Option<String>);
+
+/// Every entry of the two tables.
+fn entries(conn: &Connection) -> Result<Vec<Entry>> {
+    let mut out = Vec::new();
+    for table in ["agent_state", "agent_state_history"] {
+        let mut stmt = conn.prepare(&format!("SELECT rowid, agent_id, key, value FROM {table}"))?;
+        let rows = stmt.query_map([], |r| Ok((table, r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        out.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
+    }
+    Ok(out)
+}
+
+/// How many entries (now and in history) `matches` holds for, in their agent id, key or
+/// value.
+pub(crate) fn count(conn: &Connection, matches: &dyn Fn(&str) -> bool) -> Result<usize> {
+    Ok(entries(conn)?
+        .iter()
+        .filter(|(_, _, agent, key, value)| matches(agent) || matches(key) || value.as_deref().is_some_and(matches))
+        .count())
+}
+
+/// Removes every entry whose agent id or key `redact` changes (a name cannot be half
+/// blanked) and rewrites every value it changes (it gets the JSON text and answers the new
+/// text, or `None` to leave it); returns how many entries changed.
 pub(crate) fn redact(conn: &Connection, redact: &dyn Fn(&str) -> Option<String>) -> Result<usize> {
     let mut changed = 0;
-    for table in ["agent_state", "agent_state_history"] {
-        let rows: Vec<(i64, String)> = {
-            let mut stmt = conn.prepare(&format!("SELECT rowid, value FROM {table} WHERE value IS NOT NULL"))?;
-            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-            rows.collect::<rusqlite::Result<_>>()?
-        };
-        for (rowid, value) in rows {
-            if let Some(blanked) = redact(&value) {
-                conn.execute(
-                    &format!("UPDATE {table} SET value = ?2 WHERE rowid = ?1"),
-                    params![rowid, blanked],
-                )?;
-                changed += 1;
-            }
+    for (table, rowid, agent, key, value) in entries(conn)? {
+        if redact(&agent).is_some() || redact(&key).is_some() {
+            conn.execute(&format!("DELETE FROM {table} WHERE rowid = ?1"), [rowid])?;
+            changed += 1;
+        } else if let Some(blanked) = value.as_deref().and_then(redact) {
+            conn.execute(
+                &format!("UPDATE {table} SET value = ?2 WHERE rowid = ?1"),
+                params![rowid, blanked],
+            )?;
+            changed += 1;
         }
     }
     Ok(changed)

@@ -54,7 +54,7 @@ pub fn draw(state: &LatestState, frame: &mut Frame<'_>, area: Rect, app: &App, u
         .collect();
     widgets::list(frame, list_area, items, &state.cursor, block(title, ui), ui);
     if let Some(m) = state.selected() {
-        let mut lines = vec![Line::from(m.content.clone())];
+        let mut lines = vec![Line::from(crate::output::printable(&m.content))];
         lines.push(Line::from(""));
         let mut meta = format!("added {}", ui.clock.format(m.timestamp_ms));
         if let Some(c) = m.changeset_id {

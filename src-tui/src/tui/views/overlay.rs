@@ -57,7 +57,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
             frame.render_widget(Clear, large);
             let m = &lineage.memory;
             let mut lines = vec![
-                Line::from(m.content.clone()),
+                Line::from(crate::output::printable(&m.content)),
                 Line::from(""),
                 field("status", format!("{:?}", m.status).to_lowercase(), ui),
                 field("added", ui.clock.format(m.timestamp_ms), ui),

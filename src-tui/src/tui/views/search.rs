@@ -110,7 +110,10 @@ fn preview(state: &SearchState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
         widgets::text(frame, area, Vec::new(), block(" Preview · p: recall preview ", ui), 0);
         return;
     };
-    let mut lines = vec![Line::from(hit.memory.content.clone()), Line::from("")];
+    let mut lines = vec![
+        Line::from(crate::output::printable(&hit.memory.content)),
+        Line::from(""),
+    ];
     lines.push(field(
         "score",
         format!("{:.4} (found by {})", hit.score, found_by(hit.found_by)),

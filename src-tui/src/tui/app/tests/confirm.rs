@@ -22,6 +22,7 @@ fn forget_shows_what_goes_asks_and_only_then_forgets() {
             memories: vec![record(2)],
             changesets: 1,
             core_versions: 0,
+            agent_state: 0,
         }),
     });
     match &a.overlay {
@@ -40,6 +41,7 @@ fn forget_shows_what_goes_asks_and_only_then_forgets() {
             memories: vec![record(2)],
             changesets: 1,
             core_versions: 0,
+            agent_state: 0,
         }),
     });
     assert_eq!(key(&mut a, KeyCode::Char('y')), vec![Effect::Forget("m2".into())]);
