@@ -94,10 +94,18 @@ pub(crate) fn run(
     }
     ranked.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
     ranked.retain(|(rowid, _)| records.get(rowid).is_some_and(|m| m.status == MemoryStatus::Active));
-    // The similarity of the hits only the full-text signal found, for their readable score.
+    // The similarity of the hits only the full-text signal found, for their readable score:
+    // of the top `n` (scores are made lazily below, for the hits returned), or of every
+    // candidate when a minimum score may leave some out.
+    let scored = if options.min_score.is_some() { ranked.len() } else { n };
     let measured = match vector {
         Some(v) if mode == SearchMode::Hybrid => {
-            let unmeasured: Vec<i64> = ranked.iter().filter(|r| r.1.distance.is_none()).map(|r| r.0).collect();
+            let unmeasured: Vec<i64> = ranked
+                .iter()
+                .take(scored)
+                .filter(|r| r.1.distance.is_none())
+                .map(|r| r.0)
+                .collect();
             store.distances(v, &unmeasured)?
         }
         _ => std::collections::HashMap::new(),
