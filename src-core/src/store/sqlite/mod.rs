@@ -8,6 +8,7 @@ mod access;
 mod agent_state;
 pub(crate) mod changesets;
 pub(crate) mod core_versions;
+mod exact_distances;
 mod filter;
 mod forget;
 pub(crate) mod fts;
