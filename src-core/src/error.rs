@@ -137,6 +137,13 @@ pub enum Error {
     /// The disk (or quota) holding the store is full; the write was rolled back.
     #[error("the disk holding the store is full, so nothing was changed; free some space and try again")]
     DiskFull,
+
+    /// The store keeps each user's memories apart (`scope = "per_user"`) and the call did
+    /// not say whose memories it is about: nothing was read or written.
+    #[error(
+        "this store keeps each user's memories apart (scope = \"per_user\"), so every read and write must say whose memories it is about: give a user id"
+    )]
+    UserRequired,
 }
 
 /// What a [`Error::NotFound`] looked for.
@@ -218,6 +225,8 @@ closed_set! {
         InvalidState = "invalid_state",
         /// The disk holding the store is full.
         DiskFull = "disk_full",
+        /// A store with per-user scope was used without a user.
+        UserRequired = "user_required",
     }
 }
 
@@ -254,12 +263,13 @@ impl Error {
             Self::Internal(_) => ErrorKind::Internal,
             Self::InvalidState(_) => ErrorKind::InvalidState,
             Self::DiskFull => ErrorKind::DiskFull,
+            Self::UserRequired => ErrorKind::UserRequired,
         }
     }
 
     /// True when the error was caused by the caller's arguments (a usage error).
     pub fn is_usage(&self) -> bool {
-        matches!(self, Self::InvalidArgument(_) | Self::NotFound(_))
+        matches!(self, Self::InvalidArgument(_) | Self::NotFound(_) | Self::UserRequired)
     }
 }
 

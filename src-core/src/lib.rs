@@ -54,7 +54,7 @@ pub use eval::bench;
 #[doc(hidden)]
 pub mod fuzzing;
 
-pub use config::{KeyList, ReviewPolicy, Settings, TuiSettings};
+pub use config::{KeyList, ReviewPolicy, Settings, StoreScope, TuiSettings};
 pub use error::{Error, ErrorKind, Missing, Result, ReviewAction};
 pub use maintenance::{Check, CheckProblem, ReembedProgress, ReembedReport, doctor, reembed};
 pub use memory::{LexicalReason, Lineage, Memory, OpenOptions, OpenProgress, StoreInfo, StoreWatch, VectorRecall};

@@ -39,6 +39,20 @@ closed_set! {
 }
 
 closed_set! {
+    /// Whose memories a store keeps apart.
+    #[derive(Default)]
+    pub enum StoreScope ("scope") {
+        /// One set of memories (HAEMA's behaviour); a user id on a memory is an attribute
+        /// to filter on.
+        #[default]
+        Shared = "shared",
+        /// Each memory belongs to one user: every read and write must say which user, and
+        /// sees and changes only that user's memories and changes.
+        PerUser = "per_user",
+    }
+}
+
+closed_set! {
     /// Which LLM or embedding provider.
     #[derive(Default)]
     pub enum ProviderKind ("provider") {
@@ -225,6 +239,8 @@ impl Default for RecallSettings {
 pub struct Settings {
     /// Review policy.
     pub review: ReviewPolicy,
+    /// Whether the store keeps users' memories apart.
+    pub scope: StoreScope,
     /// Related-memory lookup.
     pub merge: MergeSettings,
     /// The recall block.

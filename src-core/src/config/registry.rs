@@ -206,6 +206,23 @@ pub static SETTINGS: &[SettingSpec] = &[
         ..BASE
     },
     SettingSpec {
+        name: "scope",
+        default: "shared",
+        allowed: super::StoreScope::SPELLINGS,
+        help: "per_user keeps each user's memories apart: every read and write must name a user (--user / HAEMA_USER) and sees only that user's memories; once used, a store stays per_user",
+        show: Some(|s| shown(&s.scope)),
+        ..BASE
+    },
+    SettingSpec {
+        name: "user",
+        file: None,
+        env: Some("HAEMA_USER"),
+        default: "none",
+        help: "whose memories to read and write, in a store with scope = \"per_user\" (the command line's --user wins)",
+        read_by: ReadBy::FrontEnd,
+        ..BASE
+    },
+    SettingSpec {
         name: "merge.top_k",
         env: Some("HAEMA_MERGE_TOP_K"),
         default: "3",

@@ -33,7 +33,7 @@ impl Memory {
                 let targets = resolve(r, &request)?;
                 let scope = Scope::of(&targets, request.phrase());
                 let changesets = r
-                    .changesets(ChangesetFilter::All)?
+                    .changesets(ChangesetFilter::All, None)?
                     .into_iter()
                     .filter(|c| scope.redact(c.clone()).is_some())
                     .count();
@@ -244,7 +244,7 @@ fn forget_in(
         w.forget_memory(*rowid, now)?;
     }
     let mut changesets = 0;
-    for changeset in w.changesets(ChangesetFilter::All)? {
+    for changeset in w.changesets(ChangesetFilter::All, None)? {
         if Some(changeset.id) == existing {
             continue;
         }

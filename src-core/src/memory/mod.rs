@@ -9,6 +9,7 @@ mod lineage;
 mod open;
 mod redact;
 mod review;
+mod scope;
 mod vector_recall;
 mod watch;
 mod write;
@@ -107,9 +108,10 @@ impl Memory {
         let llm = settings.build_llm()?;
         let dir = dir.as_ref().to_path_buf();
         let (store, resolved) = open::open_store(&dir, &settings, &options).await?;
+        let scope = settings.scope;
         let store = tokio::task::spawn_blocking(move || -> Result<Arc<Store>> {
             finish_interrupted(&store)?;
-            Ok(store)
+            Ok(Arc::new(scope::settle(&store, scope)?))
         })
         .await
         .map_err(|e| Error::Internal(e.to_string()))??;
@@ -143,11 +145,12 @@ impl Memory {
         }
         let dir = dir.as_ref().to_path_buf();
         let embedder_identity = embedder.as_ref().map(|e| (e.id(), e.dims()));
+        let scope = settings.scope;
         let store = tokio::task::spawn_blocking(move || -> Result<Arc<Store>> {
             let store = Store::open(&dir)?;
             open::check(&store, embedder_identity)?;
             finish_interrupted(&store)?;
-            Ok(Arc::new(store))
+            Ok(Arc::new(scope::settle(&store, scope)?))
         })
         .await
         .map_err(|e| Error::Internal(e.to_string()))??;
@@ -400,8 +403,8 @@ fn finish_interrupted(store: &Store) -> Result<()> {
 fn store_info(conn: &dyn Reader, dir: &Path, llm: Option<String>, review: crate::ReviewPolicy) -> Result<StoreInfo> {
     Ok(StoreInfo {
         dir: dir.to_path_buf(),
-        active: conn.count_memories(MemoryStatus::Active)?,
-        pending_changesets: conn.count_pending_changesets()?,
+        active: conn.count_memories(MemoryStatus::Active, &MemoryFilter::default())?,
+        pending_changesets: conn.count_pending_changesets(None)?,
         embedder: conn.meta(MetaKey::Embedder)?.unwrap_or_else(|| "none".into()),
         dims: conn.meta(MetaKey::Dims)?.and_then(|d| d.parse().ok()).unwrap_or(0),
         embedder_wanted: conn.meta(MetaKey::EmbedderWanted)?,

@@ -14,7 +14,7 @@ use crate::{Error, Result};
 impl Memory {
     /// Changesets, newest first.
     pub async fn changesets(&self, filter: ChangesetFilter) -> Result<Vec<Changeset>> {
-        self.blocking(move |inner| inner.store.read(|conn| conn.changesets(filter)))
+        self.blocking(move |inner| inner.store.read(|conn| conn.changesets(filter, None)))
             .await
     }
 
@@ -26,8 +26,12 @@ impl Memory {
         before: Option<ChangesetId>,
         limit: usize,
     ) -> Result<Vec<Changeset>> {
-        self.blocking(move |inner| inner.store.read(|conn| conn.changeset_page(filter, before, limit)))
-            .await
+        self.blocking(move |inner| {
+            inner
+                .store
+                .read(|conn| conn.changeset_page(filter, None, before, limit))
+        })
+        .await
     }
 
     /// At most `limit` changeset summaries older than the changeset `before` (from the
@@ -38,7 +42,7 @@ impl Memory {
         before: Option<ChangesetId>,
         limit: usize,
     ) -> Result<Vec<ChangesetSummary>> {
-        self.blocking(move |inner| inner.store.read(|conn| conn.changeset_summaries(before, limit)))
+        self.blocking(move |inner| inner.store.read(|conn| conn.changeset_summaries(None, before, limit)))
             .await
     }
 

@@ -74,7 +74,7 @@ impl Memory {
     /// the errors of [`Memory::add`].
     pub async fn add_with(&self, contents: impl Into<AddInput>, attributes: MemoryAttributes) -> Result<AddOutcome> {
         let input = contents.into();
-        let attributes = attributes.checked()?;
+        let attributes = self.scoped_attributes(attributes.checked()?)?;
         for attempt in 1..=MAX_ATTEMPTS {
             let Some(mut proposal) = self.propose(input.clone(), attributes.clone()).await? else {
                 return Ok(AddOutcome {
@@ -176,8 +176,12 @@ impl Memory {
             .collect();
         pipeline::reconstruct(llm.as_deref(), &found, &core_text, &mut proposal).await;
         proposal.assign_attributes(&found);
-        let locked: Vec<_> = locked.into_iter().collect();
-        pipeline::update_core(llm.as_deref(), &core_text, &locked, &mut proposal).await;
+        // The core profile is shared by a store's users: what one user's add learns stays
+        // with their memories.
+        if self.user().is_none() {
+            let locked: Vec<_> = locked.into_iter().collect();
+            pipeline::update_core(llm.as_deref(), &core_text, &locked, &mut proposal).await;
+        }
         proposal.screen();
         Ok(Some(proposal))
     }

@@ -49,7 +49,7 @@ pub(crate) fn lookup(
         }
         None => {
             for input in inputs {
-                let candidates = conn.full_text_any(input, merge.top_k.saturating_mul(4))?;
+                let candidates = conn.full_text_any(input, merge.top_k.saturating_mul(4), &MemoryFilter::default())?;
                 let texts = conn.memories_by_rowids(&candidates.iter().map(|c| c.0).collect::<Vec<_>>())?;
                 let mut hits: Vec<(i64, f64)> = candidates
                     .iter()

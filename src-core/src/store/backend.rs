@@ -16,7 +16,7 @@ use crate::Result;
 use crate::types::{
     AgentState, AgentStateChange, Changeset, ChangesetFilter, ChangesetId, ChangesetStatus, ChangesetSummary,
     CoreAuthor, CoreVersion, CoreVersionId, DecidedBy, MemoryAttributes, MemoryFilter, MemoryId, MemoryRecord,
-    MemoryStatus, ProposedItem, RelatedItem, Section,
+    MemoryStatus, ProposedItem, PurgeReceipt, RelatedItem, Section,
 };
 
 /// How many candidates a nearest-vector lookup should consider: the backend's approximate
@@ -68,8 +68,8 @@ pub(crate) trait Reader {
     fn memories_by_rowids(&self, rowids: &[i64]) -> Result<HashMap<i64, MemoryRecord>>;
     /// One memory by id, in any status, with its row.
     fn memory_by_id(&self, id: &MemoryId) -> Result<Option<(i64, MemoryRecord)>>;
-    /// How many memories have `status`.
-    fn count_memories(&self, status: MemoryStatus) -> Result<usize>;
+    /// How many memories have `status` and pass `filter`.
+    fn count_memories(&self, status: MemoryStatus, filter: &MemoryFilter) -> Result<usize>;
     /// Whether any memory exists, in any status.
     fn any_memory(&self) -> Result<bool>;
     /// Whether any memory has one of `statuses`.
@@ -84,21 +84,28 @@ pub(crate) trait Reader {
 
     /// One changeset, whole.
     fn changeset(&self, id: ChangesetId) -> Result<Option<Changeset>>;
-    /// Changesets, newest first.
-    fn changesets(&self, filter: ChangesetFilter) -> Result<Vec<Changeset>>;
-    /// A page of changesets older than `before`, newest first.
+    /// Changesets (only those made for user `owner`, when given), newest first.
+    fn changesets(&self, filter: ChangesetFilter, owner: Option<&str>) -> Result<Vec<Changeset>>;
+    /// A page of changesets (only `owner`'s, when given) older than `before`, newest first.
     fn changeset_page(
         &self,
         filter: ChangesetFilter,
+        owner: Option<&str>,
         before: Option<ChangesetId>,
         limit: usize,
     ) -> Result<Vec<Changeset>>;
-    /// A page of changeset summaries older than `before`, newest first, without the items.
-    fn changeset_summaries(&self, before: Option<ChangesetId>, limit: usize) -> Result<Vec<ChangesetSummary>>;
+    /// A page of changeset summaries (only `owner`'s, when given) older than `before`,
+    /// newest first, without the items.
+    fn changeset_summaries(
+        &self,
+        owner: Option<&str>,
+        before: Option<ChangesetId>,
+        limit: usize,
+    ) -> Result<Vec<ChangesetSummary>>;
     /// Whether any changeset exists.
     fn any_changeset(&self) -> Result<bool>;
-    /// How many changesets wait for review.
-    fn count_pending_changesets(&self) -> Result<usize>;
+    /// How many changesets (only `owner`'s, when given) wait for review.
+    fn count_pending_changesets(&self, owner: Option<&str>) -> Result<usize>;
 
     /// The newest core version.
     fn latest_core_version(&self) -> Result<Option<CoreVersion>>;
@@ -148,7 +155,7 @@ pub(crate) trait Reader {
     /// The `k` best full-text matches of any word of `text` among active memories, every
     /// word counted however common (few memories are looked up this way: a merge's
     /// neighbours when the store has no vectors).
-    fn full_text_any(&self, text: &str, k: usize) -> Result<Ranked>;
+    fn full_text_any(&self, text: &str, k: usize, filter: &MemoryFilter) -> Result<Ranked>;
     /// Both signals of a hybrid search: the `k` nearest to `vector` (for a top `pool`) and
     /// the `k` best matches of `words`. A backend may run them at once.
     fn signals(
@@ -255,6 +262,10 @@ pub(crate) trait Writer: Reader {
     /// Replaces the text of a core version in place (forgetting blanks text in history).
     fn rewrite_core_version(&self, id: CoreVersionId, content: &str) -> Result<()>;
 
+    /// Removes every memory of user `user_id` (in any status), the changesets made for that
+    /// user, and each copy of their text elsewhere (items of other changesets that name
+    /// them), for good; the caller scrubs afterwards.
+    fn purge_user(&self, user_id: &str) -> Result<PurgeReceipt>;
     /// Forgets memory `rowid`: out of full-text search and the vectors, its text blanked,
     /// its status `forgotten` (the row stays, so history still points at it).
     fn forget_memory(&self, rowid: i64, ts: i64) -> Result<()>;

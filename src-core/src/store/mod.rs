@@ -9,21 +9,35 @@
 pub(crate) mod backend;
 pub(crate) mod files;
 pub(crate) mod places;
+mod scoped;
 pub(crate) mod sqlite;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub(crate) use backend::{Backend, Pool, Reader, Writer};
 
 use crate::{Error, Result};
 
+/// Whose rows a [`Store`] handle sees.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Scope {
+    /// Every row: a store without scopes, or the engine's own work while opening.
+    Whole,
+    /// One user's rows only ([`scoped`]).
+    User(Arc<str>),
+    /// None: a store that keeps users apart, used without saying whose memories.
+    Refused,
+}
+
 /// An open store.
 #[derive(Debug)]
 pub struct Store {
-    backend: Box<dyn Backend>,
+    backend: Arc<dyn Backend>,
     dir: PathBuf,
     /// What opening changed that a person should know (permissions tightened).
     notes: Vec<String>,
+    scope: Scope,
 }
 
 impl Store {
@@ -31,10 +45,33 @@ impl Store {
     pub fn open(dir: &Path) -> Result<Self> {
         let (backend, notes) = sqlite::SqliteStore::open(dir)?;
         Ok(Self {
-            backend: Box::new(backend),
+            backend: Arc::new(backend),
             dir: dir.to_path_buf(),
             notes,
+            scope: Scope::Whole,
         })
+    }
+
+    /// The same store seen as `scope` says (sharing its connections).
+    pub(crate) fn with_scope(&self, scope: Scope) -> Self {
+        Self {
+            backend: Arc::clone(&self.backend),
+            dir: self.dir.clone(),
+            notes: self.notes.clone(),
+            scope,
+        }
+    }
+
+    /// Whose rows this handle sees.
+    pub(crate) fn scope(&self) -> &Scope {
+        &self.scope
+    }
+
+    fn allowed(&self) -> Result<()> {
+        match self.scope {
+            Scope::Refused => Err(Error::UserRequired),
+            Scope::Whole | Scope::User(_) => Ok(()),
+        }
     }
 
     /// What opening changed that a person should know: files of the store that were
@@ -48,15 +85,23 @@ impl Store {
         &self.dir
     }
 
-    /// Runs read-only work.
+    /// Runs read-only work, seeing only what the handle's scope lets through.
     pub(crate) fn read<T>(&self, f: impl FnOnce(&dyn Reader) -> Result<T>) -> Result<T> {
-        self.backend.read(f)
+        match &self.scope {
+            Scope::Whole => self.backend.read(f),
+            Scope::User(user) => self.backend.read(|inner| f(&scoped::Scoped { inner, user })),
+            Scope::Refused => Err(Error::UserRequired),
+        }
     }
 
     /// Runs `f` in one transaction that commits only if `f` succeeds: all of it lands or
-    /// none does.
+    /// none does. It sees and writes only what the handle's scope lets through.
     pub(crate) fn write<T>(&self, f: impl FnOnce(&dyn Writer) -> Result<T>) -> Result<T> {
-        self.backend.write(f)
+        match &self.scope {
+            Scope::Whole => self.backend.write(f),
+            Scope::User(user) => self.backend.write(|inner| f(&scoped::Scoped { inner, user })),
+            Scope::Refused => Err(Error::UserRequired),
+        }
     }
 
     /// A number that changes when another process commits: poll it to notice their
@@ -67,6 +112,7 @@ impl Store {
 
     /// The text of core.md; an error when there is none.
     pub(crate) fn read_core(&self) -> Result<String> {
+        self.allowed()?;
         self.backend.read_core()?.ok_or_else(|| {
             let missing = std::io::Error::from(std::io::ErrorKind::NotFound);
             Error::io("read", self.dir.join("core.md"), missing)
@@ -75,11 +121,13 @@ impl Store {
 
     /// The text of core.md; `None` when there is none yet.
     pub(crate) fn core_text(&self) -> Result<Option<String>> {
+        self.allowed()?;
         self.backend.read_core()
     }
 
     /// Replaces core.md atomically.
     pub(crate) fn write_core(&self, text: &str) -> Result<()> {
+        self.allowed()?;
         self.backend.write_core(text)
     }
 
@@ -150,6 +198,8 @@ closed_set! {
         VectorCentre = "vector_centre",
         /// A forget committed and its scrub (removing old copies of the bytes) is not done.
         ScrubPending = "scrub_pending",
+        /// `per_user` once the store has kept users apart: it never goes back by itself.
+        Scope = "scope",
     }
 }
 

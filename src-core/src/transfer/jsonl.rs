@@ -81,7 +81,7 @@ impl Memory {
             .blocking(|inner| {
                 inner.store.read(|conn| {
                     let mut records: Vec<Record> = Vec::new();
-                    let mut all = conn.changesets(ChangesetFilter::All)?;
+                    let mut all = conn.changesets(ChangesetFilter::All, None)?;
                     all.reverse();
                     records.extend(all.into_iter().map(|c| Record::Changeset(Box::new(c))));
                     let mut versions = conn.core_versions()?;
@@ -269,7 +269,7 @@ impl Memory {
                 inner.store.read(|conn| {
                     Ok((
                         conn.latest(0, usize::MAX, &crate::types::MemoryFilter::default())?,
-                        conn.changesets(ChangesetFilter::All)?,
+                        conn.changesets(ChangesetFilter::All, None)?,
                     ))
                 })
             })

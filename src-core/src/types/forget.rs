@@ -85,3 +85,13 @@ impl ForgetPlan {
         self.memories.is_empty() && self.changesets == 0 && self.core_versions == 0 && self.agent_state == 0
     }
 }
+
+/// What purging a user removed, for good: counts, never the text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct PurgeReceipt {
+    /// The user's memories, in every status (including those forgotten before).
+    pub memories: usize,
+    /// The changes made for the user: adds, edits, reverts, forgets.
+    pub changesets: usize,
+}

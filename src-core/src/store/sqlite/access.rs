@@ -11,14 +11,14 @@ use rusqlite::Connection;
 use super::fts_terms::TermStats;
 use super::side::SideReader;
 use super::vector_index::VectorIndex;
-use super::{agent_state, changesets, core_versions, forget, fts, memories, vectors};
+use super::{agent_state, changesets, core_versions, forget, fts, memories, purge, vectors};
 use crate::Result;
 use crate::store::MetaKey;
 use crate::store::backend::{Pool, Ranked, Reader, Signals, Unembedded, Writer};
 use crate::types::{
     AgentState, AgentStateChange, Changeset, ChangesetFilter, ChangesetId, ChangesetStatus, ChangesetSummary,
     CoreAuthor, CoreVersion, CoreVersionId, DecidedBy, MemoryAttributes, MemoryFilter, MemoryId, MemoryRecord,
-    MemoryStatus, ProposedItem, RelatedItem, Section,
+    MemoryStatus, ProposedItem, PurgeReceipt, RelatedItem, Section,
 };
 
 /// A locked connection and what searches on it share. The connection's lock is held for
@@ -75,8 +75,8 @@ impl Reader for Access<'_> {
         memories::by_id(self.conn, id)
     }
 
-    fn count_memories(&self, status: MemoryStatus) -> Result<usize> {
-        memories::count(self.conn, status)
+    fn count_memories(&self, status: MemoryStatus, filter: &MemoryFilter) -> Result<usize> {
+        memories::count(self.conn, status, filter)
     }
 
     fn any_memory(&self) -> Result<bool> {
@@ -103,29 +103,35 @@ impl Reader for Access<'_> {
         changesets::get(self.conn, id)
     }
 
-    fn changesets(&self, filter: ChangesetFilter) -> Result<Vec<Changeset>> {
-        changesets::list(self.conn, filter)
+    fn changesets(&self, filter: ChangesetFilter, owner: Option<&str>) -> Result<Vec<Changeset>> {
+        changesets::page(self.conn, filter, owner, None, usize::MAX)
     }
 
     fn changeset_page(
         &self,
         filter: ChangesetFilter,
+        owner: Option<&str>,
         before: Option<ChangesetId>,
         limit: usize,
     ) -> Result<Vec<Changeset>> {
-        changesets::page(self.conn, filter, before, limit)
+        changesets::page(self.conn, filter, owner, before, limit)
     }
 
-    fn changeset_summaries(&self, before: Option<ChangesetId>, limit: usize) -> Result<Vec<ChangesetSummary>> {
-        changesets::summaries(self.conn, before, limit)
+    fn changeset_summaries(
+        &self,
+        owner: Option<&str>,
+        before: Option<ChangesetId>,
+        limit: usize,
+    ) -> Result<Vec<ChangesetSummary>> {
+        changesets::summaries(self.conn, owner, before, limit)
     }
 
     fn any_changeset(&self) -> Result<bool> {
         changesets::any(self.conn)
     }
 
-    fn count_pending_changesets(&self) -> Result<usize> {
-        changesets::count_pending(self.conn)
+    fn count_pending_changesets(&self, owner: Option<&str>) -> Result<usize> {
+        changesets::count_pending(self.conn, owner)
     }
 
     fn latest_core_version(&self) -> Result<Option<CoreVersion>> {
@@ -206,8 +212,8 @@ impl Reader for Access<'_> {
         fts::search_terms(self.conn, &mut stats, words, k, filter)
     }
 
-    fn full_text_any(&self, text: &str, k: usize) -> Result<Ranked> {
-        fts::search(self.conn, text, k)
+    fn full_text_any(&self, text: &str, k: usize, filter: &MemoryFilter) -> Result<Ranked> {
+        fts::search(self.conn, text, k, filter)
     }
 
     /// The full-text half runs on the second connection, on its own thread, while this one
@@ -361,6 +367,10 @@ impl Writer for Access<'_> {
 
     fn rewrite_core_version(&self, id: CoreVersionId, content: &str) -> Result<()> {
         forget::rewrite_core_version(self.conn, id, content)
+    }
+
+    fn purge_user(&self, user_id: &str) -> Result<PurgeReceipt> {
+        purge::purge_user(self.conn, user_id)
     }
 
     fn forget_memory(&self, rowid: i64, ts: i64) -> Result<()> {

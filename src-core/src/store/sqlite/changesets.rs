@@ -267,15 +267,17 @@ pub(crate) fn get(conn: &Connection, id: ChangesetId) -> Result<Option<Changeset
     Ok(Some(changeset))
 }
 
-/// Changesets, newest first.
-pub(crate) fn list(conn: &Connection, filter: ChangesetFilter) -> Result<Vec<Changeset>> {
-    page(conn, filter, None, usize::MAX)
+/// The condition that keeps only user `?{n}`'s changesets (every one when it is NULL).
+fn owned(n: usize) -> String {
+    format!("(?{n} IS NULL OR user_id = ?{n})")
 }
 
-/// At most `limit` changesets with an id below `before` (all when `None`), newest first.
+/// At most `limit` changesets (only `owner`'s, when given) with an id below `before` (all
+/// when `None`), newest first.
 pub(crate) fn page(
     conn: &Connection,
     filter: ChangesetFilter,
+    owner: Option<&str>,
     before: Option<ChangesetId>,
     limit: usize,
 ) -> Result<Vec<Changeset>> {
@@ -285,16 +287,18 @@ pub(crate) fn page(
     let rows = match filter {
         ChangesetFilter::All => {
             stmt = conn.prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM changesets WHERE id < ?1 ORDER BY id DESC LIMIT ?2"
+                "SELECT {COLUMNS} FROM changesets WHERE id < ?1 AND {} ORDER BY id DESC LIMIT ?2",
+                owned(3)
             ))?;
-            stmt.query_map(params![before, limit], from_row)?
+            stmt.query_map(params![before, limit, owner], from_row)?
                 .collect::<rusqlite::Result<Vec<_>>>()?
         }
         ChangesetFilter::Status(s) => {
             stmt = conn.prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM changesets WHERE status = ?3 AND id < ?1 ORDER BY id DESC LIMIT ?2"
+                "SELECT {COLUMNS} FROM changesets WHERE status = ?3 AND id < ?1 AND {} ORDER BY id DESC LIMIT ?2",
+                owned(4)
             ))?;
-            stmt.query_map(params![before, limit, s], from_row)?
+            stmt.query_map(params![before, limit, s, owner], from_row)?
                 .collect::<rusqlite::Result<Vec<_>>>()?
         }
     };
@@ -310,7 +314,12 @@ pub(crate) fn page(
 /// first, in one statement: the item counts come from the primary key of
 /// `changeset_items` and the input texts are cut in SQL, so a changeset with 100,000 items
 /// costs a count, not 100,000 rows.
-pub(crate) fn summaries(conn: &Connection, before: Option<ChangesetId>, limit: usize) -> Result<Vec<ChangesetSummary>> {
+pub(crate) fn summaries(
+    conn: &Connection,
+    owner: Option<&str>,
+    before: Option<ChangesetId>,
+    limit: usize,
+) -> Result<Vec<ChangesetSummary>> {
     let mut stmt = conn.prepare_cached(
         "SELECT c.id, c.kind, c.status, c.outcome, c.created_at_ms, c.decided_at_ms, c.decided_by,
              substr(c.raw_input, 1, ?3),
@@ -321,14 +330,14 @@ pub(crate) fn summaries(conn: &Connection, before: Option<ChangesetId>, limit: u
              c.core_after IS NOT NULL,
              json_array_length(c.warnings),
              c.reverts_id, c.reverted_by_id
-         FROM changesets c WHERE c.id < ?1 ORDER BY c.id DESC LIMIT ?2",
+         FROM changesets c WHERE c.id < ?1 AND (?4 IS NULL OR c.user_id = ?4) ORDER BY c.id DESC LIMIT ?2",
     )?;
     let before = before.map_or(i64::MAX, ChangesetId::get);
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
     // One character more than is kept tells `summary_text` that the text was cut.
     let cut = i64::try_from(SUMMARY_INPUT_CHARS + 1).unwrap_or(i64::MAX);
     let count = |n: i64| usize::try_from(n).unwrap_or(0);
-    let rows = stmt.query_map(params![before, limit, cut], |row| {
+    let rows = stmt.query_map(params![before, limit, cut, owner], |row| {
         // Column 8 holds the first of the `inputs`, read like that column.
         let first: Vec<String> = json_column(row, 8)?;
         Ok(ChangesetSummary {
@@ -358,11 +367,16 @@ pub(crate) fn any(conn: &Connection) -> Result<bool> {
     Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM changesets)", [], |r| r.get(0))?)
 }
 
-/// Number of changesets waiting for review.
-pub(crate) fn count_pending(conn: &Connection) -> Result<usize> {
-    let n: i64 = conn.query_row("SELECT count(*) FROM changesets WHERE status = 'pending'", [], |r| {
-        r.get(0)
-    })?;
+/// Number of changesets (only `owner`'s, when given) waiting for review.
+pub(crate) fn count_pending(conn: &Connection, owner: Option<&str>) -> Result<usize> {
+    let n: i64 = conn.query_row(
+        &format!(
+            "SELECT count(*) FROM changesets WHERE status = 'pending' AND {}",
+            owned(1)
+        ),
+        [owner],
+        |r| r.get(0),
+    )?;
     Ok(usize::try_from(n).unwrap_or(0))
 }
 

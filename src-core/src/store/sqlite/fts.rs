@@ -45,10 +45,11 @@ pub(crate) fn expression_of(terms: &[String]) -> Option<String> {
     })
 }
 
-/// The `k` best BM25 matches of any word of `query`: `(rowid, bm25)`, best (lowest) first.
-pub(crate) fn search(conn: &Connection, query: &str, k: usize) -> Result<Vec<(i64, f64)>> {
+/// The `k` best BM25 matches of any word of `query` among memories that pass `filter`:
+/// `(rowid, bm25)`, best (lowest) first.
+pub(crate) fn search(conn: &Connection, query: &str, k: usize, filter: &MemoryFilter) -> Result<Vec<(i64, f64)>> {
     match match_expression(query) {
-        Some(expression) => search_expression(conn, &expression, k, &MemoryFilter::default()),
+        Some(expression) => search_expression(conn, &expression, k, filter),
         None => Ok(Vec::new()),
     }
 }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::Result;
-use crate::types::{ChangesetId, MemoryAttributes, MemoryId, MemoryRecord, MemoryStatus, iso_utc};
+use crate::types::{ChangesetId, MemoryAttributes, MemoryFilter, MemoryId, MemoryRecord, MemoryStatus, iso_utc};
 
 const COLUMNS: &str = "rowid, id, content, created_at_ms, updated_at_ms, status, changeset_id, superseded_by, \
     memory_type, importance, source, agent_id, session_id, user_id, metadata, pinned";
@@ -176,11 +176,19 @@ pub(crate) fn delete_pending(conn: &Connection, rowid: i64) -> Result<()> {
     Ok(())
 }
 
-/// Number of memories with a status.
-pub(crate) fn count(conn: &Connection, status: MemoryStatus) -> Result<usize> {
+/// Number of memories with a status that pass `filter`.
+pub(crate) fn count(conn: &Connection, status: MemoryStatus, filter: &MemoryFilter) -> Result<usize> {
     // Active memories are counted per span of time already (the coarsest level has a
-    // row or two); the others are counted in the index.
-    let n: i64 = if status == MemoryStatus::Active {
+    // row or two); the others, and filtered counts, are counted in the index.
+    let n: i64 = if !filter.is_empty() {
+        let (sql, mut params) = super::filter::conditions(filter, 2);
+        params.insert(0, rusqlite::types::Value::Text(status.as_str().to_owned()));
+        conn.query_row(
+            &format!("SELECT count(*) FROM memories m WHERE m.status = ?1{sql}"),
+            rusqlite::params_from_iter(params),
+            |r| r.get(0),
+        )?
+    } else if status == MemoryStatus::Active {
         conn.query_row(
             "SELECT coalesce(sum(active), 0) FROM latest_counts WHERE level = 40",
             [],

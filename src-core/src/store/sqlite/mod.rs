@@ -16,6 +16,7 @@ pub(crate) mod fts_terms;
 mod latest_counts;
 pub(crate) mod memories;
 mod migrations;
+mod purge;
 mod side;
 mod values;
 pub(crate) mod vector_codes;

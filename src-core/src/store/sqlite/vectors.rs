@@ -11,7 +11,9 @@ use std::sync::Once;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-pub(crate) use super::exact_distances::{cosine_distance, distances, nearest_exact};
+#[cfg(any(test, feature = "bench"))]
+pub(crate) use super::exact_distances::cosine_distance;
+pub(crate) use super::exact_distances::{distances, nearest_exact};
 use super::vector_codes;
 use super::vector_index::{RowMask, VectorIndex};
 use crate::Result;
@@ -257,7 +259,9 @@ pub(crate) fn insert_with_status(conn: &Connection, rowid: i64, vector: &[f32], 
 /// [`vector_codes::CENTRE_AFTER`] active vectors (once: the rebuild sets the centre).
 fn centre_when_large_enough(conn: &Connection) -> Result<()> {
     // Active memories, counted at once, bound the active vectors from above.
-    if super::memories::count(conn, crate::MemoryStatus::Active)? < vector_codes::CENTRE_AFTER {
+    if super::memories::count(conn, crate::MemoryStatus::Active, &crate::MemoryFilter::default())?
+        < vector_codes::CENTRE_AFTER
+    {
         return Ok(());
     }
     if vector_codes::active_codes(conn)? >= vector_codes::CENTRE_AFTER {

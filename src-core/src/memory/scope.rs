@@ -1,0 +1,138 @@
+//! Scopes: a store that keeps several users' memories apart (Promptise's per-user scope).
+//!
+//! A store whose settings say `scope = "per_user"` records that it does, and from then on
+//! a [`Memory`] opened on it refuses every read and write ([`Error::UserRequired`]) until
+//! it is given a user with [`Memory::for_user`]. A handle for a user sees and writes that
+//! user's memories and changes only: the store boundary applies the user inside every
+//! query (search, latest, recall, the related-memory lookup of `add`, history, review,
+//! export), so no other user's memory is returned or sent to an LLM. The core profile is
+//! the store's, shared by its users and edited by people: an add for a user never changes
+//! it. [`Memory::purge_user`] removes everything of one user for good.
+
+use std::sync::Arc;
+
+use super::{Inner, Memory};
+use crate::config::StoreScope;
+use crate::store::{MetaKey, Scope, Store};
+use crate::types::{MemoryAttributes, PurgeReceipt};
+use crate::{Error, Result};
+
+/// Longest user id, in characters.
+const MAX_USER_CHARS: usize = 256;
+
+/// The handle a freshly opened store gives: the whole store, or none of it for a store that
+/// keeps users apart (by its settings now, or because it once did). A store set to
+/// `per_user` for the first time records it, so it never goes back by a settings change.
+pub(crate) fn settle(store: &Store, scope: StoreScope) -> Result<Store> {
+    let recorded = store.read(|r| r.meta(MetaKey::Scope))?;
+    let per_user = recorded.as_deref() == Some(StoreScope::PerUser.as_str());
+    if scope == StoreScope::PerUser && !per_user {
+        store.write(|w| w.set_meta(MetaKey::Scope, StoreScope::PerUser.as_str()))?;
+    }
+    Ok(if per_user || scope == StoreScope::PerUser {
+        store.with_scope(Scope::Refused)
+    } else {
+        store.with_scope(Scope::Whole)
+    })
+}
+
+/// A user id as given, trimmed; an error that says what is wrong with it.
+fn checked_user(user_id: &str) -> Result<String> {
+    let user = user_id.trim();
+    if user.is_empty() {
+        return Err(Error::InvalidArgument(
+            "the user id is empty: give the id of a user".into(),
+        ));
+    }
+    if user.chars().count() > MAX_USER_CHARS || user.chars().any(char::is_control) {
+        return Err(Error::InvalidArgument(format!(
+            "the user id is not one line of at most {MAX_USER_CHARS} characters"
+        )));
+    }
+    Ok(user.to_owned())
+}
+
+impl Memory {
+    /// A handle on the same store that reads and writes only user `user_id`'s memories and
+    /// changes (mem0's and Promptise's `user_id`). It is cheap: the connections, settings
+    /// and providers are shared. In a store that keeps users apart (`scope = "per_user"`)
+    /// this is the only way in; in any other store it narrows every read to the user and
+    /// stamps every write with them.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an empty or multi-line id, or when this handle already
+    /// works for another user.
+    pub fn for_user(&self, user_id: &str) -> Result<Self> {
+        let user = checked_user(user_id)?;
+        if let Scope::User(current) = self.inner.store.scope()
+            && **current != *user
+        {
+            return Err(Error::InvalidArgument(format!(
+                "this handle works for user `{current}`, so it cannot work for user `{user}`"
+            )));
+        }
+        let store = self.inner.store.with_scope(Scope::User(Arc::from(user.as_str())));
+        Ok(Self {
+            inner: Arc::new(Inner {
+                store: Arc::new(store),
+                settings: self.inner.settings.clone(),
+                llm: self.inner.llm.clone(),
+                embedder: self.inner.embedder.clone(),
+                lexical: self.inner.lexical.clone(),
+            }),
+        })
+    }
+
+    /// The user this handle works for, if it was given one.
+    pub fn user(&self) -> Option<&str> {
+        match self.inner.store.scope() {
+            Scope::User(user) => Some(user),
+            Scope::Whole | Scope::Refused => None,
+        }
+    }
+
+    /// True when the store keeps users apart and this handle has no user yet: every read
+    /// and write fails with [`Error::UserRequired`] until [`Memory::for_user`].
+    pub fn requires_user(&self) -> bool {
+        *self.inner.store.scope() == Scope::Refused
+    }
+
+    /// Removes everything of user `user_id` for good: their memories in every status, the
+    /// changes made for them (with their LLM exchanges), and their text wherever else the
+    /// store recorded it; then scrubs the store's files so no old copy of the bytes stays
+    /// (as [`Memory::forget`] does). Returns what was removed. Agent state and the shared
+    /// core profile are not a user's and stay.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an empty id, or when this handle works for another
+    /// user.
+    pub async fn purge_user(&self, user_id: &str) -> Result<PurgeReceipt> {
+        let user = self.for_user(user_id)?;
+        let id = checked_user(user_id)?;
+        user.blocking(move |inner| {
+            let receipt = inner.store.write(|w| {
+                let receipt = w.purge_user(&id)?;
+                w.set_meta(MetaKey::ScrubPending, "1")?;
+                Ok(receipt)
+            })?;
+            super::forget::finish_scrub(&inner.store)?;
+            Ok(receipt)
+        })
+        .await
+    }
+
+    /// `attributes` as this handle writes them: with its user when it has one (an error
+    /// when they name another user).
+    pub(crate) fn scoped_attributes(&self, attributes: MemoryAttributes) -> Result<MemoryAttributes> {
+        match (self.user(), attributes.user_id.as_deref()) {
+            (Some(user), Some(other)) if user != other => Err(Error::InvalidArgument(format!(
+                "`user_id` is `{other}` but this handle works for user `{user}`: leave `user_id` out or give the same user"
+            ))),
+            (Some(user), _) => Ok(MemoryAttributes {
+                user_id: Some(user.to_owned()),
+                ..attributes
+            }),
+            (None, _) => Ok(attributes),
+        }
+    }
+}
