@@ -141,7 +141,7 @@ pub enum Error {
     /// The store keeps each user's memories apart (`scope = "per_user"`) and the call did
     /// not say whose memories it is about: nothing was read or written.
     #[error(
-        "this store keeps each user's memories apart (scope = \"per_user\"), so every read and write must say whose memories it is about: give a user id"
+        "this store keeps each user's memories apart (scope = \"per_user\"), so every read and write must say whose memories it is about"
     )]
     UserRequired,
 }

@@ -46,6 +46,7 @@ pub fn cli(error: &Error) -> Option<String> {
         Error::ModelNotDownloaded { model, .. } => fetch_model(model),
         Error::SchemaTooNew { .. } => "upgrade haema".to_owned(),
         Error::UnknownValue(_) => "upgrade haema, or restore the store from an export".to_owned(),
+        Error::UserRequired => "say whose memories with --user ID (or HAEMA_USER=ID)".to_owned(),
         _ => return None,
     })
 }
@@ -89,6 +90,9 @@ pub fn agent(error: &Error) -> Option<String> {
         Error::ModelNotDownloaded { model, .. } => format!(
             "the search model is not on the user's machine yet; tell the user to run `haema model fetch {model}` while online"
         ),
+        Error::UserRequired => {
+            "send `user_id` with the call (the id of the user you are working for), or have the server started with --user".to_owned()
+        }
         _ => return None,
     })
 }

@@ -85,6 +85,10 @@ pub struct StoreInfo {
     pub llm: Option<String>,
     /// Review policy in force.
     pub review: crate::ReviewPolicy,
+    /// Whether the store keeps each user's memories apart (`per_user`).
+    pub scope: crate::StoreScope,
+    /// The user this handle works for; its counts are that user's.
+    pub user: Option<String>,
 }
 
 impl Memory {
@@ -174,7 +178,7 @@ impl Memory {
         tokio::task::spawn_blocking(move || {
             let review = Settings::load(&dir).map(|s| s.review).unwrap_or_default();
             let store = Store::open(&dir)?;
-            store.read(|conn| store_info(conn, &dir, None, review))
+            store.read(|conn| store_info(conn, &dir, None, review, None))
         })
         .await
         .map_err(|e| Error::Internal(e.to_string()))?
@@ -208,11 +212,12 @@ impl Memory {
 
     /// Counts and identities of the store.
     pub async fn info(&self) -> Result<StoreInfo> {
+        let user = self.user().map(str::to_owned);
         self.blocking(|inner| {
             let llm = inner.llm.as_ref().map(|l| l.id());
             let mut info = inner
                 .store
-                .read(|conn| store_info(conn, inner.store.dir(), llm, inner.settings.review))?;
+                .read(|conn| store_info(conn, inner.store.dir(), llm, inner.settings.review, user))?;
             info.lexical_reason = inner.lexical.clone();
             Ok(info)
         })
@@ -400,7 +405,14 @@ fn finish_interrupted(store: &Store) -> Result<()> {
 }
 
 /// Counts and identities of a store, read on `conn`.
-fn store_info(conn: &dyn Reader, dir: &Path, llm: Option<String>, review: crate::ReviewPolicy) -> Result<StoreInfo> {
+fn store_info(
+    conn: &dyn Reader,
+    dir: &Path,
+    llm: Option<String>,
+    review: crate::ReviewPolicy,
+    user: Option<String>,
+) -> Result<StoreInfo> {
+    let per_user = conn.meta(MetaKey::Scope)?.as_deref() == Some(crate::StoreScope::PerUser.as_str());
     Ok(StoreInfo {
         dir: dir.to_path_buf(),
         active: conn.count_memories(MemoryStatus::Active, &MemoryFilter::default())?,
@@ -412,5 +424,11 @@ fn store_info(conn: &dyn Reader, dir: &Path, llm: Option<String>, review: crate:
         lexical_reason: None,
         llm,
         review,
+        scope: if per_user {
+            crate::StoreScope::PerUser
+        } else {
+            crate::StoreScope::Shared
+        },
+        user,
     })
 }

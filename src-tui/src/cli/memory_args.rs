@@ -21,8 +21,8 @@ pub struct AttributeArgs {
     /// The session it is written in.
     #[arg(long = "session", value_name = "SESSION_ID")]
     pub session_id: Option<String>,
-    /// The user it is about.
-    #[arg(long = "user", value_name = "USER_ID")]
+    /// The user it is about: the global `--user` (or HAEMA_USER).
+    #[arg(skip)]
     pub user_id: Option<String>,
     /// One metadata entry; VALUE is read as JSON when it is JSON (`3`, `true`, `["a"]`),
     /// else as text. Repeat for more.
@@ -51,8 +51,8 @@ pub struct FilterArgs {
     /// Only memories written in this session.
     #[arg(long = "session", value_name = "SESSION_ID")]
     pub session_id: Option<String>,
-    /// Only memories about this user.
-    #[arg(long = "user", value_name = "USER_ID")]
+    /// Only memories about this user: the global `--user` (or HAEMA_USER).
+    #[arg(skip)]
     pub user_id: Option<String>,
     /// Only memories whose metadata has KEY = VALUE (VALUE read as JSON when it is JSON:
     /// `3`, `true`, `null`; else as text). Repeat for more.

@@ -25,6 +25,12 @@ pub struct Cli {
     #[arg(long, global = true, env = "HAEMA_STORE", value_name = "DIR")]
     pub store: Option<PathBuf>,
 
+    /// The user to work for. In a store with `scope = "per_user"` every command needs it and
+    /// sees only that user's memories and changes; in other stores it is the user an add's
+    /// memories are about and the user search, latest and recall keep to.
+    #[arg(long, global = true, env = "HAEMA_USER", value_name = "ID")]
+    pub user: Option<String>,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -51,6 +57,9 @@ pub enum Command {
     /// matches of a search, or every memory mentioning a phrase; their text is blanked
     /// wherever the store recorded it. Asks first unless --yes.
     Forget(ForgetArgs),
+    /// Remove everything of one user for good: their memories in every status and the
+    /// changes made for them, with no copy left in the store's files. Asks first unless --yes.
+    PurgeUser(PurgeUserArgs),
     /// Delete one memory: a change that `haema revert` undoes (`forget` removes text for good).
     Delete(MemoryTarget),
     /// Replace one memory's text: a new memory (a new id, the same attributes) replaces it,
@@ -389,6 +398,19 @@ pub struct ForgetArgs {
     #[arg(long)]
     pub yes: bool,
     /// Print the receipt as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct PurgeUserArgs {
+    /// The user whose memories and changes go.
+    #[arg(value_name = "USER_ID")]
+    pub user_id: String,
+    /// Do not ask (for scripts).
+    #[arg(long)]
+    pub yes: bool,
+    /// Print what was removed as JSON.
     #[arg(long)]
     pub json: bool,
 }

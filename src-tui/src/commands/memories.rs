@@ -171,8 +171,18 @@ pub async fn status(memory: &Memory, json_output: bool) -> Result<()> {
         None if info.dims > 0 => "search    hybrid: by meaning (vectors) and by words\n".to_owned(),
         None => String::new(),
     };
+    let scope = match (&info.user, info.scope) {
+        (Some(user), haema_core::StoreScope::PerUser) => {
+            format!(
+                "user      {} (this store keeps each user's memories apart)\n",
+                output::printable(user)
+            )
+        }
+        (Some(user), haema_core::StoreScope::Shared) => format!("user      {}\n", output::printable(user)),
+        (None, _) => String::new(),
+    };
     print(&format!(
-        "store     {}\nmemories  {}\npending   {} changeset(s) waiting for review\nembedder  {embedder}\n{search}llm       {}\nreview    {policy}\n",
+        "store     {}\n{scope}memories  {}\npending   {} changeset(s) waiting for review\nembedder  {embedder}\n{search}llm       {}\nreview    {policy}\n",
         info.dir.display(),
         info.active,
         info.pending_changesets,

@@ -8,6 +8,7 @@ mod eval;
 mod forget;
 mod memories;
 mod model;
+mod purge;
 mod reembed;
 mod review;
 mod settings;
@@ -21,7 +22,7 @@ use anyhow::{Context, Result};
 use haema_core::{LexicalReason, Memory, OpenOptions, OpenProgress, Settings};
 
 use crate::UsageError;
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, LatestArgs, RecallArgs, SearchArgs};
 use crate::store_path;
 
 /// Opens the store with its settings (file + environment) and what is on this machine,
@@ -63,6 +64,16 @@ async fn open_with(dir: &Path, options: OpenOptions) -> Result<Memory> {
         eprintln!("haema: note: {note}");
     }
     Ok(memory)
+}
+
+/// `memory` as user `user` sees it (the whole store when no user is given).
+pub fn as_user(memory: Memory, user: Option<&str>) -> Result<Memory> {
+    match user {
+        Some(user) => Ok(memory
+            .for_user(user)
+            .map_err(|e| UsageError(format!("--user / HAEMA_USER: {e}")))?),
+        None => Ok(memory),
+    }
 }
 
 /// The one line that says why search is by words only and how to change that, for a store
@@ -149,7 +160,27 @@ pub async fn run(cli: Cli) -> Result<()> {
     } else {
         open(&dir).await?
     };
-    match cli.command {
+    let (memory, mut command) = (memory, cli.command);
+    // A store that keeps users apart is opened for the user; in others the user is an
+    // attribute of what is added and a filter of what is read.
+    let memory = if memory.requires_user() {
+        if cli.user.is_none() && !matches!(command, Some(Command::PurgeUser(_))) {
+            let error = haema_core::Error::UserRequired;
+            return Err(UsageError(crate::remedy::with_cli_remedy(&error)).into());
+        }
+        as_user(memory, cli.user.as_deref())?
+    } else {
+        let user = cli.user.map(|u| u.trim().to_owned());
+        match &mut command {
+            Some(Command::Add(args)) => args.attributes.user_id = user,
+            Some(Command::Search(SearchArgs { filter, .. }))
+            | Some(Command::Latest(LatestArgs { filter, .. }))
+            | Some(Command::Recall(RecallArgs { filter, .. })) => filter.user_id = user,
+            _ => {}
+        }
+        memory
+    };
+    match command {
         None if std::io::stdout().is_terminal() && std::io::stdin().is_terminal() => crate::tui::run(memory).await,
         None => memories::overview(&memory).await,
         Some(Command::Status(flag)) => memories::status(&memory, flag.json).await,
@@ -162,6 +193,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Some(Command::History(args)) => review::history(&memory, args).await,
         Some(Command::Revert(args)) => review::revert(&memory, args.id, args.json).await,
         Some(Command::Forget(args)) => forget::run(&memory, args).await,
+        Some(Command::PurgeUser(args)) => purge::run(&memory, args).await,
         Some(Command::Delete(target)) => edit::delete(&memory, target).await,
         Some(Command::Update(args)) => edit::update(&memory, args).await,
         Some(Command::Pin(target)) => edit::pin(&memory, target, true).await,

@@ -136,6 +136,8 @@ pub struct LatestParams {
 pub struct SectionParams {
     /// SOUL, TOOLS, RULE or USER.
     pub section: String,
+    /// The user you work for, in a store that keeps each user's memories apart.
+    pub user_id: Option<String>,
 }
 
 /// `recall`.
@@ -163,6 +165,8 @@ pub struct RecallParams {
 pub struct ChangesetParams {
     /// The changeset number add_memory returned.
     pub changeset: i64,
+    /// The user you work for, in a store that keeps each user's memories apart.
+    pub user_id: Option<String>,
 }
 
 /// `forget_memory`.
@@ -173,6 +177,8 @@ pub struct ForgetParams {
     pub memory_ids: Option<Vec<String>>,
     /// Forget every memory mentioning this phrase, and blank it wherever it is written.
     pub mentioning: Option<String>,
+    /// The user you work for, in a store that keeps each user's memories apart.
+    pub user_id: Option<String>,
 }
 
 /// `delete_memory`.
@@ -181,6 +187,8 @@ pub struct ForgetParams {
 pub struct DeleteParams {
     /// The memory's id (as search_memory and latest_memories give it).
     pub memory_id: String,
+    /// The user you work for, in a store that keeps each user's memories apart.
+    pub user_id: Option<String>,
 }
 
 /// `update_memory`.
@@ -191,6 +199,8 @@ pub struct UpdateParams {
     pub memory_id: String,
     /// Its new text, whole.
     pub content: String,
+    /// The user you work for, in a store that keeps each user's memories apart.
+    pub user_id: Option<String>,
 }
 
 /// `get_agent_state` and `delete_agent_state`.
@@ -201,6 +211,8 @@ pub struct StateKeyParams {
     pub key: String,
     /// Whose state (default: `default`); give your own id when several agents share a store.
     pub agent_id: Option<String>,
+    /// The user you work for, in a store that keeps each user's memories apart.
+    pub user_id: Option<String>,
 }
 
 /// `set_agent_state`.
@@ -213,4 +225,6 @@ pub struct SetStateParams {
     pub value: serde_json::Value,
     /// Whose state (default: `default`); give your own id when several agents share a store.
     pub agent_id: Option<String>,
+    /// The user you work for, in a store that keeps each user's memories apart.
+    pub user_id: Option<String>,
 }

@@ -158,11 +158,12 @@ pub async fn run(memory: Memory) -> Result<()> {
                     }
                 }
                 Effect::SwitchStore(dir) => {
-                    let tx = tx.clone();
+                    let (tx, user) = (tx.clone(), memory.user().map(str::to_owned));
                     tokio::spawn(async move {
                         let opened = match Settings::load(&dir) {
                             Ok(settings) => Memory::open_with_options(&dir, settings, OpenOptions::quick())
                                 .await
+                                .and_then(|m| as_user(m, user.as_deref()))
                                 .map_err(|e| e.to_string()),
                             Err(e) => Err(e.to_string()),
                         };
@@ -187,6 +188,7 @@ fn upgrade_in_background(memory: &Memory, tx: &mpsc::UnboundedSender<Incoming>) 
         return;
     }
     let (dir, settings, tx) = (memory.dir().to_path_buf(), memory.settings().clone(), tx.clone());
+    let user = memory.user().map(str::to_owned);
     let progress_tx = tx.clone();
     let last = std::sync::Mutex::new(String::new());
     tokio::spawn(async move {
@@ -210,9 +212,18 @@ fn upgrade_in_background(memory: &Memory, tx: &mpsc::UnboundedSender<Incoming>) 
         });
         let opened = Memory::open_with_options(&dir, settings, options)
             .await
+            .and_then(|m| as_user(m, user.as_deref()))
             .map_err(|e| e.to_string());
         let _ = tx.send(Incoming::Upgraded(opened));
     });
+}
+
+/// `memory` as `user` sees it (the whole store when there is none).
+fn as_user(memory: Memory, user: Option<&str>) -> haema_core::Result<Memory> {
+    match user {
+        Some(user) => memory.for_user(user),
+        None => Ok(memory),
+    }
 }
 
 /// `45%`, or the bytes so far when the total is not known.

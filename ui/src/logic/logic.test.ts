@@ -104,7 +104,7 @@ describe("plain words", () => {
     expect(countWords(1, "memory", "memories")).toBe("1 memory");
     expect(countWords(12000, "memory", "memories")).toBe("12,000 memories");
     expect(
-      storeSummary({ dir: "/s", active: 3, pending_changesets: 1, embedder: "none", dims: 0, llm: null, review: "auto", embedder_wanted: null, vectors_behind: false, lexical_reason: null }),
+      storeSummary({ dir: "/s", active: 3, pending_changesets: 1, embedder: "none", dims: 0, llm: null, review: "auto", embedder_wanted: null, vectors_behind: false, lexical_reason: null, scope: "shared", user: null }),
     ).toBe("3 memories · 1 change waiting");
   });
 });

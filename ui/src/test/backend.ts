@@ -92,6 +92,8 @@ export function storeInfo(dir = "/home/ann/.local/share/haema/default", pending 
     review: "guarded",
     embedder_wanted: null,
     vectors_behind: false,
+    scope: "shared",
+    user: null,
     lexical_reason: null,
   };
 }

@@ -77,6 +77,8 @@ pub fn info(active: usize, pending: usize) -> StoreInfo {
         dims: 384,
         embedder_wanted: None,
         vectors_behind: false,
+        scope: haema_core::StoreScope::Shared,
+        user: None,
         lexical_reason: None,
         llm: Some("openai:gpt-4o-mini".into()),
         review: ReviewPolicy::Guarded,

@@ -45,7 +45,13 @@ pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
         .as_ref()
         .map(|i| format!(" · {} memories", thousands(i.active)))
         .unwrap_or_default();
-    let right = format!("{name}{count} ");
+    let user = app
+        .info
+        .as_ref()
+        .and_then(|i| i.user.as_deref())
+        .map(|u| format!(" · user {}", crate::output::printable(u)))
+        .unwrap_or_default();
+    let right = format!("{name}{user}{count} ");
     let right_width = u16::try_from(right.width()).unwrap_or(0);
     if column + right_width > area.width {
         frame.render_widget(Paragraph::new(Line::from(spans)), area);

@@ -402,3 +402,21 @@ fn huge_changesets_show_the_first_items_and_how_many_more() {
     let full = super::changeset::full_lines(&import, &ui(), Clock::Utc);
     assert!(full.len() < 500, "{}", full.len());
 }
+
+/// A store that keeps users apart shows whose memories the window holds.
+#[test]
+fn the_tab_bar_names_the_user_of_a_per_user_store() {
+    let mut app = latest(fixtures::memories());
+    app.update(Msg::Info(haema_core::StoreInfo {
+        scope: haema_core::StoreScope::PerUser,
+        user: Some("ann".into()),
+        ..fixtures::info(2, 0)
+    }));
+    let top: String = {
+        let terminal = render(&app, 120, 40);
+        let buffer = terminal.backend().buffer().clone();
+        (0..120).map(|x| buffer[(x, 0)].symbol().to_owned()).collect()
+    };
+    assert!(top.contains("default · user ann · 2 memories"), "{top}");
+    snap("latest_per_user", &app);
+}
