@@ -335,6 +335,18 @@ impl Settings {
     /// Loads settings from the user's file (when given; a missing one is no error), the
     /// store's file and an environment given as a function, in that order of precedence
     /// from lowest.
+    ///
+    /// ```
+    /// use haema_core::{ReviewPolicy, Settings};
+    /// let (home, store) = (tempfile::tempdir()?, tempfile::tempdir()?);
+    /// let user_file = home.path().join("config.toml"); // the person's: key bindings, mouse
+    /// std::fs::write(&user_file, "[tui]\nmouse = false\n")?;
+    /// std::fs::write(Settings::file_path(store.path()), "review = \"auto\"\n")?;
+    /// let env = |name: &str| (name == "HAEMA_REVIEW").then(|| "review".to_string());
+    /// let settings = Settings::load_with(store.path(), Some(&user_file), env)?;
+    /// assert_eq!((settings.review, settings.tui.mouse), (ReviewPolicy::Review, false));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn load_with(store: &Path, user_file: Option<&Path>, env: impl Fn(&str) -> Option<String>) -> Result<Self> {
         let path = Self::file_path(store);
         let (mut settings, table) = match read_optional(&path)? {
