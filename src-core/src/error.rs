@@ -15,6 +15,23 @@ use crate::types::{ChangesetId, ChangesetStatus, CoreVersionId, MemoryId, Unknow
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Everything that can go wrong in the memory engine.
+///
+/// A front end matches on [`Error::kind`] (or the variant) to offer its way out:
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+/// use haema_core::{Error, ErrorKind, MemoryId};
+/// match memory.memory(&MemoryId::from("no-such-id")).await {
+///     Err(error @ Error::NotFound(_)) => {
+///         assert_eq!(error.kind(), ErrorKind::NotFound);
+///         assert!(error.is_usage()); // the caller asked for something that is not there
+///         eprintln!("{error}");
+///     }
+///     other => panic!("unexpected: {other:?}"),
+/// }
+/// # Ok(()) }
+/// ```
 #[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 pub enum Error {

@@ -30,6 +30,8 @@
 //! | [`config`] | settings and where they come from |
 //! | [`eval`] | the LoCoMo search eval and the LLM cost eval |
 
+#![warn(missing_docs)]
+
 #[macro_use]
 mod macros;
 

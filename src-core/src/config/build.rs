@@ -61,6 +61,21 @@ impl Settings {
     }
 
     /// Builds the configured LLM, or `None`.
+    ///
+    /// ```
+    /// use haema_core::Settings;
+    /// # let store = tempfile::tempdir()?;
+    /// let env = |name: &str| match name {
+    ///     "HAEMA_LLM" => Some("openai".to_string()),
+    ///     "HAEMA_LLM_BASE_URL" => Some("http://127.0.0.1:11434/v1".to_string()), // a local server
+    ///     _ => None,
+    /// };
+    /// let settings = Settings::load_with_env(store.path(), env)?;
+    /// let llm = settings.build_llm()?.ok_or("no LLM configured")?; // no request is made yet
+    /// assert_eq!(llm.id(), "openai:gpt-4o-mini");
+    /// assert!(Settings::default().build_llm()?.is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn build_llm(&self) -> Result<Option<Arc<dyn Llm>>> {
         let llm = &self.llm;
         if matches!(llm.provider, ProviderKind::None | ProviderKind::Local) {
@@ -86,6 +101,19 @@ impl Settings {
     }
 
     /// Builds the configured embedder, or `None` (lexical search only).
+    ///
+    /// ```
+    /// use haema_core::Settings;
+    /// use haema_core::config::ProviderKind;
+    /// let mut settings = Settings::default();
+    /// settings.embedder.provider = Some(ProviderKind::None);
+    /// assert!(settings.build_embedder()?.is_none()); // lexical only
+    /// settings.embedder.provider = Some(ProviderKind::Openai); // the public API needs a key
+    /// assert!(settings.build_embedder().is_err());
+    /// settings.embedder.api_key = Some("sk-test".into());
+    /// assert_eq!(settings.build_embedder()?.map(|e| e.dims()), Some(1536)); // text-embedding-3-small
+    /// # Ok::<(), haema_core::Error>(())
+    /// ```
     pub fn build_embedder(&self) -> Result<Option<Arc<dyn Embedder>>> {
         let e = &self.embedder;
         let kind = e.kind();

@@ -46,6 +46,11 @@ pub struct SettingLine {
 }
 
 /// `sk-…wxyz` for a key, so that people can tell keys apart without seeing them.
+///
+/// ```
+/// assert_eq!(haema_core::config::mask("sk-proj-abcdefwxyz"), "sk-…wxyz");
+/// assert_eq!(haema_core::config::mask("short"), "set (hidden)");
+/// ```
 pub fn mask(secret: &str) -> String {
     let chars: Vec<char> = secret.chars().collect();
     if chars.len() <= 8 {
@@ -69,6 +74,17 @@ fn table_of(path: &Path) -> Result<toml::Table> {
 impl Settings {
     /// The effective settings of a store with their sources, for `haema config`: every
     /// setting of [`SETTINGS`] but the store folder, which front ends show themselves.
+    ///
+    /// ```
+    /// use haema_core::Settings;
+    /// use haema_core::config::Source;
+    /// let store = tempfile::tempdir()?;
+    /// std::fs::write(Settings::file_path(store.path()), "review = \"auto\"\n")?;
+    /// let lines = Settings::explain(store.path(), |_| None)?;
+    /// let review = lines.iter().find(|l| l.key == "review").ok_or("no review line")?;
+    /// assert_eq!((review.value.as_str(), review.source), ("auto", Source::File));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn explain(store: &Path, env: impl Fn(&str) -> Option<String>) -> Result<Vec<SettingLine>> {
         Self::explain_with(store, Self::user_file_path().as_deref(), env)
     }

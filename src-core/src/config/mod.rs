@@ -3,6 +3,26 @@
 //! [`SETTINGS`].
 //!
 //! API keys are read from the environment only; a key in the file is an error.
+//!
+//! [`SETTINGS`] is what `haema config` lists: each setting's name, file, variable, default
+//! and help.
+//!
+//! ```
+//! use haema_core::config::{ReadBy, SETTINGS, SettingSpec, dotted_leaves};
+//!
+//! let review = SettingSpec::named("review").ok_or("no such setting")?;
+//! assert_eq!((review.env, review.default), (Some("HAEMA_REVIEW"), "guarded"));
+//! assert_eq!(review.allowed, ["auto", "review", "guarded"]);
+//! for spec in SETTINGS.iter().filter(|s| s.read_by == ReadBy::Settings) {
+//!     println!("{:<28} {:<30} {}", spec.name, spec.env.unwrap_or("-"), spec.help);
+//! }
+//!
+//! // What a settings file sets, as dotted names.
+//! let file: toml::Table = "review = \"auto\"\n[llm]\nmodel = \"llama3.1\"\n".parse()?;
+//! let set: Vec<String> = dotted_leaves(&file).into_iter().map(|(name, _)| name).collect();
+//! assert_eq!(set, ["llm.model", "review"]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod build;
 mod explain;
@@ -72,6 +92,14 @@ impl ProviderKind {
     /// A provider as a setting is written (an environment variable, a settings file, a
     /// command-line flag): its spelling, with spaces around it, or nothing, which is
     /// `none`. [`FromStr`](std::str::FromStr) takes the spellings alone.
+    ///
+    /// ```
+    /// use haema_core::config::ProviderKind;
+    /// assert_eq!(ProviderKind::from_setting(" openai ")?, ProviderKind::Openai);
+    /// assert_eq!(ProviderKind::from_setting("")?, ProviderKind::None);
+    /// assert!(ProviderKind::from_setting("anthropic").is_err());
+    /// # Ok::<(), haema_core::UnknownValue>(())
+    /// ```
     pub fn from_setting(value: &str) -> std::result::Result<Self, UnknownValue> {
         match value.trim() {
             "" => Ok(Self::None),
@@ -176,6 +204,13 @@ impl Default for EmbedderSettings {
 impl EmbedderSettings {
     /// The provider in force: the configured one, else the local model (the default of a
     /// new store).
+    ///
+    /// ```
+    /// use haema_core::config::{EmbedderSettings, ProviderKind};
+    /// let unset = EmbedderSettings::default();
+    /// assert_eq!((unset.kind(), unset.is_default()), (ProviderKind::Local, true));
+    /// println!("a new store would use {}", unset.model_name());
+    /// ```
     pub fn kind(&self) -> ProviderKind {
         self.provider.unwrap_or(ProviderKind::Local)
     }
@@ -234,6 +269,26 @@ impl Default for RecallSettings {
 }
 
 /// All settings of a store.
+///
+/// Usually loaded ([`Settings::load`]); in code, change what differs from the defaults:
+///
+/// ```
+/// use haema_core::config::{LlmSettings, ProviderKind};
+/// use haema_core::{ReviewPolicy, Settings};
+///
+/// let settings = Settings {
+///     review: ReviewPolicy::Review,
+///     llm: LlmSettings {
+///         provider: ProviderKind::Openai,
+///         base_url: Some("http://127.0.0.1:11434/v1".into()), // Ollama
+///         model: Some("llama3.1".into()),
+///         ..LlmSettings::default()
+///     },
+///     ..Settings::default()
+/// };
+/// settings.validate()?;
+/// # Ok::<(), haema_core::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Settings {
@@ -277,6 +332,18 @@ impl Settings {
 
     /// Loads settings from the store's file and an environment given as a function,
     /// without the user's file.
+    ///
+    /// ```
+    /// use haema_core::{ReviewPolicy, Settings};
+    /// let store = tempfile::tempdir()?;
+    /// std::fs::write(Settings::file_path(store.path()), "review = \"review\"\n[llm]\nprovider = \"openai\"\n")?;
+    /// // A variable overrides the file.
+    /// let env = |name: &str| (name == "HAEMA_LLM_MODEL").then(|| "llama3.1".to_string());
+    /// let settings = Settings::load_with_env(store.path(), env)?;
+    /// assert_eq!(settings.review, ReviewPolicy::Review);
+    /// assert_eq!(settings.llm.model.as_deref(), Some("llama3.1"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn load_with_env(store: &Path, env: impl Fn(&str) -> Option<String>) -> Result<Self> {
         Self::load_with(store, None, env)
     }
@@ -284,6 +351,18 @@ impl Settings {
     /// Loads settings from the user's file (when given; a missing one is no error), the
     /// store's file and an environment given as a function, in that order of precedence
     /// from lowest.
+    ///
+    /// ```
+    /// use haema_core::{ReviewPolicy, Settings};
+    /// let (home, store) = (tempfile::tempdir()?, tempfile::tempdir()?);
+    /// let user_file = home.path().join("config.toml"); // the person's: key bindings, mouse
+    /// std::fs::write(&user_file, "[tui]\nmouse = false\n")?;
+    /// std::fs::write(Settings::file_path(store.path()), "review = \"auto\"\n")?;
+    /// let env = |name: &str| (name == "HAEMA_REVIEW").then(|| "review".to_string());
+    /// let settings = Settings::load_with(store.path(), Some(&user_file), env)?;
+    /// assert_eq!((settings.review, settings.tui.mouse), (ReviewPolicy::Review, false));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn load_with(store: &Path, user_file: Option<&Path>, env: impl Fn(&str) -> Option<String>) -> Result<Self> {
         let path = Self::file_path(store);
         let (mut settings, table) = match read_optional(&path)? {
@@ -306,6 +385,15 @@ impl Settings {
     }
 
     /// Parses a settings file.
+    ///
+    /// ```
+    /// use haema_core::Settings;
+    /// let settings = Settings::from_toml("[merge]\ntop_k = 5\n")?;
+    /// assert_eq!(settings.merge.top_k, 5);
+    /// let refused = Settings::from_toml("[llm]\napi_key = \"sk-…\"\n").unwrap_err();
+    /// assert!(refused.contains("HAEMA_LLM_API_KEY")); // keys come from the environment only
+    /// # Ok::<(), String>(())
+    /// ```
     pub fn from_toml(text: &str) -> std::result::Result<Self, String> {
         if let Ok(table) = text.parse::<toml::Table>() {
             let env_only = SETTINGS
@@ -337,7 +425,8 @@ impl Settings {
         Ok(())
     }
 
-    /// Checks ranges as HAEMA's constructor does: dims > 0, top_k > 0, cutoff >= 0.
+    /// Checks ranges as HAEMA's constructor does: dims > 0, top_k > 0, cutoff >= 0 (and a
+    /// few of haema's own). See the example on [`Settings`].
     pub fn validate(&self) -> Result<()> {
         use registry::origin;
         if self.embedder.dims == Some(0) {

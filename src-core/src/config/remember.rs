@@ -12,6 +12,20 @@ impl Settings {
     /// `provider`, `model`, `base_url` and `dims` lines replaced (its other lines and
     /// comments kept) when they name another embedder, so the file never contradicts the
     /// store's vectors. Returns whether it wrote.
+    ///
+    /// ```
+    /// use haema_core::Settings;
+    /// use haema_core::config::ProviderKind;
+    /// let store = tempfile::tempdir()?;
+    /// let mut settings = Settings::default();
+    /// settings.embedder.provider = Some(ProviderKind::Openai);
+    /// settings.embedder.model = Some("text-embedding-3-large".into());
+    /// assert!(settings.remember_embedder(store.path())?);
+    /// let written = std::fs::read_to_string(Settings::file_path(store.path()))?;
+    /// assert!(written.contains("[embedder]") && written.contains("text-embedding-3-large"));
+    /// assert!(!settings.remember_embedder(store.path())?); // already there
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn remember_embedder(&self, store: &Path) -> Result<bool> {
         let path = Self::file_path(store);
         let existing = match std::fs::read_to_string(&path) {

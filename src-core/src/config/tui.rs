@@ -23,6 +23,13 @@ pub enum KeyList {
 
 impl KeyList {
     /// The keys as written.
+    ///
+    /// ```
+    /// use haema_core::KeyList;
+    /// let quit = KeyList::Many(vec!["q".into(), "ctrl-q".into()]); // quit = ["q", "ctrl-q"]
+    /// assert_eq!(quit.keys(), ["q", "ctrl-q"]);
+    /// assert_eq!(KeyList::One("y".into()).keys(), ["y"]);
+    /// ```
     pub fn keys(&self) -> Vec<&str> {
         match self {
             Self::One(k) => vec![k.as_str()],

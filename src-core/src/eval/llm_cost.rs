@@ -174,6 +174,25 @@ pub struct Replay {
 
 /// Replays the adds of a haema export and counts what they cost (see the module docs).
 ///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+/// use haema_core::eval::llm_cost::{ReplayOptions, StoreState, replay_adds};
+/// // A store without an LLM records its adds as given; the replay puts an LLM in.
+/// memory.add("The user is vegetarian.").await?;
+/// memory.add("The user moved to Lyon.\nThey work at a bakery.").await?;
+/// let mut export = Vec::new();
+/// memory.export_jsonl(&mut export).await?;
+/// let export = String::from_utf8(export)?;
+/// let replay = replay_adds(&export, &ReplayOptions::demo()).await?;
+/// let cost = &replay.cost;
+/// println!("{:.1} LLM calls, {:.0} prompt characters per add", cost.calls_per_add(), cost.prompt_chars_per_add());
+/// assert_eq!(cost.adds, 2);
+/// assert_eq!(StoreState::from_export(&export)?.active.len(), 2);
+/// assert_eq!(replay.state.active.len(), 3); // the replay's split made two facts of the second text
+/// # Ok(()) }
+/// ```
+///
 /// # Errors
 /// The text is not a haema export, or the temporary store fails.
 pub async fn replay_adds(export_jsonl: &str, options: &ReplayOptions) -> Result<Replay> {

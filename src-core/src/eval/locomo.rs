@@ -31,6 +31,14 @@ pub struct Turn {
 impl Turn {
     /// The memory this turn becomes: `speaker: text`, an image's caption appended as
     /// `[shares …]`.
+    ///
+    /// ```
+    /// let turn: haema_core::eval::Turn = serde_json::from_str(
+    ///     r#"{"conv": "c1", "dia_id": "D1:1", "session_date": "1:56 pm on 8 May, 2023", "speaker": "Ana", "text": "Look!", "image_caption": "a cat"}"#,
+    /// )?;
+    /// assert_eq!(turn.memory_text(), "Ana: Look! [shares a cat]");
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn memory_text(&self) -> String {
         let mut text = format!("{}: {}", self.speaker.trim(), self.text.trim());
         if let Some(caption) = self.image_caption.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
@@ -68,7 +76,8 @@ pub struct Conversation {
     pub queries: Vec<Query>,
 }
 
-/// A LoCoMo split: conversations sorted by id.
+/// A LoCoMo split: conversations sorted by id. [`run_locomo`](super::run_locomo) has an
+/// example that parses one.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Dataset {
     /// The conversations that have turns.
@@ -163,6 +172,12 @@ fn parse_lines<T: for<'de> Deserialize<'de>>(name: &str, text: &str) -> Result<V
 }
 
 /// Unix ms (UTC) of a LoCoMo session date such as `1:56 pm on 8 May, 2023`.
+///
+/// ```
+/// use haema_core::eval::locomo::session_time_ms;
+/// assert_eq!(session_time_ms("1:56 pm on 8 May, 2023"), Some(1_683_554_160_000));
+/// assert_eq!(session_time_ms("yesterday"), None);
+/// ```
 pub fn session_time_ms(text: &str) -> Option<i64> {
     let (clock, date) = text.trim().split_once(" on ")?;
     let (hm, half) = clock.trim().split_once(' ')?;

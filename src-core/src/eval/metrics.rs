@@ -17,6 +17,14 @@ use serde::Serialize;
 
 /// The 0-based rank of the first entry of `ranked` that holds a gold id. An entry is the
 /// set of turn ids of one retrieved memory (several when turns had the same text).
+///
+/// ```
+/// use std::collections::HashSet;
+/// use haema_core::eval::metrics::first_hit;
+/// let gold = HashSet::from(["D1:3".to_string()]);
+/// let ranked = [vec!["D2:1"], vec!["D1:2", "D1:3"]]; // two memories, the second from two turns
+/// assert_eq!(first_hit(&ranked, &gold), Some(1));
+/// ```
 pub fn first_hit<S: AsRef<str>>(ranked: &[Vec<S>], gold: &HashSet<String>) -> Option<usize> {
     ranked
         .iter()
@@ -37,6 +45,17 @@ pub struct Scores {
 }
 
 /// Running sums behind [`Scores`].
+///
+/// ```
+/// use haema_core::eval::Tally;
+/// let mut tally = Tally::default();
+/// tally.add(Some(0)); // evidence at the top
+/// tally.add(Some(7)); // in the top 10, not the top 5
+/// tally.add(None); // not found
+/// let scores = tally.scores();
+/// assert_eq!((scores.queries, scores.r5), (3, 100.0 / 3.0));
+/// assert_eq!(scores.mrr, (1.0 + 1.0 / 8.0) / 3.0);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Tally {
     queries: usize,

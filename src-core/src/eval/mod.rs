@@ -26,6 +26,11 @@ pub use metrics::{Scores, Tally};
 pub const CATEGORIES: [u8; 4] = [1, 2, 3, 4];
 
 /// LoCoMo's name of a category.
+///
+/// ```
+/// use haema_core::eval::{CATEGORIES, category_name};
+/// assert_eq!(CATEGORIES.map(category_name), ["multi-hop", "temporal", "open-domain", "single-hop"]);
+/// ```
 pub fn category_name(category: u8) -> &'static str {
     match category {
         1 => "multi-hop",
@@ -124,6 +129,22 @@ pub enum Progress {
 /// Runs the evaluation: a store per conversation in a new folder under `work_dir`, opened
 /// with `settings` and `embedder` (`None`: a lexical-only store; `--mode lexical` needs no
 /// embedder), the turns imported, every question of categories 1–4 searched.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use haema_core::eval::{Dataset, EvalOptions, run_locomo};
+/// use haema_core::{SearchMode, Settings};
+///
+/// let turns = r#"{"conv": "c1", "dia_id": "D1:1", "session_date": "1:56 pm on 8 May, 2023", "speaker": "Ana", "text": "I adopted a cat named Miso."}
+/// {"conv": "c1", "dia_id": "D1:2", "session_date": "1:56 pm on 8 May, 2023", "speaker": "Bo", "text": "I am training for a marathon."}"#;
+/// let queries = r#"{"conv": "c1", "question": "What is the name of Ana's cat?", "category": 4, "evidence": ["D1:1"]}"#;
+/// let data = Dataset::parse("turns.jsonl", turns, "queries.jsonl", queries)?;
+/// let work = tempfile::tempdir()?;
+/// let options = EvalOptions { mode: SearchMode::Lexical, k: 10 };
+/// let report = run_locomo(&data, &Settings::default(), None, work.path(), options, |_| {}).await?;
+/// assert_eq!((report.overall.queries, report.overall.r10), (1, 100.0));
+/// # Ok(()) }
+/// ```
 pub async fn run_locomo(
     data: &Dataset,
     settings: &Settings,

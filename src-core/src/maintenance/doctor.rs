@@ -84,6 +84,20 @@ fn check(name: &str, result: Result<String, Failure>) -> Check {
 }
 
 /// Runs every check; none of them stops the others.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let dir = tempfile::tempdir()?;
+/// use haema_core::config::ProviderKind;
+/// use haema_core::{Memory, Settings, doctor};
+/// let mut settings = Settings::default();
+/// settings.embedder.provider = Some(ProviderKind::None); // nothing to call: offline
+/// # Memory::open_with(dir.path(), settings.clone(), None, None).await?;
+/// for check in doctor(dir.path(), &settings).await {
+///     println!("{} {}: {}", if check.ok { "ok  " } else { "FAIL" }, check.name, check.detail);
+/// }
+/// # Ok(()) }
+/// ```
 pub async fn doctor(dir: &Path, settings: &Settings) -> Vec<Check> {
     let mut checks = Vec::new();
     let dir_owned = dir.to_path_buf();

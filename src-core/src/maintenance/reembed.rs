@@ -54,6 +54,22 @@ async fn blocking<T: Send + 'static>(
 
 /// Re-embeds every memory of the store in `dir` with `embedder` (or, with `None`, drops the
 /// vectors and makes the store lexical-only). `progress` is called after every batch.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+/// use std::sync::Arc;
+/// use haema_core::{Memory, reembed};
+/// use haema_core::provider::fake::HashEmbedder; // stands in for a real model here (feature `test-util`)
+/// memory.add("The user drinks green tea.").await?; // a lexical-only store
+/// let embedder = Arc::new(HashEmbedder::new(64));
+/// let report = reembed(dir.path(), Some(embedder.clone()), |p| eprintln!("{} of {}", p.done, p.total)).await?;
+/// assert_eq!((report.from.as_str(), report.to.as_str(), report.embedded), ("none", "test:hash-64", 1));
+/// // From now on the store opens with that embedder only.
+/// let memory = Memory::open_with(dir.path(), Default::default(), None, Some(embedder)).await?;
+/// assert!(memory.lexical_reason().is_none());
+/// # Ok(()) }
+/// ```
 pub async fn reembed(
     dir: &Path,
     embedder: Option<Arc<dyn Embedder>>,

@@ -9,6 +9,17 @@ impl Memory {
     /// One key of `agent_id`'s state (ids and keys are trimmed; an agent without an id of
     /// its own uses [`crate::DEFAULT_AGENT`]); `None` when it is not set.
     ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use serde_json::json;
+    /// memory.set_agent_state("planner", "current_task", json!({"step": 2, "of": 5})).await?;
+    /// let state = memory.get_agent_state("planner", "current_task").await?;
+    /// assert_eq!(state.map(|s| s.value), Some(json!({"step": 2, "of": 5})));
+    /// assert!(memory.get_agent_state("planner", "unset").await?.is_none());
+    /// # Ok(()) }
+    /// ```
+    ///
     /// # Errors
     /// [`crate::Error::InvalidArgument`] for an empty agent id or an empty or over-long key.
     pub async fn get_agent_state(&self, agent_id: &str, key: &str) -> Result<Option<AgentState>> {
@@ -18,7 +29,8 @@ impl Memory {
     }
 
     /// Sets one key of `agent_id`'s state to any JSON value (at most 64 KB) and records the
-    /// change in its history. Returns the key as it is now.
+    /// change in its history. Returns the key as it is now. See the example on
+    /// [`Memory::get_agent_state`].
     ///
     /// # Errors
     /// [`crate::Error::InvalidArgument`] for an empty agent id, an empty or over-long key or a
@@ -38,6 +50,16 @@ impl Memory {
 
     /// Every key of `agent_id`'s state, by key.
     ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// memory.set_agent_state("planner", "task", "book a table".into()).await?;
+    /// memory.set_agent_state("planner", "city", "Lyon".into()).await?;
+    /// let keys: Vec<String> = memory.list_agent_state("planner").await?.into_iter().map(|s| s.key).collect();
+    /// assert_eq!(keys, ["city", "task"]);
+    /// # Ok(()) }
+    /// ```
+    ///
     /// # Errors
     /// [`crate::Error::InvalidArgument`] for an empty agent id.
     pub async fn list_agent_state(&self, agent_id: &str) -> Result<Vec<AgentState>> {
@@ -48,6 +70,15 @@ impl Memory {
 
     /// Deletes one key of `agent_id`'s state (the deletion is kept in its history); false
     /// when it was not set.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// memory.set_agent_state("planner", "task", "book a table".into()).await?;
+    /// assert!(memory.delete_agent_state("planner", "task").await?);
+    /// assert!(!memory.delete_agent_state("planner", "task").await?); // already gone
+    /// # Ok(()) }
+    /// ```
     ///
     /// # Errors
     /// [`crate::Error::InvalidArgument`] for an empty agent id or an empty or over-long key.
@@ -62,6 +93,18 @@ impl Memory {
     }
 
     /// Every value one key of `agent_id`'s state had, oldest first (`None`: deleted).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// memory.set_agent_state("planner", "step", 1.into()).await?;
+    /// memory.set_agent_state("planner", "step", 2.into()).await?;
+    /// memory.delete_agent_state("planner", "step").await?;
+    /// let history = memory.agent_state_history("planner", "step").await?;
+    /// let values: Vec<_> = history.iter().map(|c| c.value.clone()).collect();
+    /// assert_eq!(values, [Some(1.into()), Some(2.into()), None]);
+    /// # Ok(()) }
+    /// ```
     ///
     /// # Errors
     /// [`crate::Error::InvalidArgument`] for an empty agent id or an empty or over-long key.

@@ -89,22 +89,50 @@ pub(crate) fn sync_external(tx: &dyn Writer, store: &Store) -> Result<String> {
 
 impl Memory {
     /// The whole core.md, read from disk (edits made outside are visible).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// assert_eq!(memory.get_core().await?, haema_core::CORE_TEMPLATE); // a new store
+    /// # Ok(()) }
+    /// ```
     pub async fn get_core(&self) -> Result<String> {
         self.blocking(|inner| inner.store.read_core()).await
     }
 
     /// The four sections of core.md.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::Section;
+    /// memory.set_core_section(Section::User, "Name: Ana. Prefers short answers.").await?;
+    /// let core = memory.core_sections().await?;
+    /// assert_eq!(core.get(Section::User), "Name: Ana. Prefers short answers.");
+    /// assert!(memory.get_core().await?.contains("# USER\n\nName: Ana."));
+    /// # Ok(()) }
+    /// ```
     pub async fn core_sections(&self) -> Result<CoreSections> {
         CoreSections::parse(&self.get_core().await?)
     }
 
     /// Sections locked against LLM changes.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::Section;
+    /// memory.set_section_lock(Section::Rule, true).await?; // the LLM may no longer change RULE
+    /// assert!(memory.locked_sections().await?.contains(&Section::Rule));
+    /// # Ok(()) }
+    /// ```
     pub async fn locked_sections(&self) -> Result<BTreeSet<Section>> {
         self.blocking(|inner| inner.store.read(|c| c.core_locks())).await
     }
 
     /// Replaces one section's text as a person's edit (allowed on locked sections: locks
-    /// only keep the LLM out). Returns the new core version id.
+    /// only keep the LLM out). Returns the new core version id. See the example on
+    /// [`Memory::core_sections`].
     pub async fn set_core_section(&self, section: Section, text: &str) -> Result<CoreVersionId> {
         let text = text.to_owned();
         self.blocking(move |inner| {
@@ -121,7 +149,7 @@ impl Memory {
         .await
     }
 
-    /// Locks or unlocks a section.
+    /// Locks or unlocks a section (see the example on [`Memory::locked_sections`]).
     pub async fn set_section_lock(&self, section: Section, locked: bool) -> Result<()> {
         self.blocking(move |inner| {
             inner
@@ -132,12 +160,32 @@ impl Memory {
     }
 
     /// Every version of core.md, newest first.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::{CoreAuthor, Section};
+    /// let first = memory.core_versions().await?[0].id; // the template
+    /// memory.set_core_section(Section::Soul, "A careful travel agent.").await?;
+    /// assert_eq!(memory.core_versions().await?[0].author, CoreAuthor::User);
+    /// memory.restore_core_version(first).await?; // back to the template, as a new version
+    /// assert_eq!(memory.get_core().await?, haema_core::CORE_TEMPLATE);
+    /// # Ok(()) }
+    /// ```
     pub async fn core_versions(&self) -> Result<Vec<CoreVersion>> {
         self.blocking(|inner| inner.store.read(|c| c.core_versions())).await
     }
 
     /// Replaces the whole core.md with `markdown` (which must have the four sections) as a
     /// person's edit. Returns the new core version id.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// memory.replace_core("# SOUL\nA travel agent.\n\n# TOOLS\n\n# RULE\nNo night trains.\n\n# USER\n").await?;
+    /// assert!(memory.replace_core("# NOTES\nanything").await.is_err()); // the four sections are required
+    /// # Ok(()) }
+    /// ```
     pub async fn replace_core(&self, markdown: &str) -> Result<CoreVersionId> {
         let content = CoreSections::parse(markdown)?.render();
         self.blocking(move |inner| {
@@ -151,7 +199,8 @@ impl Memory {
         .await
     }
 
-    /// Makes an old version current again (as a new `user` version).
+    /// Makes an old version current again (as a new `user` version). See the example on
+    /// [`Memory::core_versions`].
     pub async fn restore_core_version(&self, version_id: CoreVersionId) -> Result<CoreVersionId> {
         self.blocking(move |inner| {
             let (id, content) = inner.store.write(|tx| {

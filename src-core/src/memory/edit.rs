@@ -24,6 +24,15 @@ impl Memory {
     /// Deletes one memory, as a person: a changeset (outcome `deleted`) that sets it aside,
     /// committed at once. `haema revert` brings it back; `forget` removes its text for good.
     ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// let id = memory.add("The user lives in Oslo.").await?.memory_ids.remove(0);
+    /// memory.delete_memory(&id).await?;
+    /// assert!(memory.get_latest(1, 10).await?.is_empty());
+    /// # Ok(()) }
+    /// ```
+    ///
     /// # Errors
     /// [`Error::NotFound`] for an unknown id; [`Error::InvalidState`] for a memory that is
     /// not active (already replaced, pending review or forgotten).
@@ -35,6 +44,18 @@ impl Memory {
     /// at once; under `guarded` and `review` (and for a pinned memory under every policy) it
     /// waits for a person.
     ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> { let dir = tempfile::tempdir()?;
+    /// # let settings = haema_core::Settings { review: haema_core::ReviewPolicy::Review, ..Default::default() };
+    /// # let memory = haema_core::Memory::open_with(dir.path(), settings, None, None).await?;
+    /// use haema_core::AddStatus;
+    /// # memory.approve(memory.add("The user lives in Oslo.").await?.changeset.ok_or("none")?).await?;
+    /// let id = memory.get_latest_records(1, 1).await?[0].id.clone();
+    /// let outcome = memory.request_delete(&id).await?; // an agent asks, under the `review` policy
+    /// assert_eq!(outcome.status, AddStatus::Pending);
+    /// # Ok(()) }
+    /// ```
+    ///
     /// # Errors
     /// As [`Memory::delete_memory`].
     pub async fn request_delete(&self, id: &MemoryId) -> Result<AddOutcome> {
@@ -45,6 +66,16 @@ impl Memory {
     /// memory (a new id, with the old one's attributes and pin) replaces the old one,
     /// embedded again, committed at once. The same text changes nothing (`noop`).
     ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// let old = memory.add("The user lives in Oslo.").await?.memory_ids.remove(0);
+    /// let outcome = memory.update_memory(&old, "The user lives in Bergen.").await?;
+    /// assert_ne!(outcome.memory_ids, [old]); // the new text is a new memory
+    /// assert_eq!(memory.get_latest(1, 10).await?, ["The user lives in Bergen."]);
+    /// # Ok(()) }
+    /// ```
+    ///
     /// # Errors
     /// [`Error::InvalidArgument`] for an empty text (delete the memory instead), and the
     /// errors of [`Memory::delete_memory`].
@@ -54,6 +85,7 @@ impl Memory {
 
     /// [`Memory::update_memory`] asked by an agent: follows the review policy as
     /// [`Memory::request_delete`] does (under `guarded` it waits, since it replaces a memory).
+    /// See the example on [`Memory::request_delete`].
     ///
     /// # Errors
     /// As [`Memory::update_memory`].
@@ -64,6 +96,14 @@ impl Memory {
     /// Pins (or unpins) a memory: a pinned memory is never replaced or rewritten without a
     /// person's review, whatever the review policy; what replaces it after review is pinned
     /// too. Returns the memory as it is now.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// let id = memory.add("The user is allergic to peanuts.").await?.memory_ids.remove(0);
+    /// assert!(memory.set_pinned(&id, true).await?.pinned);
+    /// # Ok(()) }
+    /// ```
     ///
     /// # Errors
     /// [`Error::NotFound`] for an unknown id; [`Error::InvalidState`] for a memory that is

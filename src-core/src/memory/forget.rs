@@ -24,6 +24,20 @@ use crate::{Error, Result};
 impl Memory {
     /// What [`Memory::forget`] would remove, for a person to confirm first.
     ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::ForgetRequest;
+    /// memory.add(vec!["Ana's phone is 555-0100.".to_string(), "Ana likes jazz.".to_string()]).await?;
+    /// let request = ForgetRequest { mentioning: Some("555-0100".into()), ..Default::default() };
+    /// let plan = memory.forget_plan(request.clone()).await?;
+    /// assert_eq!(plan.memories.len(), 1); // shown to a person, who confirms:
+    /// let receipt = memory.forget(request).await?;
+    /// assert_eq!(receipt.forget.and_then(|f| f.receipt).map(|r| r.memories), Some(1));
+    /// assert_eq!(memory.get_latest(1, 10).await?, ["Ana likes jazz."]);
+    /// # Ok(()) }
+    /// ```
+    ///
     /// # Errors
     /// [`Error::InvalidArgument`] for an empty request; [`Error::NotFound`] for an unknown id.
     pub async fn forget_plan(&self, request: ForgetRequest) -> Result<ForgetPlan> {
@@ -55,7 +69,8 @@ impl Memory {
     }
 
     /// Forgets now, as a person's decision: returns the receipt (a committed `forget`
-    /// changeset). Nothing that was forgotten can be brought back.
+    /// changeset). Nothing that was forgotten can be brought back. The example on
+    /// [`Memory::forget_plan`] shows what would go, then forgets it.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for an empty request; [`Error::NotFound`] for an unknown id.
@@ -67,6 +82,20 @@ impl Memory {
     /// An agent's request to forget: it waits for a person (a pending `forget` changeset,
     /// with the memories it would remove) unless the review policy is `auto`, which forgets
     /// at once.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> { let dir = tempfile::tempdir()?;
+    /// # let settings = haema_core::Settings { review: haema_core::ReviewPolicy::Review, ..Default::default() };
+    /// # let memory = haema_core::Memory::open_with(dir.path(), settings, None, None).await?;
+    /// use haema_core::{ChangesetStatus, ForgetRequest};
+    /// # let id = memory.add("Ana's phone is 555-0100.").await?.changeset.ok_or("none")?; memory.approve(id).await?;
+    /// let request = ForgetRequest { mentioning: Some("555-0100".into()), ..Default::default() };
+    /// let asked = memory.request_forget(request).await?; // waits for a person
+    /// assert_eq!(asked.status, ChangesetStatus::Pending);
+    /// memory.approve(asked.id).await?; // now it is gone
+    /// assert!(memory.get_latest(1, 10).await?.is_empty());
+    /// # Ok(()) }
+    /// ```
     pub async fn request_forget(&self, request: ForgetRequest) -> Result<Changeset> {
         check(&request)?;
         if self.inner.settings.review == ReviewPolicy::Auto {

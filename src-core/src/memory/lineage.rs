@@ -6,7 +6,8 @@ use super::Memory;
 use crate::Result;
 use crate::types::{Changeset, MemoryId, MemoryRecord, ProposedItem, RelatedItem};
 
-/// A memory with the changeset that made it and the one that replaced it.
+/// A memory with the changeset that made it and the one that replaced it, from
+/// [`Memory::lineage`] (which has an example).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Lineage {
@@ -35,6 +36,17 @@ impl Lineage {
 
 impl Memory {
     /// The lineage of one memory, in any status.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// let old = memory.add("The user lives in Oslo.").await?.memory_ids.remove(0);
+    /// let new = memory.update_memory(&old, "The user lives in Bergen.").await?.memory_ids.remove(0);
+    /// let lineage = memory.lineage(&old).await?;
+    /// assert_eq!(lineage.successors()[0].memory_id.as_ref(), Some(&new));
+    /// assert_eq!(memory.lineage(&new).await?.replaced()[0].memory_id, old);
+    /// # Ok(()) }
+    /// ```
     pub async fn lineage(&self, id: &MemoryId) -> Result<Lineage> {
         let memory = self.memory(id).await?;
         let origin = match memory.changeset_id {

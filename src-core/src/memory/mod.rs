@@ -44,6 +44,27 @@ pub(crate) struct Inner {
 
 /// An open memory store. Cheap to clone; `Send + Sync`; every method is async and runs
 /// database work off the async threads.
+///
+/// [`Memory::open`] opens a store with the providers its settings name (an LLM that merges
+/// related memories, an embedder for search by meaning). [`Memory::open_with`] takes the
+/// providers as given: with none, as here, memories are stored as given and found by their
+/// words, with nothing downloaded and no network.
+///
+/// ```
+/// use haema_core::{Memory, ReviewPolicy, Settings};
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let dir = tempfile::tempdir()?;
+/// let settings = Settings { review: ReviewPolicy::Auto, ..Settings::default() };
+/// let memory = Memory::open_with(dir.path(), settings, None, None).await?;
+/// memory.add("The user prefers green tea.").await?;
+/// assert_eq!(memory.search("green tea", 3).await?, ["The user prefers green tea."]);
+///
+/// // The block an agent puts in its prompt: core.md, the newest and the relevant memories.
+/// let recall = memory.recall("Which tea does the user like?", 500).await?;
+/// assert!(recall.text.contains("green tea"));
+/// # Ok(()) }
+/// ```
 #[derive(Clone)]
 pub struct Memory {
     inner: Arc<Inner>,
@@ -96,6 +117,14 @@ impl Memory {
     /// `[embedder]` setting uses the local model, downloaded from the Hugging Face Hub on first
     /// use; when it cannot be had the store works by words alone ([`Memory::lexical_reason`])
     /// and memories get their vectors on a later open. See [`Memory::open_with_options`].
+    ///
+    /// ```no_run
+    /// # async fn demo() -> haema_core::Result<()> {
+    /// use haema_core::{Memory, Settings, store_dir_for};
+    /// let dir = store_dir_for("work".as_ref())?; // ~/.local/share/haema/work on Linux
+    /// let memory = Memory::open(&dir, Settings::load(&dir)?).await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn open(dir: impl AsRef<Path>, settings: Settings) -> Result<Self> {
         let options = OpenOptions {
             download: true,
@@ -106,7 +135,7 @@ impl Memory {
     }
 
     /// [`Memory::open`], choosing whether a missing model is downloaded and missing vectors
-    /// are made now, and how their progress is told.
+    /// are made now, and how their progress is told (see [`OpenOptions`] for an example).
     pub async fn open_with_options(dir: impl AsRef<Path>, settings: Settings, options: OpenOptions) -> Result<Self> {
         settings.validate()?;
         let llm = settings.build_llm()?;
@@ -134,7 +163,8 @@ impl Memory {
     ///
     /// Checks, as HAEMA's constructor does, that the dimension, `merge.top_k` and the
     /// cutoff are in range, and, beyond HAEMA, that the embedder is the one the store's
-    /// vectors were made with.
+    /// vectors were made with. The example on [`Memory`] opens a store this way; the one on
+    /// [`Embedder`] gives it an embedder of its own.
     pub async fn open_with(
         dir: impl AsRef<Path>,
         settings: Settings,
@@ -173,6 +203,16 @@ impl Memory {
     /// Counts of the store in `dir` without opening providers or checking the embedder:
     /// for listing stores. Its settings file gives the review policy (the default when it
     /// cannot be read).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// # memory.add("A fact.").await?;
+    /// let info = haema_core::Memory::peek(dir.path()).await?;
+    /// println!("{}: {} memories, {} to review", info.dir.display(), info.active, info.pending_changesets);
+    /// assert_eq!((info.active, info.embedder.as_str(), info.dims), (1, "none", 0)); // lexical-only
+    /// # Ok(()) }
+    /// ```
     pub async fn peek(dir: impl AsRef<Path>) -> Result<StoreInfo> {
         let dir = dir.as_ref().to_path_buf();
         tokio::task::spawn_blocking(move || {
@@ -210,7 +250,7 @@ impl Memory {
         self.inner.lexical.as_ref()
     }
 
-    /// Counts and identities of the store.
+    /// Counts and identities of the store (the example on [`Memory::peek`] reads them).
     pub async fn info(&self) -> Result<StoreInfo> {
         let user = self.user().map(str::to_owned);
         self.blocking(|inner| {
@@ -232,6 +272,15 @@ impl Memory {
 
     /// The newest active memories as text: `begin` is 1-based (1 = newest).
     ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// memory.add(vec!["Met Ana at the station.".to_string(), "Ana likes jazz.".to_string()]).await?;
+    /// assert_eq!(memory.get_latest(1, 10).await?, ["Ana likes jazz.", "Met Ana at the station."]);
+    /// assert_eq!(memory.get_latest(2, 10).await?, ["Met Ana at the station."]);
+    /// # Ok(()) }
+    /// ```
+    ///
     /// # Errors
     /// `begin < 1` is [`Error::InvalidArgument`]. `count <= 0` returns an empty list.
     pub async fn get_latest(&self, begin: i64, count: i64) -> Result<Vec<String>> {
@@ -251,6 +300,19 @@ impl Memory {
 
     /// [`Memory::get_latest_records`] of the memories that pass `filter` (type, importance,
     /// source, writer, user, metadata, time).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::{MemoryAttributes, MemoryFilter};
+    /// let about_ana = MemoryAttributes { user_id: Some("ana".into()), ..Default::default() };
+    /// memory.add_with("Ana likes jazz.", about_ana).await?;
+    /// memory.add("Bo likes folk.").await?;
+    /// let filter = MemoryFilter { user_id: Some("ana".into()), ..Default::default() };
+    /// let records = memory.get_latest_records_with(1, 10, &filter).await?;
+    /// assert_eq!(records.iter().map(|m| m.content.as_str()).collect::<Vec<_>>(), ["Ana likes jazz."]);
+    /// # Ok(()) }
+    /// ```
     ///
     /// # Errors
     /// `begin < 1` or a filter out of range is [`Error::InvalidArgument`].
@@ -274,6 +336,16 @@ impl Memory {
     }
 
     /// The next page of latest memories after `after` (keyset paging for long lists).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// # memory.add(vec!["one".to_string(), "two".to_string(), "three".to_string()]).await?;
+    /// let first = memory.get_latest_records(1, 2).await?; // "three", "two"
+    /// let next = memory.latest_after(&first[1], 2).await?; // what comes after "two"
+    /// assert_eq!(next[0].content, "one");
+    /// # Ok(()) }
+    /// ```
     pub async fn latest_after(&self, after: &MemoryRecord, count: usize) -> Result<Vec<MemoryRecord>> {
         self.latest_after_with(after, count, &MemoryFilter::default()).await
     }
@@ -300,7 +372,7 @@ impl Memory {
         self.inner.store.notes().to_vec()
     }
 
-    /// One memory by id, in any status.
+    /// One memory by id, in any status (see the example on [`Memory::add`]).
     pub async fn memory(&self, id: &MemoryId) -> Result<MemoryRecord> {
         let id = id.clone();
         self.blocking(move |inner| {
@@ -335,6 +407,18 @@ impl Memory {
     /// hits that score at least `options.min_score`. The filter is applied inside the
     /// search: the store only ever ranks memories that pass, so the top `n` are the best `n`
     /// that pass.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::{SearchMode, SearchOptions};
+    /// memory.add(vec!["The user drinks green tea.".to_string(), "Bo dislikes black tea.".to_string()]).await?;
+    /// let options = SearchOptions { min_score: Some(0.6), ..SearchOptions::mode(SearchMode::Hybrid) };
+    /// let results = memory.search_records_with("green tea", 5, &options).await?;
+    /// assert_eq!(results.hits.len(), 1); // "black tea" holds half the query's words: 0.5
+    /// assert_eq!(results.mode, SearchMode::Lexical); // no embedder: by words; `notice` says why
+    /// # Ok(()) }
+    /// ```
     ///
     /// # Errors
     /// A filter or minimum score out of range is [`Error::InvalidArgument`]; the errors of

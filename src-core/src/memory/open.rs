@@ -19,13 +19,30 @@ use crate::types::MemoryStatus;
 use crate::{Error, ReembedProgress, Result};
 
 /// What opening a store does about its embedding model.
+///
+/// ```no_run
+/// use haema_core::{Memory, OpenOptions, OpenProgress, Settings};
+/// # async fn demo(dir: &std::path::Path) -> haema_core::Result<()> {
+/// // Fetch the model on first use and give older memories their vectors, telling how it goes.
+/// let options = OpenOptions::full(|progress| match progress {
+///     OpenProgress::Download(p) => eprintln!("{}: {} bytes", p.file, p.bytes_done),
+///     OpenProgress::Vectors(p) => eprintln!("vectors: {} of {}", p.done, p.total),
+/// });
+/// let memory = Memory::open_with_options(dir, Settings::load(dir)?, options).await?;
+/// // Or open at once with what is on this machine, searching by words until the model is here.
+/// let memory = Memory::open_with_options(dir, Settings::load(dir)?, OpenOptions::quick()).await?;
+/// if let Some(reason) = memory.lexical_reason() {
+///     eprintln!("{reason}");
+/// }
+/// # Ok(()) }
+/// ```
 #[derive(Clone, Default)]
 pub struct OpenOptions {
     /// Download a missing local model from the Hugging Face Hub (never with
     /// `HF_HUB_OFFLINE`). Without it a missing model leaves the store lexical for now.
     pub download: bool,
     /// Give memories that lack vectors their vectors before returning. Without it the store
-    /// stays lexical until an open that does (see [`Memory::vectors_missing`]).
+    /// stays lexical until an open that does (see [`LexicalReason::VectorsPending`]).
     pub catch_up: bool,
     /// Told how the download and the catch-up advance.
     pub progress: Option<Arc<dyn Fn(OpenProgress) + Send + Sync>>,

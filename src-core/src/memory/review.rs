@@ -13,6 +13,16 @@ use crate::{Error, Result};
 
 impl Memory {
     /// Changesets, newest first.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::{ChangesetFilter, ChangesetStatus};
+    /// memory.add("The user is vegetarian.").await?;
+    /// let committed = memory.changesets(ChangesetFilter::Status(ChangesetStatus::Committed)).await?;
+    /// assert_eq!(committed[0].inputs, ["The user is vegetarian."]);
+    /// # Ok(()) }
+    /// ```
     pub async fn changesets(&self, filter: ChangesetFilter) -> Result<Vec<Changeset>> {
         self.blocking(move |inner| inner.store.read(|conn| conn.changesets(filter, None)))
             .await
@@ -20,6 +30,17 @@ impl Memory {
 
     /// At most `limit` changesets older than the changeset `before` (from the newest when
     /// `None`), newest first: keyset paging for long histories.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// # for fact in ["one", "two", "three"] { memory.add(fact).await?; }
+    /// use haema_core::ChangesetFilter::All;
+    /// let newest = memory.changesets_page(All, None, 2).await?; // "three", "two"
+    /// let older = memory.changesets_page(All, Some(newest[1].id), 2).await?;
+    /// assert_eq!(older[0].inputs, ["one"]);
+    /// # Ok(()) }
+    /// ```
     pub async fn changesets_page(
         &self,
         filter: ChangesetFilter,
@@ -37,6 +58,15 @@ impl Memory {
     /// At most `limit` changeset summaries older than the changeset `before` (from the
     /// newest when `None`), newest first: what a history list shows, read in one statement
     /// without loading any changeset's items. Open one with [`Memory::changeset`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// memory.add(vec!["one".to_string(), "two".to_string()]).await?;
+    /// let line = &memory.changeset_summaries(None, 50).await?[0];
+    /// assert_eq!((line.kind.as_str(), line.status.as_str(), line.added), ("add", "committed", 2));
+    /// # Ok(()) }
+    /// ```
     pub async fn changeset_summaries(
         &self,
         before: Option<ChangesetId>,
@@ -74,6 +104,21 @@ impl Memory {
     }
 
     /// Commits a pending changeset as proposed.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> { let dir = tempfile::tempdir()?;
+    /// # let settings = haema_core::Settings { review: haema_core::ReviewPolicy::Review, ..Default::default() };
+    /// # let memory = haema_core::Memory::open_with(dir.path(), settings, None, None).await?;
+    /// use haema_core::{AddStatus, ChangesetStatus};
+    /// let outcome = memory.add("The user is allergic to peanuts.").await?;
+    /// assert_eq!(outcome.status, AddStatus::Pending); // the `review` policy holds every change
+    /// assert!(memory.search("peanuts", 5).await?.is_empty()); // not a memory yet
+    /// let waiting = memory.pending().await?;
+    /// let approved = memory.approve(waiting[0].id).await?;
+    /// assert_eq!(approved.status, ChangesetStatus::Committed);
+    /// assert_eq!(memory.search("peanuts", 5).await?.len(), 1);
+    /// # Ok(()) }
+    /// ```
     ///
     /// # Errors
     /// [`Error::Stale`] (and the changeset is marked `stale`) when a related memory is no
@@ -114,6 +159,17 @@ impl Memory {
 
     /// Replaces the proposed memories of a pending changeset with a person's version, then
     /// approves it. Items equal to a related memory keep that memory.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> { let dir = tempfile::tempdir()?;
+    /// # let settings = haema_core::Settings { review: haema_core::ReviewPolicy::Review, ..Default::default() };
+    /// # let memory = haema_core::Memory::open_with(dir.path(), settings, None, None).await?;
+    /// # memory.add("The user likes tea").await?;
+    /// let id = memory.pending().await?[0].id;
+    /// memory.approve_edited(id, vec!["The user likes green tea.".to_string()]).await?;
+    /// assert_eq!(memory.get_latest(1, 10).await?, ["The user likes green tea."]);
+    /// # Ok(()) }
+    /// ```
     pub async fn approve_edited(&self, id: ChangesetId, memories: Vec<String>) -> Result<Changeset> {
         let memories = normalize(memories);
         let changeset = self.changeset(id).await?;
@@ -182,6 +238,17 @@ impl Memory {
 
     /// Declines a pending or stale changeset; nothing of it is applied. Its proposal stays
     /// in the history.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> { let dir = tempfile::tempdir()?;
+    /// # let settings = haema_core::Settings { review: haema_core::ReviewPolicy::Review, ..Default::default() };
+    /// # let memory = haema_core::Memory::open_with(dir.path(), settings, None, None).await?;
+    /// use haema_core::ChangesetStatus;
+    /// let id = memory.add("The user hates Mondays.").await?.changeset.ok_or("nothing added")?;
+    /// assert_eq!(memory.reject(id).await?.status, ChangesetStatus::Rejected);
+    /// assert_eq!(memory.reopen(id).await?.status, ChangesetStatus::Pending); // changed our mind
+    /// # Ok(()) }
+    /// ```
     pub async fn reject(&self, id: ChangesetId) -> Result<Changeset> {
         self.decline(id, DecidedBy::User, ReviewAction::Reject).await?;
         self.changeset(id).await
@@ -208,7 +275,8 @@ impl Memory {
     }
 
     /// Takes back a person's rejection: the changeset waits for review again, as it was
-    /// (approving it still checks that what it was built on has not changed since).
+    /// (approving it still checks that what it was built on has not changed since). The
+    /// example on [`Memory::reject`] reopens a changeset.
     pub async fn reopen(&self, id: ChangesetId) -> Result<Changeset> {
         self.blocking(move |inner| {
             inner.store.write(|tx| {
@@ -226,6 +294,16 @@ impl Memory {
 
     /// Builds a stale (or pending) changeset again from its inputs against the memories as
     /// they are now; the old one is rejected.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> { let dir = tempfile::tempdir()?;
+    /// # let settings = haema_core::Settings { review: haema_core::ReviewPolicy::Review, ..Default::default() };
+    /// # let memory = haema_core::Memory::open_with(dir.path(), settings, None, None).await?;
+    /// # let id = memory.add("The user likes tea.").await?.changeset.ok_or("nothing added")?;
+    /// let again = memory.rerun(id).await?; // built afresh; the old one is rejected
+    /// assert_ne!(again.changeset, Some(id));
+    /// # Ok(()) }
+    /// ```
     pub async fn rerun(&self, id: ChangesetId) -> Result<AddOutcome> {
         let changeset = self.changeset(id).await?;
         expect_status(
@@ -250,6 +328,16 @@ impl Memory {
     /// Undoes a committed changeset with a new changeset: the memories it made are
     /// superseded, the ones it replaced come back, and core sections it changed return to
     /// their old text where nobody changed them since.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// let added = memory.add("The user lives in Oslo.").await?;
+    /// let undo = memory.revert(added.changeset.ok_or("nothing added")?).await?;
+    /// assert_eq!(undo.reverts_id, added.changeset);
+    /// assert!(memory.get_latest(1, 10).await?.is_empty());
+    /// # Ok(()) }
+    /// ```
     pub async fn revert(&self, id: ChangesetId) -> Result<Changeset> {
         let revert_id = self
             .blocking(move |inner| {

@@ -21,6 +21,21 @@ impl Memory {
     /// Measures the fast vector search (a coarse pass over sign bits, re-ranked exactly)
     /// against an exact scan of every active vector, for the top `k` of each query. Needs
     /// the store's embedder.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use std::sync::Arc;
+    /// use haema_core::provider::fake::HashEmbedder; // stands in for a real model here (feature `test-util`)
+    /// let dir = tempfile::tempdir()?;
+    /// let embedder = Arc::new(HashEmbedder::new(64));
+    /// let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, Some(embedder)).await?;
+    /// memory.add((0..50).map(|i| format!("Memory number {i} about topic {}", i % 7)).collect::<Vec<_>>()).await?;
+    /// let queries = vec!["topic 3".to_string(), "memory number 12".to_string()];
+    /// let measured = memory.vector_recall(&queries, 5).await?;
+    /// println!("recall@{}: {:.3} (worst {:.3})", measured.k, measured.recall, measured.worst);
+    /// assert_eq!(measured.queries, 2);
+    /// # Ok(()) }
+    /// ```
     pub async fn vector_recall(&self, queries: &[String], k: usize) -> Result<VectorRecall> {
         let embedder = self
             .inner

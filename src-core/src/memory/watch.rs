@@ -29,6 +29,18 @@ pub struct StoreWatch {
 impl Memory {
     /// Starts watching this store for changes made by other processes. Must be called
     /// inside a Tokio runtime.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::Memory;
+    /// let mut watch = memory.watch();
+    /// // Another process (here another handle on the same folder) writes:
+    /// let other = Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// other.add("Written elsewhere.").await?;
+    /// assert!(watch.changed().await); // time to refresh the view
+    /// # Ok(()) }
+    /// ```
     pub fn watch(&self) -> StoreWatch {
         let core_changed = Arc::new(AtomicBool::new(false));
         let files = self

@@ -60,6 +60,20 @@ impl Memory {
     /// together with the new contents into one changeset, which is committed at once or
     /// waits for review depending on the review policy. If the LLM fails, the related
     /// memories are kept and the new contents added as given: nothing is lost.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::AddStatus;
+    /// // One text, a list of texts, or a slice of `&str`s.
+    /// let outcome = memory.add("The user is vegetarian.").await?;
+    /// assert_eq!(outcome.status, AddStatus::Committed);
+    /// let fact = memory.memory(&outcome.memory_ids[0]).await?;
+    /// assert_eq!(fact.content, "The user is vegetarian.");
+    /// memory.add(&["Ana lives in Lyon.", "Ana has a cat."][..]).await?;
+    /// assert_eq!(memory.add("   ").await?.status, AddStatus::Noop);
+    /// # Ok(()) }
+    /// ```
     pub async fn add(&self, contents: impl Into<AddInput>) -> Result<AddOutcome> {
         self.add_with(contents, MemoryAttributes::default()).await
     }
@@ -68,6 +82,22 @@ impl Memory {
     /// session writing, the user it is about, metadata. Every memory the add makes carries
     /// them, merged with those of the memories it replaces ([`MemoryAttributes::merged`]:
     /// the newest value of each, the highest importance, metadata key by key).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::MemoryAttributes;
+    /// let attributes = MemoryAttributes {
+    ///     memory_type: Some("preference".into()),
+    ///     importance: Some(0.8),
+    ///     agent_id: Some("planner".into()),
+    ///     ..MemoryAttributes::default()
+    /// };
+    /// let outcome = memory.add_with("The user prefers window seats.", attributes).await?;
+    /// let stored = memory.memory(&outcome.memory_ids[0]).await?;
+    /// assert_eq!(stored.attributes.memory_type.as_deref(), Some("preference"));
+    /// # Ok(()) }
+    /// ```
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when an attribute is out of range (nothing is stored), and

@@ -58,6 +58,13 @@ impl ProviderErrorKind {
 }
 
 /// A failed provider call: which provider, what kind of failure, and the provider's own words.
+///
+/// ```
+/// use haema_core::provider::{ProviderError, ProviderErrorKind};
+/// let error = ProviderError::new("openai:gpt-4o-mini", ProviderErrorKind::RateLimit, "429 Too Many Requests");
+/// assert!(error.kind.is_transient()); // worth trying again later
+/// println!("{error}"); // names the provider, what happened and what to do
+/// ```
 #[derive(Debug, Clone, thiserror::Error)]
 pub struct ProviderError {
     /// Provider id, e.g. `openai:gpt-4o-mini`.

@@ -79,6 +79,24 @@ pub(crate) fn to_gemini_schema(schema: &Value) -> Value {
 }
 
 /// `generateContent` with `responseMimeType: application/json` and a response schema.
+///
+/// ```
+/// use std::time::Duration;
+/// use haema_core::provider::gemini::{DEFAULT_BASE_URL, GeminiEmbedder, GeminiLlm};
+/// use haema_core::provider::openai::OpenAiSettings;
+///
+/// let settings = OpenAiSettings {
+///     base_url: DEFAULT_BASE_URL.into(),
+///     model: "gemini-2.5-flash".into(),
+///     api_key: std::env::var("HAEMA_LLM_API_KEY").ok(),
+///     timeout: Duration::from_secs(120),
+///     retry: Default::default(),
+/// };
+/// let llm = GeminiLlm::new(settings.clone())?; // no request is made yet
+/// let embedder = GeminiEmbedder::new(OpenAiSettings { model: "gemini-embedding-001".into(), ..settings }, 768)?;
+/// # let _ = (llm, embedder);
+/// # Ok::<(), haema_core::provider::ProviderError>(())
+/// ```
 #[derive(Debug)]
 pub struct GeminiLlm {
     http: JsonClient,

@@ -13,6 +13,13 @@ use serde_json::Value;
 use super::{ProviderError, ProviderErrorKind};
 
 /// How often and how patiently transient failures are retried.
+///
+/// ```
+/// use std::time::Duration;
+/// use haema_core::provider::RetryPolicy;
+/// let patient = RetryPolicy { max_retries: 6, max_delay: Duration::from_secs(60), ..RetryPolicy::default() };
+/// assert_eq!(patient.base_delay, Duration::from_millis(500)); // doubled for each further retry
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RetryPolicy {
     /// Retries after the first attempt.

@@ -1,8 +1,10 @@
 //! Embedding and LLM providers: the traits the engine calls and their implementations.
 //!
 //! The engine never talks HTTP itself; it calls [`Embedder`] and [`Llm`]. Real
-//! implementations live in [`openai`] (any OpenAI-compatible server). Deterministic
-//! doubles for tests live in [`fake`] behind the `test-util` feature.
+//! implementations live in [`openai`] (any OpenAI-compatible server), [`gemini`] and, with
+//! the `local-embed` feature, `local` (a sentence-transformers model on this machine, its
+//! files from the [`hub`]). Deterministic doubles for tests live in `fake` behind the
+//! `test-util` feature.
 
 mod deadline;
 mod error;
@@ -28,6 +30,49 @@ pub use http::RetryPolicy;
 ///
 /// Implementations return one vector of exactly [`Embedder::dims`] finite numbers per
 /// input text, in input order. The engine checks this and rejects answers that do not fit.
+///
+/// A model of your own goes in by implementing it. This toy one hashes letter pairs, so
+/// that texts sharing words come out close:
+///
+/// ```
+/// use std::sync::Arc;
+/// use async_trait::async_trait;
+/// use haema_core::provider::{Embedder, ProviderError};
+/// use haema_core::{Memory, SearchMode, Settings};
+///
+/// struct LetterPairs;
+///
+/// #[async_trait]
+/// impl Embedder for LetterPairs {
+///     fn id(&self) -> String {
+///         "example:letter-pairs-64".into() // recorded in the store: change it with the model
+///     }
+///     fn dims(&self) -> usize {
+///         64
+///     }
+///     async fn embed_query(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, ProviderError> {
+///         self.embed_document(texts).await
+///     }
+///     async fn embed_document(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, ProviderError> {
+///         Ok(texts.iter().map(|text| {
+///             let mut v = vec![0.0f32; 64];
+///             let bytes = text.to_lowercase().into_bytes();
+///             bytes.windows(2).for_each(|w| v[(w[0] as usize * 31 + w[1] as usize) % 64] += 1.0);
+///             let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
+///             v.iter().map(|x| x / norm).collect()
+///         }).collect())
+///     }
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let dir = tempfile::tempdir()?;
+/// let memory = Memory::open_with(dir.path(), Settings::default(), None, Some(Arc::new(LetterPairs))).await?;
+/// memory.add(vec!["The user drinks green tea.".to_string(), "The flight leaves at nine.".to_string()]).await?;
+/// let found = memory.search_records("green teas", 1, SearchMode::Vector).await?;
+/// assert_eq!(found.hits[0].memory.content, "The user drinks green tea.");
+/// # Ok(()) }
+/// ```
 #[async_trait]
 pub trait Embedder: Send + Sync {
     /// A stable name of the model, recorded in the store (e.g. `openai:text-embedding-3-small`).
@@ -56,6 +101,49 @@ pub struct StructuredRequest<'a> {
 }
 
 /// A language model that answers with a JSON object.
+///
+/// The engine asks it through [`Llm::generate_structured`] only, so wrapping one is easy;
+/// this one counts the calls of the model it wraps:
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::sync::atomic::{AtomicUsize, Ordering};
+/// use async_trait::async_trait;
+/// use haema_core::provider::openai::{OpenAiLlm, OpenAiSettings};
+/// use haema_core::provider::{Llm, ProviderError, RetryPolicy, StructuredRequest};
+///
+/// struct Counted<L> {
+///     inner: L,
+///     calls: AtomicUsize,
+/// }
+///
+/// #[async_trait]
+/// impl<L: Llm> Llm for Counted<L> {
+///     fn id(&self) -> String {
+///         self.inner.id()
+///     }
+///     async fn generate_structured(&self, request: StructuredRequest<'_>) -> Result<serde_json::Value, ProviderError> {
+///         self.calls.fetch_add(1, Ordering::Relaxed);
+///         self.inner.generate_structured(request).await
+///     }
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let ollama = OpenAiLlm::new(OpenAiSettings {
+///     base_url: "http://127.0.0.1:11434/v1".into(),
+///     model: "llama3.1".into(),
+///     api_key: None,
+///     timeout: std::time::Duration::from_secs(120),
+///     retry: RetryPolicy::default(),
+/// })?;
+/// let llm = Arc::new(Counted { inner: ollama, calls: AtomicUsize::new(0) });
+/// let dir = tempfile::tempdir()?;
+/// let memory = haema_core::Memory::open_with(dir.path(), Default::default(), Some(llm.clone()), None).await?;
+/// // memory.add(…) now goes through `Counted`; `llm.calls` tells how many calls it made.
+/// # let _ = memory; assert_eq!(llm.calls.load(Ordering::Relaxed), 0);
+/// # Ok(()) }
+/// ```
 #[async_trait]
 pub trait Llm: Send + Sync {
     /// Provider and model name (e.g. `openai:gpt-4o-mini`), recorded in each changeset.

@@ -13,6 +13,25 @@ use super::json_text::extract_object;
 use super::{Embedder, Llm, ProviderError, ProviderErrorKind, RetryPolicy, StructuredRequest, check_embeddings};
 
 /// Where and how to reach an OpenAI-compatible server.
+///
+/// ```
+/// use std::time::Duration;
+/// use haema_core::provider::openai::{OpenAiEmbedder, OpenAiLlm, OpenAiSettings};
+/// use haema_core::provider::{Embedder, Llm};
+///
+/// let local = OpenAiSettings {
+///     base_url: "http://127.0.0.1:11434/v1".into(), // Ollama; llama.cpp, vLLM and LM Studio alike
+///     model: "llama3.1".into(),
+///     api_key: None,
+///     timeout: Duration::from_secs(120),
+///     retry: Default::default(),
+/// };
+/// let llm = OpenAiLlm::new(local.clone())?; // no request is made yet
+/// assert_eq!(llm.id(), "openai:llama3.1");
+/// let embedder = OpenAiEmbedder::new(OpenAiSettings { model: "nomic-embed-text".into(), ..local }, 768, false)?;
+/// assert_eq!(embedder.dims(), 768);
+/// # Ok::<(), haema_core::provider::ProviderError>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct OpenAiSettings {
     /// Base URL including the version path, e.g. `https://api.openai.com/v1` or

@@ -77,6 +77,12 @@ fn diff_tokens(old: &[&str], new: &[&str]) -> Vec<Piece> {
 }
 
 /// Line diff.
+///
+/// ```
+/// use haema_core::review::diff::{self, Change};
+/// let pieces = diff::lines("# USER\nAna", "# USER\nAna\nVegetarian");
+/// assert_eq!(pieces.last().map(|p| (p.change, p.text.as_str())), Some((Change::Added, "Vegetarian")));
+/// ```
 pub fn lines(old: &str, new: &str) -> Vec<Piece> {
     let (a, b): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
     diff_tokens(&a, &b)
@@ -84,6 +90,13 @@ pub fn lines(old: &str, new: &str) -> Vec<Piece> {
 
 /// Word diff: words keep their following whitespace, so joining the texts of the `Same`
 /// and `Added` pieces gives the new text back.
+///
+/// ```
+/// use haema_core::review::{Change, diff};
+/// let pieces = diff::words("likes green tea", "likes black tea");
+/// let changed: Vec<(Change, &str)> = pieces.iter().filter(|p| p.change != Change::Same).map(|p| (p.change, p.text.as_str())).collect();
+/// assert_eq!(changed, [(Change::Removed, "green "), (Change::Added, "black ")]);
+/// ```
 pub fn words(old: &str, new: &str) -> Vec<Piece> {
     fn split(text: &str) -> Vec<&str> {
         let mut out = Vec::new();

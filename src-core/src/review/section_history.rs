@@ -27,6 +27,18 @@ pub struct SectionChange {
 
 /// The texts `section` had, newest first, from `versions` in any order. Versions whose
 /// core.md cannot be parsed (an outside edit that broke the headings) are skipped.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+/// use haema_core::{Section, section_history};
+/// memory.set_core_section(Section::User, "Ana.").await?;
+/// memory.set_core_section(Section::User, "Ana, vegetarian.").await?;
+/// let history = section_history(&memory.core_versions().await?, Section::User);
+/// let texts: Vec<&str> = history.iter().map(|c| c.text.as_str()).collect();
+/// assert_eq!(texts, ["Ana, vegetarian.", "Ana.", ""]); // newest first, back to the template
+/// # Ok(()) }
+/// ```
 pub fn section_history(versions: &[CoreVersion], section: Section) -> Vec<SectionChange> {
     let mut sorted: Vec<&CoreVersion> = versions.iter().collect();
     sorted.sort_by_key(|v| v.id);

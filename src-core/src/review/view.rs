@@ -11,6 +11,11 @@ use crate::types::{Changeset, MemoryId};
 pub const SHOWN_ITEMS: usize = 200;
 
 /// Share of words two texts have in common (0..=1).
+///
+/// ```
+/// use haema_core::review::view::similarity;
+/// assert_eq!(similarity("likes green tea", "likes black tea"), 2.0 / 3.0);
+/// ```
 pub fn similarity(a: &str, b: &str) -> f64 {
     let pieces = diff::words(a, b);
     let same = pieces.iter().filter(|p| p.change == Change::Same).count();
@@ -19,6 +24,13 @@ pub fn similarity(a: &str, b: &str) -> f64 {
 }
 
 /// The most similar text among `others`, when they share at least a fifth of their words.
+///
+/// ```
+/// use haema_core::review::partner;
+/// let proposed = ["The user lives in Bergen.", "The user has a cat."];
+/// assert_eq!(partner("The user lives in Oslo.", &proposed), Some("The user lives in Bergen."));
+/// assert_eq!(partner("Completely unrelated", &proposed), None);
+/// ```
 pub fn partner<'a>(text: &str, others: &[&'a str]) -> Option<&'a str> {
     others
         .iter()
@@ -31,6 +43,12 @@ pub fn partner<'a>(text: &str, others: &[&'a str]) -> Option<&'a str> {
 /// `text` in pieces: `Same` words, and the words it does not share with `partner` marked
 /// `Removed` (when `text` is the old side) or `Added` (the new side). Without a partner the
 /// whole text is one piece of `change` when it is going or coming, `Same` when kept.
+///
+/// ```
+/// use haema_core::review::{Change, view::marked};
+/// let old_side = marked("lives in Oslo", Some("lives in Bergen"), true);
+/// assert_eq!(old_side.last().map(|p| (p.change, p.text.as_str())), Some((Change::Removed, "Oslo")));
+/// ```
 pub fn marked(text: &str, partner: Option<&str>, old_side: bool) -> Vec<Piece> {
     let Some(other) = partner else {
         return vec![Piece {
@@ -86,6 +104,23 @@ pub struct ChangesetView {
 impl ChangesetView {
     /// Pairs every replaced memory with its most similar proposed one and marks the
     /// changed words on both sides.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::ChangesetView;
+    /// let old = memory.add("The user lives in Oslo.").await?.memory_ids.remove(0);
+    /// let id = memory.update_memory(&old, "The user lives in Bergen.").await?.changeset.ok_or("no change")?;
+    /// let view = ChangesetView::new(memory.changeset(id).await?);
+    /// for (side, items) in [("-", &view.before), ("+", &view.after)] {
+    ///     for item in items {
+    ///         let words: Vec<String> = item.pieces.iter().map(|p| format!("{:?}:{}", p.change, p.text)).collect();
+    ///         println!("{side} {}", words.join(" "));
+    ///     }
+    /// }
+    /// assert_eq!(view.before[0].content, "The user lives in Oslo.");
+    /// # Ok(()) }
+    /// ```
     pub fn new(changeset: Changeset) -> Self {
         let added: Vec<&str> = changeset.added().map(|p| p.content.as_str()).collect();
         let removed: Vec<&str> = changeset.removed().map(|r| r.content.as_str()).collect();

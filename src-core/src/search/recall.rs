@@ -8,6 +8,19 @@ use crate::types::{HostileReason, MemoryFilter, MemoryId, MemoryRecord, SearchMo
 use crate::{Memory, Result};
 
 /// What a recall block may hold, and how long it may take.
+///
+/// ```
+/// use std::time::Duration;
+/// use haema_core::{MemoryFilter, RecallOptions};
+///
+/// let options = RecallOptions {
+///     filter: MemoryFilter { user_id: Some("ana".into()), ..MemoryFilter::default() },
+///     min_score: Some(0.3),
+///     timeout: Some(Duration::from_millis(200)),
+///     ..RecallOptions::budget(1_000)
+/// };
+/// assert_eq!((options.budget, options.latest), (1_000, 5));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecallOptions {
     /// Estimated tokens the block may take (items that do not fit are left out; core is cut
@@ -51,6 +64,12 @@ impl RecallOptions {
 
 /// Rough token count: about four characters per token for English text, at least one
 /// token per word.
+///
+/// ```
+/// use haema_core::estimate_tokens;
+/// assert_eq!(estimate_tokens("The user prefers green tea."), 7); // 27 characters / 4
+/// assert_eq!(estimate_tokens("a b c d e f"), 6); // at least one per word
+/// ```
 pub fn estimate_tokens(text: &str) -> usize {
     let by_chars = text.chars().count().div_ceil(4);
     by_chars.max(text.split_whitespace().count())
@@ -94,7 +113,7 @@ pub struct RecallItem {
     pub flags: Vec<HostileReason>,
 }
 
-/// A recall block and what is in it.
+/// A recall block and what is in it, from [`Memory::recall`] (which has an example).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Recall {
@@ -157,6 +176,20 @@ impl Memory {
     /// Builds the block an agent prepends to its prompt: core, then the newest memories,
     /// then the memories most relevant to `query`, within `budget` estimated tokens (items
     /// that do not fit are left out; core is cut only if it alone exceeds the budget).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// memory.add(vec!["The user is vegetarian.".to_string(), "The user lives in Lyon.".to_string()]).await?;
+    /// let recall = memory.recall("Where should the user eat? They are vegetarian.", 300).await?;
+    /// let system = format!("You are a helpful assistant.\n\n{}", recall.text);
+    /// assert!(system.contains("- The user is vegetarian."));
+    /// assert!(recall.tokens <= recall.budget);
+    /// for item in &recall.items {
+    ///     println!("{:?} {:?} {}", item.reason, item.score, item.content);
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub async fn recall(&self, query: &str, budget: usize) -> Result<Recall> {
         self.recall_with(query, &RecallOptions::budget(budget)).await
     }
@@ -166,6 +199,24 @@ impl Memory {
     /// relevant memories, and a time limit. A recall never keeps an agent waiting past the
     /// limit: when the search has not answered by then, the block holds core and the newest
     /// memories, and [`Recall::notice`] says so.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use std::time::Duration;
+    /// use haema_core::{MemoryAttributes, MemoryFilter, RecallOptions};
+    /// let ana = MemoryAttributes { user_id: Some("ana".into()), ..Default::default() };
+    /// memory.add_with("Ana is vegetarian.", ana).await?;
+    /// memory.add("Bo eats anything.").await?;
+    /// let options = RecallOptions {
+    ///     filter: MemoryFilter { user_id: Some("ana".into()), ..Default::default() },
+    ///     timeout: Some(Duration::from_millis(300)),
+    ///     ..RecallOptions::budget(500)
+    /// };
+    /// let recall = memory.recall_with("what does the user eat?", &options).await?;
+    /// assert!(recall.text.contains("Ana is vegetarian.") && !recall.text.contains("Bo"));
+    /// # Ok(()) }
+    /// ```
     ///
     /// # Errors
     /// A filter or minimum score out of range is [`crate::Error::InvalidArgument`]; the

@@ -9,6 +9,15 @@ use std::path::{Path, PathBuf};
 use crate::{Error, Result};
 
 /// Creates `path` (which must not exist yet) readable and writable by its owner only.
+///
+/// ```
+/// use std::io::Write;
+/// let dir = tempfile::tempdir()?;
+/// let mut file = haema_core::create_private(&dir.path().join("export.jsonl"))?; // 0600 on Unix
+/// file.write_all(b"...")?;
+/// assert!(haema_core::create_private(&dir.path().join("export.jsonl")).is_err()); // never overwrites
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn create_private(path: &Path) -> std::io::Result<std::fs::File> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
@@ -92,6 +101,13 @@ fn resolved(path: &Path) -> Option<PathBuf> {
 }
 
 /// Whether `path` is inside folder `dir` (or is it), however either is spelled.
+///
+/// ```
+/// let store = tempfile::tempdir()?;
+/// assert!(haema_core::is_inside(&store.path().join("core.md"), store.path()));
+/// assert!(!haema_core::is_inside(&store.path().join("../core.md"), store.path()));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn is_inside(path: &Path, dir: &Path) -> bool {
     match (resolved(path), std::fs::canonicalize(dir)) {
         (Some(path), Ok(dir)) => path.starts_with(dir),

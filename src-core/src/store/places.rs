@@ -23,6 +23,18 @@ pub fn is_store_dir(dir: &Path) -> bool {
 /// beside the default one (`$XDG_DATA_HOME/haema/work`), so people need not know where
 /// stores live.
 ///
+/// ```
+/// use std::path::Path;
+/// use haema_core::store_dir_for;
+/// assert_eq!(store_dir_for(Path::new("/srv/agent-memory"))?, Path::new("/srv/agent-memory"));
+/// if let Some(default) = haema_core::default_store_dir() {
+///     // A bare name is a store beside the default one.
+///     assert_eq!(store_dir_for(Path::new("work"))?, default.with_file_name("work"));
+/// }
+/// assert!(store_dir_for(Path::new("a/b")).is_err());
+/// # Ok::<(), haema_core::Error>(())
+/// ```
+///
 /// # Errors
 /// [`Error::InvalidArgument`] for a relative path of more than one part (`a/b`, `./x`,
 /// `..`), and when there is no home folder to put a named store in.
@@ -48,6 +60,20 @@ pub fn store_dir_for(name: &Path) -> Result<PathBuf> {
 
 /// The store folders beside `open`, and `open` itself, sorted: what a front end offers to
 /// switch to.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use haema_core::{Memory, is_store_dir, store_folders_beside};
+/// let root = tempfile::tempdir()?;
+/// for name in ["work", "home"] {
+///     Memory::open_with(root.path().join(name), Default::default(), None, None).await?;
+/// }
+/// std::fs::create_dir(root.path().join("not-a-store"))?;
+/// let work = root.path().join("work");
+/// assert!(is_store_dir(&work));
+/// assert_eq!(store_folders_beside(&work), [root.path().join("home"), work]);
+/// # Ok(()) }
+/// ```
 pub fn store_folders_beside(open: &Path) -> Vec<PathBuf> {
     let root = open.parent().map_or_else(|| open.to_path_buf(), Path::to_path_buf);
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)

@@ -16,7 +16,7 @@ use crate::{Error, Memory, Result};
 pub enum Imported {
     /// haema's own export: the store as it was, history and all.
     Export(ImportReport),
-    /// A list of items (JSON, JSONL, a mem0 export, plain lines), as one changeset.
+    /// A list of items (a JSON list, JSONL, a mem0 export), as one changeset.
     Items(ItemsReport),
     /// A HAEMA (Python) store folder, as one changeset.
     Haema(HaemaReport),
@@ -62,6 +62,20 @@ impl Memory {
     /// empty store), anything else as a list of items. `progress(done, total)` follows the
     /// embedding.
     ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// // JSONL (a JSON string or an object per line), a JSON list, a mem0 export, or haema's export
+    /// let text = "\"The user is vegetarian.\"\n{\"content\": \"The user lives in Lyon.\"}\n";
+    /// let imported = memory.import_text("notes.txt", text, |_, _| {}).await?;
+    /// let summary = imported.summary();
+    /// assert_eq!((summary.added, summary.skipped), (2, 0));
+    /// if let Some(id) = summary.changeset {
+    ///     println!("imported as changeset {id} (revert it to take the import back)");
+    /// }
+    /// # Ok(()) }
+    /// ```
+    ///
     /// # Errors
     /// The text is neither; the export does not fit this store; the embedder fails.
     pub async fn import_text(
@@ -83,6 +97,16 @@ impl Memory {
     }
 
     /// Imports what `path` is: a HAEMA store folder, or a file ([`Memory::import_text`]).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// let file = dir.path().join("notes.jsonl");
+    /// std::fs::write(&file, "{\"content\": \"The user is vegetarian.\"}\n")?;
+    /// let imported = memory.import_path(&file, |done, total| eprintln!("embedded {done} of {total}")).await?;
+    /// assert_eq!(imported.summary().added, 1);
+    /// # Ok(()) }
+    /// ```
     ///
     /// # Errors
     /// A folder that is not a HAEMA store; a file that cannot be read; as for

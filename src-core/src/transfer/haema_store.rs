@@ -206,6 +206,20 @@ fn read_chroma(path: &Path) -> Result<BTreeMap<String, (String, Option<i64>)>> {
 
 /// Reads a HAEMA store folder.
 ///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let haema = tempfile::tempdir()?; // a HAEMA store: its latest.sqlite3 (and core.md, db/chroma.sqlite3)
+/// # let db = rusqlite::Connection::open(haema.path().join("latest.sqlite3"))?;
+/// # db.execute_batch("CREATE TABLE latest_memories (id TEXT, document TEXT, timestamp_ms INTEGER, deleted INTEGER);
+/// #     INSERT INTO latest_memories VALUES ('m1', 'The user runs on Sundays.', 1700000000000, 0);")?; drop(db);
+/// use haema_core::{is_haema_store, read_haema_store};
+/// assert!(is_haema_store(haema.path()));
+/// let found = read_haema_store(haema.path())?; // only reads
+/// assert_eq!(found.memories[0].content, "The user runs on Sundays.");
+/// assert!(found.core.is_none()); // this one has no core.md
+/// # Ok(()) }
+/// ```
+///
 /// # Errors
 /// [`Error::InvalidArgument`] when the folder has neither `latest.sqlite3` nor
 /// `db/chroma.sqlite3`, or `latest.sqlite3` is not HAEMA's.
@@ -277,6 +291,19 @@ impl Memory {
     /// Imports a HAEMA store folder: its live memories with their timestamps (vectors made
     /// with this store's embedder) as one `import` changeset, and its core.md when this
     /// store's core is still empty. Importing again adds nothing.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let haema = tempfile::tempdir()?; // a HAEMA store: its latest.sqlite3 (and core.md, db/chroma.sqlite3)
+    /// # let db = rusqlite::Connection::open(haema.path().join("latest.sqlite3"))?;
+    /// # db.execute_batch("CREATE TABLE latest_memories (id TEXT, document TEXT, timestamp_ms INTEGER, deleted INTEGER);
+    /// #     INSERT INTO latest_memories VALUES ('m1', 'The user runs on Sundays.', 1700000000000, 0);")?; drop(db);
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// let report = memory.import_haema_with_progress(haema.path(), |_, _| {}).await?;
+    /// assert_eq!(report.added, 1);
+    /// assert_eq!(memory.import_haema_with_progress(haema.path(), |_, _| {}).await?.added, 0); // once only
+    /// # Ok(()) }
+    /// ```
     pub async fn import_haema_with_progress(
         &self,
         dir: &Path,

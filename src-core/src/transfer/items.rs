@@ -36,6 +36,13 @@ pub struct ItemsReport {
 
 /// Unix ms of an RFC 3339 / ISO 8601 time such as `2024-07-20T01:23:45.678-07:00`,
 /// `2024-07-20 01:23:45Z` or `2024-07-20`.
+///
+/// ```
+/// use haema_core::parse_time;
+/// assert_eq!(parse_time("2024-07-20"), Some(1_721_433_600_000));
+/// assert_eq!(parse_time("2024-07-20T01:23:45.678-07:00"), Some(1_721_463_825_678));
+/// assert_eq!(parse_time("last week"), None);
+/// ```
 pub fn parse_time(text: &str) -> Option<i64> {
     let t = text.trim();
     let num = |s: &str| s.parse::<i64>().ok();
@@ -182,6 +189,17 @@ fn item_of(value: &Value) -> std::result::Result<Option<ImportItem>, String> {
 
 /// Reads JSONL (a JSON string or an object with `content`/`memory`/`text` per line) or a
 /// mem0 export (a JSON array, or an object with a `results` or `memories` array).
+///
+/// ```
+/// use haema_core::parse_items;
+/// let jsonl = r#"{"content": "The user is vegetarian.", "created_at": "2024-07-20", "user_id": "ana"}
+/// "The user lives in Lyon.""#;
+/// let items = parse_items(jsonl)?;
+/// assert_eq!(items[0].timestamp_ms, Some(1_721_433_600_000));
+/// assert_eq!(items[0].attributes.user_id.as_deref(), Some("ana"));
+/// assert_eq!(items[1].content, "The user lives in Lyon.");
+/// # Ok::<(), haema_core::Error>(())
+/// ```
 pub fn parse_items(text: &str) -> Result<Vec<ImportItem>> {
     let trimmed = text.trim_start();
     if trimmed.starts_with('[') || (trimmed.starts_with('{') && serde_json::from_str::<Value>(trimmed).is_ok()) {
@@ -236,6 +254,18 @@ pub fn parse_items(text: &str) -> Result<Vec<ImportItem>> {
 impl Memory {
     /// Adds the items as memories, as they are (no LLM), keeping their timestamps. Texts
     /// already in the store, and repeats within the file, are skipped.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::parse_items;
+    /// let items = parse_items(r#"[{"memory": "The user is vegetarian."}, {"memory": "The user lives in Lyon."}]"#)?;
+    /// let report = memory.import_items(items.clone(), "mem0-export.json").await?;
+    /// assert_eq!((report.added, report.skipped), (2, 0));
+    /// let again = memory.import_items(items, "mem0-export.json").await?;
+    /// assert_eq!((again.added, again.skipped), (0, 2)); // nothing is added twice
+    /// # Ok(()) }
+    /// ```
     pub async fn import_items(&self, items: Vec<ImportItem>, source: &str) -> Result<ItemsReport> {
         self.import_items_with_progress(items, source, |_, _| {}).await
     }

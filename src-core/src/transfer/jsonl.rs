@@ -69,6 +69,11 @@ fn line_error(number: usize, e: impl std::fmt::Display) -> Error {
 
 /// Whether `text` is a haema export (its first line is the export header), as opposed to
 /// plain JSONL or mem0 JSON for [`crate::parse_items`].
+///
+/// ```
+/// assert!(!haema_core::is_export("{\"content\": \"a memory\"}")); // a list of items
+/// // The example on `Memory::export_jsonl` writes one that is.
+/// ```
 pub fn is_export(text: &str) -> bool {
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
     matches!(serde_json::from_str::<Record>(first), Ok(Record::Header { .. }))
@@ -76,6 +81,23 @@ pub fn is_export(text: &str) -> bool {
 
 impl Memory {
     /// Writes the whole store as JSONL.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::Memory;
+    /// memory.add("The user is vegetarian.").await?;
+    /// let mut file = Vec::new(); // or a std::fs::File
+    /// let records = memory.export_jsonl(&mut file).await?;
+    /// assert!(haema_core::is_export(std::str::from_utf8(&file)?));
+    /// // Into another (empty) store: the same memories, history and core.
+    /// let copy_dir = tempfile::tempdir()?;
+    /// let copy = Memory::open_with(copy_dir.path(), Default::default(), None, None).await?;
+    /// let report = copy.import_jsonl(file.as_slice()).await?;
+    /// assert_eq!(report.memories, 1);
+    /// assert_eq!(copy.get_latest(1, 10).await?, ["The user is vegetarian."]);
+    /// # let _ = records; Ok(()) }
+    /// ```
     pub async fn export_jsonl(&self, out: &mut (impl Write + Send)) -> Result<usize> {
         let (records, embedder) = self
             .blocking(|inner| {
@@ -111,7 +133,8 @@ impl Memory {
     }
 
     /// Reads a JSONL export into this store. The store must be empty, or already hold
-    /// exactly this export (then nothing is added).
+    /// exactly this export (then nothing is added). See the example on
+    /// [`Memory::export_jsonl`].
     pub async fn import_jsonl(&self, input: impl BufRead) -> Result<ImportReport> {
         self.import_jsonl_with_progress(input, |_, _| {}).await
     }
@@ -262,6 +285,16 @@ fn restore(
 impl Memory {
     /// Writes the store for people: core.md, the active memories newest first, and the
     /// history of changesets.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// memory.add("The user is vegetarian.").await?;
+    /// let mut page = Vec::new();
+    /// memory.export_markdown(&mut page).await?;
+    /// assert!(String::from_utf8(page)?.contains("The user is vegetarian."));
+    /// # Ok(()) }
+    /// ```
     pub async fn export_markdown(&self, out: &mut (impl Write + Send)) -> Result<()> {
         let core = self.get_core().await?;
         let (active, history) = self

@@ -1,5 +1,5 @@
 //! Data in and out of a store: haema's lossless JSONL export and its import, lists of items
-//! (JSON, JSONL, mem0 exports, plain text), and reading a HAEMA (Python) store folder.
+//! (JSON, JSONL, mem0 exports), and reading a HAEMA (Python) store folder.
 
 mod dispatch;
 mod haema_store;

@@ -78,6 +78,15 @@ impl MemoryAttributes {
     /// The attributes as stored: the type in lowercase, names trimmed; an error that says
     /// which field is wrong and what to give instead.
     ///
+    /// ```
+    /// use haema_core::MemoryAttributes;
+    /// let given = MemoryAttributes { memory_type: Some(" Preference ".into()), ..Default::default() };
+    /// assert_eq!(given.checked()?.memory_type.as_deref(), Some("preference"));
+    /// let wrong = MemoryAttributes { importance: Some(1.5), ..Default::default() };
+    /// assert!(wrong.checked().is_err()); // importance is from 0 to 1
+    /// # Ok::<(), haema_core::Error>(())
+    /// ```
+    ///
     /// # Errors
     /// [`Error::InvalidArgument`] for an importance outside [0, 1], an empty or over-long
     /// name, a type that is not one word, or metadata over 16 KB.
@@ -130,6 +139,14 @@ impl MemoryAttributes {
     /// text that came with `newest`: each field takes the newest value given, `metadata` is
     /// merged key by key (the newest value of a key wins), and `importance` is the highest
     /// given, so that merging never makes a memory matter less.
+    ///
+    /// ```
+    /// use haema_core::MemoryAttributes;
+    /// let old = MemoryAttributes { importance: Some(0.9), source: Some("chat".into()), ..Default::default() };
+    /// let new = MemoryAttributes { importance: Some(0.3), source: Some("email".into()), ..Default::default() };
+    /// let merged = MemoryAttributes::merged([&old], &new);
+    /// assert_eq!((merged.importance, merged.source.as_deref()), (Some(0.9), Some("email")));
+    /// ```
     pub fn merged<'a>(older: impl IntoIterator<Item = &'a Self>, newest: &'a Self) -> Self {
         let mut out = Self::default();
         for next in older.into_iter().chain(std::iter::once(newest)) {

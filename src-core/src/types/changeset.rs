@@ -47,6 +47,13 @@ closed_set! {
 impl Outcome {
     /// One word for what a changeset of `kind` with this outcome did: `add`, `import`,
     /// `edit`, `delete`, `revert` or `forget`.
+    ///
+    /// ```
+    /// use haema_core::{ChangesetKind, Outcome};
+    /// assert_eq!(Outcome::Reconstructed.what(ChangesetKind::Add), "add");
+    /// assert_eq!(Outcome::Edited.what(ChangesetKind::Add), "edit");
+    /// assert_eq!(Outcome::NoLlm.describe(), "stored as given (no LLM configured)");
+    /// ```
     pub fn what(self, kind: ChangesetKind) -> &'static str {
         match (kind, self) {
             (_, Self::Edited) => "edit",
@@ -157,6 +164,19 @@ pub struct LlmCall {
 }
 
 /// A changeset with everything a reviewer needs.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+/// let old = memory.add("The user lives in Oslo.").await?.memory_ids.remove(0);
+/// let edit = memory.update_memory(&old, "The user lives in Bergen.").await?;
+/// let changeset = memory.changeset(edit.changeset.ok_or("no change")?).await?;
+/// let gone: Vec<&str> = changeset.removed().map(|r| r.content.as_str()).collect();
+/// let new: Vec<&str> = changeset.added().map(|p| p.content.as_str()).collect();
+/// assert_eq!((gone, new), (vec!["The user lives in Oslo."], vec!["The user lives in Bergen."]));
+/// println!("{} ({}), {}", changeset.outcome.what(changeset.kind), changeset.status, changeset.outcome.describe());
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Changeset {
@@ -353,7 +373,7 @@ pub enum ChangesetFilter {
     Status(ChangesetStatus),
 }
 
-/// What `add()` did.
+/// What [`Memory::add`](crate::Memory::add) did (see its example).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct AddOutcome {

@@ -9,6 +9,17 @@ use crate::{Error, Result};
 pub const TEMPLATE: &str = "# SOUL\n\n# TOOLS\n\n# RULE\n\n# USER\n";
 
 /// The four sections of core.md, each without its heading and trimmed of blank lines.
+///
+/// ```
+/// use haema_core::{CoreSections, Section};
+/// let mut core = CoreSections::parse("# SOUL\nA travel agent.\n\n# TOOLS\n\n# RULE\n\n# USER\nAna.\n")?;
+/// assert_eq!(core.get(Section::User), "Ana.");
+/// core.set(Section::Rule, "- No night trains.")?;
+/// assert!(core.set(Section::Rule, "# SOUL\nsneaky").is_err()); // a heading would change the file
+/// assert!(core.render().contains("# RULE\n\n- No night trains.\n"));
+/// assert!(CoreSections::parse("# SOUL\n").is_err()); // TOOLS, RULE and USER are missing
+/// # Ok::<(), haema_core::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CoreSections(BTreeMap<Section, String>);

@@ -10,6 +10,20 @@ use serde_json::Value;
 use crate::{Error, Result};
 
 /// Conditions a memory must meet, all of them; an empty filter lets every memory through.
+///
+/// ```
+/// use haema_core::{MemoryFilter, parse_when};
+/// let now_ms = 1_767_225_600_000; // 2026-01-01
+/// let filter = MemoryFilter {
+///     memory_type: Some("preference".into()),
+///     min_importance: Some(0.5),
+///     since_ms: Some(parse_when("7d", now_ms)?),
+///     ..MemoryFilter::default()
+/// };
+/// let filter = filter.checked()?; // what a search checks too
+/// assert!(!filter.is_empty());
+/// # Ok::<(), haema_core::Error>(())
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(deny_unknown_fields)]
@@ -94,7 +108,9 @@ impl MemoryFilter {
         Ok(self)
     }
 
-    /// Whether `memory` passes (the same test the store applies inside a search).
+    /// Whether `memory` passes (the same test the store applies inside a search). The
+    /// examples on [`Memory::get_latest_records_with`](crate::Memory::get_latest_records_with)
+    /// and [`Memory::recall_with`](crate::Memory::recall_with) filter inside the store.
     pub fn matches(&self, memory: &super::MemoryRecord) -> bool {
         let a = &memory.attributes;
         let same =
@@ -119,6 +135,15 @@ impl MemoryFilter {
 /// Unix ms of a time as people write it on a command line: a date or date and time
 /// (`2026-01-01`, `2026-01-01T09:30:00Z`, with an offset), or a time ago: `7d`, `12h`,
 /// `30m`, `2w` (days, hours, minutes, weeks before `now_ms`).
+///
+/// ```
+/// use haema_core::parse_when;
+/// let now_ms = 1_767_225_600_000; // 2026-01-01T00:00:00Z
+/// assert_eq!(parse_when("2026-01-01", now_ms)?, now_ms);
+/// assert_eq!(parse_when("12h", now_ms)?, now_ms - 12 * 3_600_000);
+/// assert!(parse_when("last tuesday", now_ms).is_err());
+/// # Ok::<(), haema_core::Error>(())
+/// ```
 pub fn parse_when(text: &str, now_ms: i64) -> Result<i64> {
     let t = text.trim();
     let relative = t

@@ -7,6 +7,16 @@ use super::MemoryId;
 
 /// What to forget: memories by id (each with the older memories it was built from) and
 /// every memory mentioning a phrase. Either may be empty, not both.
+///
+/// ```
+/// use haema_core::{ForgetRequest, MemoryId};
+/// // A memory by id (with the older memories it was built from) ...
+/// let by_id = ForgetRequest { memory_ids: vec![MemoryId::from("0b6c1a5e")], mentioning: None };
+/// // ... or every memory that mentions a phrase, which is blanked everywhere else too.
+/// let by_phrase = ForgetRequest { mentioning: Some("555-0100".into()), ..Default::default() };
+/// assert!(!by_id.is_empty() && by_phrase.phrase() == Some("555-0100"));
+/// assert!(ForgetRequest { mentioning: Some("  ".into()), ..Default::default() }.is_empty());
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ForgetRequest {
@@ -62,7 +72,8 @@ pub struct ForgetReceipt {
     pub phrase: bool,
 }
 
-/// What a forget would remove: shown to a person before they confirm.
+/// What a forget would remove: shown to a person before they confirm. From
+/// [`Memory::forget_plan`](crate::Memory::forget_plan), which has an example.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ForgetPlan {

@@ -41,7 +41,8 @@ impl HostileReason {
     }
 }
 
-/// One reason a text looks hostile, with what was found.
+/// One reason a text looks hostile, with what was found (see
+/// [`safety::detect`](crate::safety::detect) for an example).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct HostileFinding {

@@ -7,6 +7,15 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 /// A memory's id: a UUID v4, kept by a memory that a merge carries over unchanged.
+///
+/// ```
+/// use haema_core::MemoryId;
+/// let id = MemoryId::from("0b6c1a5e-3f0e-4a36-9d3c-2f8d2d6b9a11");
+/// assert_eq!(id, "0b6c1a5e-3f0e-4a36-9d3c-2f8d2d6b9a11");
+/// assert_eq!(serde_json::to_string(&id)?, r#""0b6c1a5e-3f0e-4a36-9d3c-2f8d2d6b9a11""#);
+/// assert_ne!(MemoryId::generate(), MemoryId::generate());
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(transparent)]
@@ -118,6 +127,14 @@ macro_rules! number_id {
 
 number_id!(
     /// A changeset's id, increasing with every changeset of a store.
+    ///
+    /// ```
+    /// use haema_core::ChangesetId;
+    /// let id: ChangesetId = "#12".parse()?; // as people write it; `12` works too
+    /// assert_eq!((id.get(), id.to_string()), (12, "12".to_string()));
+    /// assert!("twelve".parse::<ChangesetId>().is_err());
+    /// # Ok::<(), haema_core::Error>(())
+    /// ```
     ChangesetId,
     "changeset"
 );

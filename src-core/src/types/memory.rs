@@ -6,6 +6,18 @@ use super::{ChangesetId, MemoryAttributes, MemoryId};
 
 closed_set! {
     /// Where a memory stands.
+    ///
+    /// Like every closed set of haema, it has one spelling per value, used on disk, in JSON
+    /// and on screen:
+    ///
+    /// ```
+    /// use haema_core::MemoryStatus;
+    /// assert_eq!(MemoryStatus::Superseded.as_str(), "superseded");
+    /// assert_eq!("active".parse::<MemoryStatus>()?, MemoryStatus::Active);
+    /// let error = "archived".parse::<MemoryStatus>().unwrap_err();
+    /// assert_eq!(error.expected, MemoryStatus::SPELLINGS); // says what it could be
+    /// # Ok::<(), haema_core::UnknownValue>(())
+    /// ```
     pub enum MemoryStatus ("memory status") {
         /// Visible to search, latest and recall.
         Active = "active",

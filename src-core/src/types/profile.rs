@@ -5,6 +5,13 @@ use serde::{Deserialize, Serialize};
 use super::{ChangesetId, CoreVersionId, UnknownValue};
 
 /// The four core sections.
+///
+/// ```
+/// use haema_core::Section;
+/// assert_eq!("user".parse::<Section>()?, Section::User); // any letter case
+/// assert_eq!(Section::ALL.map(Section::name), ["SOUL", "TOOLS", "RULE", "USER"]);
+/// # Ok::<(), haema_core::UnknownValue>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "UPPERCASE")]

@@ -58,7 +58,8 @@ pub struct SearchHit {
     pub bm25: Option<f64>,
 }
 
-/// The answer of a search, with what was actually used.
+/// The answer of a search, with what was actually used. The example on
+/// [`Memory::search_records_with`](crate::Memory::search_records_with) reads one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SearchResults {
@@ -95,6 +96,14 @@ impl SearchOptions {
     }
 
     /// Options of `mode` among the memories that pass `filter`.
+    ///
+    /// ```
+    /// use haema_core::{MemoryFilter, SearchMode, SearchOptions};
+    /// let mine = MemoryFilter { agent_id: Some("planner".into()), ..Default::default() };
+    /// let options = SearchOptions::filtered(SearchMode::Lexical, mine);
+    /// assert!(options.clone().checked().is_ok());
+    /// assert!(SearchOptions { min_score: Some(2.0), ..options }.checked().is_err());
+    /// ```
     pub fn filtered(mode: SearchMode, filter: super::MemoryFilter) -> Self {
         Self {
             mode,

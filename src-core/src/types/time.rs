@@ -1,6 +1,10 @@
 //! Instants as people read them.
 
 /// `2026-11-22 04:07:31 UTC` for Unix milliseconds.
+///
+/// ```
+/// assert_eq!(haema_core::format_utc(1_795_320_451_250), "2026-11-22 04:07:31 UTC");
+/// ```
 pub fn format_utc(ms: i64) -> String {
     let rem = ms.div_euclid(1000).rem_euclid(86_400);
     let (year, month, day) = civil_date(ms);
@@ -14,6 +18,10 @@ pub fn format_utc(ms: i64) -> String {
 
 /// `2026-11-22T04:07:31.250Z` for Unix milliseconds: ISO 8601 in UTC, as HAEMA writes a
 /// memory's `timestamp`.
+///
+/// ```
+/// assert_eq!(haema_core::iso_utc(1_795_320_451_250), "2026-11-22T04:07:31.250Z");
+/// ```
 pub fn iso_utc(ms: i64) -> String {
     let rem = ms.div_euclid(1000).rem_euclid(86_400);
     let (year, month, day) = civil_date(ms);

@@ -105,6 +105,19 @@ pub struct CachedModel {
 }
 
 /// The Hugging Face Hub and the local cache of its models.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use haema_core::provider::hub::{DEFAULT_ENDPOINT, DEFAULT_REVISION, Hub, HubError, SENTENCE_TRANSFORMER_FILES};
+/// let cache = tempfile::tempdir()?; // Hub::from_env() uses the cache huggingface_hub uses
+/// let hub = Hub::new(DEFAULT_ENDPOINT, cache.path().to_path_buf(), true); // offline: no request
+/// let model = "sentence-transformers/all-MiniLM-L6-v2";
+/// assert!(hub.cached(model, DEFAULT_REVISION, SENTENCE_TRANSFORMER_FILES).is_none());
+/// assert!(hub.list(SENTENCE_TRANSFORMER_FILES)?.is_empty());
+/// let fetched = hub.fetch(model, DEFAULT_REVISION, SENTENCE_TRANSFORMER_FILES, &|p| eprintln!("{}", p.file)).await;
+/// assert!(matches!(fetched, Err(HubError::Offline { .. })));
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone)]
 pub struct Hub {
     endpoint: String,
