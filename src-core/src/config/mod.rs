@@ -25,6 +25,7 @@
 //! ```
 
 mod build;
+mod dotted;
 mod explain;
 mod registry;
 mod remember;

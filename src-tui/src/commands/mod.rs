@@ -164,7 +164,8 @@ pub async fn run(cli: Cli) -> Result<()> {
     // A store that keeps users apart is opened for the user; in others the user is an
     // attribute of what is added and a filter of what is read.
     let memory = if memory.requires_user() {
-        if cli.user.is_none() && !matches!(command, Some(Command::PurgeUser(_))) {
+        // The MCP server takes each call's `user_id`; purge-user names its user.
+        if cli.user.is_none() && !matches!(command, Some(Command::PurgeUser(_) | Command::Mcp)) {
             let error = haema_core::Error::UserRequired;
             return Err(UsageError(crate::remedy::with_cli_remedy(&error)).into());
         }

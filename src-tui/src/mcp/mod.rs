@@ -3,6 +3,8 @@
 //! search it and read it. Writes go through the store's review policy: an agent proposes,
 //! a person decides in the TUI or with `haema review`.
 
+#[macro_use]
+mod answers;
 mod lines;
 mod params;
 
@@ -17,8 +19,9 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
-use serde_json::{Value, json};
+use serde_json::json;
 
+use answers::{bad_value, core_error, memory_json, ok, tool_error};
 use params::{
     AddParams, ChangesetParams, DeleteParams, ForgetParams, LatestParams, RecallParams, SearchParams, SectionParams,
     SetStateParams, StateKeyParams, UpdateParams,
@@ -43,51 +46,6 @@ pub struct HaemaServer {
     /// The store; replaced once when its embedding model arrives in the background.
     memory: Arc<RwLock<Memory>>,
     tool_router: ToolRouter<Self>,
-}
-
-/// A memory as the tools give it: id, text, HAEMA's ISO `timestamp`, `learned_at` in words
-/// and its attributes (type, importance, source, writer, user, metadata; each when set).
-fn memory_json(m: &haema_core::MemoryRecord) -> Value {
-    let mut row = json!({
-        "id": m.id,
-        "content": m.content,
-        "timestamp": m.timestamp,
-        "learned_at": haema_core::format_utc(m.timestamp_ms),
-        "pinned": m.pinned,
-    });
-    if let (Some(object), Ok(Value::Object(attributes))) = (row.as_object_mut(), serde_json::to_value(&m.attributes)) {
-        object.extend(attributes);
-    }
-    row
-}
-
-/// The server's store as a call's `user_id` sees it, or the tool error that says why not.
-macro_rules! scoped {
-    ($server:expr, $user:expr) => {
-        match $server.memory_for($user) {
-            Ok(memory) => memory,
-            Err(e) => return core_error(&e),
-        }
-    };
-}
-
-fn ok(value: Value) -> Result<CallToolResult, ErrorData> {
-    Ok(CallToolResult::structured(value))
-}
-
-/// A tool error the model can read and act on (not a protocol error, which clients hide).
-fn tool_error(message: impl std::fmt::Display) -> Result<CallToolResult, ErrorData> {
-    Ok(CallToolResult::error(vec![ContentBlock::text(message.to_string())]))
-}
-
-/// A core error as a tool error, with what an agent can do about it.
-fn core_error(error: &haema_core::Error) -> Result<CallToolResult, ErrorData> {
-    tool_error(crate::remedy::with_agent_remedy(error))
-}
-
-/// An argument outside its closed set, with the values to send instead.
-fn bad_value(error: &haema_core::UnknownValue) -> Result<CallToolResult, ErrorData> {
-    tool_error(crate::remedy::agent_value(error))
 }
 
 #[tool_router]

@@ -1,6 +1,8 @@
 //! Running the real `haema` binary in tests.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod mcp;
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

@@ -1,0 +1,102 @@
+//! Search: hybrid, vector or full-text, with filters and readable scores.
+
+use super::{LexicalReason, Memory};
+use crate::types::{SearchMode, SearchOptions, SearchResults};
+use crate::{Result, search};
+
+impl Memory {
+    /// The texts of the `n` memories most relevant to `content` (hybrid search).
+    /// `n <= 0` returns an empty list without embedding anything.
+    pub async fn search(&self, content: &str, n: i64) -> Result<Vec<String>> {
+        Ok(self
+            .search_records(content, n, SearchMode::Hybrid)
+            .await?
+            .hits
+            .into_iter()
+            .map(|h| h.memory.content)
+            .collect())
+    }
+
+    /// Search with scores, ids, timestamps and which signal found each hit.
+    pub async fn search_records(&self, query: &str, n: i64, mode: SearchMode) -> Result<SearchResults> {
+        self.search_records_with(query, n, &SearchOptions::mode(mode)).await
+    }
+
+    /// [`Memory::search_records`] among the memories that pass `options.filter` (type,
+    /// importance, source, writer, user, metadata, time), in every mode, keeping only the
+    /// hits that score at least `options.min_score`. The filter is applied inside the
+    /// search: the store only ever ranks memories that pass, so the top `n` are the best `n`
+    /// that pass.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::{SearchMode, SearchOptions};
+    /// memory.add(vec!["The user drinks green tea.".to_string(), "Bo dislikes black tea.".to_string()]).await?;
+    /// let options = SearchOptions { min_score: Some(0.6), ..SearchOptions::mode(SearchMode::Hybrid) };
+    /// let results = memory.search_records_with("green tea", 5, &options).await?;
+    /// assert_eq!(results.hits.len(), 1); // "black tea" holds half the query's words: 0.5
+    /// assert_eq!(results.mode, SearchMode::Lexical); // no embedder: by words; `notice` says why
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    /// A filter or minimum score out of range is [`Error::InvalidArgument`]; the errors of
+    /// [`Memory::search_records`].
+    pub async fn search_records_with(&self, query: &str, n: i64, options: &SearchOptions) -> Result<SearchResults> {
+        let mut options = options.clone().checked()?;
+        let mode = options.mode;
+        if n <= 0 {
+            return Ok(SearchResults {
+                mode,
+                notice: None,
+                hits: Vec::new(),
+            });
+        }
+        let n = usize::try_from(n).unwrap_or(usize::MAX);
+        let has_vectors = self.inner.embedder.is_some();
+        let (mut mode, mut notice) = match (mode, has_vectors) {
+            (SearchMode::Lexical, _) | (_, true) => (mode, None),
+            (_, false) => (
+                SearchMode::Lexical,
+                Some(
+                    self.inner
+                        .lexical
+                        .clone()
+                        .unwrap_or(LexicalReason::NoEmbedder)
+                        .to_string(),
+                ),
+            ),
+        };
+        let query_vector = match (mode, &self.inner.embedder) {
+            (SearchMode::Hybrid | SearchMode::Vector, Some(embedder)) => {
+                let texts = vec![query.to_owned()];
+                let embedded = match embedder.embed_query(&texts).await {
+                    Ok(vectors) => crate::provider::check_embeddings(&embedder.id(), vectors, 1, embedder.dims()),
+                    Err(e) => Err(e),
+                };
+                match embedded {
+                    Ok(mut checked) => checked.pop(),
+                    // Hybrid search still has the full-text signal: answer with it and say why.
+                    Err(e) if mode == SearchMode::Hybrid => {
+                        mode = SearchMode::Lexical;
+                        notice = Some(format!("the embedder failed, so these are full-text results only: {e}"));
+                        None
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            _ => None,
+        };
+        let query = query.to_owned();
+        options.mode = mode;
+        let hits = self
+            .blocking(move |inner| {
+                inner
+                    .store
+                    .read(|store| search::run(store, &query, query_vector.as_deref(), n, &options))
+            })
+            .await?;
+        Ok(SearchResults { mode, notice, hits })
+    }
+}

@@ -1,0 +1,77 @@
+//! An MCP client of the real `haema mcp`, over its standard input and output.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use serde_json::{Value, json};
+
+pub struct Client {
+    pub child: Child,
+    pub input: Option<ChildStdin>,
+    pub output: BufReader<ChildStdout>,
+    next_id: i64,
+}
+
+impl Client {
+    pub fn start(store: &std::path::Path, env: &[(&str, &str)]) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_haema"))
+            .env_clear()
+            .env("HF_HUB_OFFLINE", "1")
+            .envs(env.iter().copied())
+            .arg("--store")
+            .arg(store)
+            .arg("mcp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let input = child.stdin.take();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        Self {
+            child,
+            input,
+            output,
+            next_id: 1,
+        }
+    }
+
+    pub fn send(&mut self, message: &Value) {
+        let input = self.input.as_mut().unwrap();
+        writeln!(input, "{message}").unwrap();
+        input.flush().unwrap();
+    }
+
+    /// Sends a request and returns its response (notifications in between are skipped).
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.output.read_line(&mut line).unwrap() > 0,
+                "the server closed its output"
+            );
+            let message: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+            if message["id"] == json!(id) {
+                return message;
+            }
+        }
+    }
+
+    pub fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        let response = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
+        response["result"].clone()
+    }
+}
+
+pub fn structured(result: &Value) -> &Value {
+    assert_eq!(result["isError"], json!(false), "{result}");
+    &result["structuredContent"]
+}
+
+pub fn text(result: &Value) -> String {
+    result["content"][0]["text"].as_str().unwrap().to_owned()
+}
