@@ -2,7 +2,7 @@
 # Drives the real desktop app through tauri-driver + WebKitWebDriver under Xvfb:
 # the journey (ui/e2e/journey.e2e.ts) on a fresh user's folders, a real merge from the demo
 # sample (ui/e2e/merge.e2e.ts), the start-up time with a 10,000-memory store
-# (ui/e2e/startup.e2e.ts), then, in a session of its own, the embedding model downloaded on
+# (ui/e2e/startup.e2e.ts), a store that keeps people apart (ui/e2e/people.e2e.ts), then, in a session of its own, the embedding model downloaded on
 # first use from a Hub on 127.0.0.1 (ui/e2e/model.e2e.ts with ui/e2e/fakehub.mjs).
 #
 #   tools/desktop-e2e.sh APP_BINARY HAEMA_CLI_BINARY
@@ -46,6 +46,11 @@ PY
 "$cli" --store "$work/big" import "$work/big.jsonl" >/dev/null
 # The demo sample: merges made by the real pipeline, two of them waiting for review.
 "$cli" --store "$work/demo" import "$here/src-tui/assets/demo.jsonl" >/dev/null
+# A store that keeps people's memories apart, with one memory of Ann's and one of Bob's.
+mkdir -p "$work/team"
+printf 'scope = "per_user"\nreview = "auto"\n[embedder]\nprovider = "none"\n' >"$work/team/haema.toml"
+"$cli" --store "$work/team" --user ann add --items "Ann's project is the lighthouse survey" >/dev/null
+"$cli" --store "$work/team" --user bob add --items "Bob's project is the harbour crane" >/dev/null
 
 port=${HAEMA_E2E_PORT:-4444}
 # Waits (up to 10 s) until tauri-driver answers on $port.
@@ -65,7 +70,7 @@ wait_for_driver
 cd "$here/ui"
 status=0
 HAEMA_E2E_APP="$app" HAEMA_E2E_CLI="$cli" HAEMA_E2E_STORE="$work/data/haema/default" \
-  HAEMA_E2E_BIG_STORE="$work/big" HAEMA_E2E_DEMO_STORE="$work/demo" TAURI_DRIVER_URL="http://127.0.0.1:$port" \
+  HAEMA_E2E_BIG_STORE="$work/big" HAEMA_E2E_DEMO_STORE="$work/demo" HAEMA_E2E_TEAM_STORE="$work/team" TAURI_DRIVER_URL="http://127.0.0.1:$port" \
   npm run --silent e2e || status=$?
 if [[ $status -ne 0 ]]; then
   echo "--- tauri-driver log" >&2

@@ -2,6 +2,7 @@
 pub const COMMANDS: &[&str] = &[
     "app_status",
     "open_store",
+    "choose_user",
     "stores",
     "latest",
     "add",

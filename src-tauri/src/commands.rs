@@ -29,7 +29,7 @@ pub struct AppStatus {
 #[specta::specta]
 pub async fn app_status(state: State<'_, AppState>) -> CommandResult<AppStatus> {
     let store = match state.memory().await {
-        Ok(memory) => Some(memory.info().await?),
+        Ok(memory) => Some(store_info(&memory).await?),
         Err(_) => None,
     };
     let start_store = match store_argument().filter(|d| is_store(d)) {
@@ -100,7 +100,39 @@ pub async fn open_store(
         std::sync::Arc::clone(&state.generation),
         generation,
     );
-    Ok(memory.info().await?)
+    store_info(&memory).await
+}
+
+/// The open store's counts; for a store that keeps people's memories apart and has no
+/// person chosen yet, only what the window needs to ask whose memories to show (nothing of
+/// anyone's is read).
+async fn store_info(memory: &Memory) -> CommandResult<StoreInfo> {
+    if !memory.requires_user() {
+        return Ok(memory.info().await?);
+    }
+    Ok(StoreInfo {
+        dir: memory.dir().to_path_buf(),
+        active: 0,
+        pending_changesets: 0,
+        embedder: String::new(),
+        dims: 0,
+        embedder_wanted: None,
+        vectors_behind: false,
+        lexical_reason: None,
+        llm: None,
+        review: memory.settings().review,
+        scope: haema_core::StoreScope::PerUser,
+        user: None,
+    })
+}
+
+/// Shows `user`'s memories of the open store from now on (a store that keeps people's
+/// memories apart): every view reads and writes only theirs.
+#[tauri::command]
+#[specta::specta]
+pub async fn choose_user(state: State<'_, AppState>, user: String) -> CommandResult<StoreInfo> {
+    let memory = state.choose_user(&user).await?;
+    store_info(&memory).await
 }
 
 /// The folder a name or path means ([`haema_core::store_dir_for`]), in the window's words.

@@ -20,6 +20,8 @@ pub enum Problem {
     Store,
     /// No store is open yet.
     NoStore,
+    /// The store keeps people's memories apart and no person is chosen yet.
+    NoUser,
     /// A bug.
     Internal,
 }
@@ -135,6 +137,11 @@ impl From<CoreError> for CommandError {
                         "{}. Another program may have changed the memory; the view shows it as it is now.",
                         capitalised(&e)
                     ),
+                    None,
+                ),
+                ErrorKind::UserRequired => (
+                    Problem::NoUser,
+                    "This memory keeps each person's memories apart. Choose whose memories to work with first.".to_owned(),
                     None,
                 ),
                 ErrorKind::InvalidArgument

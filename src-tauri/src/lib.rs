@@ -37,6 +37,7 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
         .commands(collect_commands![
             commands::app_status,
             commands::open_store,
+            commands::choose_user,
             commands::stores,
             commands::latest,
             memories::add,

@@ -12,7 +12,11 @@ use crate::prefs::Prefs;
 
 /// The app's state.
 pub struct AppState {
+    /// The open store as the window works on it (one person's, in a store that keeps
+    /// people's memories apart).
     memory: RwLock<Option<Memory>>,
+    /// The open store without a person chosen: the way to another person's memories.
+    base: RwLock<Option<Memory>>,
     /// Bumped when another store opens, so that the old store's watcher stops.
     pub generation: Arc<AtomicU64>,
     /// Preferences and the file they live in.
@@ -27,6 +31,7 @@ impl AppState {
         let prefs = prefs_file.as_deref().map(Prefs::load).unwrap_or_default();
         Self {
             memory: RwLock::new(None),
+            base: RwLock::new(None),
             generation: Arc::new(AtomicU64::new(0)),
             prefs: Mutex::new((prefs, prefs_file)),
         }
@@ -43,7 +48,15 @@ impl AppState {
     /// ([`crate::model::upgrade_in_background`]).
     pub async fn open(&self, dir: PathBuf) -> CommandResult<(Memory, u64)> {
         let settings = Settings::load(&dir)?;
-        let memory = Memory::open_with_options(&dir, settings, OpenOptions::quick()).await?;
+        let base = Memory::open_with_options(&dir, settings, OpenOptions::quick()).await?;
+        // A store that keeps people apart opens for `HAEMA_USER` when it is set; else the
+        // window asks whose memories to show.
+        let user = std::env::var("HAEMA_USER").ok().filter(|u| !u.trim().is_empty());
+        let memory = match user {
+            Some(user) if base.requires_user() => base.for_user(&user)?,
+            _ => base.clone(),
+        };
+        *self.base.write().await = Some(base);
         *self.memory.write().await = Some(memory.clone());
         let generation = self.generation.fetch_add(1, Ordering::AcqRel) + 1;
         self.update_prefs(|p| p.opened(&dir)).await;
@@ -55,12 +68,27 @@ impl AppState {
     pub async fn replace_if_current(&self, generation: u64, memory: Memory) -> bool {
         let mut slot = self.memory.write().await;
         let same = slot.as_ref().is_some_and(|m| m.dir() == memory.dir());
-        if same && self.generation.load(Ordering::Acquire) == generation {
-            *slot = Some(memory);
-            true
-        } else {
-            false
+        if !same || self.generation.load(Ordering::Acquire) != generation {
+            return false;
         }
+        let user = slot.as_ref().and_then(|m| m.user().map(str::to_owned));
+        let scoped = match user.as_deref().map(|u| memory.for_user(u)) {
+            Some(Ok(scoped)) => scoped,
+            Some(Err(_)) => return false,
+            None => memory.clone(),
+        };
+        *self.base.write().await = Some(memory);
+        *slot = Some(scoped);
+        true
+    }
+
+    /// Works on `user`'s memories of the open store from now on (a store that keeps
+    /// people's memories apart); returns the store as that person sees it.
+    pub async fn choose_user(&self, user: &str) -> CommandResult<Memory> {
+        let base = self.base.read().await.clone().ok_or_else(CommandError::no_store)?;
+        let memory = base.for_user(user)?;
+        *self.memory.write().await = Some(memory.clone());
+        Ok(memory)
     }
 
     /// The remembered preferences.

@@ -37,6 +37,7 @@ export class App {
   private readonly main = h("main", { id: "view", tabindex: "-1" });
   private readonly nav = h("nav", { "aria-label": "Views" });
   private readonly storeLabel = h("span", { class: "store-name" });
+  private readonly personButton = h("button", { type: "button", class: "quiet person", id: "person-button", hidden: true });
   private readonly notice = h("div", { class: "notice", role: "status", "aria-live": "polite" });
   private readonly alert = h("div", { class: "alert", role: "alert" });
   private readonly progress = h("div", { class: "progress", role: "status", "aria-live": "polite", hidden: true });
@@ -56,6 +57,7 @@ export class App {
     this.applyTheme();
     this.systemDark?.addEventListener("change", () => this.applyTheme());
     this.themeButton.addEventListener("click", () => this.cycleTheme());
+    this.personButton.addEventListener("click", () => this.showPersonForm());
   }
 
   /** Opens the store of the last run (or `HAEMA_STORE`), else the first-run screen. */
@@ -112,6 +114,7 @@ export class App {
         { class: "bar" },
         h("span", { class: "brand" }, "haema"),
         this.storeLabel,
+        this.personButton,
         this.nav,
         this.themeButton,
       ),
@@ -124,12 +127,17 @@ export class App {
   /** Shows a view (Alt+1…7 or the tabs). */
   async show(name: ViewName): Promise<void> {
     this.current = name;
+    if (this.needsPerson()) {
+      this.renderNav();
+      this.showPersonForm();
+      return;
+    }
     this.view = this.views[name](this);
     this.main.replaceChildren(this.view.element);
     this.renderNav();
     this.clearAlert();
     await this.refresh();
-    this.view.focus?.();
+    this.view?.focus?.();
   }
 
   get currentView(): ViewName {
@@ -156,6 +164,58 @@ export class App {
     });
     this.storeLabel.textContent = this.store ? storeName(this.store.dir) : "";
     this.storeLabel.title = this.store?.dir ?? "";
+    const perUser = this.store?.scope === "per_user";
+    this.personButton.hidden = !perUser;
+    this.personButton.textContent = this.store?.user ? `Person: ${this.store.user}` : "Choose a person";
+    this.personButton.title = "Whose memories to work with (this memory keeps each person's apart)";
+  }
+
+  /** A store that keeps people's memories apart, with no person chosen yet. */
+  private needsPerson(): boolean {
+    return this.store?.scope === "per_user" && !this.store.user;
+  }
+
+  /** Asks whose memories to work with, in place of the view. */
+  showPersonForm(): void {
+    const input = h("input", { id: "person-id", type: "text", autocomplete: "off", required: true, value: this.store?.user ?? "" });
+    const form = h(
+      "form",
+      { class: "inline-form person-form", "aria-labelledby": "person-title" },
+      h("h2", { id: "person-title" }, "Whose memories?"),
+      h(
+        "p",
+        {},
+        "This memory keeps each person's memories apart: you see and change only the memories of the person you choose, and their changes go only into their memories.",
+      ),
+      h("label", { for: "person-id" }, "Person (the user id their assistant uses)"),
+      input,
+      h("button", { type: "submit", class: "primary", id: "person-choose" }, "Show their memories"),
+    );
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      void this.choosePerson(input.value);
+    });
+    this.view = null;
+    this.main.replaceChildren(form);
+    queueMicrotask(() => input.focus());
+  }
+
+  /** Works with `user`'s memories from now on and shows them. */
+  async choosePerson(user: string): Promise<void> {
+    const name = user.trim();
+    if (!name) {
+      this.fail({ kind: "invalid", message: "Type the person's user id first.", remedy: null });
+      return;
+    }
+    try {
+      this.store = await api.chooseUser(name);
+    } catch (e) {
+      this.fail(e);
+      return;
+    }
+    this.undos.clear();
+    this.say(`Showing the memories of ${name}.`);
+    await this.show(this.current === "stores" || this.current === "settings" ? "latest" : this.current);
   }
 
   /** Reloads the store's counts and the current view. */
@@ -211,6 +271,7 @@ export class App {
 
   /** Shows an error in plain words, with the button that is the way out when there is one. */
   fail(error: unknown): void {
+    if (isCommandError(error) && error.kind === "no_user") this.showPersonForm();
     const children: Node[] = [h("span", {}, errorText(error))];
     const remedy = isCommandError(error) ? error.remedy : null;
     if (remedy) {

@@ -14,6 +14,11 @@ export const commands = {
 	 *  that is not a store is refused (so a typo does not make an empty memory).
 	 */
 	openStore: (dir: string | null, create: boolean) => __TAURI_INVOKE<StoreInfo>("open_store", { dir, create }),
+	/**
+	 *  Shows `user`'s memories of the open store from now on (a store that keeps people's
+	 *  memories apart): every view reads and writes only theirs.
+	 */
+	chooseUser: (user: string) => __TAURI_INVOKE<StoreInfo>("choose_user", { user }),
 	/**  The stores beside the open one and the ones opened recently. */
 	stores: () => __TAURI_INVOKE<StoreEntry[]>("stores"),
 	/**  A page of the newest memories: from the top, or after the last one shown. */
@@ -108,7 +113,7 @@ export const events = {
 export const SECTIONS = ["SOUL","TOOLS","RULE","USER"] as const;
 
 /* Types */
-/**  What `add()` did. */
+/**  What [`Memory::add`](crate::Memory::add) did (see its example). */
 export type AddOutcome = {
 	/**  The changeset, or `None` when the input was empty. */
 	changeset: ChangesetId | null,
@@ -158,7 +163,22 @@ export type Change =
 /**  Only in the new text. */
 "added";
 
-/**  A changeset with everything a reviewer needs. */
+/**
+ *  A changeset with everything a reviewer needs.
+ * 
+ *  ```
+ *  # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+ *  # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+ *  let old = memory.add("The user lives in Oslo.").await?.memory_ids.remove(0);
+ *  let edit = memory.update_memory(&old, "The user lives in Bergen.").await?;
+ *  let changeset = memory.changeset(edit.changeset.ok_or("no change")?).await?;
+ *  let gone: Vec<&str> = changeset.removed().map(|r| r.content.as_str()).collect();
+ *  let new: Vec<&str> = changeset.added().map(|p| p.content.as_str()).collect();
+ *  assert_eq!((gone, new), (vec!["The user lives in Oslo."], vec!["The user lives in Bergen."]));
+ *  println!("{} ({}), {}", changeset.outcome.what(changeset.kind), changeset.status, changeset.outcome.describe());
+ *  # Ok(()) }
+ *  ```
+ */
 export type Changeset = {
 	/**  Id. */
 	id: ChangesetId,
@@ -204,7 +224,17 @@ export type Changeset = {
 	attributes?: MemoryAttributes,
 };
 
-/**  A changeset's id, increasing with every changeset of a store. */
+/**
+ *  A changeset's id, increasing with every changeset of a store.
+ * 
+ *  ```
+ *  use haema_core::ChangesetId;
+ *  let id: ChangesetId = "#12".parse()?; // as people write it; `12` works too
+ *  assert_eq!((id.get(), id.to_string()), (12, "12".to_string()));
+ *  assert!("twelve".parse::<ChangesetId>().is_err());
+ *  # Ok::<(), haema_core::Error>(())
+ *  ```
+ */
 export type ChangesetId = number;
 
 /**  What made a changeset. */
@@ -266,7 +296,20 @@ export type CoreAuthor =
 /**  Someone who edited core.md outside haema; found when haema next read it. */
 "external";
 
-/**  The four sections of core.md, each without its heading and trimmed of blank lines. */
+/**
+ *  The four sections of core.md, each without its heading and trimmed of blank lines.
+ * 
+ *  ```
+ *  use haema_core::{CoreSections, Section};
+ *  let mut core = CoreSections::parse("# SOUL\nA travel agent.\n\n# TOOLS\n\n# RULE\n\n# USER\nAna.\n")?;
+ *  assert_eq!(core.get(Section::User), "Ana.");
+ *  core.set(Section::Rule, "- No night trains.")?;
+ *  assert!(core.set(Section::Rule, "# SOUL\nsneaky").is_err()); // a heading would change the file
+ *  assert!(core.render().contains("# RULE\n\n- No night trains.\n"));
+ *  assert!(CoreSections::parse("# SOUL\n").is_err()); // TOOLS, RULE and USER are missing
+ *  # Ok::<(), haema_core::Error>(())
+ *  ```
+ */
 export type CoreSections = Partial<{ [key in Section]: string }>;
 
 /**  A core.md version's id, increasing with every version. */
@@ -293,7 +336,10 @@ export type DecidedBy =
 /**  An import brought it in as it was. */
 "import";
 
-/**  What a forget would remove: shown to a person before they confirm. */
+/**
+ *  What a forget would remove: shown to a person before they confirm. From
+ *  [`Memory::forget_plan`](crate::Memory::forget_plan), which has an example.
+ */
 export type ForgetPlan = {
 	/**
 	 *  The memories that would be forgotten, with their text, oldest first: the ones asked
@@ -339,6 +385,16 @@ export type ForgetRecord = {
 /**
  *  What to forget: memories by id (each with the older memories it was built from) and
  *  every memory mentioning a phrase. Either may be empty, not both.
+ * 
+ *  ```
+ *  use haema_core::{ForgetRequest, MemoryId};
+ *  // A memory by id (with the older memories it was built from) ...
+ *  let by_id = ForgetRequest { memory_ids: vec![MemoryId::from("0b6c1a5e")], mentioning: None };
+ *  // ... or every memory that mentions a phrase, which is blanked everywhere else too.
+ *  let by_phrase = ForgetRequest { mentioning: Some("555-0100".into()), ..Default::default() };
+ *  assert!(!by_id.is_empty() && by_phrase.phrase() == Some("555-0100"));
+ *  assert!(ForgetRequest { mentioning: Some("  ".into()), ..Default::default() }.is_empty());
+ *  ```
  */
 export type ForgetRequest = {
 	/**  Memories to forget, in any status. */
@@ -488,7 +544,18 @@ export type MemoryAttributes = {
 	metadata?: { [key in string]: Value },
 };
 
-/**  A memory's id: a UUID v4, kept by a memory that a merge carries over unchanged. */
+/**
+ *  A memory's id: a UUID v4, kept by a memory that a merge carries over unchanged.
+ * 
+ *  ```
+ *  use haema_core::MemoryId;
+ *  let id = MemoryId::from("0b6c1a5e-3f0e-4a36-9d3c-2f8d2d6b9a11");
+ *  assert_eq!(id, "0b6c1a5e-3f0e-4a36-9d3c-2f8d2d6b9a11");
+ *  assert_eq!(serde_json::to_string(&id)?, r#""0b6c1a5e-3f0e-4a36-9d3c-2f8d2d6b9a11""#);
+ *  assert_ne!(MemoryId::generate(), MemoryId::generate());
+ *  # Ok::<(), serde_json::Error>(())
+ *  ```
+ */
 export type MemoryId = string;
 
 /**  One long-term memory. */
@@ -513,7 +580,21 @@ export type MemoryRecord = {
 	pinned?: boolean,
 } & MemoryAttributes;
 
-/**  Where a memory stands. */
+/**
+ *  Where a memory stands.
+ * 
+ *  Like every closed set of haema, it has one spelling per value, used on disk, in JSON
+ *  and on screen:
+ * 
+ *  ```
+ *  use haema_core::MemoryStatus;
+ *  assert_eq!(MemoryStatus::Superseded.as_str(), "superseded");
+ *  assert_eq!("active".parse::<MemoryStatus>()?, MemoryStatus::Active);
+ *  let error = "archived".parse::<MemoryStatus>().unwrap_err();
+ *  assert_eq!(error.expected, MemoryStatus::SPELLINGS); // says what it could be
+ *  # Ok::<(), haema_core::UnknownValue>(())
+ *  ```
+ */
 export type MemoryStatus = 
 /**  Visible to search, latest and recall. */
 "active" | 
@@ -567,6 +648,8 @@ export type Problem =
 "store" | 
 /**  No store is open yet. */
 "no_store" | 
+/**  The store keeps people's memories apart and no person is chosen yet. */
+"no_user" | 
 /**  A bug. */
 "internal";
 
@@ -599,7 +682,7 @@ export type ProposedItem = {
 	attributes?: MemoryAttributes,
 };
 
-/**  A recall block and what is in it. */
+/**  A recall block and what is in it, from [`Memory::recall`] (which has an example). */
 export type Recall = {
 	/**  The block to put in a prompt. */
 	text: string,
@@ -748,7 +831,10 @@ export type SearchMode =
 /**  Full text only. */
 "lexical";
 
-/**  The answer of a search, with what was actually used. */
+/**
+ *  The answer of a search, with what was actually used. The example on
+ *  [`Memory::search_records_with`](crate::Memory::search_records_with) reads one.
+ */
 export type SearchResults = {
 	/**  The mode that ran (a `hybrid` or `vector` request runs `lexical` on a store without vectors). */
 	mode: SearchMode,
@@ -758,7 +844,16 @@ export type SearchResults = {
 	hits: SearchHit[],
 };
 
-/**  The four core sections. */
+/**
+ *  The four core sections.
+ * 
+ *  ```
+ *  use haema_core::Section;
+ *  assert_eq!("user".parse::<Section>()?, Section::User); // any letter case
+ *  assert_eq!(Section::ALL.map(Section::name), ["SOUL", "TOOLS", "RULE", "USER"]);
+ *  # Ok::<(), haema_core::UnknownValue>(())
+ *  ```
+ */
 export type Section = 
 /**  Lasting identity, mission and communication style. */
 "SOUL" | 
@@ -873,7 +968,24 @@ export type StoreInfo = {
 	llm: string | null,
 	/**  Review policy in force. */
 	review: ReviewPolicy,
+	/**  Whether the store keeps each user's memories apart (`per_user`). */
+	scope: StoreScope,
+	/**  The user this handle works for; its counts are that user's. */
+	user: string | null,
 };
+
+/**  Whose memories a store keeps apart. */
+export type StoreScope = 
+/**
+ *  One set of memories (HAEMA's behaviour); a user id on a memory is an attribute
+ *  to filter on.
+ */
+"shared" | 
+/**
+ *  Each memory belongs to one user: every read and write must say which user, and
+ *  sees and changes only that user's memories and changes.
+ */
+"per_user";
 
 /**  The open store's settings, as the window shows them. */
 export type StoreSettings = {

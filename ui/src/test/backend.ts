@@ -169,6 +169,9 @@ export class Backend {
       case "open_store":
         this.open = storeInfo((args.dir as string | null) ?? "/home/ann/.local/share/haema/default");
         return info();
+      case "choose_user":
+        if (this.open) this.open = { ...this.open, user: args.user as string };
+        return info();
       case "stores":
         return this.stores;
       case "latest": {
