@@ -70,12 +70,24 @@ wait_for_driver
 cd "$here/ui"
 status=0
 HAEMA_E2E_APP="$app" HAEMA_E2E_CLI="$cli" HAEMA_E2E_STORE="$work/data/haema/default" \
-  HAEMA_E2E_BIG_STORE="$work/big" HAEMA_E2E_DEMO_STORE="$work/demo" HAEMA_E2E_TEAM_STORE="$work/team" TAURI_DRIVER_URL="http://127.0.0.1:$port" \
+  HAEMA_E2E_BIG_STORE="$work/big" HAEMA_E2E_DEMO_STORE="$work/demo" TAURI_DRIVER_URL="http://127.0.0.1:$port" \
   npm run --silent e2e || status=$?
 if [[ $status -ne 0 ]]; then
   echo "--- tauri-driver log" >&2
   tail -50 "$work/driver.log" >&2
 fi
+
+# A store that keeps people apart (ui/e2e/people.e2e.ts): a session of its own, with
+# folders of its own, so that the journey's fresh user never sees this store as the last one.
+kill "$driver_pid" 2>/dev/null || true
+wait "$driver_pid" 2>/dev/null || true
+mkdir -p "$work/data3" "$work/config3"
+DISPLAY=$display XDG_DATA_HOME="$work/data3" XDG_CONFIG_HOME="$work/config3" \
+  tauri-driver --port "$port" --native-port "$((port + 1))" >"$work/driver3.log" 2>&1 &
+driver_pid=$!
+wait_for_driver
+HAEMA_E2E_APP="$app" HAEMA_E2E_TEAM_STORE="$work/team" TAURI_DRIVER_URL="http://127.0.0.1:$port" \
+  npx vitest run --config vitest.e2e.config.ts e2e/people.e2e.ts || status=$?
 
 # The embedding model on first use (ui/e2e/model.e2e.ts): a session of its own whose app
 # reaches a Hugging Face Hub on 127.0.0.1 serving the test model (HAEMA_TEST_MODEL_DIR).

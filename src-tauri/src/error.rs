@@ -141,7 +141,8 @@ impl From<CoreError> for CommandError {
                 ),
                 ErrorKind::UserRequired => (
                     Problem::NoUser,
-                    "This memory keeps each person's memories apart. Choose whose memories to work with first.".to_owned(),
+                    "This memory keeps each person's memories apart. Choose whose memories to work with first."
+                        .to_owned(),
                     None,
                 ),
                 ErrorKind::InvalidArgument

@@ -200,7 +200,7 @@ export class App {
     queueMicrotask(() => input.focus());
   }
 
-  /** Works with `user`'s memories from now on and shows them. */
+  /** Works with `user`'s memories from now on and shows their newest memories. */
   async choosePerson(user: string): Promise<void> {
     const name = user.trim();
     if (!name) {
@@ -215,7 +215,7 @@ export class App {
     }
     this.undos.clear();
     this.say(`Showing the memories of ${name}.`);
-    await this.show(this.current === "stores" || this.current === "settings" ? "latest" : this.current);
+    await this.show("latest");
   }
 
   /** Reloads the store's counts and the current view. */

@@ -29,6 +29,7 @@ mod dotted;
 mod explain;
 mod registry;
 mod remember;
+mod search;
 mod tui;
 
 use std::path::{Path, PathBuf};
@@ -41,6 +42,7 @@ use crate::{Error, Result};
 pub(crate) use build::{default_base_url, default_embed_model, default_llm_model};
 pub use explain::{SettingLine, Source, mask};
 pub use registry::{ReadBy, SETTINGS, SettingFile, SettingSpec, dotted_leaves};
+pub use search::SearchSettings;
 pub use tui::{KeyList, TuiSettings};
 
 closed_set! {
@@ -301,6 +303,8 @@ pub struct Settings {
     pub merge: MergeSettings,
     /// The recall block.
     pub recall: RecallSettings,
+    /// Search ranking.
+    pub search: SearchSettings,
     /// The LLM.
     pub llm: LlmSettings,
     /// The embedder.
@@ -472,7 +476,7 @@ impl Settings {
                 origin("recall.max_chars")
             )));
         }
-        Ok(())
+        self.search.validate()
     }
 }
 

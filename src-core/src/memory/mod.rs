@@ -1,5 +1,6 @@
 //! [`Memory`]: the public API of the engine, HAEMA's contract plus review, history and revert.
 
+mod access;
 mod agent_state;
 mod apply;
 mod core_sections;

@@ -44,6 +44,14 @@ impl Memory {
     /// A filter or minimum score out of range is [`Error::InvalidArgument`]; the errors of
     /// [`Memory::search_records`].
     pub async fn search_records_with(&self, query: &str, n: i64, options: &SearchOptions) -> Result<SearchResults> {
+        let results = self.search_unnoted(query, n, options).await?;
+        self.note_access(results.hits.iter().map(|h| h.memory.id.clone()));
+        Ok(results)
+    }
+
+    /// [`Memory::search_records_with`] without noting what it returned (a recall notes what
+    /// it gives the agent itself).
+    pub(crate) async fn search_unnoted(&self, query: &str, n: i64, options: &SearchOptions) -> Result<SearchResults> {
         let mut options = options.clone().checked()?;
         let mode = options.mode;
         if n <= 0 {
@@ -92,9 +100,16 @@ impl Memory {
         options.mode = mode;
         let hits = self
             .blocking(move |inner| {
-                inner
-                    .store
-                    .read(|store| search::run(store, &query, query_vector.as_deref(), n, &options))
+                inner.store.read(|store| {
+                    search::run(
+                        store,
+                        &query,
+                        query_vector.as_deref(),
+                        n,
+                        &options,
+                        inner.settings.search.access_weight,
+                    )
+                })
             })
             .await?;
         Ok(SearchResults { mode, notice, hits })

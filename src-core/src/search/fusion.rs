@@ -19,6 +19,17 @@ pub(crate) const TIME_BONUS: f64 = 0.3;
 /// Added for a memory whose text has every name the query has.
 pub(crate) const NAME_BONUS: f64 = 0.1;
 
+/// Returns past which the access bonus stops growing.
+const ACCESS_SATURATION: f64 = 64.0;
+
+/// What being returned `hits` times before adds to a candidate's rank, at `weight` (0 to
+/// 1): up to `weight` × [`TIME_BONUS`], growing with the logarithm of the hits, so that
+/// use breaks ties between close matches and never lifts a poor match over a good one.
+pub(crate) fn access_bonus(weight: f64, hits: u64) -> f64 {
+    let grown = ((1.0 + hits as f64).ln() / (1.0 + ACCESS_SATURATION).ln()).min(1.0);
+    weight.clamp(0.0, 1.0) * TIME_BONUS * grown
+}
+
 /// One candidate's parts.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct Fused {

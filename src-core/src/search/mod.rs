@@ -30,13 +30,15 @@ fn candidates(n: usize) -> usize {
 /// approximate pass is the one of `n`.
 ///
 /// Every hit gets a readable score ([`score`]); a `min_score` leaves out the hits below it
-/// before the top `n` is taken.
+/// before the top `n` is taken. With an `access_weight` above 0, memories returned often
+/// before rank higher ([`fusion::access_bonus`]); the readable score stays the match's.
 pub(crate) fn run(
     store: &dyn Reader,
     query: &str,
     query_vector: Option<&[f32]>,
     n: usize,
     options: &SearchOptions,
+    access_weight: f64,
 ) -> Result<Vec<SearchHit>> {
     let (mode, filter) = (options.mode, &options.filter);
     let words = terms::query_words(query);
@@ -90,6 +92,13 @@ pub(crate) fn run(
                     fused.score += fusion::NAME_BONUS;
                 }
             }
+        }
+    }
+    if access_weight > 0.0 {
+        let stats = store.access_stats(&ranked.iter().map(|r| r.0).collect::<Vec<_>>())?;
+        for (rowid, fused) in &mut ranked {
+            let hits = stats.get(rowid).map_or(0, |s| s.hits);
+            fused.score += fusion::access_bonus(access_weight, hits);
         }
     }
     ranked.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));

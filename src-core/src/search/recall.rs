@@ -242,7 +242,7 @@ impl Memory {
             })
             .unwrap_or(Duration::MAX);
         let wanted = i64::try_from(options.max_memories).unwrap_or(i64::MAX);
-        let searched = tokio::time::timeout(limit, self.search_records_with(query, wanted, &search)).await;
+        let searched = tokio::time::timeout(limit, self.search_unnoted(query, wanted, &search)).await;
         let (hits, notice) = match searched {
             Ok(results) => {
                 let results = results?;
@@ -355,6 +355,7 @@ impl Memory {
             text.push_str(&format!("</{tag}>\n"));
         }
         text.push_str(footer);
+        self.note_access(items.iter().filter_map(|i| i.id.clone()));
         Ok(Recall {
             tokens: estimate_tokens(&text),
             text,

@@ -14,9 +14,9 @@ use std::path::PathBuf;
 use super::MetaKey;
 use crate::Result;
 use crate::types::{
-    AgentState, AgentStateChange, Changeset, ChangesetFilter, ChangesetId, ChangesetStatus, ChangesetSummary,
-    CoreAuthor, CoreVersion, CoreVersionId, DecidedBy, MemoryAttributes, MemoryFilter, MemoryId, MemoryRecord,
-    MemoryStatus, ProposedItem, PurgeReceipt, RelatedItem, Section,
+    AccessStats, AgentState, AgentStateChange, Changeset, ChangesetFilter, ChangesetId, ChangesetStatus,
+    ChangesetSummary, CoreAuthor, CoreVersion, CoreVersionId, DecidedBy, MemoryAttributes, MemoryFilter, MemoryId,
+    MemoryRecord, MemoryStatus, ProposedItem, PurgeReceipt, RelatedItem, Section,
 };
 
 /// How many candidates a nearest-vector lookup should consider: the backend's approximate
@@ -147,6 +147,9 @@ pub(crate) trait Reader {
     fn count_agent_state(&self, matches: &dyn Fn(&str) -> bool) -> Result<usize>;
     /// Every change of one key of an agent's state, oldest first.
     fn agent_state_history(&self, agent_id: &str, key: &str) -> Result<Vec<AgentStateChange>>;
+    /// How often each of these memories was returned, as recorded so far (rows never
+    /// returned are left out).
+    fn access_stats(&self, rowids: &[i64]) -> Result<HashMap<i64, AccessStats>>;
     /// The cosine distance of `query` to each of these memories that has a vector.
     fn distances(&self, query: &[f32], rowids: &[i64]) -> Result<HashMap<i64, f64>>;
     /// The `k` best full-text matches of any of `words` (as [`crate::search::terms::words`]
@@ -311,7 +314,13 @@ pub(crate) trait Backend: Send + Sync + std::fmt::Debug {
     /// Runs work in one transaction that holds the store's write lock from the start and
     /// commits only if the work succeeds.
     fn write_with(&self, work: &mut dyn FnMut(&dyn Writer) -> Result<()>) -> Result<()>;
-    /// A number that changes when another connection commits.
+    /// Adds `(memory, hits, last_ms)` returns to the access statistics, in one transaction
+    /// of its own that no [`Backend::change_counter`] reports (a front end that refreshed on
+    /// it would search again and count again, for ever). Memories no longer in the store are
+    /// skipped.
+    fn record_access(&self, entries: &[(MemoryId, u64, i64)]) -> Result<()>;
+    /// A number that changes when another connection commits a change (access statistics
+    /// aside).
     fn change_counter(&self) -> Result<i64>;
     /// The text of core.md; `None` when there is none yet.
     fn read_core(&self) -> Result<Option<String>>;

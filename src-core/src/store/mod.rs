@@ -6,6 +6,7 @@
 //! the crate. [`Store`] is what the engine holds: a backend behind the boundary, with
 //! `FnOnce` helpers around its object-safe methods.
 
+mod access_log;
 pub(crate) mod backend;
 pub(crate) mod files;
 pub(crate) mod places;
@@ -38,6 +39,18 @@ pub struct Store {
     /// What opening changed that a person should know (permissions tightened).
     notes: Vec<String>,
     scope: Scope,
+    /// Access statistics on their way to the store, shared by every handle on it.
+    access: Arc<access_log::AccessLog>,
+}
+
+/// The last handle on a store writes the access statistics it still holds (best effort:
+/// a failure loses a few counts, never a memory).
+impl Drop for Store {
+    fn drop(&mut self) {
+        if Arc::strong_count(&self.access) == 1 {
+            let _ = self.flush_access();
+        }
+    }
 }
 
 impl Store {
@@ -49,6 +62,7 @@ impl Store {
             dir: dir.to_path_buf(),
             notes,
             scope: Scope::Whole,
+            access: Arc::default(),
         })
     }
 
@@ -59,7 +73,39 @@ impl Store {
             dir: self.dir.clone(),
             notes: self.notes.clone(),
             scope,
+            access: Arc::clone(&self.access),
         }
+    }
+
+    /// Notes that these memories were returned now; true when a flush should be scheduled
+    /// ([`Store::flush_access`]).
+    pub(crate) fn note_access(&self, ids: impl IntoIterator<Item = crate::MemoryId>) -> bool {
+        self.access.note(ids, now_ms())
+    }
+
+    /// Writes the access statistics noted so far, in one transaction (kept for the next
+    /// flush when it fails). Access counts are no one's text: written whatever the scope.
+    pub(crate) fn flush_access(&self) -> Result<()> {
+        flush_access(&*self.backend, &self.access)
+    }
+
+    /// What a timer needs to flush the access statistics later without keeping the store
+    /// open: when every handle has gone first, the last one flushed them.
+    pub(crate) fn access_flusher(&self) -> impl FnOnce() -> Result<()> + Send + 'static {
+        let (backend, log) = (Arc::downgrade(&self.backend), Arc::downgrade(&self.access));
+        move || match (backend.upgrade(), log.upgrade()) {
+            (Some(backend), Some(log)) => flush_access(&*backend, &log),
+            _ => Ok(()),
+        }
+    }
+
+    /// A memory's access statistics with the notes not yet written.
+    pub(crate) fn access_with_pending(
+        &self,
+        id: &crate::MemoryId,
+        stored: Option<crate::AccessStats>,
+    ) -> crate::AccessStats {
+        self.access.with_pending(id, stored)
     }
 
     /// Whose rows this handle sees.
@@ -143,6 +189,20 @@ impl Store {
     }
 }
 
+/// Writes the access statistics `log` holds through `backend` (kept for the next flush when
+/// it fails).
+fn flush_access(backend: &dyn Backend, log: &access_log::AccessLog) -> Result<()> {
+    let entries = log.take();
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let written = backend.record_access(&entries);
+    if written.is_err() {
+        log.put_back(entries);
+    }
+    written
+}
+
 /// The `FnOnce` face of a backend's object-safe methods.
 impl dyn Backend + '_ {
     /// Runs read-only work.
@@ -200,6 +260,8 @@ closed_set! {
         ScrubPending = "scrub_pending",
         /// `per_user` once the store has kept users apart: it never goes back by itself.
         Scope = "scope",
+        /// Moves on every commit but those of access statistics (what a watch follows).
+        ChangeStamp = "change_stamp",
     }
 }
 

@@ -133,3 +133,14 @@ fn check_min_score(min_score: Option<f64>) -> crate::Result<()> {
         _ => Ok(()),
     }
 }
+
+/// How often a memory was returned by a search or a recall, and when last (recorded in
+/// batches: counts of the last few seconds may still be on their way to the store).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct AccessStats {
+    /// Times returned.
+    pub hits: u64,
+    /// When last returned (Unix ms); `None` when never.
+    pub last_ms: Option<i64>,
+}

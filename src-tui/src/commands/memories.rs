@@ -72,7 +72,19 @@ pub async fn search(memory: &Memory, args: SearchArgs) -> Result<()> {
         }
     }
     if args.json {
-        return output::json(&results.hits);
+        let access = memory
+            .access_stats(&results.hits.iter().map(|h| h.memory.id.clone()).collect::<Vec<_>>())
+            .await?;
+        let rows: Vec<Value> = results
+            .hits
+            .iter()
+            .map(|h| {
+                let mut row = serde_json::to_value(h).unwrap_or_default();
+                row["access"] = json!(access.get(&h.memory.id));
+                row
+            })
+            .collect();
+        return output::json(&rows);
     }
     if results.hits.is_empty() {
         return print("No matching memories.\n");
@@ -103,12 +115,17 @@ pub async fn latest(memory: &Memory, args: LatestArgs) -> Result<()> {
     let filter = filter(args.filter)?;
     let records = memory.get_latest_records_with(args.begin, args.count, &filter).await?;
     if args.json {
-        // Each memory as the API gives it, plus `changeset` (the name earlier versions printed).
+        // Each memory as the API gives it, plus `changeset` (the name earlier versions printed)
+        // and how often it was returned (`access`).
+        let access = memory
+            .access_stats(&records.iter().map(|m| m.id.clone()).collect::<Vec<_>>())
+            .await?;
         let rows: Vec<Value> = records
             .iter()
             .map(|m| {
                 let mut row = serde_json::to_value(m).unwrap_or_default();
                 row["changeset"] = json!(m.changeset_id);
+                row["access"] = json!(access.get(&m.id));
                 row
             })
             .collect();

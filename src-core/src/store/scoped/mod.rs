@@ -13,7 +13,7 @@ use std::collections::{BTreeSet, HashMap};
 use super::MetaKey;
 use super::backend::{Pool, Ranked, Reader, Signals, Unembedded};
 use crate::types::{
-    AgentState, AgentStateChange, Changeset, ChangesetFilter, ChangesetId, ChangesetSummary, CoreVersion,
+    AccessStats, AgentState, AgentStateChange, Changeset, ChangesetFilter, ChangesetId, ChangesetSummary, CoreVersion,
     CoreVersionId, MemoryAttributes, MemoryFilter, MemoryId, MemoryRecord, MemoryStatus, Section,
 };
 use crate::{Error, Result};
@@ -266,6 +266,12 @@ impl<T: Reader + ?Sized> Reader for Scoped<'_, T> {
 
     fn agent_state_history(&self, agent_id: &str, key: &str) -> Result<Vec<AgentStateChange>> {
         self.inner.agent_state_history(agent_id, key)
+    }
+
+    fn access_stats(&self, rowids: &[i64]) -> Result<HashMap<i64, AccessStats>> {
+        let mine = self.memories_by_rowids(rowids)?;
+        let rowids: Vec<i64> = rowids.iter().copied().filter(|r| mine.contains_key(r)).collect();
+        self.inner.access_stats(&rowids)
     }
 
     fn distances(&self, query: &[f32], rowids: &[i64]) -> Result<HashMap<i64, f64>> {

@@ -11,14 +11,14 @@ use rusqlite::Connection;
 use super::fts_terms::TermStats;
 use super::side::SideReader;
 use super::vector_index::VectorIndex;
-use super::{agent_state, changesets, core_versions, forget, fts, memories, purge, vectors};
+use super::{access_stats, agent_state, changesets, core_versions, forget, fts, memories, purge, vectors};
 use crate::Result;
 use crate::store::MetaKey;
 use crate::store::backend::{Pool, Ranked, Reader, Signals, Unembedded, Writer};
 use crate::types::{
-    AgentState, AgentStateChange, Changeset, ChangesetFilter, ChangesetId, ChangesetStatus, ChangesetSummary,
-    CoreAuthor, CoreVersion, CoreVersionId, DecidedBy, MemoryAttributes, MemoryFilter, MemoryId, MemoryRecord,
-    MemoryStatus, ProposedItem, PurgeReceipt, RelatedItem, Section,
+    AccessStats, AgentState, AgentStateChange, Changeset, ChangesetFilter, ChangesetId, ChangesetStatus,
+    ChangesetSummary, CoreAuthor, CoreVersion, CoreVersionId, DecidedBy, MemoryAttributes, MemoryFilter, MemoryId,
+    MemoryRecord, MemoryStatus, ProposedItem, PurgeReceipt, RelatedItem, Section,
 };
 
 /// A locked connection and what searches on it share. The connection's lock is held for
@@ -185,6 +185,10 @@ impl Reader for Access<'_> {
 
     fn nearest_exact(&self, query: &[f32], k: usize) -> Result<Ranked> {
         vectors::nearest_exact(self.conn, query, k)
+    }
+
+    fn access_stats(&self, rowids: &[i64]) -> Result<HashMap<i64, AccessStats>> {
+        access_stats::of_rows(self.conn, rowids)
     }
 
     fn distances(&self, query: &[f32], rowids: &[i64]) -> Result<HashMap<i64, f64>> {

@@ -13,6 +13,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0005_pins.sql"),
     include_str!("../../../migrations/0006_agent_state.sql"),
     include_str!("../../../migrations/0007_scopes.sql"),
+    include_str!("../../../migrations/0008_access.sql"),
 ];
 
 /// The schema version this build writes.

@@ -5,6 +5,7 @@
 //! [`super::backend`].
 
 mod access;
+mod access_stats;
 mod agent_state;
 pub(crate) mod changesets;
 pub(crate) mod core_versions;
@@ -31,6 +32,7 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::backend::{Backend, Reader, Writer};
 use super::{MetaKey, files};
+use crate::types::MemoryId;
 use crate::{Error, Result};
 use access::Access;
 use fts_terms::TermStats;
@@ -89,6 +91,16 @@ pub(crate) struct SqliteStore {
     /// Query term statistics for full-text search, on either connection.
     term_stats: Arc<Mutex<TermStats>>,
     dir: PathBuf,
+    /// What [`Backend::change_counter`] saw last.
+    seen: Mutex<Seen>,
+}
+
+/// The last `data_version` and change stamp seen, and the counter reported for them.
+#[derive(Debug, Default)]
+struct Seen {
+    version: Option<i64>,
+    stamp: Option<String>,
+    reported: i64,
 }
 
 impl SqliteStore {
@@ -136,6 +148,7 @@ impl SqliteStore {
             vector_index: Mutex::default(),
             term_stats: Arc::default(),
             dir: dir.to_path_buf(),
+            seen: Mutex::default(),
         };
         Ok((store, notes))
     }
@@ -186,6 +199,7 @@ impl SqliteStore {
             vector_index: Mutex::default(),
             term_stats: Arc::default(),
             dir: dir.to_path_buf(),
+            seen: Mutex::default(),
         };
         let note = format!(
             "the store at {} is read-only: it can be searched and read, not changed",
@@ -230,13 +244,46 @@ impl Backend for SqliteStore {
         let mut conn = self.lock();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         work(&self.access(&tx))?;
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES (?1, '1')
+             ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)",
+            [MetaKey::ChangeStamp.as_str()],
+        )?;
         tx.commit()?;
         Ok(())
     }
 
-    /// SQLite's `data_version`: changes when another connection commits.
+    fn record_access(&self, entries: &[(MemoryId, u64, i64)]) -> Result<()> {
+        let mut conn = self.lock();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        access_stats::record(&tx, entries)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// SQLite's `data_version` (it changes when another connection commits), held still
+    /// while the store's change stamp stays: a commit of access statistics alone is no
+    /// change to show.
     fn change_counter(&self) -> Result<i64> {
-        Ok(self.lock().query_row("PRAGMA data_version", [], |r| r.get(0))?)
+        let conn = self.lock();
+        let version: i64 = conn.query_row("PRAGMA data_version", [], |r| r.get(0))?;
+        let mut seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
+        if seen.version == Some(version) {
+            return Ok(seen.reported);
+        }
+        let stamp: Option<String> = conn
+            .query_row(
+                "SELECT value FROM meta WHERE key = ?1",
+                [MetaKey::ChangeStamp.as_str()],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if seen.version.is_none() || seen.stamp != stamp {
+            seen.reported = version;
+        }
+        seen.version = Some(version);
+        seen.stamp = stamp;
+        Ok(seen.reported)
     }
 
     /// core.md as text; bytes that are not UTF-8 never block the store (see
