@@ -67,6 +67,8 @@ pub struct LineageView {
     pub origin: Option<ChangesetView>,
     /// The change that replaced it, if it is no longer active.
     pub replaced_by: Option<ChangesetView>,
+    /// How often search and recall returned it, and when last.
+    pub access: haema_core::AccessStats,
 }
 
 /// Where a memory came from and what became of it.
@@ -77,11 +79,13 @@ pub async fn lineage(state: State<'_, AppState>, id: MemoryId) -> CommandResult<
         memory,
         origin,
         replaced_by,
+        access,
     } = state.memory().await?.lineage(&id).await?;
     Ok(LineageView {
         memory,
         origin: origin.map(ChangesetView::new),
         replaced_by: replaced_by.map(ChangesetView::new),
+        access,
     })
 }
 

@@ -113,6 +113,17 @@ export const events = {
 export const SECTIONS = ["SOUL","TOOLS","RULE","USER"] as const;
 
 /* Types */
+/**
+ *  How often a memory was returned by a search or a recall, and when last (recorded in
+ *  batches: counts of the last few seconds may still be on their way to the store).
+ */
+export type AccessStats = {
+	/**  Times returned. */
+	hits: number,
+	/**  When last returned (Unix ms); `None` when never. */
+	last_ms: number | null,
+};
+
 /**  What [`Memory::add`](crate::Memory::add) did (see its example). */
 export type AddOutcome = {
 	/**  The changeset, or `None` when the input was empty. */
@@ -497,6 +508,8 @@ export type LineageView = {
 	origin: ChangesetView | null,
 	/**  The change that replaced it, if it is no longer active. */
 	replaced_by: ChangesetView | null,
+	/**  How often search and recall returned it, and when last. */
+	access: AccessStats,
 };
 
 /**  One call to the LLM made while building a changeset. */

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Memory;
 use crate::Result;
-use crate::types::{Changeset, MemoryId, MemoryRecord, ProposedItem, RelatedItem};
+use crate::types::{AccessStats, Changeset, MemoryId, MemoryRecord, ProposedItem, RelatedItem};
 
 /// A memory with the changeset that made it and the one that replaced it, from
 /// [`Memory::lineage`] (which has an example).
@@ -17,6 +17,9 @@ pub struct Lineage {
     pub origin: Option<Changeset>,
     /// The changeset that replaced it, if it is no longer active.
     pub replaced_by: Option<Changeset>,
+    /// How often search and recall returned it, and when last.
+    #[serde(default)]
+    pub access: AccessStats,
 }
 
 impl Lineage {
@@ -57,10 +60,16 @@ impl Memory {
             Some(c) => Some(self.changeset(c).await?),
             None => None,
         };
+        let access = self
+            .access_stats(std::slice::from_ref(id))
+            .await?
+            .remove(id)
+            .unwrap_or_default();
         Ok(Lineage {
             memory,
             origin,
             replaced_by,
+            access,
         })
     }
 }

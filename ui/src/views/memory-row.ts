@@ -9,6 +9,13 @@ import { attributeWords, statusWords } from "../logic/words";
 import { confirmForget } from "./forget";
 import { beforeAfter } from "./pieces";
 
+/** How often search and recall gave the assistant this memory, in words. */
+export function accessWords(access: { hits: number; last_ms: number | null }, now: number): string {
+  if (access.hits === 0 || access.last_ms === null) return "Your assistant has not been given it by a search or recall yet.";
+  const times = access.hits === 1 ? "once" : `${access.hits} times`;
+  return `Your assistant was given it ${times} by a search or recall, last ${when(access.last_ms, now)}.`;
+}
+
 /** A memory as a card: its text, when, an optional note, and "Where this came from". */
 export function memoryRow(app: App, memory: MemoryRecord, note?: string): HTMLElement {
   const details = h("div", { class: "lineage", hidden: true });
@@ -22,6 +29,7 @@ export function memoryRow(app: App, memory: MemoryRecord, note?: string): HTMLEl
         const lineage = await api.lineage(memory.id);
         const origin = lineage.origin;
         details.replaceChildren(
+          h("p", { class: "meta access" }, accessWords(lineage.access, app.now())),
           origin
             ? h(
                 "div",

@@ -114,6 +114,7 @@ describe("memories", () => {
     root.querySelectorAll<HTMLButtonElement>(".memory .quiet")[0]?.click();
     await settle();
     expect(text(root.querySelector(".lineage"))).toContain("From: “I switched to black tea”");
+    expect(text(root.querySelector(".lineage .access"))).toBe("Your assistant was given it 12 times by a search or recall, last 3 days ago.");
     expect(root.querySelector(".lineage ins")?.textContent).toBe("black ");
   });
 

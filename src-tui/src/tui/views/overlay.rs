@@ -67,6 +67,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
             if !attributes.is_empty() {
                 lines.push(field("about", attributes, ui));
             }
+            lines.push(field("returned", returned(&lineage.access, ui), ui));
             if let Some(origin) = &lineage.origin {
                 lines.push(Line::from(""));
                 lines.push(Line::from(Span::styled(
@@ -136,4 +137,13 @@ fn textwrap_lines(text: &str, width: u16) -> usize {
         }
     }
     lines
+}
+
+/// How often search and recall returned a memory, in words.
+fn returned(access: &haema_core::AccessStats, ui: &Ui) -> String {
+    match (access.hits, access.last_ms) {
+        (0, _) | (_, None) => "never by a search or recall yet".to_owned(),
+        (1, Some(last)) => format!("once, {}", ui.clock.format(last)),
+        (hits, Some(last)) => format!("{hits} times, last {}", ui.clock.format(last)),
+    }
 }

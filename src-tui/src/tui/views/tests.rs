@@ -344,6 +344,10 @@ fn windows_over_the_views() {
             decided_at_ms: Some(T0),
             ..fixtures::merge(7)
         }),
+        access: haema_core::AccessStats {
+            hits: 12,
+            last_ms: Some(T0),
+        },
     })));
     snap("overlay_lineage", &lineage);
 
