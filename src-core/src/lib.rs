@@ -59,7 +59,9 @@ pub mod fuzzing;
 pub use config::{KeyList, ReviewPolicy, Settings, StoreScope, TuiSettings};
 pub use error::{Error, ErrorKind, Missing, Result, ReviewAction};
 pub use maintenance::{Check, CheckProblem, ReembedProgress, ReembedReport, doctor, reembed};
-pub use memory::{LexicalReason, Lineage, Memory, OpenOptions, OpenProgress, StoreInfo, StoreWatch, VectorRecall};
+pub use memory::{
+    EmbeddingBacklog, LexicalReason, Lineage, Memory, OpenOptions, OpenProgress, StoreInfo, StoreWatch, VectorRecall,
+};
 pub use pipeline::AddInput;
 pub use review::{ChangesetView, ItemView, SectionChange, section_history};
 pub use search::recall::{Recall, RecallItem, RecallOptions, RecallReason, estimate_tokens};

@@ -591,6 +591,12 @@ export type MemoryRecord = {
 	superseded_by: ChangesetId | null,
 	/**  Pinned by a person: no change replaces or rewrites it without review. */
 	pinned?: boolean,
+	/**
+	 *  It has its search vector: it is found by meaning as well as by words. False in a
+	 *  store searched by words alone, and for a memory whose vector is still to be made
+	 *  (the embedder was down, or the store embeds after writing: `embedder.on_add`).
+	 */
+	has_embedding?: boolean,
 } & MemoryAttributes;
 
 /**

@@ -27,6 +27,7 @@
 mod build;
 mod dotted;
 mod explain;
+mod on_add;
 mod registry;
 mod remember;
 mod search;
@@ -41,6 +42,7 @@ use crate::{Error, Result};
 
 pub(crate) use build::{default_base_url, default_embed_model, default_llm_model};
 pub use explain::{SettingLine, Source, mask};
+pub use on_add::EmbedOnAdd;
 pub use registry::{ReadBy, SETTINGS, SettingFile, SettingSpec, dotted_leaves};
 pub use search::SearchSettings;
 pub use tui::{KeyList, TuiSettings};
@@ -184,6 +186,8 @@ pub struct EmbedderSettings {
     pub timeout_secs: u64,
     /// Retries of 429, 5xx and timeouts.
     pub max_retries: u32,
+    /// When an add makes its memories' vectors: now (default) or later, in the background.
+    pub on_add: EmbedOnAdd,
     /// From `HAEMA_EMBED_API_KEY` only.
     #[serde(skip)]
     pub api_key: Option<String>,
@@ -199,6 +203,7 @@ impl Default for EmbedderSettings {
             batch_size: 32,
             timeout_secs: 60,
             max_retries: 3,
+            on_add: EmbedOnAdd::Now,
             api_key: None,
         }
     }

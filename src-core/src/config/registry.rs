@@ -377,6 +377,19 @@ pub static SETTINGS: &[SettingSpec] = &[
         ..BASE
     },
     SettingSpec {
+        name: "embedder.on_add",
+        env: Some("HAEMA_EMBED_ON_ADD"),
+        default: "now",
+        allowed: super::EmbedOnAdd::SPELLINGS,
+        help: "when an add makes its memories' search vectors: now, or later in the background (the add returns at once, even with the embedder down; related memories are then found by words, and a new memory by words until its vector is made)",
+        set: Some(|s, v| {
+            s.embedder.on_add = parse(v)?;
+            Ok(())
+        }),
+        show: Some(|s| shown(&s.embedder.on_add)),
+        ..BASE
+    },
+    SettingSpec {
         name: "embedder.batch_size",
         default: "32",
         help: "texts per batch of the local embedder (> 0)",

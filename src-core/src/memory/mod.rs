@@ -4,6 +4,7 @@ mod access;
 mod agent_state;
 mod apply;
 mod core_sections;
+mod deferred;
 mod edit;
 mod forget;
 mod history;
@@ -18,6 +19,7 @@ mod watch;
 mod write;
 
 pub(crate) use core_sections::{finish_write as finish_core_write, mark_pending as mark_core_write};
+pub use deferred::EmbeddingBacklog;
 pub use lineage::Lineage;
 pub use open::{LexicalReason, OpenOptions, OpenProgress};
 pub use vector_recall::VectorRecall;
@@ -151,7 +153,7 @@ impl Memory {
         })
         .await
         .map_err(|e| Error::Internal(e.to_string()))??;
-        Ok(Self {
+        let memory = Self {
             inner: Arc::new(Inner {
                 store,
                 settings,
@@ -159,7 +161,11 @@ impl Memory {
                 embedder: resolved.embedder,
                 lexical: resolved.lexical,
             }),
-        })
+        };
+        if memory.embeds_later() {
+            memory.catch_up_in_background();
+        }
+        Ok(memory)
     }
 
     /// Opens the store in `dir` with the given providers (`None`: no LLM / lexical only).
@@ -192,7 +198,7 @@ impl Memory {
         .await
         .map_err(|e| Error::Internal(e.to_string()))??;
         let lexical = embedder.is_none().then_some(LexicalReason::NoEmbedder);
-        Ok(Self {
+        let memory = Self {
             inner: Arc::new(Inner {
                 store,
                 settings,
@@ -200,7 +206,11 @@ impl Memory {
                 embedder,
                 lexical,
             }),
-        })
+        };
+        if memory.embeds_later() {
+            memory.catch_up_in_background();
+        }
+        Ok(memory)
     }
 
     /// Counts of the store in `dir` without opening providers or checking the embedder:

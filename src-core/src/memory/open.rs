@@ -221,7 +221,15 @@ pub(crate) async fn open_store(
         let store2 = Arc::clone(&store);
         blocking(move || check(&store2, identity)).await?;
         let lexical = embedder.is_none().then_some(LexicalReason::NoEmbedder);
-        return finish(store, embedder, lexical, before.behind, options).await;
+        return finish(
+            store,
+            embedder,
+            lexical,
+            before.behind,
+            options,
+            settings.embedder.on_add,
+        )
+        .await;
     }
     let model = e.model_name();
     let found = local_embedder(settings, &model, options).await?;
@@ -269,7 +277,15 @@ pub(crate) async fn open_store(
             let identity = Some((embedder.id(), embedder.dims()));
             let store2 = Arc::clone(&store);
             blocking(move || check(&store2, identity)).await?;
-            finish(store, Some(embedder), None, before.behind, options).await
+            finish(
+                store,
+                Some(embedder),
+                None,
+                before.behind,
+                options,
+                settings.embedder.on_add,
+            )
+            .await
         }
         Err(reason) => {
             let lexical = LexicalReason::ModelMissing {
@@ -334,10 +350,12 @@ async fn finish(
     lexical: Option<LexicalReason>,
     behind: bool,
     options: &OpenOptions,
+    on_add: crate::config::EmbedOnAdd,
 ) -> Result<(Arc<Store>, Resolved)> {
     if let Some(embedder) = &embedder
         && behind
         && options.catch_up
+        && on_add == crate::config::EmbedOnAdd::Now
     {
         let progress = options.clone();
         // An embedder that fails now leaves them for a later open or add: the store works

@@ -71,6 +71,9 @@ impl Memory {
                 }
             })
             .await?;
+        if !stale && self.embeds_later() {
+            self.catch_up_in_background();
+        }
         if stale {
             return Err(Error::Stale(id));
         }

@@ -174,7 +174,15 @@ impl Memory {
         {
             return Ok(None);
         }
-        if let Some(embedder) = &self.inner.embedder {
+        // Stored first and embedded later: related memories are found by words.
+        if self.embeds_later()
+            && let Some(error) = self.deferred_error()
+        {
+            proposal.warnings.push(format!(
+                "the embedder is not answering ({error}): the memories are stored and found by words until it answers and their vectors are made"
+            ));
+        }
+        if let Some(embedder) = self.inner.embedder.as_ref().filter(|_| !self.embeds_later()) {
             let embedded = match embedder.embed_query(&proposal.inputs).await {
                 Ok(vectors) => check_embeddings(&embedder.id(), vectors, proposal.inputs.len(), embedder.dims()),
                 Err(e) => Err(e),
@@ -248,6 +256,9 @@ impl Memory {
         texts: Vec<String>,
         warnings: &mut Vec<String>,
     ) -> HashMap<String, Vec<f32>> {
+        if self.embeds_later() {
+            return HashMap::new();
+        }
         match self.document_vectors(texts).await {
             Ok(vectors) => {
                 self.catch_up_vectors().await;
@@ -332,6 +343,9 @@ impl Memory {
                 Ok(stored.0)
             })
             .await?;
+        if matches!(stored, Stored::Committed(..)) && self.embeds_later() {
+            self.catch_up_in_background();
+        }
         Ok(stored)
     }
 }

@@ -54,6 +54,11 @@ pub struct MemoryRecord {
     /// Pinned by a person: no change replaces or rewrites it without review.
     #[serde(default)]
     pub pinned: bool,
+    /// It has its search vector: it is found by meaning as well as by words. False in a
+    /// store searched by words alone, and for a memory whose vector is still to be made
+    /// (the embedder was down, or the store embeds after writing: `embedder.on_add`).
+    #[serde(default)]
+    pub has_embedding: bool,
     /// Its type, importance, source, writer, user and metadata (each only when set).
     #[serde(flatten)]
     pub attributes: MemoryAttributes,

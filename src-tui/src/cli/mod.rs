@@ -87,6 +87,9 @@ pub enum Command {
     Doctor(JsonFlag),
     /// Switch the store to another embedder (or to vectors from lexical-only); resumable.
     Reembed(ReembedArgs),
+    /// Make the search vectors of memories stored without them now (written while the
+    /// embedder was down, or by adds with `embedder.on_add = "later"`), with progress.
+    EmbedPending(JsonFlag),
     /// Open a demo store made from a bundled sample (offline) in the terminal UI.
     Demo(DemoArgs),
     /// Serve the store to agents as an MCP server on standard input and output.

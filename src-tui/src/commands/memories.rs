@@ -182,6 +182,16 @@ pub async fn status(memory: &Memory, json_output: bool) -> Result<()> {
         (None, 0) => "none (lexical search only)".to_owned(),
         (None, dims) => format!("{} ({dims} dims)", info.embedder),
     };
+    let backlog = memory.embedding_backlog().await?;
+    let vectors = match (&backlog.last_error, backlog.waiting) {
+        (_, 0) => String::new(),
+        (Some(error), waiting) => format!(
+            "vectors   {waiting} memories wait for their search vectors (found by words meanwhile): the embedder failed ({error}); `haema embed-pending` tries again\n"
+        ),
+        (None, waiting) => format!(
+            "vectors   {waiting} memories wait for their search vectors (found by words meanwhile; `haema embed-pending` makes them now)\n"
+        ),
+    };
     let search = match super::lexical_line(memory) {
         Some(line) => format!("search    {}\n", line.strip_prefix("search is ").unwrap_or(&line)),
         None if info.dims > 0 && info.vectors_behind => "search    hybrid; some memories wait for their vectors (the embedder failed when they were added) and are found by words until it answers\n".to_owned(),
@@ -199,12 +209,37 @@ pub async fn status(memory: &Memory, json_output: bool) -> Result<()> {
         (None, _) => String::new(),
     };
     print(&format!(
-        "store     {}\n{scope}memories  {}\npending   {} changeset(s) waiting for review\nembedder  {embedder}\n{search}llm       {}\nreview    {policy}\n",
+        "store     {}\n{scope}memories  {}\npending   {} changeset(s) waiting for review\nembedder  {embedder}\n{search}{vectors}llm       {}\nreview    {policy}\n",
         info.dir.display(),
         info.active,
         info.pending_changesets,
         info.llm.as_deref().unwrap_or("none (memories are stored as given)"),
     ))
+}
+
+/// `haema embed-pending`: the vectors of memories stored without them, now, with a
+/// progress bar.
+pub async fn embed_pending(memory: &Memory, json_output: bool) -> Result<()> {
+    let bar = output::progress("memories");
+    let made = memory
+        .catch_up_embeddings(|p| {
+            bar.set_length(p.total as u64);
+            bar.set_position(p.done as u64);
+        })
+        .await;
+    bar.finish_and_clear();
+    let made = made?;
+    let waiting = memory.embedding_backlog().await?.waiting;
+    if json_output {
+        return output::json(&json!({"made": made, "waiting": waiting}));
+    }
+    print(&match (made, waiting) {
+        (0, 0) => "Every memory has its search vector.\n".to_owned(),
+        (made, 0) => format!("Made the search vectors of {made} memories; every memory has one now.\n"),
+        (made, waiting) => {
+            format!("Made the search vectors of {made} memories; {waiting} more were added meanwhile.\n")
+        }
+    })
 }
 
 /// What `haema` alone shows.

@@ -153,6 +153,7 @@ pub async fn run(cli: Cli) -> Result<()> {
                 | Command::Import(_)
                 | Command::Forget(_)
                 | Command::Update(_)
+                | Command::EmbedPending(_)
         )
     );
     let memory = if vectors {
@@ -203,6 +204,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Some(Command::Export(args)) => transfer::export(&memory, args).await,
         Some(Command::Import(args)) => transfer::import(&memory, args).await,
         Some(Command::Mcp) => crate::mcp::serve(memory).await,
+        Some(Command::EmbedPending(flag)) => memories::embed_pending(&memory, flag.json).await,
         Some(
             Command::Reembed(_)
             | Command::Config(_)

@@ -12,7 +12,7 @@ export const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 
 export function memory(id: string, content: string, minutesAgo = 5): MemoryRecord {
   const ts = NOW - minutesAgo * 60_000;
-  return { id, content, timestamp_ms: ts, timestamp: new Date(ts).toISOString(), updated_at_ms: ts, status: "active", changeset_id: 1, superseded_by: null, pinned: false };
+  return { id, content, timestamp_ms: ts, timestamp: new Date(ts).toISOString(), updated_at_ms: ts, status: "active", changeset_id: 1, superseded_by: null, pinned: false, has_embedding: true };
 }
 
 /** A pending merge: "green tea" becomes "black tea", a kept memory, and a new one. */

@@ -28,8 +28,10 @@ export function memoryRow(app: App, memory: MemoryRecord, note?: string): HTMLEl
       try {
         const lineage = await api.lineage(memory.id);
         const origin = lineage.origin;
+        const waiting = (app.store?.dims ?? 0) > 0 && !lineage.memory.has_embedding;
         details.replaceChildren(
           h("p", { class: "meta access" }, accessWords(lineage.access, app.now())),
+          ...(waiting ? [h("p", { class: "meta vector" }, "Search finds it by its words only until its search vector is made.")] : []),
           origin
             ? h(
                 "div",

@@ -11,7 +11,7 @@ use rusqlite::Connection;
 use super::fts_terms::TermStats;
 use super::side::SideReader;
 use super::vector_index::VectorIndex;
-use super::{access_stats, agent_state, changesets, core_versions, forget, fts, memories, purge, vectors};
+use super::{access_stats, agent_state, changesets, core_versions, embedded, forget, fts, memories, purge, vectors};
 use crate::Result;
 use crate::store::MetaKey;
 use crate::store::backend::{Pool, Ranked, Reader, Signals, Unembedded, Writer};
@@ -46,11 +46,13 @@ impl Reader for Access<'_> {
     }
 
     fn latest(&self, offset: usize, count: usize, filter: &MemoryFilter) -> Result<Vec<MemoryRecord>> {
-        if filter.is_empty() {
-            memories::latest(self.conn, offset, count)
+        let mut found = if filter.is_empty() {
+            memories::latest(self.conn, offset, count)?
         } else {
-            memories::latest_filtered(self.conn, None, offset, count, filter)
-        }
+            memories::latest_filtered(self.conn, None, offset, count, filter)?
+        };
+        embedded::mark(self.conn, found.iter_mut())?;
+        Ok(found)
     }
 
     fn latest_before(
@@ -60,19 +62,25 @@ impl Reader for Access<'_> {
         count: usize,
         filter: &MemoryFilter,
     ) -> Result<Vec<MemoryRecord>> {
-        if filter.is_empty() {
-            memories::latest_before(self.conn, before_ms, before_id, count)
+        let mut found = if filter.is_empty() {
+            memories::latest_before(self.conn, before_ms, before_id, count)?
         } else {
-            memories::latest_filtered(self.conn, Some((before_ms, before_id)), 0, count, filter)
-        }
+            memories::latest_filtered(self.conn, Some((before_ms, before_id)), 0, count, filter)?
+        };
+        embedded::mark(self.conn, found.iter_mut())?;
+        Ok(found)
     }
 
     fn memories_by_rowids(&self, rowids: &[i64]) -> Result<HashMap<i64, MemoryRecord>> {
-        memories::by_rowids(self.conn, rowids)
+        let mut found = memories::by_rowids(self.conn, rowids)?;
+        embedded::mark(self.conn, found.values_mut())?;
+        Ok(found)
     }
 
     fn memory_by_id(&self, id: &MemoryId) -> Result<Option<(i64, MemoryRecord)>> {
-        memories::by_id(self.conn, id)
+        let mut found = memories::by_id(self.conn, id)?;
+        embedded::mark(self.conn, found.iter_mut().map(|(_, m)| m))?;
+        Ok(found)
     }
 
     fn count_memories(&self, status: MemoryStatus, filter: &MemoryFilter) -> Result<usize> {
@@ -88,7 +96,9 @@ impl Reader for Access<'_> {
     }
 
     fn all_memories(&self) -> Result<Vec<MemoryRecord>> {
-        memories::all(self.conn)
+        let mut all = memories::all(self.conn)?;
+        embedded::mark(self.conn, all.iter_mut())?;
+        Ok(all)
     }
 
     fn memories_replaced_by(&self, changeset: ChangesetId) -> Result<Vec<(i64, MemoryRecord)>> {

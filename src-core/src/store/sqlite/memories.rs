@@ -24,6 +24,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<(i64, MemoryRecord)> {
             changeset_id: row.get(6)?,
             superseded_by: row.get(7)?,
             pinned: row.get(15)?,
+            has_embedding: false,
             attributes: MemoryAttributes {
                 memory_type: row.get(8)?,
                 importance: row.get(9)?,

@@ -9,6 +9,7 @@ mod access_stats;
 mod agent_state;
 pub(crate) mod changesets;
 pub(crate) mod core_versions;
+mod embedded;
 mod exact_distances;
 mod filter;
 mod forget;

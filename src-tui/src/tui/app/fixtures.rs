@@ -24,6 +24,7 @@ pub fn memory(id: &str, content: &str, minutes: i64, changeset: i64) -> MemoryRe
         changeset_id: Some(ChangesetId::from(changeset)),
         superseded_by: None,
         pinned: false,
+        has_embedding: true,
     }
 }
 

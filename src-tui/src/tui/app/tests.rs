@@ -42,6 +42,7 @@ fn record(i: usize) -> MemoryRecord {
         changeset_id: Some(ChangesetId::from(1)),
         superseded_by: None,
         pinned: false,
+        has_embedding: false,
     }
 }
 

@@ -68,6 +68,14 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
                 lines.push(field("about", attributes, ui));
             }
             lines.push(field("returned", returned(&lineage.access, ui), ui));
+            if app.info.as_ref().is_some_and(|i| i.dims > 0) {
+                let vector = if m.has_embedding {
+                    "made: found by meaning and by words"
+                } else {
+                    "not made yet: found by words until it is"
+                };
+                lines.push(field("vector", vector, ui));
+            }
             if let Some(origin) = &lineage.origin {
                 lines.push(Line::from(""));
                 lines.push(Line::from(Span::styled(
