@@ -29,6 +29,7 @@ pub const COMMANDS: &[&str] = &[
     "forget_plan",
     "forget",
     "update_memory",
+    "update_attributes",
     "delete_memory",
     "set_pinned",
 ];

@@ -2,7 +2,7 @@
 //! it. The person at the window decides, so each is committed at once (a change the
 //! History can undo), whatever the review policy.
 
-use haema_core::{AddOutcome, MemoryId, MemoryRecord};
+use haema_core::{AddOutcome, MemoryAttributes, MemoryId, MemoryRecord};
 use tauri::State;
 
 use crate::error::{CommandError, CommandResult};
@@ -19,6 +19,18 @@ pub async fn update_memory(state: State<'_, AppState>, id: MemoryId, text: Strin
         ));
     }
     Ok(state.memory().await?.update_memory(&id, &text).await?)
+}
+
+/// Replaces a memory's attributes (all of them, as given): a new memory with the same text
+/// and pin takes its place (its id is in `memory_ids`). The same attributes change nothing.
+#[tauri::command]
+#[specta::specta]
+pub async fn update_attributes(
+    state: State<'_, AppState>,
+    id: MemoryId,
+    attributes: MemoryAttributes,
+) -> CommandResult<AddOutcome> {
+    Ok(state.memory().await?.update_attributes(&id, attributes).await?)
 }
 
 /// Sets a memory aside: it leaves search and the lists; undoing the change brings it back.

@@ -64,6 +64,7 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             forget::forget_plan,
             forget::forget,
             edits::update_memory,
+            edits::update_attributes,
             edits::delete_memory,
             edits::set_pinned,
         ])

@@ -97,6 +97,11 @@ export const commands = {
 	 *  (its id is in `memory_ids`). The same text changes nothing.
 	 */
 	updateMemory: (id: MemoryId, text: string) => __TAURI_INVOKE<AddOutcome>("update_memory", { id, text }),
+	/**
+	 *  Replaces a memory's attributes (all of them, as given): a new memory with the same text
+	 *  and pin takes its place (its id is in `memory_ids`). The same attributes change nothing.
+	 */
+	updateAttributes: (id: MemoryId, attributes: MemoryAttributes) => __TAURI_INVOKE<AddOutcome>("update_attributes", { id, attributes }),
 	/**  Sets a memory aside: it leaves search and the lists; undoing the change brings it back. */
 	deleteMemory: (id: MemoryId) => __TAURI_INVOKE<AddOutcome>("delete_memory", { id }),
 	/**  Pins or unpins a memory: nothing replaces a pinned memory without the person's review. */

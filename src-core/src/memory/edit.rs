@@ -8,7 +8,8 @@ use crate::error::Missing;
 use crate::pipeline::Proposal;
 use crate::store;
 use crate::types::{
-    AddOutcome, AddStatus, DecidedBy, MemoryId, MemoryRecord, MemoryStatus, Outcome, ProposedItem, RelatedItem,
+    AddOutcome, AddStatus, DecidedBy, MemoryAttributes, MemoryId, MemoryRecord, MemoryStatus, Outcome, ProposedItem,
+    RelatedItem,
 };
 use crate::{Error, Result};
 
@@ -37,7 +38,7 @@ impl Memory {
     /// [`Error::NotFound`] for an unknown id; [`Error::InvalidState`] for a memory that is
     /// not active (already replaced, pending review or forgotten).
     pub async fn delete_memory(&self, id: &MemoryId) -> Result<AddOutcome> {
-        self.edit(id, None, Asker::Person).await
+        self.edit(id, None, None, Asker::Person).await
     }
 
     /// [`Memory::delete_memory`] asked by an agent: under the `auto` policy it is committed
@@ -59,7 +60,7 @@ impl Memory {
     /// # Errors
     /// As [`Memory::delete_memory`].
     pub async fn request_delete(&self, id: &MemoryId) -> Result<AddOutcome> {
-        self.edit(id, None, Asker::Agent).await
+        self.edit(id, None, None, Asker::Agent).await
     }
 
     /// Replaces one memory's text, as a person: a changeset (outcome `edited`) whose new
@@ -80,7 +81,31 @@ impl Memory {
     /// [`Error::InvalidArgument`] for an empty text (delete the memory instead), and the
     /// errors of [`Memory::delete_memory`].
     pub async fn update_memory(&self, id: &MemoryId, content: &str) -> Result<AddOutcome> {
-        self.edit(id, Some(content.to_owned()), Asker::Person).await
+        self.edit(id, Some(content.to_owned()), None, Asker::Person).await
+    }
+
+    /// Replaces one memory's attributes (type, importance, source, writer, session, user,
+    /// metadata: all of them, as given), as a person: like [`Memory::update_memory`], a
+    /// changeset whose new memory (same text, a new id) replaces the old one, committed at
+    /// once and undone by `revert`. The same attributes change nothing (`noop`).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::MemoryAttributes;
+    /// let id = memory.add("The user lives in Oslo.").await?.memory_ids.remove(0);
+    /// let fact = MemoryAttributes { memory_type: Some("fact".into()), importance: Some(0.9), ..Default::default() };
+    /// let new = memory.update_attributes(&id, fact).await?.memory_ids.remove(0);
+    /// assert_eq!(memory.memory(&new).await?.attributes.importance, Some(0.9));
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an attribute out of range, and the errors of
+    /// [`Memory::delete_memory`].
+    pub async fn update_attributes(&self, id: &MemoryId, attributes: MemoryAttributes) -> Result<AddOutcome> {
+        let attributes = self.scoped_attributes(attributes.checked()?)?;
+        self.edit(id, None, Some(attributes), Asker::Person).await
     }
 
     /// [`Memory::update_memory`] asked by an agent: follows the review policy as
@@ -90,7 +115,7 @@ impl Memory {
     /// # Errors
     /// As [`Memory::update_memory`].
     pub async fn request_update(&self, id: &MemoryId, content: &str) -> Result<AddOutcome> {
-        self.edit(id, Some(content.to_owned()), Asker::Agent).await
+        self.edit(id, Some(content.to_owned()), None, Asker::Agent).await
     }
 
     /// Pins (or unpins) a memory: a pinned memory is never replaced or rewritten without a
@@ -124,8 +149,15 @@ impl Memory {
         .await
     }
 
-    /// Builds the changeset of an edit (`content`) or a deletion (`None`) and stores it.
-    async fn edit(&self, id: &MemoryId, content: Option<String>, asker: Asker) -> Result<AddOutcome> {
+    /// Builds the changeset of an edit (new `content`, new `attributes`, or both) or a
+    /// deletion (neither) and stores it.
+    async fn edit(
+        &self,
+        id: &MemoryId,
+        content: Option<String>,
+        attributes: Option<MemoryAttributes>,
+        asker: Asker,
+    ) -> Result<AddOutcome> {
         let content = match content {
             Some(text) if text.trim().is_empty() => {
                 return Err(Error::InvalidArgument(
@@ -139,7 +171,10 @@ impl Memory {
             .blocking(move |inner| inner.store.read(|r| r.memory_by_id(&lookup)))
             .await?;
         let (_, memory) = active(found, id)?;
-        if content.as_deref() == Some(memory.content.as_str()) {
+        let delete = content.is_none() && attributes.is_none();
+        let content = content.or_else(|| attributes.as_ref().map(|_| memory.content.clone()));
+        let attributes = attributes.unwrap_or_else(|| memory.attributes.clone());
+        if !delete && content.as_deref() == Some(memory.content.as_str()) && attributes == memory.attributes {
             return Ok(AddOutcome {
                 changeset: None,
                 status: AddStatus::Noop,
@@ -161,7 +196,7 @@ impl Memory {
                     memory_id: None,
                     content: text.clone(),
                     kept: false,
-                    attributes: memory.attributes.clone(),
+                    attributes: attributes.clone(),
                 })
                 .collect(),
             outcome: Some(if content.is_some() {
@@ -169,7 +204,7 @@ impl Memory {
             } else {
                 Outcome::Deleted
             }),
-            attributes: memory.attributes.clone(),
+            attributes,
             pinned: if memory.pinned {
                 vec![memory.id.clone()]
             } else {

@@ -1,7 +1,7 @@
 //! delete, update, pin and unpin: a person's direct edits of one memory.
 
 use anyhow::Result;
-use haema_core::{AddOutcome, AddStatus, Memory};
+use haema_core::{AddOutcome, AddStatus, Memory, MemoryAttributes};
 use serde_json::json;
 
 use super::read_source;
@@ -22,12 +22,25 @@ pub async fn delete(memory: &Memory, target: MemoryTarget) -> Result<()> {
 }
 
 pub async fn update(memory: &Memory, args: UpdateArgs) -> Result<()> {
-    let text = if args.text == "-" {
-        read_source("-".as_ref())?
-    } else {
-        args.text
+    let given = super::memories::attributes(args.attributes)?;
+    let mut outcome = match args.text.as_deref() {
+        Some("-") => memory.update_memory(&args.id, &read_source("-".as_ref())?).await?,
+        Some(text) => memory.update_memory(&args.id, text).await?,
+        None => AddOutcome {
+            changeset: None,
+            status: AddStatus::Noop,
+            warnings: Vec::new(),
+            memory_ids: Vec::new(),
+        },
     };
-    let outcome = memory.update_memory(&args.id, &text).await?;
+    if !given.is_empty() {
+        let id = outcome.memory_ids.first().cloned().unwrap_or_else(|| args.id.clone());
+        let current = memory.memory(&id).await?.attributes;
+        let changed = memory.update_attributes(&id, over(current, given)).await?;
+        if changed.changeset.is_some() {
+            outcome = changed;
+        }
+    }
     report(&outcome, args.json, || match outcome.memory_ids.first() {
         Some(new) => format!(
             "Updated: memory {new} replaces {} (changeset {}; `haema revert {}` undoes it).\n",
@@ -53,6 +66,21 @@ pub async fn pin(memory: &Memory, target: MemoryTarget, pinned: bool) -> Result<
         format!("Unpinned “{}”.\n", one_line(&record.content))
     };
     print(&text)
+}
+
+/// `current` with each attribute `given` sets replaced (metadata merged key by key).
+fn over(current: MemoryAttributes, given: MemoryAttributes) -> MemoryAttributes {
+    let mut metadata = current.metadata;
+    metadata.extend(given.metadata);
+    MemoryAttributes {
+        memory_type: given.memory_type.or(current.memory_type),
+        importance: given.importance.or(current.importance),
+        source: given.source.or(current.source),
+        agent_id: given.agent_id.or(current.agent_id),
+        session_id: given.session_id.or(current.session_id),
+        user_id: given.user_id.or(current.user_id),
+        metadata,
+    }
 }
 
 fn changeset(outcome: &AddOutcome) -> String {

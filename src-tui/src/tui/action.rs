@@ -98,6 +98,7 @@ actions! {
     Forget "forget" List ["F"] "forget the selected memory for good (asks first)";
     DeleteMemory "delete_memory" List ["d"] "delete the selected memory (asks first; u in History brings it back)";
     EditMemory "edit_memory" List ["c"] "change the selected memory's text (ctrl-s saves, esc cancels)";
+    EditAttributes "edit_attributes" List ["A"] "change the selected memory's attributes, as JSON (ctrl-s saves, esc cancels)";
     TogglePin "toggle_pin" List ["P"] "pin or unpin the selected memory (no change replaces a pinned one without review)";
     CycleMode "cycle_mode" Search ["m"] "search mode: hybrid, vector, lexical";
     ToggleRecall "toggle_recall" Search ["p"] "recall preview: the block an agent would get";

@@ -186,6 +186,13 @@ async fn run(memory: &Memory, effect: Effect) -> Outcome {
             let outcome = memory.update_memory(&id, &text).await.map_err(tag("edit"))?;
             vec![Msg::Done(describe_edit(&outcome, "changed the memory"))]
         }
+        Effect::UpdateAttributes { id, attributes } => {
+            let outcome = memory
+                .update_attributes(&id, attributes)
+                .await
+                .map_err(tag("change attributes"))?;
+            vec![Msg::Done(describe_edit(&outcome, "changed the memory's attributes"))]
+        }
         Effect::SetPinned { id, pinned } => {
             memory.set_pinned(&id, pinned).await.map_err(tag("pin"))?;
             let said = if pinned {

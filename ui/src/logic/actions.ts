@@ -1,6 +1,6 @@
 // What each action does to the store and how it is undone: the views call these and show
 // the result; nothing here touches the DOM.
-import { type AddOutcome, api, type ChangesetView, type ImportSummary, type MemoryRecord, type Section } from "../api";
+import { type AddOutcome, api, type ChangesetView, type ImportSummary, type MemoryAttributes, type MemoryRecord, type Section } from "../api";
 import { type Draft, plan } from "./review";
 import type { Undoable } from "./undo";
 import { countWords, SECTION_WORDS } from "./words";
@@ -165,6 +165,13 @@ function undoEdit(outcome: AddOutcome, done: string, undone: string): Undoable |
 export async function changeMemory(memory: MemoryRecord, text: string): Promise<Undoable | string> {
   if (text.trim() === memory.content.trim()) return "Nothing changed.";
   return undoEdit(await api.updateMemory(memory.id, text), "Changed the memory", "The memory says what it said before.");
+}
+
+/** Replaces a memory's attributes; the undo brings the old ones back. */
+export async function changeAttributes(memory: MemoryRecord, attributes: MemoryAttributes): Promise<Undoable | string> {
+  const outcome = await api.updateAttributes(memory.id, attributes);
+  if (outcome.status === "noop") return "Nothing changed.";
+  return undoEdit(outcome, "Changed the attributes", "The memory has its old attributes again.");
 }
 
 /** Deletes a memory; the undo brings it back. */

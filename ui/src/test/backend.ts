@@ -247,6 +247,12 @@ export class Backend {
         this.memories[index] = { ...this.memories[index], id, content: args.text as string };
         return { changeset, status: "committed", warnings: [], memory_ids: [id] };
       }
+      case "update_attributes": {
+        const index = this.memories.findIndex((m) => m.id === args.id);
+        const id = `${String(args.id)}-a`;
+        this.memories[index] = { ...this.memories[index], ...(args.attributes as object), id };
+        return { changeset: this.nextChangeset++, status: "committed", warnings: [], memory_ids: [id] };
+      }
       case "set_pinned": {
         const found = this.memories.find((m) => m.id === args.id);
         if (found) found.pinned = args.pinned as boolean;

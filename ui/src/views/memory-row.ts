@@ -6,6 +6,7 @@ import { h } from "../dom";
 import { changeMemory, deleteMemory, pinMemory } from "../logic/actions";
 import { when } from "../logic/time";
 import { attributeWords, statusWords } from "../logic/words";
+import { attributesForm } from "./attributes-form";
 import { confirmForget } from "./forget";
 import { beforeAfter } from "./pieces";
 
@@ -51,6 +52,12 @@ export function memoryRow(app: App, memory: MemoryRecord, note?: string): HTMLEl
   const content = h("p", { class: "content" }, memory.content);
   const change = h("button", { type: "button", class: "quiet", "aria-label": `Change “${short(memory.content)}”` }, "Change");
   change.addEventListener("click", () => content.replaceWith(changeForm(app, memory, content)));
+  const attributesButton = h(
+    "button",
+    { type: "button", class: "quiet", "aria-label": `Attributes of “${short(memory.content)}”` },
+    "Attributes",
+  );
+  attributesButton.addEventListener("click", () => content.replaceWith(attributesForm(app, memory, content)));
   const remove = h("button", { type: "button", class: "quiet", "aria-label": `Delete “${short(memory.content)}”` }, "Delete");
   remove.addEventListener("click", () => void app.act(() => deleteMemory(memory)));
   const pin = h(
@@ -71,6 +78,7 @@ export function memoryRow(app: App, memory: MemoryRecord, note?: string): HTMLEl
       " ",
       toggle,
       change,
+      attributesButton,
       remove,
       pin,
       forget,

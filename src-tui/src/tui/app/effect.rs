@@ -101,6 +101,13 @@ pub enum Effect {
         /// Its new text.
         text: String,
     },
+    /// Replace one memory's attributes.
+    UpdateAttributes {
+        /// The memory.
+        id: MemoryId,
+        /// Its new attributes, all of them.
+        attributes: haema_core::MemoryAttributes,
+    },
     /// Pin or unpin one memory.
     SetPinned {
         /// The memory.

@@ -21,6 +21,10 @@ pub fn on_memory(action: Action, m: &MemoryRecord) -> Option<Reply> {
             effects: vec![Effect::DeleteMemory(m.id.clone())],
         }),
         Action::EditMemory => Reply::overlay(Overlay::editor(EditTarget::Memory(m.id.clone()), &m.content)),
+        Action::EditAttributes => {
+            let json = serde_json::to_string_pretty(&m.attributes).unwrap_or_else(|_| "{}".to_owned());
+            Reply::overlay(Overlay::editor(EditTarget::Attributes(m.id.clone()), &json))
+        }
         Action::TogglePin => vec![Effect::SetPinned {
             id: m.id.clone(),
             pinned: !m.pinned,

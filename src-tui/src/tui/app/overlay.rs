@@ -17,6 +17,8 @@ pub enum EditTarget {
     Proposal(ChangesetId),
     /// One memory's text; saving replaces it (a change History can revert).
     Memory(MemoryId),
+    /// One memory's attributes as JSON; saving replaces them (a change History can revert).
+    Attributes(MemoryId),
 }
 
 /// A window over the current view.
@@ -90,6 +92,10 @@ impl Overlay {
                 format!(" Changeset #{id}: one memory per line · ctrl-s approves · esc cancels · ctrl-u undo ")
             }
             EditTarget::Memory(_) => " Change this memory · ctrl-s saves · esc cancels · ctrl-u undo ".to_owned(),
+            EditTarget::Attributes(_) => {
+                " Attributes (JSON: memory_type, importance, source, agent_id, session_id, user_id, metadata) · ctrl-s saves · esc cancels "
+                    .to_owned()
+            }
         };
         Self::Editor {
             target,
@@ -244,6 +250,41 @@ impl App {
                     text: text.to_owned(),
                 }]
             }
+            EditTarget::Attributes(id) => match parse_attributes(text) {
+                Ok(attributes) => vec![Effect::UpdateAttributes {
+                    id: id.clone(),
+                    attributes,
+                }],
+                Err(problem) => {
+                    self.fail(problem);
+                    Vec::new()
+                }
+            },
         }
     }
+}
+
+/// The attributes a person wrote as JSON; what is wrong with them, in words, otherwise (an
+/// unknown key is refused, never dropped).
+fn parse_attributes(text: &str) -> Result<haema_core::MemoryAttributes, String> {
+    const KEYS: [&str; 7] = [
+        "memory_type",
+        "importance",
+        "source",
+        "agent_id",
+        "session_id",
+        "user_id",
+        "metadata",
+    ];
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("the attributes are not JSON ({e}); fix them or press esc"))?;
+    let Some(object) = value.as_object() else {
+        return Err("the attributes must be one JSON object: {\"importance\": 0.8, ...}".to_owned());
+    };
+    if let Some(unknown) = object.keys().find(|k| !KEYS.contains(&k.as_str())) {
+        return Err(format!("`{unknown}` is not an attribute; use {}", KEYS.join(", ")));
+    }
+    let attributes: haema_core::MemoryAttributes =
+        serde_json::from_value(value).map_err(|e| format!("the attributes do not fit ({e})"))?;
+    attributes.checked().map_err(|e| e.to_string())
 }

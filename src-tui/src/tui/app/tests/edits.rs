@@ -80,3 +80,51 @@ fn p_pins_and_unpins_the_selected_memory() {
         }]
     );
 }
+
+#[test]
+fn attributes_open_as_json_and_ctrl_s_replaces_them() {
+    let mut a = with_latest(vec![record(1)]);
+    assert!(key(&mut a, KeyCode::Char('A')).is_empty());
+    assert!(matches!(a.overlay, Some(Overlay::Editor { .. })));
+    for _ in 0.."{}".len() {
+        key(&mut a, KeyCode::Backspace);
+    }
+    chars(
+        &mut a,
+        r#"{"memory_type": "Fact", "importance": 0.8, "metadata": {"project": "apollo"}}"#,
+    );
+    let expected = haema_core::MemoryAttributes {
+        memory_type: Some("fact".into()),
+        importance: Some(0.8),
+        metadata: [("project".to_owned(), serde_json::json!("apollo"))].into(),
+        ..Default::default()
+    };
+    assert_eq!(
+        ctrl(&mut a, 's'),
+        vec![Effect::UpdateAttributes {
+            id: "m1".into(),
+            attributes: expected,
+        }]
+    );
+
+    // A key that is no attribute, or a value out of range, is refused in words.
+    for (bad, says) in [
+        (r#"{"importanse": 0.8}"#, "not an attribute"),
+        (r#"{"importance": 3}"#, "from 0 to 1"),
+        ("not json", "not JSON"),
+    ] {
+        let mut a = with_latest(vec![record(1)]);
+        key(&mut a, KeyCode::Char('A'));
+        for _ in 0.."{}".len() {
+            key(&mut a, KeyCode::Backspace);
+        }
+        chars(&mut a, bad);
+        assert!(ctrl(&mut a, 's').is_empty(), "{bad}");
+        let status = a.status.as_ref().map(|s| s.text.clone()).unwrap_or_default();
+        assert!(status.contains(says), "{bad}: {status}");
+        assert!(
+            matches!(a.overlay, Some(Overlay::Editor { .. })),
+            "the text stays to be fixed"
+        );
+    }
+}

@@ -1,0 +1,56 @@
+// A memory's attributes edited from its card: the form shows what it carries, refuses what
+// cannot be stored in words, and saves the rest as one change with Undo.
+import { afterEach, describe, expect, it } from "vitest";
+import { startApp } from "../test/app-fixture";
+import { type Backend, button, settle, text } from "../test/backend";
+
+let backend: Backend | undefined;
+afterEach(() => backend?.stop());
+
+function set(root: HTMLElement, label: string, value: string): void {
+  const id = [...root.querySelectorAll("label")].find((l) => l.textContent === label)?.getAttribute("for") ?? "";
+  const input = root.querySelector<HTMLInputElement | HTMLTextAreaElement>(`#${id}`);
+  if (!input) throw new Error(`no field ${label}`);
+  input.value = value;
+}
+
+describe("a memory's attributes", () => {
+  it("are shown in a form, checked, and saved as one change", async () => {
+    const started = await startApp(undefined, "latest");
+    backend = started.backend;
+    const { root } = started;
+    const card = [...root.querySelectorAll<HTMLElement>("li.memory")].find((li) => li.textContent?.includes("Oslo"));
+    expect(card).toBeDefined();
+    button(card!, "Attributes").click();
+    await settle();
+    const field = (label: string) => {
+      const id = [...root.querySelectorAll("label")].find((l) => l.textContent === label)?.getAttribute("for") ?? "";
+      return root.querySelector<HTMLInputElement | HTMLTextAreaElement>(`#${id}`)?.value;
+    };
+    expect(field("Kind")).toBe("fact");
+    expect(field("Importance")).toBe("0.9");
+    expect(field("Source")).toBe("onboarding");
+    expect(JSON.parse(field("Metadata") ?? "{}")).toEqual({ city: "Oslo" });
+
+    set(root, "Importance", "3");
+    button(root, "Save").click();
+    await settle();
+    expect(text(root.querySelector(".alert"))).toContain("from 0 to 1");
+    set(root, "Importance", "0.5");
+    set(root, "Metadata", "{city: Oslo}");
+    button(root, "Save").click();
+    await settle();
+    expect(text(root.querySelector(".alert"))).toContain("not JSON");
+    expect(backend.named("update_attributes")).toHaveLength(0);
+
+    set(root, "Metadata", '{"city": "Bergen"}');
+    set(root, "Kind", "preference");
+    button(root, "Save").click();
+    await settle();
+    expect(backend.named("update_attributes")[0]?.args).toEqual({
+      id: "b",
+      attributes: { memory_type: "preference", importance: 0.5, source: "onboarding", agent_id: null, session_id: null, user_id: null, metadata: { city: "Bergen" } },
+    });
+    expect(text(root.querySelector(".notice"))).toContain("Changed the attributes");
+  });
+});
