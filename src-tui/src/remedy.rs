@@ -74,6 +74,9 @@ pub fn tui(error: &Error) -> Option<String> {
 pub fn agent(error: &Error) -> Option<String> {
     Some(match error {
         Error::NotFound(Missing::Changeset(_)) => "send a changeset id that add_memory returned".to_owned(),
+        Error::NotFound(Missing::Memory(_)) => {
+            "send an id that search_memory or latest_memories returned (a memory replaced or deleted since has a new id, or none)".to_owned()
+        }
         Error::NotFound(_) => "the store changed meanwhile; search again".to_owned(),
         Error::Stale(_)
         | Error::WrongStatus {

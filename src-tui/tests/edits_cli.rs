@@ -128,3 +128,66 @@ fn an_agents_delete_and_update_wait_for_a_person_under_guarded() {
     ok(&haema(&store, &[], &["review", "approve", &changeset], None));
     assert_eq!(latest(&store), ["The user lives in Paris"]);
 }
+
+#[test]
+fn update_changes_attributes_flag_by_flag_and_a_revert_brings_the_old_ones_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s");
+    let added = json_of(&haema(
+        &store,
+        &[],
+        &[
+            "add",
+            "--items",
+            "The user lives in Oslo",
+            "--type",
+            "fact",
+            "--meta",
+            "city=Oslo",
+            "--json",
+        ],
+        None,
+    ));
+    let id = added["memory_ids"][0].as_str().unwrap().to_owned();
+    let changed = json_of(&haema(
+        &store,
+        &[],
+        &[
+            "update",
+            &id,
+            "--importance",
+            "0.9",
+            "--meta",
+            "country=Norway",
+            "--json",
+        ],
+        None,
+    ));
+    let changeset = changed["changeset"].as_i64().unwrap().to_string();
+    let rows = json_of(&haema(&store, &[], &["latest", "--json"], None));
+    let row = &rows[0];
+    assert_eq!(row["content"], "The user lives in Oslo", "the text stays");
+    assert_eq!(row["memory_type"], "fact", "an attribute not given stays");
+    assert_eq!(row["importance"], 0.9);
+    assert_eq!(
+        row["metadata"],
+        serde_json::json!({"city": "Oslo", "country": "Norway"})
+    );
+    assert_ne!(row["id"], id.as_str(), "a new memory replaces it");
+
+    let bad = haema(
+        &store,
+        &[],
+        &["update", row["id"].as_str().unwrap(), "--importance", "7"],
+        None,
+    );
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    assert!(stderr(&bad).contains("from 0 to 1"), "{}", stderr(&bad));
+    let missing = haema(&store, &[], &["update", &id], None);
+    assert_eq!(missing.status.code(), Some(2), "a text or an attribute is needed");
+
+    ok(&haema(&store, &[], &["revert", &changeset], None));
+    let rows = json_of(&haema(&store, &[], &["latest", "--json"], None));
+    assert_eq!(rows[0]["importance"], Value::Null);
+    assert_eq!(rows[0]["metadata"], serde_json::json!({"city": "Oslo"}));
+}

@@ -215,7 +215,7 @@ pub static SETTINGS: &[SettingSpec] = &[
     SettingSpec {
         name: "search.access_weight",
         env: Some("HAEMA_SEARCH_ACCESS_WEIGHT"),
-        default: "0",
+        default: "0.0",
         help: "how much being returned often before lifts a memory in search and recall, from 0 (off) to 1; it breaks ties between close matches and never lifts a poor match over a good one",
         set: Some(|s, v| {
             s.search.access_weight = parse(v)?;

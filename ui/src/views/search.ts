@@ -48,9 +48,8 @@ export function searchView(app: App): View {
   }
 
   function show(found: SearchResults): void {
-    notice.textContent =
-      (found.notice ? `${found.notice} ` : "") +
-      (found.hits.length === 0 ? "Nothing found. Try other words." : `${found.hits.length} found.`);
+    const count = found.hits.length === 0 ? "Nothing found. Try other words." : `${found.hits.length} found.`;
+    notice.textContent = found.notice ? `${count} ${sentence(found.notice)}` : count;
     results.replaceChildren(...found.hits.map((hit) => memoryRow(app, hit, foundWords(hit))));
   }
 
@@ -98,4 +97,11 @@ export function searchView(app: App): View {
     recallBox,
   );
   return { element, refresh: run, focus: () => query.focus() };
+}
+
+/** A note of the core as a sentence: capital first letter, full stop at the end. */
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  const first = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(first) ? first : `${first}.`;
 }
