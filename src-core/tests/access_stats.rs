@@ -18,7 +18,7 @@ async fn lexical(dir: &std::path::Path, access_weight: f64) -> Memory {
 }
 
 async fn hits(memory: &Memory, id: &MemoryId) -> u64 {
-    memory.access_stats(std::slice::from_ref(id)).await.unwrap()[id].hits
+    memory.access_stats(std::slice::from_ref(id)).await.unwrap()[id].access_count
 }
 
 #[tokio::test]
@@ -43,7 +43,7 @@ async fn searches_and_recalls_are_counted_and_the_counts_survive_a_reopen() {
     memory.recall("cello", 2000).await.unwrap();
     assert_eq!(hits(&memory, &cello).await, 3);
     assert_eq!(hits(&memory, &vienna).await, 1);
-    let last = memory.access_stats(std::slice::from_ref(&cello)).await.unwrap()[&cello].last_ms;
+    let last = memory.access_stats(std::slice::from_ref(&cello)).await.unwrap()[&cello].last_accessed_ms;
     assert!(last.is_some());
     drop(memory);
 

@@ -123,10 +123,10 @@ export const SECTIONS = ["SOUL","TOOLS","RULE","USER"] as const;
  *  batches: counts of the last few seconds may still be on their way to the store).
  */
 export type AccessStats = {
-	/**  Times returned. */
-	hits: number,
+	/**  Times returned (HatiData's `access_count`). */
+	access_count: number,
 	/**  When last returned (Unix ms); `None` when never. */
-	last_ms: number | null,
+	last_accessed_ms: number | null,
 };
 
 /**  What [`Memory::add`](crate::Memory::add) did (see its example). */

@@ -45,7 +45,7 @@ impl Memory {
     /// memory.search("vegetarian", 3).await?;
     /// memory.search("what does the user eat? vegetarian", 3).await?;
     /// let stats = memory.access_stats(&added.memory_ids).await?;
-    /// assert_eq!(stats[&added.memory_ids[0]].hits, 2);
+    /// assert_eq!(stats[&added.memory_ids[0]].access_count, 2);
     /// # Ok(()) }
     /// ```
     pub async fn access_stats(&self, ids: &[MemoryId]) -> Result<HashMap<MemoryId, AccessStats>> {

@@ -97,7 +97,7 @@ pub(crate) fn run(
     if access_weight > 0.0 {
         let stats = store.access_stats(&ranked.iter().map(|r| r.0).collect::<Vec<_>>())?;
         for (rowid, fused) in &mut ranked {
-            let hits = stats.get(rowid).map_or(0, |s| s.hits);
+            let hits = stats.get(rowid).map_or(0, |s| s.access_count);
             fused.score += fusion::access_bonus(access_weight, hits);
         }
     }

@@ -54,8 +54,8 @@ impl AccessLog {
         let pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
         let mut stats = stored.unwrap_or_default();
         if let Some((hits, last)) = pending.get(id) {
-            stats.hits += hits;
-            stats.last_ms = Some(stats.last_ms.map_or(*last, |l| l.max(*last)));
+            stats.access_count += hits;
+            stats.last_accessed_ms = Some(stats.last_accessed_ms.map_or(*last, |l| l.max(*last)));
         }
         stats
     }
@@ -74,19 +74,19 @@ mod tests {
         assert_eq!(
             log.with_pending(&a, None),
             AccessStats {
-                hits: 2,
-                last_ms: Some(20)
+                access_count: 2,
+                last_accessed_ms: Some(20)
             }
         );
         let stored = AccessStats {
-            hits: 5,
-            last_ms: Some(30),
+            access_count: 5,
+            last_accessed_ms: Some(30),
         };
         assert_eq!(
             log.with_pending(&a, Some(stored)),
             AccessStats {
-                hits: 7,
-                last_ms: Some(30)
+                access_count: 7,
+                last_accessed_ms: Some(30)
             }
         );
         let mut taken = log.take();
@@ -97,8 +97,8 @@ mod tests {
         assert_eq!(
             log.with_pending(&a, None),
             AccessStats {
-                hits: 4,
-                last_ms: Some(40)
+                access_count: 4,
+                last_accessed_ms: Some(40)
             }
         );
     }

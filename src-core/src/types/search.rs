@@ -139,8 +139,8 @@ fn check_min_score(min_score: Option<f64>) -> crate::Result<()> {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct AccessStats {
-    /// Times returned.
-    pub hits: u64,
+    /// Times returned (HatiData's `access_count`).
+    pub access_count: u64,
     /// When last returned (Unix ms); `None` when never.
-    pub last_ms: Option<i64>,
+    pub last_accessed_ms: Option<i64>,
 }

@@ -80,7 +80,7 @@ pub async fn search(memory: &Memory, args: SearchArgs) -> Result<()> {
             .iter()
             .map(|h| {
                 let mut row = serde_json::to_value(h).unwrap_or_default();
-                row["access"] = json!(access.get(&h.memory.id));
+                add_access(&mut row, access.get(&h.memory.id));
                 row
             })
             .collect();
@@ -125,7 +125,7 @@ pub async fn latest(memory: &Memory, args: LatestArgs) -> Result<()> {
             .map(|m| {
                 let mut row = serde_json::to_value(m).unwrap_or_default();
                 row["changeset"] = json!(m.changeset_id);
-                row["access"] = json!(access.get(&m.id));
+                add_access(&mut row, access.get(&m.id));
                 row
             })
             .collect();
@@ -215,6 +215,14 @@ pub async fn status(memory: &Memory, json_output: bool) -> Result<()> {
         info.pending_changesets,
         info.llm.as_deref().unwrap_or("none (memories are stored as given)"),
     ))
+}
+
+/// HatiData's `access_count` and `last_accessed` (ISO 8601 UTC, null when never) on a
+/// memory's JSON row.
+fn add_access(row: &mut Value, access: Option<&haema_core::AccessStats>) {
+    let stats = access.copied().unwrap_or_default();
+    row["access_count"] = json!(stats.access_count);
+    row["last_accessed"] = json!(stats.last_accessed_ms.map(haema_core::iso_utc));
 }
 
 /// `haema embed-pending`: the vectors of memories stored without them, now, with a

@@ -14,6 +14,7 @@ pub fn memory_json(m: &haema_core::MemoryRecord) -> Value {
         "timestamp": m.timestamp,
         "learned_at": haema_core::format_utc(m.timestamp_ms),
         "pinned": m.pinned,
+        "has_embedding": m.has_embedding,
     });
     if let (Some(object), Ok(Value::Object(attributes))) = (row.as_object_mut(), serde_json::to_value(&m.attributes)) {
         object.extend(attributes);

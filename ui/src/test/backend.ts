@@ -234,7 +234,7 @@ export class Backend {
         return { memories: going.length, changesets: going.length, core_versions: 0, agent_state: 0, phrase: phrase !== null };
       }
       case "lineage":
-        return { memory: this.memories[0], origin: mergeView(3), replaced_by: null, access: { hits: 12, last_ms: NOW - 3 * 86_400_000 } };
+        return { memory: this.memories[0], origin: mergeView(3), replaced_by: null, access: { access_count: 12, last_accessed_ms: NOW - 3 * 86_400_000 } };
       case "delete_memory":
       case "update_memory": {
         const index = this.memories.findIndex((m) => m.id === args.id);

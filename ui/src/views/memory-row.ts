@@ -1,6 +1,6 @@
 // One memory as a card, in the memories and the search views: its text, when it was
 // learned, and on request where it came from (the change that made it, as a before/after).
-import { api, type MemoryRecord } from "../api";
+import { type AccessStats, api, type MemoryRecord } from "../api";
 import type { App } from "../app";
 import { h } from "../dom";
 import { changeMemory, deleteMemory, pinMemory } from "../logic/actions";
@@ -11,10 +11,10 @@ import { confirmForget } from "./forget";
 import { beforeAfter } from "./pieces";
 
 /** How often search and recall gave the assistant this memory, in words. */
-export function accessWords(access: { hits: number; last_ms: number | null }, now: number): string {
-  if (access.hits === 0 || access.last_ms === null) return "Your assistant has not been given it by a search or recall yet.";
-  const times = access.hits === 1 ? "once" : `${access.hits} times`;
-  return `Your assistant was given it ${times} by a search or recall, last ${when(access.last_ms, now)}.`;
+export function accessWords(access: AccessStats, now: number): string {
+  if (access.access_count === 0 || access.last_accessed_ms === null) return "Your assistant has not been given it by a search or recall yet.";
+  const times = access.access_count === 1 ? "once" : `${access.access_count} times`;
+  return `Your assistant was given it ${times} by a search or recall, last ${when(access.last_accessed_ms, now)}.`;
 }
 
 /** A memory as a card: its text, when, an optional note, and "Where this came from". */

@@ -32,8 +32,8 @@ pub(crate) fn of_rows(conn: &Connection, rowids: &[i64]) -> Result<HashMap<i64, 
             out.insert(
                 rowid,
                 AccessStats {
-                    hits: u64::try_from(hits).unwrap_or(0),
-                    last_ms: Some(row.get(1)?),
+                    access_count: u64::try_from(hits).unwrap_or(0),
+                    last_accessed_ms: Some(row.get(1)?),
                 },
             );
         }

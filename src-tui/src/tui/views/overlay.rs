@@ -149,7 +149,7 @@ fn textwrap_lines(text: &str, width: u16) -> usize {
 
 /// How often search and recall returned a memory, in words.
 fn returned(access: &haema_core::AccessStats, ui: &Ui) -> String {
-    match (access.hits, access.last_ms) {
+    match (access.access_count, access.last_accessed_ms) {
         (0, _) | (_, None) => "never by a search or recall yet".to_owned(),
         (1, Some(last)) => format!("once, {}", ui.clock.format(last)),
         (hits, Some(last)) => format!("{hits} times, last {}", ui.clock.format(last)),

@@ -345,8 +345,8 @@ fn windows_over_the_views() {
             ..fixtures::merge(7)
         }),
         access: haema_core::AccessStats {
-            hits: 12,
-            last_ms: Some(T0),
+            access_count: 12,
+            last_accessed_ms: Some(T0),
         },
     })));
     snap("overlay_lineage", &lineage);
