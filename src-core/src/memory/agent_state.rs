@@ -32,6 +32,17 @@ impl Memory {
     /// change in its history. Returns the key as it is now. See the example on
     /// [`Memory::get_agent_state`].
     ///
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use serde_json::json;
+    /// memory.set_agent_state("planner", "current_task", json!({"step": 2, "goal": "book flights"})).await?;
+    /// let state = memory.get_agent_state("planner", "current_task").await?.ok_or("not set")?;
+    /// assert_eq!(state.value["step"], 2);
+    /// # Ok(()) }
+    /// ```
+    ///
     /// # Errors
     /// [`crate::Error::InvalidArgument`] for an empty agent id, an empty or over-long key or a
     /// value too large.

@@ -133,6 +133,15 @@ impl Memory {
     /// Replaces one section's text as a person's edit (allowed on locked sections: locks
     /// only keep the LLM out). Returns the new core version id. See the example on
     /// [`Memory::core_sections`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::Section;
+    /// memory.set_core_section(Section::Rule, "- Never share the user's address.").await?;
+    /// assert_eq!(memory.core_sections().await?.get(Section::Rule), "- Never share the user's address.");
+    /// # Ok(()) }
+    /// ```
     pub async fn set_core_section(&self, section: Section, text: &str) -> Result<CoreVersionId> {
         let text = text.to_owned();
         self.blocking(move |inner| {
@@ -150,6 +159,15 @@ impl Memory {
     }
 
     /// Locks or unlocks a section (see the example on [`Memory::locked_sections`]).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::Section;
+    /// memory.set_section_lock(Section::Soul, true).await?; // the LLM may no longer change it
+    /// assert!(memory.locked_sections().await?.contains(&Section::Soul));
+    /// # Ok(()) }
+    /// ```
     pub async fn set_section_lock(&self, section: Section, locked: bool) -> Result<()> {
         self.blocking(move |inner| {
             inner
@@ -201,6 +219,17 @@ impl Memory {
 
     /// Makes an old version current again (as a new `user` version). See the example on
     /// [`Memory::core_versions`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::Section;
+    /// let before = memory.core_versions().await?.last().ok_or("no version")?.id;
+    /// memory.set_core_section(Section::User, "- Lives in Lyon.").await?;
+    /// memory.restore_core_version(before).await?;
+    /// assert!(!memory.get_core().await?.contains("Lyon"));
+    /// # Ok(()) }
+    /// ```
     pub async fn restore_core_version(&self, version_id: CoreVersionId) -> Result<CoreVersionId> {
         self.blocking(move |inner| {
             let (id, content) = inner.store.write(|tx| {

@@ -72,6 +72,19 @@ impl Memory {
     /// changeset). Nothing that was forgotten can be brought back. The example on
     /// [`Memory::forget_plan`] shows what would go, then forgets it.
     ///
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::ForgetRequest;
+    /// memory.add("The user's locker code is 4417.").await?;
+    /// let request = ForgetRequest { mentioning: Some("4417".into()), ..Default::default() };
+    /// let receipt = memory.forget(request).await?;
+    /// assert_eq!(receipt.forget.and_then(|f| f.receipt).map(|r| r.memories), Some(1));
+    /// assert!(memory.search("locker", 5).await?.is_empty());
+    /// # Ok(()) }
+    /// ```
+    ///
     /// # Errors
     /// [`Error::InvalidArgument`] for an empty request; [`Error::NotFound`] for an unknown id.
     pub async fn forget(&self, request: ForgetRequest) -> Result<Changeset> {

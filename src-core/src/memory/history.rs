@@ -71,12 +71,36 @@ impl Memory {
     }
 
     /// Changesets waiting for review, newest first.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// use haema_core::{AddStatus, Memory, ReviewPolicy, Settings};
+    /// let settings = Settings { review: ReviewPolicy::Review, ..Default::default() };
+    /// let memory = Memory::open_with(dir.path(), settings, None, None).await?;
+    /// assert_eq!(memory.add("The user is vegetarian.").await?.status, AddStatus::Pending);
+    /// let waiting = memory.pending().await?;
+    /// assert_eq!(waiting[0].inputs, ["The user is vegetarian."]);
+    /// # Ok(()) }
+    /// ```
     pub async fn pending(&self) -> Result<Vec<Changeset>> {
         self.changesets(ChangesetFilter::Status(ChangesetStatus::Pending)).await
     }
 
     /// What waits for a person: pending changesets, then (at most 100) stale ones that
     /// need a re-run or a rejection, newest first in each group.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// # let settings = haema_core::Settings { review: haema_core::ReviewPolicy::Review, ..Default::default() };
+    /// # let memory = haema_core::Memory::open_with(dir.path(), settings, None, None).await?;
+    /// memory.add("The user is vegetarian.").await?;
+    /// for changeset in memory.awaiting_review().await? {
+    ///     println!("#{} {:?}: {}", changeset.id, changeset.status, changeset.inputs.join(" · "));
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub async fn awaiting_review(&self) -> Result<Vec<Changeset>> {
         let mut items = self.pending().await?;
         items.extend(

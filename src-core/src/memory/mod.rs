@@ -249,6 +249,16 @@ impl Memory {
     }
 
     /// The store folder.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::ReviewPolicy;
+    /// assert_eq!(memory.dir(), dir.path());
+    /// assert_eq!(memory.settings().review, ReviewPolicy::Guarded); // the default policy
+    /// assert!(memory.lexical_reason().is_some()); // no embedder: searched by words
+    /// # Ok(()) }
+    /// ```
     pub fn dir(&self) -> &Path {
         self.inner.store.dir()
     }
@@ -264,6 +274,15 @@ impl Memory {
     }
 
     /// Counts and identities of the store (the example on [`Memory::peek`] reads them).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// memory.add("The user is vegetarian.").await?;
+    /// let info = memory.info().await?;
+    /// assert_eq!((info.active, info.pending_changesets, info.dims), (1, 0, 0));
+    /// # Ok(()) }
+    /// ```
     pub async fn info(&self) -> Result<StoreInfo> {
         let user = self.user().map(str::to_owned);
         self.blocking(|inner| {
@@ -306,6 +325,15 @@ impl Memory {
     }
 
     /// [`Memory::get_latest`] with ids and timestamps.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// memory.add(vec!["one".to_string(), "two".to_string()]).await?;
+    /// let newest = &memory.get_latest_records(1, 1).await?[0];
+    /// println!("{} ({}, id {})", newest.content, newest.timestamp, newest.id);
+    /// # Ok(()) }
+    /// ```
     pub async fn get_latest_records(&self, begin: i64, count: i64) -> Result<Vec<MemoryRecord>> {
         self.get_latest_records_with(begin, count, &MemoryFilter::default())
             .await
@@ -365,6 +393,19 @@ impl Memory {
 
     /// [`Memory::latest_after`] of the memories that pass `filter`.
     ///
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::MemoryFilter;
+    /// memory.add(vec!["a".to_string(), "b".to_string(), "c".to_string()]).await?;
+    /// let all = MemoryFilter::default();
+    /// let first = memory.get_latest_records_with(1, 2, &all).await?; // "c", "b"
+    /// let next = memory.latest_after_with(&first[1], 2, &all).await?;
+    /// assert_eq!(next[0].content, "a");
+    /// # Ok(()) }
+    /// ```
+    ///
     /// # Errors
     /// A filter out of range is [`Error::InvalidArgument`].
     pub async fn latest_after_with(
@@ -386,6 +427,15 @@ impl Memory {
     }
 
     /// One memory by id, in any status (see the example on [`Memory::add`]).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// let id = memory.add("The user is vegetarian.").await?.memory_ids.remove(0);
+    /// let record = memory.memory(&id).await?;
+    /// assert_eq!(record.content, "The user is vegetarian.");
+    /// # Ok(()) }
+    /// ```
     pub async fn memory(&self, id: &MemoryId) -> Result<MemoryRecord> {
         let id = id.clone();
         self.blocking(move |inner| {

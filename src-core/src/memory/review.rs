@@ -13,6 +13,16 @@ use crate::{Error, Result};
 
 impl Memory {
     /// One changeset.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// let id = memory.add("The user is vegetarian.").await?.changeset.ok_or("nothing added")?;
+    /// let changeset = memory.changeset(id).await?;
+    /// assert_eq!(changeset.proposed[0].content, "The user is vegetarian.");
+    /// assert!(changeset.llm_calls.is_empty()); // no LLM: stored as given
+    /// # Ok(()) }
+    /// ```
     pub async fn changeset(&self, id: ChangesetId) -> Result<Changeset> {
         self.blocking(move |inner| {
             inner
@@ -200,6 +210,18 @@ impl Memory {
     /// Takes back a person's rejection: the changeset waits for review again, as it was
     /// (approving it still checks that what it was built on has not changed since). The
     /// example on [`Memory::reject`] reopens a changeset.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// # let settings = haema_core::Settings { review: haema_core::ReviewPolicy::Review, ..Default::default() };
+    /// # let memory = haema_core::Memory::open_with(dir.path(), settings, None, None).await?;
+    /// use haema_core::ChangesetStatus;
+    /// let id = memory.add("The user is vegetarian.").await?.changeset.ok_or("nothing added")?;
+    /// memory.reject(id).await?;
+    /// assert_eq!(memory.reopen(id).await?.status, ChangesetStatus::Pending); // the person changed their mind
+    /// # Ok(()) }
+    /// ```
     pub async fn reopen(&self, id: ChangesetId) -> Result<Changeset> {
         self.blocking(move |inner| {
             inner.store.write(|tx| {

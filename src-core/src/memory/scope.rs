@@ -59,6 +59,22 @@ impl Memory {
     /// this is the only way in; in any other store it narrows every read to the user and
     /// stamps every write with them.
     ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// use haema_core::{Error, Memory, Settings, StoreScope};
+    /// let settings = Settings { scope: StoreScope::PerUser, ..Default::default() };
+    /// let memory = Memory::open_with(dir.path(), settings, None, None).await?;
+    /// assert!(memory.requires_user());
+    /// assert!(matches!(memory.search("tea", 5).await, Err(Error::UserRequired)));
+    /// let ann = memory.for_user("ann")?;
+    /// ann.add("Ann drinks green tea.").await?;
+    /// memory.for_user("bob")?.add("Bob drinks green tea too.").await?;
+    /// assert_eq!(ann.search("green tea", 5).await?, ["Ann drinks green tea."]);
+    /// assert_eq!(ann.user(), Some("ann"));
+    /// # Ok(()) }
+    /// ```
+    ///
     /// # Errors
     /// [`Error::InvalidArgument`] for an empty or multi-line id, or when this handle already
     /// works for another user.
@@ -102,6 +118,18 @@ impl Memory {
     /// store recorded it; then scrubs the store's files so no old copy of the bytes stays
     /// (as [`Memory::forget`] does). Returns what was removed. Agent state and the shared
     /// core profile are not a user's and stay.
+    ///
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// let ann = memory.for_user("ann")?;
+    /// ann.add("Ann's locker code is 4417.").await?;
+    /// let receipt = memory.purge_user("ann").await?;
+    /// assert_eq!(receipt.memories, 1);
+    /// assert!(ann.get_latest(1, 10).await?.is_empty());
+    /// # Ok(()) }
+    /// ```
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for an empty id, or when this handle works for another

@@ -7,6 +7,15 @@ use crate::{Result, search};
 impl Memory {
     /// The texts of the `n` memories most relevant to `content` (hybrid search).
     /// `n <= 0` returns an empty list without embedding anything.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// memory.add(vec!["The user drinks green tea.".to_string(), "The user lives in Lyon.".to_string()]).await?;
+    /// assert_eq!(memory.search("green tea", 1).await?, ["The user drinks green tea."]);
+    /// assert!(memory.search("green tea", 0).await?.is_empty()); // as HAEMA: n <= 0 finds nothing
+    /// # Ok(()) }
+    /// ```
     pub async fn search(&self, content: &str, n: i64) -> Result<Vec<String>> {
         Ok(self
             .search_records(content, n, SearchMode::Hybrid)
@@ -18,6 +27,18 @@ impl Memory {
     }
 
     /// Search with scores, ids, timestamps and which signal found each hit.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::SearchMode;
+    /// memory.add("The user drinks green tea.").await?;
+    /// let results = memory.search_records("tea", 5, SearchMode::Lexical).await?;
+    /// let hit = &results.hits[0];
+    /// println!("{} scored {:.2}, found by {:?}, id {}", hit.memory.content, hit.score, hit.found_by, hit.memory.id);
+    /// assert!(hit.score > 0.0 && hit.score <= 1.0);
+    /// # Ok(()) }
+    /// ```
     pub async fn search_records(&self, query: &str, n: i64, mode: SearchMode) -> Result<SearchResults> {
         self.search_records_with(query, n, &SearchOptions::mode(mode)).await
     }
