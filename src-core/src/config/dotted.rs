@@ -13,7 +13,7 @@ pub(crate) fn lookup<'t>(table: &'t toml::Table, dotted: &str) -> Option<&'t tom
     at.get(leaf)
 }
 
-/// What a settings table (a parsed `haema.toml` or `config.toml`, or [`Settings`] written
+/// What a settings table (a parsed `haema.toml` or `config.toml`, or [`Settings`](super::Settings) written
 /// as TOML) sets: the dotted name and value of each of its leaves, in the table's order.
 /// The walk stops at a declared setting, so one whose value is a table (`tui.keys`) is one
 /// leaf however many entries it holds. Keys no setting declares are listed too: this reads,

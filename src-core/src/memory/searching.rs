@@ -62,7 +62,7 @@ impl Memory {
     /// ```
     ///
     /// # Errors
-    /// A filter or minimum score out of range is [`Error::InvalidArgument`]; the errors of
+    /// A filter or minimum score out of range is [`crate::Error::InvalidArgument`]; the errors of
     /// [`Memory::search_records`].
     pub async fn search_records_with(&self, query: &str, n: i64, options: &SearchOptions) -> Result<SearchResults> {
         let results = self.search_unnoted(query, n, options).await?;
