@@ -9,7 +9,7 @@ use std::rc::Rc;
 use rusqlite::Connection;
 use rusqlite::types::Value;
 
-use super::{meta, vectors};
+use super::vectors;
 use crate::Result;
 use crate::store::MetaKey;
 use crate::types::{MemoryRecord, MemoryStatus};
@@ -20,10 +20,19 @@ pub(crate) fn mark<'a>(conn: &Connection, records: impl IntoIterator<Item = &'a 
     if records.is_empty() {
         return Ok(());
     }
-    if !vectors::exists(conn)? {
+    // One cached statement: does the store keep vectors, and is it behind?
+    let (has_vectors, behind): (bool, bool) = conn
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?1),
+                    EXISTS (SELECT 1 FROM meta WHERE key = ?2)",
+        )?
+        .query_row([vectors::TABLE, MetaKey::VectorsBehind.as_str()], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
+    if !has_vectors {
         return Ok(());
     }
-    if meta(conn, MetaKey::VectorsBehind)?.is_none() {
+    if !behind {
         for r in &mut records {
             r.has_embedding = matches!(r.status, MemoryStatus::Active | MemoryStatus::Superseded);
         }

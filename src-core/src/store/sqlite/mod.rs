@@ -334,7 +334,8 @@ pub(crate) fn rowid_array(rowids: &[i64]) -> std::rc::Rc<Vec<rusqlite::types::Va
 /// Reads a meta value.
 fn meta(conn: &Connection, key: MetaKey) -> Result<Option<String>> {
     Ok(conn
-        .query_row("SELECT value FROM meta WHERE key = ?1", [key.as_str()], |r| r.get(0))
+        .prepare_cached("SELECT value FROM meta WHERE key = ?1")?
+        .query_row([key.as_str()], |r| r.get(0))
         .optional()?)
 }
 

@@ -54,7 +54,8 @@ pub(crate) fn exists(conn: &Connection) -> Result<bool> {
 /// Whether a table of this name exists.
 pub(crate) fn table_exists(conn: &Connection, table: &str) -> Result<bool> {
     Ok(conn
-        .query_row("SELECT 1 FROM sqlite_master WHERE name = ?1", [table], |_| Ok(()))
+        .prepare_cached("SELECT 1 FROM sqlite_master WHERE name = ?1")?
+        .query_row([table], |_| Ok(()))
         .optional()?
         .is_some())
 }
