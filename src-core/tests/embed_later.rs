@@ -88,6 +88,8 @@ async fn with_the_embedder_down_an_add_still_succeeds_and_says_so() {
         second.warnings
     );
 
+    // The worker that add started fails too; once it has stopped, make the vectors now.
+    wait_for(&memory, |b| b.waiting == 2 && !b.working && b.last_error.is_some()).await;
     embedder.set_failing(false);
     let mut steps = Vec::new();
     let made = memory

@@ -257,3 +257,49 @@ async fn purge_user_leaves_no_byte_of_the_user_in_the_store() {
         Err(Error::InvalidArgument(_))
     ));
 }
+
+/// An agent's forget for a user waits for review and is approved by that user; it forgets
+/// only their memories, leaves the shared core and agent state alone, and a user's search
+/// gives no store-wide BM25 figure.
+#[tokio::test]
+async fn a_users_forget_request_is_approved_and_stays_with_the_user() {
+    let dir = tempfile::tempdir().unwrap();
+    let llm = Arc::new(ScriptedLlm::new());
+    let memory = open(dir.path(), per_user(ReviewPolicy::Review), &llm).await;
+    let (ann, bob) = (memory.for_user("ann").unwrap(), memory.for_user("bob").unwrap());
+    for (who, text) in [
+        (&ann, "Ann parks in garage Lotus"),
+        (&bob, "Bob parks in garage Lotus too"),
+    ] {
+        let added = who.add(items(&[text])).await.unwrap();
+        who.approve(added.changeset.unwrap()).await.unwrap();
+    }
+    ann.set_core_section(Section::Rule, "- Garage Lotus closes at ten.")
+        .await
+        .unwrap();
+    ann.set_agent_state("planner", "note", serde_json::json!("garage Lotus"))
+        .await
+        .unwrap();
+    let hits = ann.search_records("garage", 5, SearchMode::Lexical).await.unwrap().hits;
+    assert!(hits.iter().all(|h| h.bm25.is_none()), "{hits:?}");
+
+    let request = ForgetRequest {
+        mentioning: Some("Lotus".into()),
+        ..Default::default()
+    };
+    let plan = ann.forget_plan(request.clone()).await.unwrap();
+    assert_eq!((plan.memories.len(), plan.core_versions, plan.agent_state), (1, 0, 0));
+    let pending = ann.request_forget(request).await.unwrap();
+    let done = ann.approve(pending.id).await.unwrap();
+    assert_eq!(done.forget.and_then(|f| f.receipt).map(|r| r.memories), Some(1));
+    assert!(ann.get_latest(1, 10).await.unwrap().is_empty());
+    assert_eq!(
+        bob.get_latest(1, 10).await.unwrap(),
+        vec!["Bob parks in garage Lotus too"]
+    );
+    assert!(
+        ann.get_core().await.unwrap().contains("Garage Lotus closes"),
+        "the shared core stays"
+    );
+    assert!(matches!(memory.embedding_backlog().await, Err(Error::UserRequired)));
+}

@@ -54,6 +54,8 @@ impl Memory {
             return;
         };
         let worker = Arc::clone(self.inner.store.embed_worker());
+        // Asked first, then started: a worker about to stop sees the request and goes on.
+        worker.again.store(true, Ordering::Release);
         if worker.running.swap(true, Ordering::AcqRel) {
             return;
         }
@@ -61,8 +63,12 @@ impl Memory {
         let store = Arc::new(self.inner.store.with_scope(Scope::Whole));
         runtime.spawn(async move {
             loop {
+                worker.again.store(false, Ordering::Release);
                 if !is_behind(&store).await {
                     worker.running.store(false, Ordering::Release);
+                    if worker.again.load(Ordering::Acquire) && !worker.running.swap(true, Ordering::AcqRel) {
+                        continue;
+                    }
                     return;
                 }
                 let progress = Arc::clone(&worker);
@@ -74,9 +80,9 @@ impl Memory {
                 let ok = failed.is_none();
                 *worker.last_error.lock().unwrap_or_else(PoisonError::into_inner) = failed;
                 worker.running.store(false, Ordering::Release);
-                // An add that committed while the run finished marked the store behind
-                // again: go on (unless the embedder failed, or another run started).
-                if !ok || worker.running.swap(true, Ordering::AcqRel) {
+                // An add that committed while the run finished asked again: go on (unless
+                // the embedder failed, or another run started).
+                if !ok || !worker.again.load(Ordering::Acquire) || worker.running.swap(true, Ordering::AcqRel) {
                     return;
                 }
             }
@@ -94,6 +100,9 @@ impl Memory {
     /// # Ok(()) }
     /// ```
     pub async fn embedding_backlog(&self) -> Result<EmbeddingBacklog> {
+        if self.requires_user() {
+            return Err(crate::Error::UserRequired);
+        }
         let worker = Arc::clone(self.inner.store.embed_worker());
         let waiting = self
             .blocking(|inner| {
@@ -132,6 +141,9 @@ impl Memory {
     /// # Errors
     /// The embedder's error; [`crate::Error::InvalidState`] for a store searched by words.
     pub async fn catch_up_embeddings(&self, progress: impl FnMut(ReembedProgress) + Send) -> Result<usize> {
+        if self.requires_user() {
+            return Err(crate::Error::UserRequired);
+        }
         let Some(embedder) = self.inner.embedder.clone() else {
             return Err(crate::Error::InvalidState(
                 "this store is searched by words alone: it has no vectors to make".into(),

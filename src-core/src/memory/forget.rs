@@ -42,6 +42,7 @@ impl Memory {
     /// [`Error::InvalidArgument`] for an empty request; [`Error::NotFound`] for an unknown id.
     pub async fn forget_plan(&self, request: ForgetRequest) -> Result<ForgetPlan> {
         check(&request)?;
+        let shared = self.user().is_none();
         self.blocking(move |inner| {
             inner.store.read(|r| {
                 let targets = resolve(r, &request)?;
@@ -51,12 +52,20 @@ impl Memory {
                     .into_iter()
                     .filter(|c| scope.redact(c.clone()).is_some())
                     .count();
-                let core_versions = r
-                    .core_versions()?
-                    .iter()
-                    .filter(|v| scope.needles.redact(&v.content).is_some())
-                    .count();
-                let agent_state = r.count_agent_state(&|text| scope.needles.redact(text).is_some())?;
+                // One user's forget leaves the shared core and agent state alone.
+                let core_versions = if shared {
+                    r.core_versions()?
+                        .iter()
+                        .filter(|v| scope.needles.redact(&v.content).is_some())
+                        .count()
+                } else {
+                    0
+                };
+                let agent_state = if shared {
+                    r.count_agent_state(&|text| scope.needles.redact(text).is_some())?
+                } else {
+                    0
+                };
                 Ok(ForgetPlan {
                     memories: targets.into_iter().map(|(_, m)| m).collect(),
                     changesets,
@@ -306,7 +315,10 @@ fn forget_in(
     let mut core_versions = 0;
     let mut core_text = None;
     let latest = w.latest_core_version()?.map(|v| v.id);
-    for version in w.core_versions()? {
+    // The core profile and agent state are shared by a store's users: one user's forget
+    // leaves them to the people who edit them.
+    let shared = !matches!(store.scope(), crate::store::Scope::User(_));
+    for version in w.core_versions()?.into_iter().filter(|_| shared) {
         if let Some(text) = scope.needles.redact(&version.content) {
             w.rewrite_core_version(version.id, &text)?;
             core_versions += 1;
@@ -317,7 +329,11 @@ fn forget_in(
         }
     }
     // Agent state is no memory, but a text to forget may have been copied into it.
-    let agent_state = w.redact_agent_state(&|value| scope.needles.redact(value))?;
+    let agent_state = if shared {
+        w.redact_agent_state(&|value| scope.needles.redact(value))?
+    } else {
+        0
+    };
     let receipt = ForgetReceipt {
         memories: targets.len(),
         changesets,

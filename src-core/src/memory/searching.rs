@@ -65,7 +65,14 @@ impl Memory {
     /// A filter or minimum score out of range is [`crate::Error::InvalidArgument`]; the errors of
     /// [`Memory::search_records`].
     pub async fn search_records_with(&self, query: &str, n: i64, options: &SearchOptions) -> Result<SearchResults> {
-        let results = self.search_unnoted(query, n, options).await?;
+        let mut results = self.search_unnoted(query, n, options).await?;
+        if self.user().is_some() {
+            // BM25 is computed over every user's memories: its raw value would tell one user
+            // how common a word is among the others' (the readable score is the user's own).
+            for hit in &mut results.hits {
+                hit.bm25 = None;
+            }
+        }
         self.note_access(results.hits.iter().map(|h| h.memory.id.clone()));
         Ok(results)
     }

@@ -50,6 +50,8 @@ pub struct Store {
 pub(crate) struct EmbedWorker {
     /// It is at work.
     pub(crate) running: std::sync::atomic::AtomicBool,
+    /// Asked to run (again) since it last looked: memories were stored meanwhile.
+    pub(crate) again: std::sync::atomic::AtomicBool,
     /// Why its last run stopped short (the embedder failed), until a run succeeds.
     pub(crate) last_error: std::sync::Mutex<Option<String>>,
     /// `(done, total)` of its run.

@@ -183,7 +183,8 @@ impl<T: Writer + ?Sized> Writer for Scoped<'_, T> {
         if self.changeset(changeset.id)?.is_none() {
             return Err(Error::NotFound(Missing::Changeset(changeset.id)));
         }
-        self.inner.rewrite_changeset_text(changeset)
+        // What is written stays the user's (a forget's receipt is built afresh).
+        self.inner.rewrite_changeset_text(&self.stamped_changeset(changeset)?)
     }
 
     fn index_text(&self, rowid: i64, content: &str) -> Result<()> {
