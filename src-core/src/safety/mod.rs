@@ -28,6 +28,7 @@ pub(crate) mod fence;
 pub(crate) mod labels;
 pub(crate) mod markup;
 pub(crate) mod neutralise;
+pub(crate) mod pattern;
 pub(crate) mod phrases;
 
 use crate::types::{HostileFinding, HostileReason};
@@ -59,7 +60,7 @@ pub fn detect(text: &str) -> Vec<HostileFinding> {
     let lower = folded.to_lowercase();
     let mut found: Vec<(HostileReason, String)> = Vec::new();
     let override_phrase =
-        phrases::first_match(&phrases::tokens(&lower), phrases::OVERRIDES).or_else(|| phrases::cjk_match(&lower));
+        pattern::first_match(&pattern::tokens(&lower), phrases::OVERRIDES).or_else(|| phrases::cjk_match(&lower));
     if let Some(phrase) = override_phrase {
         found.push((HostileReason::InstructionOverride, phrase));
     }
