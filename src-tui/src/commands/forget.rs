@@ -1,8 +1,6 @@
 //! `haema forget`: by id, by search query (shows what matches and asks) or every memory
 //! mentioning a phrase; `--yes` for scripts. The receipt stays in history.
 
-use std::io::{BufRead, IsTerminal, Write};
-
 use anyhow::Result;
 use haema_core::{Changeset, ForgetPlan, ForgetRequest, Memory};
 use serde_json::json;
@@ -68,19 +66,12 @@ fn confirm(plan: &ForgetPlan) -> Result<()> {
         "Their text is also blanked in {} earlier changes and {} core.md versions, and no copy stays in the store's files.\n",
         plan.changesets, plan.core_versions
     ));
-    if !std::io::stdin().is_terminal() {
-        eprint!("{text}");
-        return Err(UsageError("forgetting cannot be undone; pass --yes to forget without being asked".into()).into());
-    }
-    eprint!("{text}Forget for good? This cannot be undone. [y/N] ");
-    std::io::stderr().flush()?;
-    let mut answer = String::new();
-    std::io::stdin().lock().read_line(&mut answer)?;
-    if matches!(answer.trim().to_lowercase().as_str(), "y" | "yes") {
-        Ok(())
-    } else {
-        Err(UsageError("nothing was forgotten".into()).into())
-    }
+    super::confirm::confirm(&super::confirm::Question {
+        shown: &text,
+        ask: "Forget for good? This cannot be undone.",
+        without_terminal: "forgetting cannot be undone; pass --yes to forget without being asked",
+        declined: "nothing was forgotten",
+    })
 }
 
 fn receipt_text(c: &Changeset) -> String {

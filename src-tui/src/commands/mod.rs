@@ -1,6 +1,7 @@
 //! Runs each command against `haema-core`.
 
 mod bench;
+mod confirm;
 mod core;
 mod demo;
 mod edit;

@@ -2,13 +2,10 @@
 //! status and the changes made for them), after showing how much and asking; `--yes` for
 //! scripts.
 
-use std::io::{BufRead, IsTerminal, Write};
-
 use anyhow::Result;
 use haema_core::{Memory, MemoryStatus};
 use serde_json::json;
 
-use crate::UsageError;
 use crate::cli::PurgeUserArgs;
 use crate::output::{self, print};
 
@@ -42,17 +39,10 @@ fn confirm(user: &str, active: usize, changes: usize) -> Result<()> {
         output::printable(user.trim()),
         MemoryStatus::Active,
     );
-    if !std::io::stdin().is_terminal() {
-        eprint!("{text}");
-        return Err(UsageError("purging cannot be undone; pass --yes to purge without being asked".into()).into());
-    }
-    eprint!("{text}Remove them for good? This cannot be undone. [y/N] ");
-    std::io::stderr().flush()?;
-    let mut answer = String::new();
-    std::io::stdin().lock().read_line(&mut answer)?;
-    if matches!(answer.trim().to_lowercase().as_str(), "y" | "yes") {
-        Ok(())
-    } else {
-        Err(UsageError("nothing was removed".into()).into())
-    }
+    super::confirm::confirm(&super::confirm::Question {
+        shown: &text,
+        ask: "Remove them for good? This cannot be undone.",
+        without_terminal: "purging cannot be undone; pass --yes to purge without being asked",
+        declined: "nothing was removed",
+    })
 }

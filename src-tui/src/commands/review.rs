@@ -1,7 +1,5 @@
 //! review list / show / approve / reject / rerun, history, revert.
 
-use std::io::IsTerminal;
-
 use anyhow::Result;
 use haema_core::review::diff::{self, Change};
 use haema_core::{AddStatus, Changeset, ChangesetId, ChangesetSummary, Memory};
@@ -216,18 +214,12 @@ fn confirm_approval(changeset: &Changeset) -> Result<()> {
     } else {
         return Ok(());
     };
-    if !std::io::stdin().is_terminal() {
-        return Err(crate::UsageError(format!("{question} Pass --yes to approve it.")).into());
-    }
-    eprint!("{question} Approve it? [y/N] ");
-    std::io::Write::flush(&mut std::io::stderr())?;
-    let mut answer = String::new();
-    std::io::BufRead::read_line(&mut std::io::stdin().lock(), &mut answer)?;
-    if matches!(answer.trim().to_lowercase().as_str(), "y" | "yes") {
-        Ok(())
-    } else {
-        Err(crate::UsageError("nothing was approved".into()).into())
-    }
+    super::confirm::confirm(&super::confirm::Question {
+        shown: "",
+        ask: &format!("{question} Approve it?"),
+        without_terminal: &format!("{question} Pass --yes to approve it."),
+        declined: "nothing was approved",
+    })
 }
 
 /// One history line: id, time, kind, status, who decided, counts, the first inputs.

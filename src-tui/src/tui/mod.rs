@@ -163,8 +163,9 @@ pub async fn run(memory: Memory) -> Result<()> {
                         let opened = match Settings::load(&dir) {
                             Ok(settings) => Memory::open_with_options(&dir, settings, OpenOptions::quick())
                                 .await
-                                .and_then(|m| as_user(m, user.as_deref()))
-                                .map_err(|e| e.to_string()),
+                                .map_err(anyhow::Error::from)
+                                .and_then(|m| crate::commands::as_user(m, user.as_deref()))
+                                .map_err(|e| format!("{e:#}")),
                             Err(e) => Err(e.to_string()),
                         };
                         let _ = tx.send(Incoming::Opened(dir, opened));
@@ -212,18 +213,11 @@ fn upgrade_in_background(memory: &Memory, tx: &mpsc::UnboundedSender<Incoming>) 
         });
         let opened = Memory::open_with_options(&dir, settings, options)
             .await
-            .and_then(|m| as_user(m, user.as_deref()))
-            .map_err(|e| e.to_string());
+            .map_err(anyhow::Error::from)
+            .and_then(|m| crate::commands::as_user(m, user.as_deref()))
+            .map_err(|e| format!("{e:#}"));
         let _ = tx.send(Incoming::Upgraded(opened));
     });
-}
-
-/// `memory` as `user` sees it (the whole store when there is none).
-fn as_user(memory: Memory, user: Option<&str>) -> haema_core::Result<Memory> {
-    match user {
-        Some(user) => memory.for_user(user),
-        None => Ok(memory),
-    }
 }
 
 /// `45%`, or the bytes so far when the total is not known.
