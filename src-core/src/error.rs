@@ -161,6 +161,10 @@ pub enum Error {
         "this store keeps each user's memories apart (scope = \"per_user\"), so every read and write must say whose memories it is about"
     )]
     UserRequired,
+
+    /// The OS keyring, where API keys are kept, cannot be reached or refused.
+    #[error("{0}")]
+    Keyring(String),
 }
 
 /// What a [`Error::NotFound`] looked for.
@@ -244,6 +248,8 @@ closed_set! {
         DiskFull = "disk_full",
         /// A store with per-user scope was used without a user.
         UserRequired = "user_required",
+        /// The OS keyring cannot be used.
+        Keyring = "keyring",
     }
 }
 
@@ -281,6 +287,7 @@ impl Error {
             Self::InvalidState(_) => ErrorKind::InvalidState,
             Self::DiskFull => ErrorKind::DiskFull,
             Self::UserRequired => ErrorKind::UserRequired,
+            Self::Keyring(_) => ErrorKind::Keyring,
         }
     }
 

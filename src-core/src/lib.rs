@@ -28,6 +28,7 @@
 //! | `transfer` | export, import, HAEMA store folders |
 //! | `maintenance` | `doctor` and `reembed` |
 //! | [`config`] | settings and where they come from |
+//! | [`keys`] | API keys in the OS keyring |
 //! | [`eval`] | the LoCoMo search eval and the LLM cost eval |
 
 #![warn(missing_docs)]
@@ -38,6 +39,7 @@ mod macros;
 pub mod config;
 mod error;
 pub mod eval;
+pub mod keys;
 mod maintenance;
 mod memory;
 mod pipeline;

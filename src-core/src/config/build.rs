@@ -41,7 +41,9 @@ impl Settings {
         let official = default_base_url(kind);
         let base_url = base_url.cloned().unwrap_or_else(|| official.to_owned());
         if base_url.starts_with(official) && api_key.is_none() {
-            return Err(Error::Config(format!("{base_url} needs an API key: set {key_var}")));
+            return Err(Error::Config(format!(
+                "{base_url} needs an API key: save one in the system keyring (the desktop's AI settings, or haema setup) or set {key_var}"
+            )));
         }
         if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
             return Err(Error::Config(format!(

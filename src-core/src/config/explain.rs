@@ -19,6 +19,8 @@ pub enum Source {
     File,
     /// The user's `config.toml`.
     UserFile,
+    /// The OS keyring (API keys only; see [`crate::keys`]).
+    Keyring,
     /// Built in.
     Default,
 }
@@ -61,6 +63,16 @@ pub fn mask(secret: &str) -> String {
     format!("{head}…{tail}")
 }
 
+/// Whether `name` is an API key that is set, though not by the environment: then the
+/// keyring gave it.
+fn from_keyring(settings: &Settings, name: &str) -> bool {
+    match name {
+        "llm.api_key" => settings.llm.api_key.is_some(),
+        "embedder.api_key" => settings.embedder.api_key.is_some(),
+        _ => false,
+    }
+}
+
 /// A settings file as a table; an empty one when there is none.
 fn table_of(path: &Path) -> Result<toml::Table> {
     match super::read_optional(path)? {
@@ -85,17 +97,31 @@ impl Settings {
     /// assert_eq!((review.value.as_str(), review.source), ("auto", Source::File));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// API keys the environment does not give are looked up in the OS keyring, as
+    /// [`Settings::load`] does, and shown masked.
     pub fn explain(store: &Path, env: impl Fn(&str) -> Option<String>) -> Result<Vec<SettingLine>> {
-        Self::explain_with(store, Self::user_file_path().as_deref(), env)
+        let keys = crate::keys::from_env(&env);
+        Self::explain_with_keys(store, Self::user_file_path().as_deref(), env, &*keys)
     }
 
-    /// [`Settings::explain`] with the user's file given.
+    /// [`Settings::explain`] with the user's file given, and no keyring.
     pub fn explain_with(
         store: &Path,
         user_file: Option<&Path>,
         env: impl Fn(&str) -> Option<String>,
     ) -> Result<Vec<SettingLine>> {
-        let settings = Self::load_with(store, user_file, &env)?;
+        Self::explain_with_keys(store, user_file, env, &crate::keys::NoKeys)
+    }
+
+    /// [`Settings::explain`] with the user's file and the keyring given.
+    pub fn explain_with_keys(
+        store: &Path,
+        user_file: Option<&Path>,
+        env: impl Fn(&str) -> Option<String>,
+        keys: &dyn crate::keys::KeyStore,
+    ) -> Result<Vec<SettingLine>> {
+        let settings = Self::load_with_keys(store, user_file, &env, keys)?;
         let file = table_of(&Self::file_path(store))?;
         let user = match user_file {
             Some(path) => table_of(path)?,
@@ -109,6 +135,8 @@ impl Settings {
                 let written = |table: &toml::Table| spec.file_key().is_some_and(|key| lookup(table, key).is_some());
                 let source = if from_env.is_some() {
                     Source::Env
+                } else if from_keyring(&settings, spec.name) {
+                    Source::Keyring
                 } else if written(&file) {
                     Source::File
                 } else if spec.file == Some(SettingFile::User) && written(&user) {

@@ -2,7 +2,8 @@
 //! `<store>/haema.toml`, then environment variables. Every setting is declared once, in
 //! [`SETTINGS`].
 //!
-//! API keys are read from the environment only; a key in the file is an error.
+//! API keys are read from the environment, else from the OS keyring ([`crate::keys`]);
+//! a key in the file is an error.
 //!
 //! [`SETTINGS`] is what `haema config` lists: each setting's name, file, variable, default
 //! and help.
@@ -26,6 +27,7 @@
 
 mod build;
 mod dotted;
+mod edit;
 mod explain;
 mod on_add;
 mod registry;
@@ -143,7 +145,7 @@ pub struct LlmSettings {
     pub max_retries: u32,
     /// Seconds all the LLM calls of one add may take together (every stage and retry).
     pub add_deadline_secs: u64,
-    /// From `HAEMA_LLM_API_KEY` only.
+    /// From `HAEMA_LLM_API_KEY`, else the OS keyring ([`crate::keys`]); never a file.
     #[serde(skip)]
     pub api_key: Option<String>,
 }
@@ -188,7 +190,7 @@ pub struct EmbedderSettings {
     pub max_retries: u32,
     /// When an add makes its memories' vectors: now (default) or later, in the background.
     pub on_add: EmbedOnAdd,
-    /// From `HAEMA_EMBED_API_KEY` only.
+    /// From `HAEMA_EMBED_API_KEY`, else the OS keyring ([`crate::keys`]); never a file.
     #[serde(skip)]
     pub api_key: Option<String>,
 }
@@ -334,10 +336,65 @@ impl Settings {
 
     /// Loads settings for a store from the user's file, the store's file and the process
     /// environment.
+    /// API keys the environment does not give are read from the OS keyring
+    /// ([`crate::keys`]) unless `HAEMA_KEYRING=off`.
     pub fn load(store: &Path) -> Result<Self> {
-        Self::load_with(store, Self::user_file_path().as_deref(), |name| {
-            std::env::var(name).ok()
-        })
+        let env = |name: &str| std::env::var(name).ok();
+        Self::load_with_keys(
+            store,
+            Self::user_file_path().as_deref(),
+            env,
+            &*crate::keys::from_env(env),
+        )
+    }
+
+    /// [`Settings::load_with`], then the API keys the environment did not give from `keys`.
+    ///
+    /// ```
+    /// use haema_core::Settings;
+    /// use haema_core::keys::{KeyStore, MemoryKeys};
+    /// let store = tempfile::tempdir()?;
+    /// std::fs::write(Settings::file_path(store.path()), "[llm]\nprovider = \"openai\"\n")?;
+    /// let keys = MemoryKeys::default();
+    /// keys.set("https://api.openai.com/v1", "sk-from-the-keyring")?;
+    /// let settings = Settings::load_with_keys(store.path(), None, |_| None, &keys)?;
+    /// assert_eq!(settings.llm.api_key.as_deref(), Some("sk-from-the-keyring"));
+    /// // A variable wins over the keyring.
+    /// let env = |name: &str| (name == "HAEMA_LLM_API_KEY").then(|| "sk-from-env".to_string());
+    /// let settings = Settings::load_with_keys(store.path(), None, env, &keys)?;
+    /// assert_eq!(settings.llm.api_key.as_deref(), Some("sk-from-env"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn load_with_keys(
+        store: &Path,
+        user_file: Option<&Path>,
+        env: impl Fn(&str) -> Option<String>,
+        keys: &dyn crate::keys::KeyStore,
+    ) -> Result<Self> {
+        let mut settings = Self::load_with(store, user_file, env)?;
+        // A keyring that cannot be reached leaves the key unset: building the provider then
+        // says which key is missing and where it can be given.
+        let _ = settings.fill_keys(keys);
+        Ok(settings)
+    }
+
+    /// Fills the API keys that are still unset for a provider that is reached over HTTP,
+    /// from `keys`, under [`crate::keys::account_for`] the provider's base URL.
+    ///
+    /// # Errors
+    /// The first [`Error::Keyring`] met; the keys found before it are kept.
+    pub fn fill_keys(&mut self, keys: &dyn crate::keys::KeyStore) -> Result<()> {
+        let remote = |kind: ProviderKind| matches!(kind, ProviderKind::Openai | ProviderKind::Gemini);
+        if self.llm.api_key.is_none() && remote(self.llm.provider) {
+            let account = crate::keys::account_for(self.llm.provider, self.llm.base_url.as_deref());
+            self.llm.api_key = keys.get(&account)?;
+        }
+        let kind = self.embedder.kind();
+        if self.embedder.api_key.is_none() && remote(kind) {
+            let account = crate::keys::account_for(kind, self.embedder.base_url.as_deref());
+            self.embedder.api_key = keys.get(&account)?;
+        }
+        Ok(())
     }
 
     /// Loads settings from the store's file and an environment given as a function,
@@ -401,7 +458,7 @@ impl Settings {
     /// let settings = Settings::from_toml("[merge]\ntop_k = 5\n")?;
     /// assert_eq!(settings.merge.top_k, 5);
     /// let refused = Settings::from_toml("[llm]\napi_key = \"sk-…\"\n").unwrap_err();
-    /// assert!(refused.contains("HAEMA_LLM_API_KEY")); // keys come from the environment only
+    /// assert!(refused.contains("HAEMA_LLM_API_KEY")); // keys never go in a file
     /// # Ok::<(), String>(())
     /// ```
     pub fn from_toml(text: &str) -> std::result::Result<Self, String> {
@@ -412,7 +469,7 @@ impl Settings {
             for spec in env_only {
                 if registry::lookup(&table, spec.name).is_some() {
                     return Err(format!(
-                        "{} is not allowed in the file; keys are read from the environment only ({})",
+                        "{} is not allowed in the file; keys are read from the environment ({}) or the system keyring",
                         registry::as_written(spec.name),
                         spec.env.unwrap_or_default()
                     ));

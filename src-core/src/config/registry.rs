@@ -276,7 +276,7 @@ pub static SETTINGS: &[SettingSpec] = &[
         file: None,
         env: Some("HAEMA_LLM_API_KEY"),
         default: "none",
-        help: "the LLM's key, from the environment only; required at the official OpenAI and Gemini URLs",
+        help: "the LLM's key, from the environment or else the OS keyring (saved by haema setup or the desktop), never a file; required at the official OpenAI and Gemini URLs",
         set: Some(|s, v| {
             s.llm.api_key = Some(v.to_owned());
             Ok(())
@@ -368,7 +368,7 @@ pub static SETTINGS: &[SettingSpec] = &[
         file: None,
         env: Some("HAEMA_EMBED_API_KEY"),
         default: "none",
-        help: "the embedder's key, from the environment only; required at the official OpenAI and Gemini URLs",
+        help: "the embedder's key, from the environment or else the OS keyring (saved by haema setup or the desktop), never a file; required at the official OpenAI and Gemini URLs",
         set: Some(|s, v| {
             s.embedder.api_key = Some(v.to_owned());
             Ok(())

@@ -108,7 +108,7 @@ fn the_readme_settings_example_is_valid() {
 #[test]
 fn keys_in_the_file_are_refused() {
     let err = Settings::from_toml("[llm]\nprovider = \"openai\"\napi_key = \"sk-x\"\n").unwrap_err();
-    assert!(err.contains("environment only"), "{err}");
+    assert!(err.contains("system keyring"), "{err}");
     assert!(
         err.contains("[llm] api_key") && err.contains("HAEMA_LLM_API_KEY"),
         "{err}"

@@ -6,6 +6,7 @@
 //! files from the [`hub`]). Deterministic doubles for tests live in `fake` behind the
 //! `test-util` feature.
 
+pub mod check;
 mod deadline;
 mod error;
 #[cfg(any(test, feature = "test-util"))]
@@ -16,6 +17,7 @@ pub mod hub;
 pub(crate) mod json_text;
 #[cfg(feature = "local-embed")]
 pub mod local;
+pub mod ollama;
 pub mod openai;
 
 pub(crate) use deadline::WithDeadline;

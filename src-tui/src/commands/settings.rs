@@ -30,6 +30,7 @@ pub fn config(dir: &Path, as_json: bool) -> Result<()> {
             Source::Env => format!("env {}", line.env),
             Source::File => "file".to_owned(),
             Source::UserFile => "user file".to_owned(),
+            Source::Keyring => "keyring".to_owned(),
             Source::Default => "default".to_owned(),
         };
         text.push_str(&format!(
