@@ -37,43 +37,54 @@ impl Settings {
     /// [`Error::InvalidArgument`] for an unknown setting, one no store file holds, or a
     /// value that is not valid; [`Error::Io`] when the file cannot be read or written.
     pub fn write_setting(store: &Path, name: &str, new: Option<&str>) -> Result<()> {
-        let spec = writable(name)?;
+        Self::write_settings(store, &[(name, new)])
+    }
+
+    /// [`Settings::write_setting`] for several settings at once: all of them are written,
+    /// in one replacement of the file, or none.
+    ///
+    /// # Errors
+    /// As [`Settings::write_setting`], for the first setting that cannot be written.
+    pub fn write_settings(store: &Path, changes: &[(&str, Option<&str>)]) -> Result<()> {
         let path = Self::file_path(store);
         let text = super::read_optional(&path)?.unwrap_or_default();
-        let doc: DocumentMut = text
+        let mut doc: DocumentMut = text
             .parse()
             .map_err(|e| Error::Config(format!("{}: {e}", path.display())))?;
-        let written = match new {
-            None => {
-                let mut doc = doc;
-                remove(&mut doc, spec.name);
-                doc
-            }
-            Some(raw) => {
-                if let Some(set) = spec.set {
-                    set(&mut Self::default(), raw)
-                        .map_err(|e| Error::InvalidArgument(format!("{} = {raw:?} is not valid: {e}", spec.name)))?;
-                }
-                candidates(raw.trim())
-                    .into_iter()
-                    .map(|item| {
-                        let mut doc = doc.clone();
-                        insert(&mut doc, spec.name, item);
-                        doc
-                    })
-                    .find(|doc| Self::from_toml(&doc.to_string()).is_ok_and(|s| s.validate().is_ok()))
-                    .ok_or_else(|| {
-                        let allowed = if spec.allowed.is_empty() {
-                            String::new()
-                        } else {
-                            format!("; use one of {}", spec.allowed.join(", "))
-                        };
-                        Error::InvalidArgument(format!("{} = {raw:?} is not valid{allowed}", spec.name))
-                    })?
-            }
-        };
-        write_whole(&path, &written.to_string())
+        for (name, new) in changes {
+            doc = with_change(doc, writable(name)?, *new)?;
+        }
+        crate::store::files::write_atomically(&path, &doc.to_string())
     }
+}
+
+/// `doc` with one setting set to `new` (or removed), checked as the loader reads it.
+fn with_change(doc: DocumentMut, spec: &SettingSpec, new: Option<&str>) -> Result<DocumentMut> {
+    let Some(raw) = new else {
+        let mut doc = doc;
+        remove(&mut doc, spec.name);
+        return Ok(doc);
+    };
+    if let Some(set) = spec.set {
+        set(&mut Settings::default(), raw)
+            .map_err(|e| Error::InvalidArgument(format!("{} = {raw:?} is not valid: {e}", spec.name)))?;
+    }
+    candidates(raw.trim())
+        .into_iter()
+        .map(|item| {
+            let mut doc = doc.clone();
+            insert(&mut doc, spec.name, item);
+            doc
+        })
+        .find(|doc| Settings::from_toml(&doc.to_string()).is_ok_and(|s| s.validate().is_ok()))
+        .ok_or_else(|| {
+            let allowed = if spec.allowed.is_empty() {
+                String::new()
+            } else {
+                format!("; use one of {}", spec.allowed.join(", "))
+            };
+            Error::InvalidArgument(format!("{} = {raw:?} is not valid{allowed}", spec.name))
+        })
 }
 
 /// The declaration of a setting a store's file may hold.
@@ -168,18 +179,6 @@ fn remove(doc: &mut DocumentMut, name: &str) {
     }
 }
 
-/// Writes `text` to a file beside `path` and renames it over `path`.
-fn write_whole(path: &Path, text: &str) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
-    let temp = path.with_extension("toml.new");
-    std::fs::write(&temp, text).map_err(|e| Error::io("write", &temp, e))?;
-    std::fs::rename(&temp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&temp);
-        Error::io("replace", path, e)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,6 +252,17 @@ mod tests {
         let broken = store_with("review = \n");
         assert!(Settings::write_setting(broken.path(), "review", Some("auto")).is_err());
         assert_eq!(file(&broken), "review = \n");
+    }
+
+    #[test]
+    fn several_settings_land_together_or_not_at_all() {
+        let dir = store_with("review = \"auto\"\n");
+        let bad = [("llm.provider", Some("openai")), ("merge.top_k", Some("none"))];
+        assert!(Settings::write_settings(dir.path(), &bad).is_err());
+        assert_eq!(file(&dir), "review = \"auto\"\n");
+        let good = [("llm.provider", Some("openai")), ("llm.model", Some("llama3.1")), ("review", None)];
+        Settings::write_settings(dir.path(), &good).unwrap();
+        assert_eq!(file(&dir), "[llm]\nprovider = \"openai\"\nmodel = \"llama3.1\"\n");
     }
 
     #[test]

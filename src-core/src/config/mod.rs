@@ -26,6 +26,7 @@
 //! ```
 
 mod build;
+pub mod connect;
 mod dotted;
 mod edit;
 mod explain;
