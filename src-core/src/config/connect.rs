@@ -100,28 +100,52 @@ impl Connection {
                 ));
             }
             Service::ThisComputer => {
-                let server = self.address.as_deref().map(str::trim).filter(|a| !a.is_empty()).unwrap_or(ollama::DEFAULT_URL);
-                (ProviderKind::Openai, Some(ollama::api_base(server)), Some(self.required_model()?))
+                let server = self
+                    .address
+                    .as_deref()
+                    .map(str::trim)
+                    .filter(|a| !a.is_empty())
+                    .unwrap_or(ollama::DEFAULT_URL);
+                (
+                    ProviderKind::Openai,
+                    Some(ollama::api_base(server)),
+                    Some(self.required_model()?),
+                )
             }
             Service::Openai => (ProviderKind::Openai, None, self.model()),
             Service::Gemini => (ProviderKind::Gemini, None, self.model()),
             Service::Other => {
-                let url = self.address.as_deref().map(str::trim).filter(|a| !a.is_empty()).ok_or_else(|| {
-                    Error::InvalidArgument("give the service's address (its base URL, such as https://llm.example.com/v1)".into())
-                })?;
+                let url = self
+                    .address
+                    .as_deref()
+                    .map(str::trim)
+                    .filter(|a| !a.is_empty())
+                    .ok_or_else(|| {
+                        Error::InvalidArgument(
+                            "give the service's address (its base URL, such as https://llm.example.com/v1)".into(),
+                        )
+                    })?;
                 if !(url.starts_with("http://") || url.starts_with("https://")) {
                     return Err(Error::InvalidArgument(format!(
                         "the address {url:?} must start with http:// or https://"
                     )));
                 }
-                (ProviderKind::Openai, Some(url.trim_end_matches('/').to_owned()), Some(self.required_model()?))
+                (
+                    ProviderKind::Openai,
+                    Some(url.trim_end_matches('/').to_owned()),
+                    Some(self.required_model()?),
+                )
             }
         };
         let names: [&'static str; 3] = match self.role {
             Role::Llm => ["llm.provider", "llm.base_url", "llm.model"],
             Role::Embedder => ["embedder.provider", "embedder.base_url", "embedder.model"],
         };
-        let mut lines = vec![(names[0], Some(provider.as_str().to_owned())), (names[1], base_url), (names[2], model)];
+        let mut lines = vec![
+            (names[0], Some(provider.as_str().to_owned())),
+            (names[1], base_url),
+            (names[2], model),
+        ];
         if self.role == Role::Embedder {
             // A known model's dimension is known; another's is found by the test call.
             lines.push(("embedder.dims", None));
@@ -205,7 +229,12 @@ impl Connection {
     /// The keyring account of this choice's service.
     fn account(&self) -> Result<String> {
         let lines = self.setting_lines()?;
-        let provider = lines[0].1.as_deref().map(ProviderKind::from_setting).transpose()?.unwrap_or_default();
+        let provider = lines[0]
+            .1
+            .as_deref()
+            .map(ProviderKind::from_setting)
+            .transpose()?
+            .unwrap_or_default();
         Ok(account_for(provider, lines[1].1.as_deref()))
     }
 
@@ -243,12 +272,19 @@ impl Connection {
         };
         let model_in_force = match (role, provider) {
             (_, ProviderKind::None) => String::new(),
-            (Role::Llm, kind) => model.clone().unwrap_or_else(|| super::default_llm_model(kind).to_owned()),
+            (Role::Llm, kind) => model
+                .clone()
+                .unwrap_or_else(|| super::default_llm_model(kind).to_owned()),
             (Role::Embedder, _) => settings.embedder.model_name(),
         };
         let key_ending = key.map(|k| k.chars().rev().take(4).collect::<Vec<_>>().into_iter().rev().collect());
         let key_from = key.map(|_| {
-            if env(var).is_some_and(|v| !v.is_empty()) { "environment" } else { "keyring" }.to_owned()
+            if env(var).is_some_and(|v| !v.is_empty()) {
+                "environment"
+            } else {
+                "keyring"
+            }
+            .to_owned()
         });
         ConnectionState {
             connection: Connection {
@@ -265,13 +301,20 @@ impl Connection {
     }
 
     fn model(&self) -> Option<String> {
-        self.model.as_deref().map(str::trim).filter(|m| !m.is_empty()).map(str::to_owned)
+        self.model
+            .as_deref()
+            .map(str::trim)
+            .filter(|m| !m.is_empty())
+            .map(str::to_owned)
     }
 
     fn required_model(&self) -> Result<String> {
         self.model().ok_or_else(|| {
             Error::InvalidArgument(match self.service {
-                Service::ThisComputer => "choose one of the models installed on this computer (or install one: ollama pull llama3.1:8b)".into(),
+                Service::ThisComputer => {
+                    "choose one of the models installed on this computer (or install one: ollama pull llama3.1:8b)"
+                        .into()
+                }
                 _ => "give the name of the model to use".into(),
             })
         })
@@ -305,13 +348,28 @@ mod tests {
         let keys = MemoryKeys::default();
         let choices = [
             conn(Role::Llm, Service::None, None, None),
-            conn(Role::Llm, Service::ThisComputer, Some("qwen2.5:7b"), Some("http://127.0.0.1:5555")),
+            conn(
+                Role::Llm,
+                Service::ThisComputer,
+                Some("qwen2.5:7b"),
+                Some("http://127.0.0.1:5555"),
+            ),
             conn(Role::Llm, Service::Openai, Some("gpt-4.1-mini"), None),
             conn(Role::Llm, Service::Gemini, None, None),
-            conn(Role::Llm, Service::Other, Some("mixtral"), Some("https://llm.example.com/v1")),
+            conn(
+                Role::Llm,
+                Service::Other,
+                Some("mixtral"),
+                Some("https://llm.example.com/v1"),
+            ),
             conn(Role::Embedder, Service::Builtin, None, None),
             conn(Role::Embedder, Service::None, None, None),
-            conn(Role::Embedder, Service::ThisComputer, Some("nomic-embed-text"), Some("http://localhost:11434")),
+            conn(
+                Role::Embedder,
+                Service::ThisComputer,
+                Some("nomic-embed-text"),
+                Some("http://localhost:11434"),
+            ),
         ];
         for choice in choices {
             let store = tempfile::tempdir().unwrap();
@@ -331,7 +389,10 @@ mod tests {
             conn(Role::Llm, Service::Other, Some("m"), Some("llm.example.com")),
             conn(Role::Llm, Service::Builtin, None, None),
         ] {
-            assert!(matches!(bad.save(store.path(), Some("sk-1234567890"), &keys), Err(Error::InvalidArgument(_))));
+            assert!(matches!(
+                bad.save(store.path(), Some("sk-1234567890"), &keys),
+                Err(Error::InvalidArgument(_))
+            ));
         }
         let spaced = conn(Role::Llm, Service::Openai, None, None);
         assert!(spaced.save(store.path(), Some("sk-12345 67890"), &keys).is_err());
@@ -342,17 +403,27 @@ mod tests {
     #[test]
     fn a_key_from_the_environment_is_told_and_wins() {
         let keys = MemoryKeys::default();
-        keys.set("https://api.openai.com/v1", "sk-saved-in-keyring-1111").unwrap();
+        keys.set("https://api.openai.com/v1", "sk-saved-in-keyring-1111")
+            .unwrap();
         let store = tempfile::tempdir().unwrap();
-        conn(Role::Llm, Service::Openai, None, None).save(store.path(), None, &keys).unwrap();
+        conn(Role::Llm, Service::Openai, None, None)
+            .save(store.path(), None, &keys)
+            .unwrap();
         let env = |n: &str| (n == "HAEMA_LLM_API_KEY").then(|| "sk-from-env-2222".to_owned());
         let settings = Settings::load_with_keys(store.path(), None, env, &keys).unwrap();
         let state = Connection::state(&settings, Role::Llm, env);
-        assert_eq!((state.key_ending.as_deref(), state.key_from.as_deref()), (Some("2222"), Some("environment")));
+        assert_eq!(
+            (state.key_ending.as_deref(), state.key_from.as_deref()),
+            (Some("2222"), Some("environment"))
+        );
         assert!(state.needs_key);
-        let applied = conn(Role::Llm, Service::Openai, None, None).applied_to(&Settings::default(), None, &keys).unwrap();
+        let applied = conn(Role::Llm, Service::Openai, None, None)
+            .applied_to(&Settings::default(), None, &keys)
+            .unwrap();
         assert_eq!(applied.llm.api_key.as_deref(), Some("sk-saved-in-keyring-1111"));
-        let typed = conn(Role::Llm, Service::Openai, None, None).applied_to(&Settings::default(), Some(" sk-typed-3333 "), &keys).unwrap();
+        let typed = conn(Role::Llm, Service::Openai, None, None)
+            .applied_to(&Settings::default(), Some(" sk-typed-3333 "), &keys)
+            .unwrap();
         assert_eq!(typed.llm.api_key.as_deref(), Some("sk-typed-3333"));
     }
 }

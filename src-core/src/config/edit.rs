@@ -260,7 +260,11 @@ mod tests {
         let bad = [("llm.provider", Some("openai")), ("merge.top_k", Some("none"))];
         assert!(Settings::write_settings(dir.path(), &bad).is_err());
         assert_eq!(file(&dir), "review = \"auto\"\n");
-        let good = [("llm.provider", Some("openai")), ("llm.model", Some("llama3.1")), ("review", None)];
+        let good = [
+            ("llm.provider", Some("openai")),
+            ("llm.model", Some("llama3.1")),
+            ("review", None),
+        ];
         Settings::write_settings(dir.path(), &good).unwrap();
         assert_eq!(file(&dir), "[llm]\nprovider = \"openai\"\nmodel = \"llama3.1\"\n");
     }

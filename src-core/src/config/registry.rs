@@ -165,6 +165,25 @@ pub static SETTINGS: &[SettingSpec] = &[
         ..BASE
     },
     SettingSpec {
+        name: "keyring",
+        file: None,
+        env: Some("HAEMA_KEYRING"),
+        default: "on",
+        allowed: &["on", "off"],
+        help: "off keeps haema from asking the OS keyring for API keys, which then come from HAEMA_LLM_API_KEY and HAEMA_EMBED_API_KEY only",
+        read_by: ReadBy::FrontEnd,
+        ..BASE
+    },
+    SettingSpec {
+        name: "ollama_url",
+        file: None,
+        env: Some("HAEMA_OLLAMA_URL"),
+        default: "http://127.0.0.1:11434",
+        help: "where haema setup and the desktop's AI settings look for an AI on this computer (Ollama) and its installed models",
+        read_by: ReadBy::FrontEnd,
+        ..BASE
+    },
+    SettingSpec {
         name: "merge.top_k",
         env: Some("HAEMA_MERGE_TOP_K"),
         default: "3",

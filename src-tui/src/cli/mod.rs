@@ -81,8 +81,13 @@ pub enum Command {
     /// line), mem0's JSON export, or a HAEMA (Python) store folder. Importing the same
     /// source again adds nothing.
     Import(ImportArgs),
-    /// The effective settings and where each comes from (secrets masked).
-    Config(JsonFlag),
+    /// The effective settings and where each comes from (secrets masked); `config set` and
+    /// `config unset` change one in the store's haema.toml.
+    Config(ConfigArgs),
+    /// Set haema up in a few questions: connect an AI (one on this computer, OpenAI, Google
+    /// Gemini or another service), test it with one real call, keep its key in the system
+    /// keyring, and choose when haema asks you before changing memories.
+    Setup,
     /// Check the store, the embedder and the LLM with one real call each.
     Doctor(JsonFlag),
     /// Switch the store to another embedder (or to vectors from lexical-only); resumable.
@@ -107,6 +112,35 @@ pub enum Command {
     /// Measure haema's own speed on stores of n memories, built in-process with instant
     /// providers: add, search, latest, recall, open, disk and memory, vector recall.
     Bench(BenchArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct ConfigArgs {
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(subcommand)]
+    pub action: Option<ConfigAction>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigAction {
+    /// Write a setting into the store's haema.toml, checked first; the rest of the file
+    /// (comments too) stays as it was.
+    Set {
+        /// The setting, as `haema config` names it (`review`, `llm.model`).
+        name: String,
+        /// Its value (`guarded`, `llama3.1:8b`, `0.3`).
+        value: String,
+    },
+    /// Remove a setting from haema.toml so its default applies again; `llm.api_key` or
+    /// `embedder.api_key` removes the key saved in the system keyring for the configured
+    /// service.
+    Unset {
+        /// The setting, as `haema config` names it.
+        name: String,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -9,10 +9,12 @@ mod eval;
 mod forget;
 mod memories;
 mod model;
+mod prompt;
 mod purge;
 mod reembed;
 mod review;
 mod settings;
+mod setup;
 mod state;
 mod transfer;
 
@@ -138,7 +140,8 @@ pub async fn run(cli: Cli) -> Result<()> {
     // These work on a store whose recorded embedder differs from the configured one.
     match cli.command {
         Some(Command::Reembed(args)) => return reembed::run(&dir, args).await,
-        Some(Command::Config(flag)) => return settings::config(&dir, flag.json),
+        Some(Command::Config(args)) => return settings::run(&dir, args),
+        Some(Command::Setup) => return setup::run(&dir).await,
         Some(Command::Doctor(flag)) => return settings::doctor(&dir, flag.json).await,
         Some(Command::Model(command)) => return model::run(&dir, command).await,
         _ => {}
@@ -209,6 +212,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Some(
             Command::Reembed(_)
             | Command::Config(_)
+            | Command::Setup
             | Command::Doctor(_)
             | Command::Demo(_)
             | Command::Model(_)
