@@ -149,7 +149,8 @@ impl From<CoreError> for CommandError {
                 | ErrorKind::InvalidState
                 | ErrorKind::WrongStatus
                 | ErrorKind::CoreFormat
-                | ErrorKind::Config => (Problem::Invalid, capitalised(&e), None),
+                | ErrorKind::Config
+                | ErrorKind::Keyring => (Problem::Invalid, capitalised(&e), None),
                 ErrorKind::Database
                 | ErrorKind::Io
                 | ErrorKind::DiskFull

@@ -5,14 +5,17 @@
 //! [`state`] (the open store), [`prefs`] (recent stores, window size), [`window`],
 //! [`live`] (refresh when another process writes), [`progress`] (events of long work),
 //! [`model`] (the embedding model fetched in the background), [`settings`] (every setting
-//! and where it came from, read-only), [`forget`] (what a forget would remove, then the
+//! and where it came from), [`connect`] (connect an AI, the review policy, merge
+//! sensitivity), [`backup`] (the store's size, a backup or a readable copy to a file), [`forget`] (what a forget would remove, then the
 //! forget),
 //! [`error`] (errors as `{kind, message, remedy}`), [`bindings`] (the window's generated
 //! TypeScript).
 
+pub mod backup;
 pub mod bindings;
 pub mod command_names;
 pub mod commands;
+pub mod connect;
 pub mod core_view;
 pub mod edits;
 pub mod error;
@@ -61,6 +64,14 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             core_view::section_history,
             core_view::text_diff,
             settings::settings,
+            connect::ai_setup,
+            connect::local_ai,
+            connect::test_connection,
+            connect::save_connection,
+            connect::forget_saved_key,
+            connect::set_setting,
+            backup::store_facts,
+            backup::write_copy,
             forget::forget_plan,
             forget::forget,
             edits::update_memory,

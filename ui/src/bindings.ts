@@ -80,6 +80,36 @@ export const commands = {
 	 *  process's environment.
 	 */
 	settings: () => __TAURI_INVOKE<StoreSettings>("settings"),
+	/**  The open store's AI settings, as the files, the environment and the keyring say. */
+	aiSetup: () => __TAURI_INVOKE<AiSetup>("ai_setup"),
+	/**  Looks for Ollama on this computer and lists its installed models. */
+	localAi: () => __TAURI_INVOKE<LocalAi>("local_ai"),
+	/**
+	 *  Makes one real call with `connection` (and `key`, or the key saved for its service),
+	 *  before anything is saved.
+	 */
+	testConnection: (connection: Connection, key: string | null) => __TAURI_INVOKE<CheckOutcome>("test_connection", { connection, key }),
+	/**
+	 *  Saves `connection`: the key (when one is given) into the system keyring, the settings
+	 *  into the store's `haema.toml`, then opens the store again so that they are in force. A
+	 *  new search model first makes the vectors of every memory, with progress; if that fails,
+	 *  nothing is saved.
+	 */
+	saveConnection: (connection: Connection, key: string | null) => __TAURI_INVOKE<AiSetup>("save_connection", { connection, key }),
+	/**  Removes the key saved for `connection`'s service from the keyring. */
+	forgetSavedKey: (connection: Connection) => __TAURI_INVOKE<AiSetup>("forget_saved_key", { connection }),
+	/**
+	 *  Writes one setting (`review`, `merge.distance_cutoff`, …) into the store's `haema.toml`
+	 *  (`None` removes it) and opens the store again with it.
+	 */
+	setSetting: (name: string, value: string | null) => __TAURI_INVOKE<AiSetup>("set_setting", { name, value }),
+	/**  The open store's folder and size. */
+	storeFacts: () => __TAURI_INVOKE<StoreFacts>("store_facts"),
+	/**
+	 *  Writes a copy of the open store to `path`, which must not exist yet (nothing is ever
+	 *  written over).
+	 */
+	writeCopy: (path: string, kind: CopyKind) => __TAURI_INVOKE<CopyWritten>("write_copy", { path, kind }),
 	/**
 	 *  What forgetting `request` would remove: the memories with their text (the ones asked
 	 *  for and the older ones they were built from), and how many changes and profile versions
@@ -154,6 +184,25 @@ export type AddStatus =
 "noop" | 
 /**  Another writer changed the related memories every time; the changeset waits as stale. */
 "stale";
+
+/**  What the AI settings show. */
+export type AiSetup = {
+	/**  The LLM that looks after the memories. */
+	llm: ConnectionState,
+	/**  The model search uses. */
+	embedder: ConnectionState,
+	/**  When the window asks before memories change. */
+	review: ReviewPolicy,
+	/**  How alike a memory must be to be considered for a merge (cosine distance). */
+	merge_distance_cutoff: number | null,
+	/**  The keyring. */
+	keyring: KeyringState,
+	/**
+	 *  Variables of this computer's environment that win over what is saved here, with
+	 *  their setting (`HAEMA_LLM_MODEL` → `llm.model`).
+	 */
+	overridden: string[],
+};
 
 /**  What the first screen needs to know. */
 export type AppStatus = {
@@ -291,6 +340,16 @@ export type ChangesetView = {
 	core: Piece[] | null,
 };
 
+/**  What a test call found. */
+export type CheckOutcome = {
+	/**  Whether it worked. */
+	ok: boolean,
+	/**  What happened, in a sentence (`The AI answered: openai:llama3.1 works.`). */
+	said: string,
+	/**  What to do about it when it did not work. */
+	fix: string | null,
+};
+
 /**  A command's error. */
 export type CommandError = {
 	/**  What kind of problem. */
@@ -299,6 +358,53 @@ export type CommandError = {
 	message: string,
 	/**  The way out the window offers, if there is one. */
 	remedy: Remedy | null,
+};
+
+/**  One choice of service for one role, as a person makes it. */
+export type Connection = {
+	/**  What it is for. */
+	role: Role,
+	/**  Where it runs. */
+	service: Service,
+	/**  The model's name; `None` for the service's default. */
+	model: string | null,
+	/**
+	 *  The address: the Ollama server for [`Service::ThisComputer`]
+	 *  (`http://127.0.0.1:11434` when `None`), the base URL for [`Service::Other`].
+	 */
+	address: string | null,
+};
+
+/**  What the window and `haema setup` show of a role's connection now. */
+export type ConnectionState = {
+	/**  The connection the settings describe. */
+	connection: Connection,
+	/**  The model in force, the default filled in. */
+	model_in_force: string,
+	/**
+	 *  "a key is saved, ending in …": the last four characters of the key in force, never
+	 *  more; `None` when there is none.
+	 */
+	key_ending: string | null,
+	/**  Where the key in force comes from: `environment` (which wins) or `keyring`. */
+	key_from: string | null,
+	/**  Whether this service needs a key at all. */
+	needs_key: boolean,
+};
+
+/**  Which copy to write. */
+export type CopyKind = 
+/**  Everything, to bring back into a new memory. */
+"backup" | 
+/**  The profile and the memories as a page to read. */
+"readable";
+
+/**  A copy written. */
+export type CopyWritten = {
+	/**  Where. */
+	path: string,
+	/**  Its size in bytes. */
+	bytes: number | null,
 };
 
 /**  Who wrote a version of core.md. */
@@ -490,6 +596,14 @@ export type ItemView = {
 	pieces: Piece[],
 };
 
+/**  Whether keys can be kept on this computer. */
+export type KeyringState = {
+	/**  The system keyring answers. */
+	usable: boolean,
+	/**  Why it does not, and what to do instead; `None` when it does. */
+	said: string | null,
+};
+
 /**  Why a store answers by words alone for now. */
 export type LexicalReason = 
 /**  The store has no embedder: it was made lexical-only, or switched to none. */
@@ -537,6 +651,26 @@ export type LlmStage =
 "refine" | 
 /**  Updating core.md. */
 "core_update";
+
+/**  What was found of an AI on this computer. */
+export type LocalAi = {
+	/**  Where it was looked for (`HAEMA_OLLAMA_URL`, else Ollama's own address). */
+	server: string,
+	/**  Whether Ollama answered there. */
+	running: boolean,
+	/**  Its installed models, text models first. */
+	models: LocalModel[],
+};
+
+/**  One model installed in Ollama. */
+export type LocalModel = {
+	/**  Its name as Ollama knows it (`llama3.1:8b`), which is what `llm.model` is set to. */
+	name: string,
+	/**  Its size on disk in bytes (0 when Ollama does not say). */
+	size_bytes: number | null,
+	/**  Whether it makes embeddings (for search) rather than text. */
+	embedding: boolean,
+};
 
 /**
  *  The attributes of a memory. Every field is optional; a memory without any behaves as
@@ -817,6 +951,13 @@ export type ReviewPolicy =
  */
 "guarded";
 
+/**  What a connection is for. */
+export type Role = 
+/**  The LLM that splits, merges and updates the profile. */
+"llm" | 
+/**  The embedding model that search by meaning uses. */
+"embedder";
+
 /**  One search result. */
 export type SearchHit = {
 	/**
@@ -904,6 +1045,21 @@ export type SectionChange = {
 	diff: Piece[],
 };
 
+/**  Where an AI (or a search model) runs. */
+export type Service = 
+/**  No AI: what is added is kept as given (for search: by words only). */
+"none" | 
+/**  The model that comes with haema, run on this computer (search models only). */
+"builtin" | 
+/**  An Ollama server on this computer. */
+"this_computer" | 
+/**  OpenAI's API. */
+"openai" | 
+/**  Google's Gemini API. */
+"gemini" | 
+/**  Any other OpenAI-compatible service, at its base URL. */
+"other";
+
 /**  The file a setting can be written in. */
 export type SettingFile = 
 /**  `<store>/haema.toml`: the store's own settings. */
@@ -942,6 +1098,8 @@ export type Source =
 "file" | 
 /**  The user's `config.toml`. */
 "user_file" | 
+/**  The OS keyring (API keys only; see [`crate::keys`]). */
+"keyring" | 
 /**  Built in. */
 "default";
 
@@ -958,6 +1116,16 @@ export type StoreEntry = {
 	error: string | null,
 	/**  Whether it is the open one. */
 	open: boolean,
+};
+
+/**  Where the open store lives and how much room it takes. */
+export type StoreFacts = {
+	/**  Its folder. */
+	dir: string,
+	/**  The bytes of every file in it. */
+	bytes: number | null,
+	/**  A file name to offer for a backup (in the home folder, dated). */
+	suggested_backup: string,
 };
 
 /**  A short description of an open store. */
