@@ -7,7 +7,7 @@ import { applyTheme, loadTheme, nextTheme, THEME_WORDS, type ThemeChoice } from 
 import { type Undoable, UndoStack } from "./logic/undo";
 import { storeName } from "./logic/words";
 
-export type ViewName = "latest" | "search" | "review" | "core" | "history" | "stores" | "settings";
+export type ViewName = "latest" | "search" | "review" | "core" | "history" | "stores" | "settings" | "setup";
 
 export interface View {
   element: HTMLElement;

@@ -200,3 +200,23 @@ describe("strengthWords", () => {
     expect(strengthWords(0)).toBe("a faint match");
   });
 });
+
+describe("connecting an AI, in words", () => {
+  it("words what was found on this computer and what a choice misses", async () => {
+    const { localAiWords, missingWords, connectionOf, keyWords, cutoffWords, sizeWords } = await import("./connect");
+    expect(localAiWords({ server: "http://127.0.0.1:11434", running: false, models: [] }, "llm").usable).toBe(false);
+    const running = { server: "s", running: true, models: [{ name: "nomic-embed-text", size_bytes: 1, embedding: true }] };
+    expect(localAiWords(running, "llm").text).toContain("ollama pull llama3.1:8b");
+    expect(localAiWords(running, "embedder").text).toBe("Ollama is running here with 1 model to choose from.");
+    expect(missingWords(connectionOf("llm", "this_computer", "", ""))).toBe("Choose one of the models on this computer.");
+    expect(missingWords(connectionOf("llm", "other", "m", "https://x/v1"))).toBeNull();
+    expect(connectionOf("embedder", "builtin", "ignored", "ignored")).toEqual({ role: "embedder", service: "builtin", model: null, address: null });
+    const state = { connection: { role: "llm" as const, service: "openai" as const, model: null, address: null }, model_in_force: "gpt-4o-mini", key_ending: "wxyz", key_from: "environment", needs_key: true };
+    expect(keyWords(state, "openai")).toContain("environment");
+    expect(keyWords(state, "gemini")).toBe("No key is saved for this service yet.");
+    expect(cutoffWords(0.1)).toMatch(/^Strict/);
+    expect(cutoffWords(0.25)).toMatch(/^Balanced/);
+    expect(sizeWords(4.92e9)).toBe("4.9 GB");
+    expect(sizeWords(null)).toBe("");
+  });
+});

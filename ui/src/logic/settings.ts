@@ -77,6 +77,8 @@ export function sourceWords(line: SettingLine): string {
       return "Set in this memory's haema.toml";
     case "user_file":
       return "Set in your user settings (config.toml)";
+    case "keyring":
+      return "Saved in this computer's keyring";
     case "default":
       return "Default";
   }

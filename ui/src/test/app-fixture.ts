@@ -7,6 +7,7 @@ import { latestView } from "../views/latest";
 import { reviewView } from "../views/review";
 import { searchView } from "../views/search";
 import { settingsView } from "../views/settings";
+import { setupStepView } from "../views/setup-step";
 import { storesView } from "../views/stores";
 import { Backend, NOW, settle } from "./backend";
 
@@ -19,7 +20,7 @@ export async function startApp(setup: (b: Backend) => void = () => {}, view?: Vi
   document.body.append(root);
   const app = new App(
     root,
-    { latest: latestView, search: searchView, review: reviewView, core: coreView, history: historyView, stores: storesView, settings: settingsView },
+    { latest: latestView, search: searchView, review: reviewView, core: coreView, history: historyView, stores: storesView, settings: settingsView, setup: setupStepView },
     firstRunView,
     () => NOW,
   );

@@ -1,7 +1,7 @@
 // A small in-memory stand-in for the Rust side, behind @tauri-apps/api's mockIPC: enough
 // state for the views' logic to be tested (the real app is driven by the e2e tests).
 import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
-import type { ChangesetView, CoreView, MemoryRecord, Section, SectionChange, SettingLine, StoreEntry, StoreInfo, StoreSettings } from "../api";
+import type { AiSetup, ChangesetView, Connection, ConnectionState, CoreView, LocalAi, MemoryRecord, ReviewPolicy, Section, SectionChange, Service, SettingLine, StoreEntry, StoreInfo, StoreSettings } from "../api";
 
 export interface Call {
   cmd: string;
@@ -126,6 +126,26 @@ export function storeSettings(dir = "/home/ann/.local/share/haema/default"): Sto
   };
 }
 
+/** What `ai_setup` reports of a store with no AI, the built-in search model and a usable
+ * keyring. */
+export function aiSetup(): AiSetup {
+  const state = (role: "llm" | "embedder", service: Service, model: string): ConnectionState => ({
+    connection: { role, service, model: null, address: null },
+    model_in_force: model,
+    key_ending: null,
+    key_from: null,
+    needs_key: false,
+  });
+  return {
+    llm: state("llm", "none", ""),
+    embedder: state("embedder", "builtin", "sentence-transformers/all-MiniLM-L6-v2"),
+    review: "guarded",
+    merge_distance_cutoff: 0.25,
+    keyring: { usable: true, said: null },
+    overridden: [],
+  };
+}
+
 export class Backend {
   calls: Call[] = [];
   open: StoreInfo | null = storeInfo();
@@ -143,6 +163,11 @@ export class Backend {
   sectionHistory: SectionChange[] = [];
   stores: StoreEntry[] = [];
   settings: StoreSettings = storeSettings();
+  setup: AiSetup = aiSetup();
+  local: LocalAi = { server: "http://127.0.0.1:11434", running: false, models: [] };
+  /** The key the fake service takes; any other is refused. */
+  rightKey = "sk-right-key-1234";
+  copies: Array<{ path: string; kind: string }> = [];
   failOn = new Map<string, { kind: string; message: string; remedy?: unknown }>();
   nextChangeset = 100;
 
@@ -222,6 +247,48 @@ export class Backend {
         return { added: 3, skipped: 1, changeset: 55 };
       case "settings":
         return this.settings;
+      case "ai_setup":
+        return this.setup;
+      case "local_ai":
+        return this.local;
+      case "test_connection": {
+        const connection = args.connection as Connection;
+        const key = (args.key as string | null) ?? null;
+        if (connection.service === "openai" && key !== this.rightKey) {
+          return { ok: false, said: "The service refused the key.", fix: "Check the key: copy it again from the service's website." };
+        }
+        return { ok: true, said: `The AI answered: openai:${connection.model ?? "gpt-4o-mini"} works.`, fix: null };
+      }
+      case "save_connection": {
+        const connection = args.connection as Connection;
+        const key = (args.key as string | null) ?? null;
+        const role = connection.role;
+        this.setup = {
+          ...this.setup,
+          [role]: {
+            connection,
+            model_in_force: connection.model ?? "gpt-4o-mini",
+            key_ending: key ? key.slice(-4) : this.setup[role].key_ending,
+            key_from: key ? "keyring" : this.setup[role].key_from,
+            needs_key: connection.service === "openai" || connection.service === "gemini",
+          },
+        };
+        return this.setup;
+      }
+      case "forget_saved_key": {
+        const role = (args.connection as Connection).role;
+        this.setup = { ...this.setup, [role]: { ...this.setup[role], key_ending: null, key_from: null } };
+        return this.setup;
+      }
+      case "set_setting":
+        if (args.name === "review") this.setup = { ...this.setup, review: args.value as ReviewPolicy };
+        if (args.name === "merge.distance_cutoff") this.setup = { ...this.setup, merge_distance_cutoff: Number(args.value) };
+        return this.setup;
+      case "store_facts":
+        return { dir: this.open?.dir ?? "", bytes: 2_400_000, suggested_backup: "/home/ann/haema-backup-2026-11-25.jsonl" };
+      case "write_copy":
+        this.copies.push({ path: args.path as string, kind: args.kind as string });
+        return { path: args.path, bytes: 5120 };
       case "forget_plan":
       case "forget": {
         const request = args.request as { memory_ids?: string[]; mentioning?: string | null };

@@ -17,7 +17,7 @@ export function firstRunView(app: App, status: AppStatus): HTMLElement {
   );
   startForm.addEventListener("submit", (e) => {
     e.preventDefault();
-    void app.openStore(newFolder.value.trim() || null, true);
+    void app.openStore(newFolder.value.trim() || null, true, "setup");
   });
   const openFolder = h("input", { id: "first-open", type: "text", value: status.default_exists ? suggested : "" });
   const open = h("button", { type: "submit", id: "first-open-button" }, "Open");

@@ -1,13 +1,26 @@
-// "How this memory is set up": every setting the core declares, grouped, each with its
-// value, where that value came from and, in small print, the line of a file or the
-// environment variable that changes it. Read-only: settings are changed in the files.
-import { api, type SettingLine, type StoreSettings } from "../api";
+// "How this memory is set up": first what a person changes here (the AI, search, when to
+// be asked, merge sensitivity, the memory's folder and copies of it), then every setting
+// the core declares, grouped, each with its value, where that value came from and, in
+// small print, the line of a file or the environment variable that changes it.
+import { api, type AiSetup, type SettingLine, type StoreSettings } from "../api";
 import type { App, View } from "../app";
 import { h } from "../dom";
+import { connectionSection } from "./connect";
 import { forgetPhraseForm } from "./forget";
+import { mergeSection, reviewSection, storeSection } from "./preferences";
 import { exampleLines, fileKey, fileName, settingGroups, settingLabel, sourceWords, valueWords } from "../logic/settings";
 
 export function settingsView(app: App): View {
+  // Every section shows what was saved last; saving one refreshes the others.
+  const show = (setup: AiSetup) => {
+    for (const section of [llm, embedder, review, merge]) section.render(setup);
+    void app.refresh();
+  };
+  const llm = connectionSection(app, "llm", show);
+  const embedder = connectionSection(app, "embedder", show);
+  const review = reviewSection(app, show);
+  const merge = mergeSection(app, show);
+  const store = storeSection(app);
   const file = h("p", { class: "path", id: "settings-file" });
   const missing = h("p", { class: "muted", id: "settings-file-missing", hidden: true }, "This file does not exist yet: create it. Until then every setting has its default.");
   const writing = h("div", {});
@@ -20,7 +33,7 @@ export function settingsView(app: App): View {
     h(
       "p",
       {},
-      "Settings cannot be changed in this window yet. To change one, edit this memory's settings file in a text editor, save it, then open the memory again:",
+      "The settings above are changed here. The others below are changed in this memory's settings file: edit it in a text editor, save it, then open the memory again:",
     ),
     file,
     missing,
@@ -70,8 +83,14 @@ export function settingsView(app: App): View {
     "section",
     { class: "view", "aria-labelledby": "settings-title" },
     h("h1", { id: "settings-title" }, "How this memory is set up"),
-    h("p", { class: "muted" }, "Every setting, what it is now and where that comes from."),
+    h("p", { class: "muted" }, "Connect an AI, choose when you are asked, and see every setting, what it is now and where that comes from."),
     reopen,
+    llm.element,
+    embedder.element,
+    review.element,
+    merge.element,
+    store.element,
+    h("h2", { id: "settings-all" }, "Every setting"),
     howTo,
     groups,
     h(
@@ -89,7 +108,10 @@ export function settingsView(app: App): View {
   return {
     element,
     async refresh() {
-      render(await api.settings());
+      const [shown, setup, facts] = await Promise.all([api.settings(), api.aiSetup(), api.storeFacts()]);
+      render(shown);
+      for (const section of [llm, embedder, review, merge]) section.render(setup);
+      store.render(facts);
     },
   };
 }
@@ -111,7 +133,7 @@ function writingHelp(shown: StoreSettings): HTMLElement[] {
     h(
       "p",
       {},
-      "Keys for online services are never written in a file: they come from environment variables set before haema starts, and this window never shows them in full.",
+      "Keys for online services are never written in a file: they are kept in this computer's keyring (saved with “Connect an AI” above) or come from environment variables set before haema starts, and this window never shows them in full.",
     ),
   );
   if (shown.user_file) {

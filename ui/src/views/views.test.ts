@@ -25,6 +25,11 @@ describe("first run", () => {
     button(root, "Start a new memory").click();
     await settle();
     expect(backend.named("open_store")[0]?.args).toEqual({ dir: "/home/ann/.local/share/haema/default", create: true });
+    // The next step offers to connect an AI, and can be skipped.
+    expect(text(root.querySelector("h1"))).toBe("Let your memory learn");
+    expect(root.querySelector<HTMLInputElement>("#llm-service-none")?.checked).toBe(true);
+    button(root, "Skip for now").click();
+    await settle();
     expect(text(root.querySelector("h1"))).toBe("Things your assistant remembers");
   });
 
@@ -398,7 +403,7 @@ describe("settings", () => {
     const { root, backend } = await start(undefined, "settings");
     expect(text(root.querySelector("h1"))).toBe("How this memory is set up");
     expect(text(root.querySelector("#settings-file"))).toBe("/home/ann/.local/share/haema/default/haema.toml");
-    expect(text(root.querySelector(".how-to"))).toContain("cannot be changed in this window yet");
+    expect(text(root.querySelector(".how-to"))).toContain("The settings above are changed here.");
     expect(root.querySelector(".how-to pre")?.textContent).toBe("[merge]\ntop_k = 5");
     expect(root.querySelector<HTMLElement>("#settings-file-missing")?.hidden).toBe(true);
     const groups = [...root.querySelectorAll(".setting-group h2")].map((g) => text(g));
