@@ -2,7 +2,8 @@
 # Drives the real desktop app through tauri-driver + WebKitWebDriver under Xvfb:
 # the journey (ui/e2e/journey.e2e.ts) on a fresh user's folders, a real merge from the demo
 # sample (ui/e2e/merge.e2e.ts), the start-up time with a 10,000-memory store
-# (ui/e2e/startup.e2e.ts), a store that keeps people apart (ui/e2e/people.e2e.ts), then, in a session of its own, the embedding model downloaded on
+# (ui/e2e/startup.e2e.ts), a store that keeps people apart (ui/e2e/people.e2e.ts), connecting
+# an AI with a key kept in a real Secret Service (ui/e2e/connect.e2e.ts), then, in a session of its own, the embedding model downloaded on
 # first use from a Hub on 127.0.0.1 (ui/e2e/model.e2e.ts with ui/e2e/fakehub.mjs).
 #
 #   tools/desktop-e2e.sh APP_BINARY HAEMA_CLI_BINARY
@@ -10,7 +11,8 @@
 # HAEMA_E2E_PORT picks tauri-driver's port (4444; WebKitWebDriver gets the next one); HAEMA_E2E_SCREENSHOTS the folder for
 # the screenshots (docs/screenshots).
 #
-# Needs Xvfb, WebKitWebDriver (Debian: xvfb, webkit2gtk-driver), tauri-driver on PATH
+# Needs Xvfb, WebKitWebDriver (Debian: xvfb, webkit2gtk-driver), gnome-keyring and
+# dbus-run-session (Debian: gnome-keyring, dbus), tauri-driver on PATH
 # (cargo install tauri-driver --locked) and ui/node_modules (npm ci in ui/).
 set -euo pipefail
 app=$(realpath "$1")
@@ -22,6 +24,7 @@ display=:$((90 + RANDOM % 9))
 cleanup() {
   [[ -n "${driver_pid:-}" ]] && kill "$driver_pid" 2>/dev/null || true
   [[ -n "${hub_pid:-}" ]] && kill "$hub_pid" 2>/dev/null || true
+  [[ -n "${ai_pid:-}" ]] && kill "$ai_pid" 2>/dev/null || true
   [[ -n "${xvfb_pid:-}" ]] && kill "$xvfb_pid" 2>/dev/null || true
   rm -rf "$work"
 }
@@ -88,6 +91,24 @@ driver_pid=$!
 wait_for_driver
 HAEMA_E2E_APP="$app" HAEMA_E2E_TEAM_STORE="$work/team" TAURI_DRIVER_URL="http://127.0.0.1:$port" \
   npx vitest run --config vitest.e2e.config.ts e2e/people.e2e.ts || status=$?
+
+# Connecting an AI without a terminal (ui/e2e/connect.e2e.ts): a session of its own with
+# fresh folders, a real Secret Service (tools/with-keyring.sh) and an AI on 127.0.0.1
+# (ui/e2e/fakeai.mjs); the default review policy, so the AI's merge waits for approval.
+kill "$driver_pid" 2>/dev/null || true
+wait "$driver_pid" 2>/dev/null || true
+driver_pid=
+export FAKEAI_KEY="sk-e2e-right-key-$RANDOM-7Q4Z"
+node "$here/ui/e2e/fakeai.mjs" >"$work/ai.url" 2>"$work/ai.log" &
+ai_pid=$!
+for _ in $(seq 50); do [[ -s "$work/ai.url" ]] && break; sleep 0.1; done
+mkdir -p "$work/data4" "$work/config4"
+env -u HAEMA_REVIEW DISPLAY=$display XDG_DATA_HOME="$work/data4" XDG_CONFIG_HOME="$work/config4" \
+  HAEMA_OLLAMA_URL="$(cat "$work/ai.url")" HAEMA_E2E_AI="$(cat "$work/ai.url")" HAEMA_E2E_APP="$app" \
+  HAEMA_E2E_CLI="$cli" HAEMA_E2E_STORE="$work/data4/haema/default" HAEMA_E2E_FOLDERS="$work/data4:$work/config4" \
+  HAEMA_E2E_PORT="$port" HAEMA_E2E_LOG="$work/driver4.log" \
+  "$here/tools/with-keyring.sh" "$here/ui/e2e/connect-session.sh" || status=$?
+kill "$ai_pid" 2>/dev/null || true
 
 # The embedding model on first use (ui/e2e/model.e2e.ts): a session of its own whose app
 # reaches a Hugging Face Hub on 127.0.0.1 serving the test model (HAEMA_TEST_MODEL_DIR).

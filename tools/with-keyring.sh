@@ -13,6 +13,10 @@ fi
 shift
 home=$(mktemp -d)
 trap 'kill "${GNOME_KEYRING_PID:-}" 2>/dev/null || true; rm -rf "$home"' EXIT
+# The daemon keeps its keyring in a folder of its own; the command gets the caller's
+# XDG_DATA_HOME back.
+had_data=${XDG_DATA_HOME+x}
+data=${XDG_DATA_HOME-}
 export XDG_DATA_HOME="$home/data" XDG_RUNTIME_DIR="$home/run"
 mkdir -p "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR"
 chmod 700 "$XDG_RUNTIME_DIR"
@@ -20,4 +24,5 @@ chmod 700 "$XDG_RUNTIME_DIR"
 eval "$(printf 'haema-test\n' | gnome-keyring-daemon --unlock --components=secrets)"
 eval "$(gnome-keyring-daemon --start --components=secrets)"
 export GNOME_KEYRING_CONTROL GNOME_KEYRING_PID HAEMA_TEST_KEYRING=1
+if [[ -n "$had_data" ]]; then export XDG_DATA_HOME="$data"; else unset XDG_DATA_HOME; fi
 "$@"

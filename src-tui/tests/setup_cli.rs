@@ -43,7 +43,7 @@ async fn an_ai_on_this_computer_is_picked_from_its_models_tested_and_saved() {
         "{said}"
     );
     assert!(
-        said.contains("ok: The AI answered: openai:llama3.1:8b works."),
+        said.contains("ok: The AI answered: llama3.1:8b works."),
         "{said}"
     );
     let file = file_of(&store);
@@ -97,7 +97,7 @@ async fn a_refused_key_is_told_then_a_right_one_works_and_no_keyring_keeps_it_no
     assert!(out.status.success(), "{said}");
     assert!(said.contains(&format!("nothing answers at {closed}")), "{said}");
     assert!(said.contains("not yet: The service refused the key."), "{said}");
-    assert!(said.contains("ok: The AI answered: openai:mixtral works."), "{said}");
+    assert!(said.contains("ok: The AI answered: mixtral works."), "{said}");
     // Without a Secret Service (this process has no D-Bus session) the key is not kept.
     assert!(said.contains("The key could not be kept"), "{said}");
     let sent = service.received();

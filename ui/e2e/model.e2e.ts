@@ -23,6 +23,8 @@ describe.skipIf(hub === "")("the embedding model on first use", () => {
   it("downloads the model in the background with a progress bar", async () => {
     expect(await session.waitText("h1", "Welcome to haema")).toBe("Welcome to haema");
     await session.click(await session.find("#first-start"));
+    await session.waitText("h1", "Let your memory learn");
+    await session.clickButton("Skip for now");
     await session.waitText("h1", "Things your assistant remembers");
     await session.waitText(".progress", "Downloading the model that lets search understand meaning", 15_000);
     await session.saveScreenshot("model-download");

@@ -63,7 +63,10 @@ export class Session {
     return (await call(this.base, "GET", this.path(`/element/${element}/text`))) as string;
   }
 
+  /** Clicks an element as a person would, after scrolling it to the middle of the window
+   * (the sticky header would otherwise cover what WebKit scrolls to the top). */
   async click(element: string): Promise<void> {
+    await this.script(`arguments[0].scrollIntoView({ block: "center" });`, [{ [ELEMENT]: element }]);
     await call(this.base, "POST", this.path(`/element/${element}/click`), {});
   }
 

@@ -344,7 +344,7 @@ export type ChangesetView = {
 export type CheckOutcome = {
 	/**  Whether it worked. */
 	ok: boolean,
-	/**  What happened, in a sentence (`The AI answered: openai:llama3.1 works.`). */
+	/**  What happened, in a sentence (`The AI answered: llama3.1 works.`). */
 	said: string,
 	/**  What to do about it when it did not work. */
 	fix: string | null,

@@ -14,7 +14,7 @@ use crate::{Error, Settings};
 pub struct CheckOutcome {
     /// Whether it worked.
     pub ok: bool,
-    /// What happened, in a sentence (`The AI answered: openai:llama3.1 works.`).
+    /// What happened, in a sentence (`The AI answered: llama3.1 works.`).
     pub said: String,
     /// What to do about it when it did not work.
     pub fix: Option<String>,
@@ -80,7 +80,7 @@ pub async fn check_llm(settings: &Settings) -> CheckOutcome {
         schema: &schema,
     };
     match llm.generate_structured(request).await {
-        Ok(_) => CheckOutcome::worked(format!("The AI answered: {} works.", llm.id())),
+        Ok(_) => CheckOutcome::worked(format!("The AI answered: {} works.", model_of(&llm.id()))),
         Err(e) => failed_call(&e, settings.llm.model.as_deref()),
     }
 }
@@ -100,7 +100,7 @@ pub async fn check_embedder(settings: &Settings) -> CheckOutcome {
         Ok(vectors) => match vectors.first().map(Vec::len) {
             Some(n) if n == embedder.dims() => CheckOutcome::worked(format!(
                 "The search model answered: {} makes vectors of {n} numbers.",
-                embedder.id()
+                model_of(&embedder.id())
             )),
             Some(n) => CheckOutcome::failed(
                 format!(
@@ -128,6 +128,11 @@ fn check_local_embedder(settings: &Settings) -> CheckOutcome {
         )),
         Err(e) => not_built(&e),
     }
+}
+
+/// The model's name in a provider id (`openai:llama3.1:8b` → `llama3.1:8b`).
+fn model_of(id: &str) -> &str {
+    id.split_once(':').map_or(id, |(_, model)| model)
 }
 
 /// A provider that could not even be set up from these settings.

@@ -257,7 +257,7 @@ export class Backend {
         if (connection.service === "openai" && key !== this.rightKey) {
           return { ok: false, said: "The service refused the key.", fix: "Check the key: copy it again from the service's website." };
         }
-        return { ok: true, said: `The AI answered: openai:${connection.model ?? "gpt-4o-mini"} works.`, fix: null };
+        return { ok: true, said: `The AI answered: ${connection.model ?? "gpt-4o-mini"} works.`, fix: null };
       }
       case "save_connection": {
         const connection = args.connection as Connection;

@@ -1,0 +1,109 @@
+// Connecting an AI without a terminal, in the real window (tools/desktop-e2e.sh runs it in
+// a session of its own: fresh folders, a real Secret Service unlocked in a private D-Bus
+// session, and an AI on 127.0.0.1 from e2e/fakeai.mjs, Ollama-shaped at /api/tags and /v1,
+// OpenAI-shaped with a key at /openai/v1). A new memory offers the AI step; the AI on this
+// computer is found with its models and tested; another service refuses a wrong key, then
+// takes the right one, which goes to the keyring; what is typed next is merged by the AI
+// and waits for approval; the key is in no file and not in the window.
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { Session } from "./webdriver";
+
+const driver = process.env.TAURI_DRIVER_URL ?? "http://127.0.0.1:4444";
+const app = process.env.HAEMA_E2E_APP ?? "";
+const cli = process.env.HAEMA_E2E_CLI ?? "";
+const ai = process.env.HAEMA_E2E_AI ?? "";
+const key = process.env.FAKEAI_KEY ?? "";
+const folders = (process.env.HAEMA_E2E_FOLDERS ?? "").split(":").filter((f) => f !== "");
+const store = process.env.HAEMA_E2E_STORE ?? "";
+let session: Session;
+
+beforeAll(async () => {
+  if (ai !== "") session = await Session.start(driver, app);
+}, 30_000);
+
+afterAll(async () => {
+  await session?.end();
+});
+
+/** Every file under `dir`. */
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : [path];
+  });
+}
+
+async function setValue(css: string, value: string): Promise<void> {
+  const field = await session.find(css);
+  await session.script(`arguments[0].value = ""; arguments[0].dispatchEvent(new Event("input"));`, [
+    { "element-6066-11e4-a52e-4f735466cecf": field },
+  ]);
+  await session.type(field, value);
+}
+
+it.skipIf(ai === "")("offers to connect an AI on a new memory and finds the one on this computer", async () => {
+  await session.waitText("h1", "Welcome to haema");
+  await session.click(await session.find("#first-start"));
+  await session.waitText("h1", "Let your memory learn");
+  await session.click(await session.find("#llm-service-this_computer"));
+  await session.waitText("#llm-local-status", "Ollama is running here with 1 model");
+  expect(await session.text(await session.find("#llm-local-model"))).toContain("llama3.1:8b");
+  await session.click(await session.find("#llm-test"));
+  await session.waitText("#llm-outcome", "The AI answered: llama3.1:8b works.");
+  await session.saveScreenshot("connect-ai");
+});
+
+it.skipIf(ai === "")("tells a refused key, then saves the right one to the keyring only", async () => {
+  await session.click(await session.find("#llm-service-other"));
+  await setValue("#llm-address", `${ai}/openai/v1`);
+  await setValue("#llm-model", "gpt-e2e");
+  await setValue("#llm-key", "sk-e2e-wrong-key-0000");
+  await session.click(await session.find("#llm-test"));
+  await session.waitText("#llm-outcome", "The service refused the key.");
+  await setValue("#llm-key", key);
+  await session.click(await session.find("#llm-test"));
+  await session.waitText("#llm-outcome", "works");
+  await session.click(await session.find("#llm-save"));
+  await session.waitText("#llm-key-status", `ending in …${key.slice(-4)}`);
+  expect(await session.script(`return document.getElementById("llm-key").value;`)).toBe("");
+  await session.click(await session.find("#setup-continue"));
+  await session.waitText("h1", "Things your assistant remembers");
+});
+
+it.skipIf(ai === "")("merges what is typed next with what it knows, and waits for approval", async () => {
+  await session.type(await session.find("#remember-text"), "The user drinks green tea every morning.");
+  await session.clickButton("Remember");
+  await session.waitText(".notice", "Remembered");
+  await setValue("#remember-text", "The user drinks green tea every morning with honey.");
+  await session.clickButton("Remember");
+  await session.waitText(".notice", "waits for you there");
+  await session.waitText("nav button", "Review (1)");
+  await session.click(await session.find("nav [data-view=review]"));
+  await session.waitText("article.change", "before that: The user drinks green tea every morning");
+  await session.saveScreenshot("review-ai-merge");
+  await session.clickButton("Approve", "article.change");
+  await session.waitText(".notice", "Approved.");
+  await session.click(await session.find("nav [data-view=latest]"));
+  await session.waitText("main", "with honey (before that");
+});
+
+it.skipIf(ai === "")("keeps the key in the keyring only: not in the window, not in a file, and the CLI reads it", async () => {
+  const page = (await session.script("return document.documentElement.outerHTML;")) as string;
+  expect(page).not.toContain(key);
+  for (const folder of folders) {
+    for (const file of files(folder)) {
+      expect(readFileSync(file).includes(Buffer.from(key)), `the key is in ${file}`).toBe(false);
+    }
+  }
+  // The command line (and so `haema mcp`) reads the key the window saved.
+  const config = JSON.parse(execFileSync(cli, ["--store", store, "config", "--json"], { encoding: "utf8" })) as {
+    settings: Array<{ key: string; value: string; source: string }>;
+  };
+  const line = config.settings.find((l) => l.key === "llm.api_key");
+  expect(line?.source).toBe("keyring");
+  expect(line?.value.endsWith(key.slice(-4))).toBe(true);
+  expect(line?.value).not.toContain(key);
+});
