@@ -62,7 +62,8 @@ pub use config::{KeyList, ReviewPolicy, Settings, StoreScope, TuiSettings};
 pub use error::{Error, ErrorKind, Missing, Result, ReviewAction};
 pub use maintenance::{Check, CheckProblem, ReembedProgress, ReembedReport, doctor, reembed};
 pub use memory::{
-    EmbeddingBacklog, LexicalReason, Lineage, Memory, OpenOptions, OpenProgress, StoreInfo, StoreWatch, VectorRecall,
+    ANCESTRY_LIMIT, ActivityEvent, ActivityWho, Ancestry, AncestryNode, EmbeddingBacklog, LexicalReason, Lineage,
+    MadeBy, Memory, OpenOptions, OpenProgress, StoreInfo, StoreWatch, VectorRecall, WeekSummary,
 };
 pub use pipeline::AddInput;
 pub use review::{ChangesetView, ItemView, SectionChange, section_history};

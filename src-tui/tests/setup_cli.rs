@@ -42,10 +42,7 @@ async fn an_ai_on_this_computer_is_picked_from_its_models_tested_and_saved() {
         said.contains(&format!("Ollama at {}: llama3.1:8b", ollama.url())),
         "{said}"
     );
-    assert!(
-        said.contains("ok: The AI answered: llama3.1:8b works."),
-        "{said}"
-    );
+    assert!(said.contains("ok: The AI answered: llama3.1:8b works."), "{said}");
     let file = file_of(&store);
     assert!(file.contains("provider = \"openai\""), "{file}");
     assert!(file.contains(&format!("base_url = \"{}/v1\"", ollama.url())), "{file}");

@@ -8,6 +8,7 @@ mod deferred;
 mod edit;
 mod forget;
 mod history;
+mod insight;
 mod lineage;
 mod open;
 mod redact;
@@ -20,6 +21,7 @@ mod write;
 
 pub(crate) use core_sections::{finish_write as finish_core_write, mark_pending as mark_core_write};
 pub use deferred::EmbeddingBacklog;
+pub use insight::{ANCESTRY_LIMIT, ActivityEvent, ActivityWho, Ancestry, AncestryNode, MadeBy, WeekSummary};
 pub use lineage::Lineage;
 pub use open::{LexicalReason, OpenOptions, OpenProgress};
 pub use vector_recall::VectorRecall;
