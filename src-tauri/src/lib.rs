@@ -6,7 +6,8 @@
 //! [`live`] (refresh when another process writes), [`progress`] (events of long work),
 //! [`model`] (the embedding model fetched in the background), [`settings`] (every setting
 //! and where it came from), [`connect`] (connect an AI, the review policy, merge
-//! sensitivity), [`backup`] (the store's size, a backup or a readable copy to a file), [`forget`] (what a forget would remove, then the
+//! sensitivity), [`backup`] (the store's size, a backup or a readable copy to a file), [`pictures`]
+//! (activity, ancestry, the week), [`forget`] (what a forget would remove, then the
 //! forget),
 //! [`error`] (errors as `{kind, message, remedy}`), [`bindings`] (the window's generated
 //! TypeScript).
@@ -23,6 +24,7 @@ pub mod forget;
 pub mod live;
 pub mod memories;
 pub mod model;
+pub mod pictures;
 pub mod prefs;
 pub mod progress;
 pub mod review;
@@ -72,6 +74,9 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             connect::set_setting,
             backup::store_facts,
             backup::write_copy,
+            pictures::activity,
+            pictures::ancestry,
+            pictures::week_summary,
             forget::forget_plan,
             forget::forget,
             edits::update_memory,

@@ -46,30 +46,31 @@ async function setValue(css: string, value: string): Promise<void> {
 
 it.skipIf(ai === "")("offers to connect an AI on a new memory and finds the one on this computer", async () => {
   await session.waitText("h1", "Welcome to haema");
-  await session.click(await session.find("#first-start"));
+  await session.clickOn("#first-start");
   await session.waitText("h1", "Let your memory learn");
-  await session.click(await session.find("#llm-service-this_computer"));
+  await session.clickOn("#llm-service-this_computer");
   await session.waitText("#llm-local-status", "Ollama is running here with 1 model");
   expect(await session.text(await session.find("#llm-local-model"))).toContain("llama3.1:8b");
-  await session.click(await session.find("#llm-test"));
+  await session.clickOn("#llm-test");
   await session.waitText("#llm-outcome", "The AI answered: llama3.1:8b works.");
   await session.saveScreenshot("connect-ai");
+  expect(await session.accessibilityProblems()).toEqual([]);
 });
 
 it.skipIf(ai === "")("tells a refused key, then saves the right one to the keyring only", async () => {
-  await session.click(await session.find("#llm-service-other"));
+  await session.clickOn("#llm-service-other");
   await setValue("#llm-address", `${ai}/openai/v1`);
   await setValue("#llm-model", "gpt-e2e");
   await setValue("#llm-key", "sk-e2e-wrong-key-0000");
-  await session.click(await session.find("#llm-test"));
+  await session.clickOn("#llm-test");
   await session.waitText("#llm-outcome", "The service refused the key.");
   await setValue("#llm-key", key);
-  await session.click(await session.find("#llm-test"));
+  await session.clickOn("#llm-test");
   await session.waitText("#llm-outcome", "works");
-  await session.click(await session.find("#llm-save"));
+  await session.clickOn("#llm-save");
   await session.waitText("#llm-key-status", `ending in …${key.slice(-4)}`);
   expect(await session.script(`return document.getElementById("llm-key").value;`)).toBe("");
-  await session.click(await session.find("#setup-continue"));
+  await session.clickOn("#setup-continue");
   await session.waitText("h1", "Things your assistant remembers");
 });
 
@@ -81,13 +82,43 @@ it.skipIf(ai === "")("merges what is typed next with what it knows, and waits fo
   await session.clickButton("Remember");
   await session.waitText(".notice", "waits for you there");
   await session.waitText("nav button", "Review (1)");
-  await session.click(await session.find("nav [data-view=review]"));
+  await session.clickOn("nav [data-view=review]");
   await session.waitText("article.change", "before that: The user drinks green tea every morning");
   await session.saveScreenshot("review-ai-merge");
   await session.clickButton("Approve", "article.change");
   await session.waitText(".notice", "Approved.");
-  await session.click(await session.find("nav [data-view=latest]"));
+  await session.clickOn("nav [data-view=latest]");
   await session.waitText("main", "with honey (before that");
+});
+
+it.skipIf(ai === "")("pictures the week, the memory's ancestry and the activity, readable and accessible", async () => {
+  await session.waitText("#week-memories", "1 memory in use");
+  await session.waitText("#week-added", "added this week, 1 set aside");
+  await session.clickButton("Where this came from", ".memories .memory");
+  await session.clickButton("Its whole history", ".memories .memory");
+  await session.waitText(".ancestry", "It was built from 1 older memory.");
+  await session.waitText(".ancestry .card.root", "with honey");
+  await session.waitText(".ancestry button.card", "The user drinks green tea every morning.");
+  await session.waitText(".ancestry button.card", "replaced");
+  await session.saveScreenshot("ancestry");
+  const problems = (await session.accessibilityProblems()).map((p) => `memories: ${p}`);
+  // Walk to the ancestor: it becomes the root, with the way forward to what replaced it.
+  await session.clickOn(".ancestry button.card");
+  await session.waitText(".ancestry .card.root", "The user drinks green tea every morning.");
+  await session.clickButton("See what replaced it", ".ancestry");
+  await session.waitText(".ancestry .card.root", "with honey");
+
+  await session.clickOn("nav [data-view=history]");
+  await session.waitText("#activity-sentence", "decided by you");
+  await session.waitText("#activity-sentence", "kept without asking");
+  await session.saveScreenshot("history-activity");
+  problems.push(...(await session.accessibilityProblems()).map((p) => `history: ${p}`));
+  await session.clickButton("Theme: as the system");
+  await session.waitText("header", "Theme: light");
+  await session.clickButton("Theme: light");
+  await session.waitText("header", "Theme: dark");
+  problems.push(...(await session.accessibilityProblems()).map((p) => `history, dark: ${p}`));
+  expect(problems).toEqual([]);
 });
 
 it.skipIf(ai === "")("keeps the key in the keyring only: not in the window, not in a file, and the CLI reads it", async () => {

@@ -4,7 +4,6 @@
 // undo from the history → the settings. Saves screenshots for the README.
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Session, sleep } from "./webdriver";
@@ -27,7 +26,7 @@ it("welcomes a new user and creates the default memory", async () => {
   expect(await session.waitText("h1", "Welcome to haema")).toBe("Welcome to haema");
   await session.waitText(".kinds", "Long-term");
   await session.saveScreenshot("first-run");
-  await session.click(await session.find("#first-start"));
+  await session.clickOn("#first-start");
   // The AI step comes next; this journey keeps what is typed as it is (no AI).
   await session.waitText("h1", "Let your memory learn");
   await session.clickButton("Skip for now");
@@ -40,7 +39,7 @@ it("adds a memory, which waits for review, and approves it", async () => {
   await session.clickButton("Remember");
   await session.waitText(".notice", "waits for you there");
   await session.waitText("nav button", "Review (1)");
-  await session.click(await session.find("nav [data-view=review]"));
+  await session.clickOn("nav [data-view=review]");
   await session.waitText("article.change", "allergic to peanuts");
   await session.waitText("article.change ins", "peanuts");
   await session.saveScreenshot("review");
@@ -50,32 +49,32 @@ it("adds a memory, which waits for review, and approves it", async () => {
 });
 
 it("finds the approved memory by searching", async () => {
-  await session.click(await session.find("nav [data-view=search]"));
+  await session.clickOn("nav [data-view=search]");
   await session.type(await session.find("#search-query"), "peanuts");
   await session.waitText(".results li", "allergic to peanuts");
   await session.saveScreenshot("search");
 });
 
 it("edits a profile section and locks it", async () => {
-  await session.click(await session.find("nav [data-view=core]"));
-  await session.click(await session.find("#core-user-editbtn"));
+  await session.clickOn("nav [data-view=core]");
+  await session.clickOn("#core-user-editbtn");
   await session.type(await session.find("#core-user-edit"), "- Allergic to peanuts.");
-  await session.click(await session.find("#core-user-save"));
+  await session.clickOn("#core-user-save");
   await session.waitText(".notice", "Saved “About you”.");
   await session.waitText("[aria-labelledby=core-user-title]", "Allergic to peanuts.");
-  await session.click(await session.find("#core-user-lock"));
+  await session.clickOn("#core-user-lock");
   await session.waitText("[aria-labelledby=core-user-title] h2", "locked");
   await session.saveScreenshot("profile");
 });
 
 it("undoes the approved change from the history", async () => {
-  await session.click(await session.find("nav [data-view=history]"));
+  await session.clickOn("nav [data-view=history]");
   await session.waitText(".history > li", "You approved it");
   await session.clickButton("Undo this change", ".history > li");
   await session.waitText(".notice", "Undone.");
   await session.waitText(".history > li", "Undid an earlier change");
   await session.saveScreenshot("history");
-  await session.click(await session.find("nav [data-view=latest]"));
+  await session.clickOn("nav [data-view=latest]");
   await session.waitText(".memories", "Nothing yet.");
   // Undo the undo: the memory is back.
   await session.clickButton("Undo", ".notice");
@@ -84,7 +83,7 @@ it("undoes the approved change from the history", async () => {
 });
 
 it("shows every setting in words, with where each comes from", async () => {
-  await session.click(await session.find("nav [data-view=settings]"));
+  await session.clickOn("nav [data-view=settings]");
   await session.waitText("h1", "How this memory is set up");
   await session.waitText("#settings-file", "haema.toml");
   // tools/desktop-e2e.sh starts the app with HAEMA_REVIEW=review and HF_HUB_OFFLINE=1.
@@ -114,33 +113,33 @@ it.skipIf(cli === "")("shows what another process adds, live, in the dark theme"
   await session.clickButton("Theme: as the system");
   await session.clickButton("Theme: light");
   await session.waitText("header", "Theme: dark");
-  await session.click(await session.find("nav [data-view=review]"));
+  await session.clickOn("nav [data-view=review]");
   await session.waitText("article.change", "oat milk");
   await session.saveScreenshot("review-dark");
 });
 
 it.skipIf(store === "")("forgets a memory, then every mention of a phrase, and the words leave the disk", async () => {
-  await session.click(await session.find("nav [data-view=latest]"));
+  await session.clickOn("nav [data-view=latest]");
   await session.waitText(".memories", "allergic to peanuts");
   await session.clickButton("Forget…", ".memories .memory");
   await session.waitText("#forget-dialog", "Forget this memory for good?");
   await session.waitText("#forget-dialog", "allergic to peanuts");
   await session.waitText("#forget-dialog", "cannot be undone");
   expect(await session.script("return document.activeElement.id;")).toBe("forget-keep");
-  expect(await accessibilityProblems()).toEqual([]);
+  expect(await session.accessibilityProblems()).toEqual([]);
   await session.saveScreenshot("forget");
-  await session.click(await session.find("#forget-confirm"));
+  await session.clickOn("#forget-confirm");
   await session.waitText(".notice", "Forgotten for good: 1 memory");
   await session.waitText(".memories", "Nothing yet.");
   // The profile still says it in its own words: forget the phrase wherever it is written.
-  await session.click(await session.find("nav [data-view=settings]"));
+  await session.clickOn("nav [data-view=settings]");
   await session.type(await session.find("#settings-forget-phrase"), "peanuts");
   await session.clickButton("Forget everything that mentions it…");
   await session.waitText("#forget-dialog", "Forget everything that mentions “peanuts”?");
   await session.waitText("#forget-dialog", "of the profile");
-  await session.click(await session.find("#forget-confirm"));
+  await session.clickOn("#forget-confirm");
   await session.waitText(".notice", "Forgotten for good");
-  await session.click(await session.find("nav [data-view=history]"));
+  await session.clickOn("nav [data-view=history]");
   await session.waitText(".history > li", "for good");
   for (const name of readdirSync(store)) {
     const path = join(store, name);
@@ -149,27 +148,14 @@ it.skipIf(store === "")("forgets a memory, then every mention of a phrase, and t
   }
 });
 
-/** axe-core's WCAG 2 A/AA rules on the current view; the violations in words. */
-async function accessibilityProblems(): Promise<string[]> {
-  const source = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-  const result = (await session.scriptAsync(
-    `${source}
-     const done = arguments[arguments.length - 1];
-     axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } })
-       .then((r) => done(r.violations.map((v) => v.id + ": " + v.help + " (" + v.nodes.map((n) => n.target.join(" ")).join(", ") + ")")))
-       .catch((e) => done(["axe failed: " + e]));`,
-  )) as string[];
-  return result;
-}
-
 it("passes axe's WCAG 2.1 AA checks in every view, dark and light", async () => {
   const problems: string[] = [];
   for (const theme of ["dark", "light"]) {
     for (const view of ["latest", "search", "review", "core", "history", "stores", "settings"]) {
-      await session.click(await session.find(`nav [data-view=${view}]`));
+      await session.clickOn(`nav [data-view=${view}]`);
       await session.waitText("nav [aria-current=page]", "");
       await sleep(300);
-      problems.push(...(await accessibilityProblems()).map((p) => `${theme}/${view}: ${p}`));
+      problems.push(...(await session.accessibilityProblems()).map((p) => `${theme}/${view}: ${p}`));
     }
     if (theme === "dark") {
       await session.clickButton("Theme: dark");

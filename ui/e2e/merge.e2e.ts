@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 it.skipIf(store === "")("shows a real merge as before/after and decides it", async () => {
-  await session.click(await session.find("nav [data-view=review]"));
+  await session.clickOn("nav [data-view=review]");
   await session.waitText("article.change", "Thursdays");
   const marks = (await session.script(
     `const card = [...document.querySelectorAll("article.change")].find((c) => c.textContent.includes("Thursdays"));
@@ -40,12 +40,12 @@ it.skipIf(store === "")("shows a real merge as before/after and decides it", asy
   await session.type(area, "Mr. Lee's cello lessons are on Thursdays at 17:00.");
   await session.clickButton("Approve with my edits", "article.change");
   await session.waitText(".notice", "Approved with your edits.");
-  await session.click(await session.find("nav [data-view=search]"));
+  await session.clickOn("nav [data-view=search]");
   await session.type(await session.find("#search-query"), "cello lessons Thursdays");
   await session.waitText(".results li", "Mr. Lee's cello lessons are on Thursdays at 17:00.");
 
   // Reject the other; undo puts it back.
-  await session.click(await session.find("nav [data-view=review]"));
+  await session.clickOn("nav [data-view=review]");
   await session.waitText("article.change", "Seoul");
   await session.clickButton("Reject", "article.change");
   await session.waitText(".notice", "Rejected");

@@ -22,7 +22,7 @@ describe.skipIf(hub === "")("the embedding model on first use", () => {
 
   it("downloads the model in the background with a progress bar", async () => {
     expect(await session.waitText("h1", "Welcome to haema")).toBe("Welcome to haema");
-    await session.click(await session.find("#first-start"));
+    await session.clickOn("#first-start");
     await session.waitText("h1", "Let your memory learn");
     await session.clickButton("Skip for now");
     await session.waitText("h1", "Things your assistant remembers");
@@ -43,7 +43,7 @@ describe.skipIf(hub === "")("the embedding model on first use", () => {
     await session.type(await session.find("#remember-text"), "I am allergic to peanuts.");
     await session.clickButton("Remember");
     await session.waitText(".memories", "allergic to peanuts", 15_000);
-    await session.click(await session.find("nav [data-view=search]"));
+    await session.clickOn("nav [data-view=search]");
     await session.type(await session.find("#search-query"), "food allergy");
     const found = await session.waitText(".results li", "allergic to peanuts", 15_000);
     expect(found).toContain("meaning");

@@ -36,12 +36,12 @@ it.skipIf(store === "")("asks whose memories, then shows only that person's", as
   await session.waitText("#person-button", "Person: ann");
   expect(await page()).not.toContain("harbour");
 
-  await session.click(await session.find("nav [data-view=search]"));
+  await session.clickOn("nav [data-view=search]");
   await session.type(await session.find("#search-query"), "project");
   await session.waitText(".results li", "lighthouse survey");
   expect(await page()).not.toContain("harbour");
 
-  await session.click(await session.find("#person-button"));
+  await session.clickOn("#person-button");
   await choose("bob");
   await session.waitText("#person-button", "Person: bob");
   await session.waitText("main", "harbour crane");

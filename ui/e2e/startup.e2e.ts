@@ -21,7 +21,7 @@ it.skipIf(store === "")("starts to an interactive window in under 2 s with a big
     const session = await Session.start(driver, app, ["--store", store]);
     await session.find(".memories .memory", 10_000);
     // Interactive: the window answers a click on a tab by showing that view.
-    await session.click(await session.find("nav [data-view=core]"));
+    await session.clickOn("nav [data-view=core]");
     await session.waitText("h1", "What your assistant always knows");
     times.push(performance.now() - started);
     await session.end();

@@ -1,6 +1,7 @@
 // A small W3C WebDriver client (what tauri-driver speaks): sessions, elements, keys,
 // screenshots. Plain fetch, no browser-automation framework.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 
 const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
 
@@ -95,8 +96,26 @@ export class Session {
 
   /** Clicks the button whose text is `label` inside the first `within` element. */
   async clickButton(label: string, within = "body"): Promise<void> {
-    const el = await this.findWhere(`${within} button`, label);
-    await this.click(el);
+    await this.again(async () => this.click(await this.findWhere(`${within} button`, label)));
+  }
+
+  /** Finds `css` and clicks it. */
+  async clickOn(css: string): Promise<void> {
+    await this.again(async () => this.click(await this.find(css)));
+  }
+
+  /** Runs `step` again (up to three times) when a refresh of the view replaced the element
+   * it found before it could use it. */
+  private async again(step: () => Promise<void>): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await step();
+        return;
+      } catch (e) {
+        if (attempt >= 3 || !(e instanceof WebDriverError) || !e.message.includes("stale element")) throw e;
+        await sleep(100);
+      }
+    }
   }
 
   /** The first element matching `css` whose text is `label`, waiting for it. */
@@ -111,6 +130,18 @@ export class Session {
       if (Date.now() > deadline) throw new WebDriverError(`no “${css}” with text “${label}” within ${timeoutMs} ms`);
       await sleep(100);
     }
+  }
+
+  /** axe-core's WCAG 2.1 A/AA rules on what the window shows now; the violations in words. */
+  async accessibilityProblems(): Promise<string[]> {
+    const source = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+    return (await this.scriptAsync(
+      `${source}
+       const done = arguments[arguments.length - 1];
+       axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } })
+         .then((r) => done(r.violations.map((v) => v.id + ": " + v.help + " (" + v.nodes.map((n) => n.target.join(" ")).join(", ") + ")")))
+         .catch((e) => done(["axe failed: " + e]));`,
+    )) as string[];
   }
 
   /** Runs `body` in the window as an asynchronous script: it ends by calling

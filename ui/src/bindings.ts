@@ -110,6 +110,12 @@ export const commands = {
 	 *  written over).
 	 */
 	writeCopy: (path: string, kind: CopyKind) => __TAURI_INVOKE<CopyWritten>("write_copy", { path, kind }),
+	/**  Every change of the last `days` days (at most a year), oldest first, by who decided. */
+	activity: (days: number) => __TAURI_INVOKE<ActivityEvent[]>("activity", { days }),
+	/**  A memory and every memory it was built from. */
+	ancestry: (id: MemoryId) => __TAURI_INVOKE<Ancestry>("ancestry", { id }),
+	/**  The store over the last seven days. */
+	weekSummary: () => __TAURI_INVOKE<WeekSummary>("week_summary"),
 	/**
 	 *  What forgetting `request` would remove: the memories with their text (the ones asked
 	 *  for and the older ones they were built from), and how many changes and profile versions
@@ -159,6 +165,27 @@ export type AccessStats = {
 	last_accessed_ms: number | null,
 };
 
+/**  One change, when it was decided (or made, while it waits) and by whom. */
+export type ActivityEvent = {
+	/**  Unix milliseconds. */
+	at_ms: number,
+	/**  Who decided it. */
+	who: ActivityWho,
+};
+
+/**  Who decided a change, as the activity picture groups it. */
+export type ActivityWho = 
+/**  A person approved, rejected, edited or forgot. */
+"you" | 
+/**  Kept without asking anyone (the review policy let it through). */
+"ai" | 
+/**  Brought in by an import. */
+"import" | 
+/**  The undo of an earlier change. */
+"undo" | 
+/**  Still waiting for a person. */
+"waiting";
+
 /**  What [`Memory::add`](crate::Memory::add) did (see its example). */
 export type AddOutcome = {
 	/**  The changeset, or `None` when the input was empty. */
@@ -202,6 +229,28 @@ export type AiSetup = {
 	 *  their setting (`HAEMA_LLM_MODEL` → `llm.model`).
 	 */
 	overridden: string[],
+};
+
+/**  A memory and every memory it was built from, back to the first ones. */
+export type Ancestry = {
+	/**  The memory asked about. */
+	root: MemoryId,
+	/**  It and its ancestors, nearest first. */
+	nodes: AncestryNode[],
+	/**  True when there were more ancestors than were followed. */
+	truncated: boolean,
+};
+
+/**  One memory in an ancestry: what it says and which memories it was made from. */
+export type AncestryNode = {
+	/**  The memory, in any status. */
+	memory: MemoryRecord,
+	/**  The change that made it; `None` for a memory older than changesets. */
+	made_by: MadeBy | null,
+	/**  The memories that change replaced to make it (its parents in the picture). */
+	parents: MemoryId[],
+	/**  The memories that replaced it, when it is no longer active. */
+	successors: MemoryId[],
 };
 
 /**  What the first screen needs to know. */
@@ -670,6 +719,18 @@ export type LocalModel = {
 	size_bytes: number | null,
 	/**  Whether it makes embeddings (for search) rather than text. */
 	embedding: boolean,
+};
+
+/**  The change that made a memory, in brief. */
+export type MadeBy = {
+	/**  Its id. */
+	changeset: ChangesetId,
+	/**  What made it. */
+	kind: ChangesetKind,
+	/**  Who decided it. */
+	decided_by: DecidedBy | null,
+	/**  When it was made (Unix milliseconds). */
+	at_ms: number,
 };
 
 /**
@@ -1217,6 +1278,22 @@ export type Task =
 "forget";
 
 export type Value = null | boolean | number | string | Value[] | { [key in string]: Value };
+
+/**  How the store changed over a week. */
+export type WeekSummary = {
+	/**  Memories in use now. */
+	active: number,
+	/**  Changes waiting for a person. */
+	waiting: number,
+	/**  Memories the changes of the week added. */
+	added: number,
+	/**  Memories the changes of the week set aside (replaced or deleted). */
+	removed: number,
+	/**  New versions of the profile this week. */
+	profile_versions: number,
+	/**  Lines of the profile that differ from a week ago (added or gone). */
+	profile_lines_changed: number,
+};
 
 /* Tauri Specta runtime */
 type EventEmit<T> = [T] extends [null] ? () => Promise<void> : (payload: T) => Promise<void>;

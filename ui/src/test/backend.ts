@@ -1,7 +1,7 @@
 // A small in-memory stand-in for the Rust side, behind @tauri-apps/api's mockIPC: enough
 // state for the views' logic to be tested (the real app is driven by the e2e tests).
 import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
-import type { AiSetup, ChangesetView, Connection, ConnectionState, CoreView, LocalAi, MemoryRecord, ReviewPolicy, Section, SectionChange, Service, SettingLine, StoreEntry, StoreInfo, StoreSettings } from "../api";
+import type { ActivityEvent, AiSetup, Ancestry, AncestryNode, ChangesetView, Connection, ConnectionState, CoreView, LocalAi, MemoryRecord, ReviewPolicy, Section, SectionChange, Service, SettingLine, StoreEntry, StoreInfo, StoreSettings, WeekSummary } from "../api";
 
 export interface Call {
   cmd: string;
@@ -146,6 +146,29 @@ export function aiSetup(): AiSetup {
   };
 }
 
+/** A memory made by merging two older ones, one of which was itself rewritten once. */
+function ancestryOf(memories: MemoryRecord[], id: string): Ancestry {
+  const made = (at: number) => ({ changeset: 7, kind: "add" as const, decided_by: "user" as const, at_ms: NOW - at });
+  const old = (mid: string, content: string, successors: string[]): AncestryNode => ({
+    memory: { ...memory(mid, content, 20), status: "superseded" },
+    made_by: made(40 * 86_400_000),
+    parents: mid === "m-tea" ? ["m-first"] : [],
+    successors,
+  });
+  const top = memories.find((m) => m.id === id) ?? memory(id, "unknown", 1);
+  if (id === "m-tea") return { root: id, nodes: [old("m-tea", "The user drinks tea", ["a"]), old("m-first", "The user likes warm drinks", ["m-tea"])], truncated: false };
+  return {
+    root: id,
+    nodes: [
+      { memory: top, made_by: made(86_400_000), parents: ["m-tea", "m-green"], successors: [] },
+      old("m-tea", "The user drinks tea", [id]),
+      old("m-green", "The user likes green things", [id]),
+      old("m-first", "The user likes warm drinks", ["m-tea"]),
+    ],
+    truncated: false,
+  };
+}
+
 export class Backend {
   calls: Call[] = [];
   open: StoreInfo | null = storeInfo();
@@ -168,6 +191,13 @@ export class Backend {
   /** The key the fake service takes; any other is refused. */
   rightKey = "sk-right-key-1234";
   copies: Array<{ path: string; kind: string }> = [];
+  events: ActivityEvent[] = [
+    { at_ms: NOW - 2 * 86_400_000, who: "ai" },
+    { at_ms: NOW - 2 * 86_400_000, who: "you" },
+    { at_ms: NOW - 60_000, who: "you" },
+    { at_ms: NOW - 30_000, who: "waiting" },
+  ];
+  week: WeekSummary = { active: 2, waiting: 1, added: 3, removed: 1, profile_versions: 2, profile_lines_changed: 4 };
   failOn = new Map<string, { kind: string; message: string; remedy?: unknown }>();
   nextChangeset = 100;
 
@@ -284,6 +314,12 @@ export class Backend {
         if (args.name === "review") this.setup = { ...this.setup, review: args.value as ReviewPolicy };
         if (args.name === "merge.distance_cutoff") this.setup = { ...this.setup, merge_distance_cutoff: Number(args.value) };
         return this.setup;
+      case "activity":
+        return this.events;
+      case "week_summary":
+        return this.week;
+      case "ancestry":
+        return ancestryOf(this.memories, args.id as string);
       case "store_facts":
         return { dir: this.open?.dir ?? "", bytes: 2_400_000, suggested_backup: "/home/ann/haema-backup-2026-11-25.jsonl" };
       case "write_copy":

@@ -8,10 +8,12 @@ import { when } from "../logic/time";
 import { historyActions, lookAgain, undoChange } from "../logic/actions";
 import { changeHeadline, inputWords, statusWords } from "../logic/words";
 import { beforeAfter, technical } from "./pieces";
+import { activityPicture } from "./pictures";
 
 export function historyView(app: App): View {
   const list = new PagedList<ChangesetView>((after, count) => api.history(after?.changeset.id ?? null, count), 30);
   const items = h("ol", { class: "history", "aria-label": "Changes, newest first" });
+  const picture = h("div", { class: "activity-box" });
   const more = h("button", { type: "button" }, "Show earlier changes");
   more.addEventListener("click", async () => {
     await list.more().catch((e: unknown) => app.fail(e));
@@ -29,13 +31,17 @@ export function historyView(app: App): View {
     { class: "view", "aria-labelledby": "history-title" },
     h("h1", { id: "history-title" }, "Everything that changed"),
     h("p", { class: "muted" }, "Every change is kept here and can be undone, except forgetting, which is for good."),
+    picture,
     items,
     more,
   );
   return {
     element,
     async refresh() {
-      await list.reload();
+      const [events] = await Promise.all([api.activity(30), list.reload()]);
+      const open = picture.querySelector("details")?.open ?? false;
+      picture.replaceChildren(activityPicture(events, app.now()));
+      if (open) picture.querySelector("details")?.setAttribute("open", "");
       render();
     },
   };

@@ -7,10 +7,12 @@ import { PagedList } from "../logic/paged";
 import { remember } from "../logic/actions";
 import { countWords } from "../logic/words";
 import { memoryRow } from "./memory-row";
+import { weekPicture } from "./pictures";
 
 export function latestView(app: App): View {
   const list = new PagedList<MemoryRecord>((after, count) => api.latest(after, count));
   const summary = h("p", { class: "muted" });
+  const week = h("div", { class: "week-box" });
   const items = h("ul", { class: "memories", "aria-label": "Memories, newest first" });
   const more = h("button", { type: "button" }, "Show older memories");
   more.addEventListener("click", async () => {
@@ -40,10 +42,19 @@ export function latestView(app: App): View {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) form.requestSubmit();
   });
 
+  // A refresh (after a change here or in another process) keeps the card of a memory that
+  // did not change, with what the person opened in it ("Where this came from", its history).
+  let rows = new Map<string, HTMLElement>();
   function render(): void {
     const total = app.store?.active ?? list.items.length;
     summary.textContent = total === 0 ? "" : `${countWords(total, "memory", "memories")}, newest first.`;
-    items.replaceChildren(...list.items.map((m) => memoryRow(app, m)));
+    const next = new Map<string, HTMLElement>();
+    for (const m of list.items) {
+      const key = JSON.stringify(m);
+      next.set(key, rows.get(key) ?? memoryRow(app, m));
+    }
+    rows = next;
+    items.replaceChildren(...rows.values());
     if (list.items.length === 0) {
       items.replaceChildren(h("li", { class: "empty" }, "Nothing yet. What your assistant learns appears here."));
     }
@@ -54,6 +65,7 @@ export function latestView(app: App): View {
     "section",
     { class: "view", "aria-labelledby": "latest-title" },
     h("h1", { id: "latest-title" }, "Things your assistant remembers"),
+    week,
     summary,
     form,
     items,
@@ -62,7 +74,8 @@ export function latestView(app: App): View {
   return {
     element,
     async refresh() {
-      await list.reload();
+      const [summaryOfWeek] = await Promise.all([api.weekSummary(), list.reload()]);
+      week.replaceChildren(weekPicture(summaryOfWeek));
       render();
     },
     focus: () => input.focus(),

@@ -9,6 +9,7 @@ import { attributeWords, statusWords } from "../logic/words";
 import { attributesForm } from "./attributes-form";
 import { confirmForget } from "./forget";
 import { beforeAfter } from "./pieces";
+import { ancestryPicture } from "./pictures";
 
 /** How often search and recall gave the assistant this memory, in words. */
 export function accessWords(access: AccessStats, now: number): string {
@@ -30,6 +31,13 @@ export function memoryRow(app: App, memory: MemoryRecord, note?: string): HTMLEl
         const lineage = await api.lineage(memory.id);
         const origin = lineage.origin;
         const waiting = (app.store?.dims ?? 0) > 0 && !lineage.memory.has_embedding;
+        const whole = h("button", { type: "button", class: "quiet", "aria-expanded": "false" }, "Its whole history");
+        whole.addEventListener("click", () => {
+          const shown = details.querySelector(".ancestry");
+          whole.setAttribute("aria-expanded", String(!shown));
+          if (shown) shown.remove();
+          else whole.after(ancestryPicture(app, memory.id));
+        });
         details.replaceChildren(
           h("p", { class: "meta access" }, accessWords(lineage.access, app.now())),
           ...(waiting ? [h("p", { class: "meta vector" }, "Search finds it by its words only until its search vector is made.")] : []),
@@ -41,6 +49,7 @@ export function memoryRow(app: App, memory: MemoryRecord, note?: string): HTMLEl
                 beforeAfter(origin),
               )
             : h("p", {}, "It was there before changes were recorded."),
+          whole,
         );
       } catch (e) {
         app.fail(e);
