@@ -265,3 +265,81 @@ async fn a_memory_is_changed_pinned_and_deleted_at_once_whatever_the_policy() {
     review::revert(state(), deleted.changeset.unwrap()).await.unwrap();
     assert_eq!(commands::latest(state(), None, 10).await.unwrap().len(), 1, "undone");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backup_and_a_page_are_written_to_new_files_only_and_the_backup_imports_whole() {
+    use haema_desktop::backup::{self, CopyKind};
+    let dir = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let app = app_with_store(dir.path()).await;
+    let state = || app.state::<AppState>();
+    let memory = state().memory().await.unwrap();
+    let id = memory
+        .add(vec!["The user keeps bees.".to_owned()])
+        .await
+        .unwrap()
+        .changeset
+        .unwrap();
+    memory.approve(id).await.unwrap();
+
+    let facts = backup::store_facts(state()).await.unwrap();
+    assert_eq!(facts.dir, dir.path());
+    assert!(facts.bytes > 0.0);
+    assert!(facts.suggested_backup.to_string_lossy().ends_with(".jsonl"));
+
+    let path = out.path().join("backup.jsonl");
+    let written = backup::write_copy(state(), path.clone(), CopyKind::Backup)
+        .await
+        .unwrap();
+    assert_eq!(written.path, path);
+    let page = backup::write_copy(state(), out.path().join("page.md"), CopyKind::Readable)
+        .await
+        .unwrap();
+    assert!(
+        std::fs::read_to_string(&page.path)
+            .unwrap()
+            .contains("The user keeps bees.")
+    );
+    // Nothing is ever written over, and a folder that is not there is said.
+    let again = backup::write_copy(state(), path.clone(), CopyKind::Readable)
+        .await
+        .unwrap_err();
+    assert_eq!(again.kind, Problem::Invalid);
+    assert!(again.message.contains("choose another name"), "{}", again.message);
+    let nowhere = backup::write_copy(state(), out.path().join("no/such/folder/x.jsonl"), CopyKind::Backup)
+        .await
+        .unwrap_err();
+    assert!(nowhere.message.contains("There is no folder"), "{}", nowhere.message);
+
+    // The backup brings the memory and its history back into a new memory.
+    let copy_dir = tempfile::tempdir().unwrap();
+    let copy = haema_core::Memory::open_with(copy_dir.path(), Default::default(), None, None)
+        .await
+        .unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let report = copy.import_jsonl(text.as_bytes()).await.unwrap();
+    assert_eq!(report.memories, 1);
+    assert_eq!(copy.get_latest(1, 10).await.unwrap(), ["The user keeps bees."]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_ai_settings_are_written_as_the_cli_reads_them() {
+    use haema_core::config::connect::{Connection, Role, Service};
+    use haema_core::keys::MemoryKeys;
+    let dir = tempfile::tempdir().unwrap();
+    let _app = app_with_store(dir.path()).await;
+    let keys = MemoryKeys::default();
+    let choice = Connection {
+        role: Role::Llm,
+        service: Service::ThisComputer,
+        model: Some("llama3.1:8b".into()),
+        address: None,
+    };
+    choice.save(dir.path(), None, &keys).unwrap();
+    let setup = haema_desktop::connect::ai_setup_of(dir.path(), &keys).unwrap();
+    assert_eq!(setup.llm.connection, choice);
+    assert_eq!(setup.review, haema_core::ReviewPolicy::Review);
+    let lines = haema_core::Settings::explain_with(dir.path(), None, |_| None).unwrap();
+    let model = lines.iter().find(|l| l.key == "llm.model").unwrap();
+    assert_eq!((model.value.as_str(), model.source), ("llama3.1:8b", Source::File));
+}

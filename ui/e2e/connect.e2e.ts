@@ -137,4 +137,8 @@ it.skipIf(ai === "")("keeps the key in the keyring only: not in the window, not 
   expect(line?.source).toBe("keyring");
   expect(line?.value.endsWith(key.slice(-4))).toBe(true);
   expect(line?.value).not.toContain(key);
+  // What the window saved is in haema.toml under the names the CLI documents.
+  const model = config.settings.find((l) => l.key === "llm.model");
+  expect([model?.value, model?.source]).toEqual(["gpt-e2e", "file"]);
+  expect(readFileSync(join(store, "haema.toml"), "utf8")).toContain(`base_url = "${ai}/openai/v1"`);
 });

@@ -265,7 +265,11 @@ impl Connection {
                 None => (Service::Openai, None),
                 Some(url) if url.starts_with(default_base_url(ProviderKind::Openai)) => (Service::Openai, None),
                 Some(url) if is_this_computer(url) => {
-                    (Service::ThisComputer, Some(url.trim_end_matches("/v1").to_owned()))
+                    let server = url.trim_end_matches("/v1");
+                    (
+                        Service::ThisComputer,
+                        (server != ollama::DEFAULT_URL).then(|| server.to_owned()),
+                    )
                 }
                 Some(url) => (Service::Other, Some(url.to_owned())),
             },
