@@ -126,7 +126,7 @@ fn keys_in_the_settings_file_are_refused() {
     .unwrap();
     let out = haema(dir.path(), &[], &["status"], None);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("environment only"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("the system keyring"), "{}", stderr(&out));
     assert!(!stderr(&out).contains("sk-secret"), "the key is never printed");
 }
 
