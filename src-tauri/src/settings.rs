@@ -1,6 +1,6 @@
 //! The settings view: every setting of the open store as the one registry declares it
 //! (`haema_core::config::SETTINGS`, the same lines as `haema config`), with its value in
-//! force, where that value came from and where it can be changed. Read-only for now.
+//! force, where that value came from and where it can be changed.
 
 use std::path::{Path, PathBuf};
 
@@ -53,8 +53,11 @@ pub fn store_settings(
 ) -> CommandResult<StoreSettings> {
     let dir = memory.dir();
     let file = Settings::file_path(dir);
-    let settings = Settings::explain_with(dir, user_file, &env)?;
-    let mut now = Settings::load_with(dir, user_file, &env)?;
+    // Keys come from the keyring as when the store was opened, so that a saved key is shown
+    // (masked, from `keyring`) and does not read as a change of settings.
+    let keys = haema_core::keys::from_env(&env);
+    let settings = Settings::explain_with_keys(dir, user_file, &env, &*keys)?;
+    let mut now = Settings::load_with_keys(dir, user_file, &env, &*keys)?;
     // The terminal UI's settings are read by the terminal UI, not by the open store.
     now.tui = memory.settings().tui.clone();
     Ok(StoreSettings {

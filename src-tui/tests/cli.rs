@@ -184,15 +184,7 @@ fn config_shows_sources_and_masks_keys() {
         ("HAEMA_LLM_API_KEY", "sk-secret-value-9876"),
     ];
     let report = json_of(&haema(dir.path(), &env, &["config", "--json"], None));
-    let find = |key: &str| {
-        report["settings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|l| l["key"] == key)
-            .unwrap()
-            .clone()
-    };
+    let find = |key: &str| setting_line(&report, key);
     assert_eq!(
         (find("review")["value"].as_str(), find("review")["source"].as_str()),
         (Some("review"), Some("file"))

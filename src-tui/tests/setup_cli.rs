@@ -53,15 +53,7 @@ async fn an_ai_on_this_computer_is_picked_from_its_models_tested_and_saved() {
 
     // What setup wrote is what `haema config` shows, from the file.
     let config = json_of(&haema(&store, &[], &["config", "--json"], None));
-    let line = |key: &str| {
-        config["settings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|l| l["key"] == key)
-            .unwrap()
-            .clone()
-    };
+    let line = |key: &str| setting_line(&config, key);
     assert_eq!(
         (
             line("llm.model")["value"].as_str(),

@@ -122,6 +122,11 @@ it.skipIf(ai === "")("pictures the week, the memory's ancestry and the activity,
 });
 
 it.skipIf(ai === "")("keeps the key in the keyring only: not in the window, not in a file, and the CLI reads it", async () => {
+  // Settings shows the key as saved in the keyring, masked, and sees no change to apply.
+  await session.clickOn("nav [data-view=settings]");
+  await session.waitText("#llm-key-status", `ending in …${key.slice(-4)}`);
+  await session.waitText('.setting[data-key="llm.api_key"] .source', "Saved in this computer's keyring");
+  expect(await session.script("return document.querySelector('.reopen').textContent;")).toBe("");
   const page = (await session.script("return document.documentElement.outerHTML;")) as string;
   expect(page).not.toContain(key);
   for (const folder of folders) {

@@ -53,6 +53,15 @@ pub fn contents(rows: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The line of setting `key` in `haema config --json`'s report.
+pub fn setting_line(report: &Value, key: &str) -> Value {
+    report["settings"]
+        .as_array()
+        .and_then(|lines| lines.iter().find(|l| l["key"] == key))
+        .cloned()
+        .expect("`haema config --json` lists every setting")
+}
+
 pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
