@@ -2,10 +2,12 @@
 
 use std::path::PathBuf;
 
+mod config;
 mod edit;
 mod memory_args;
 mod state;
 
+pub use config::{ConfigAction, ConfigArgs};
 pub use edit::{MemoryTarget, UpdateArgs};
 pub use memory_args::{AttributeArgs, FilterArgs};
 pub use state::{AgentArg, StateCommand};
@@ -112,35 +114,6 @@ pub enum Command {
     /// Measure haema's own speed on stores of n memories, built in-process with instant
     /// providers: add, search, latest, recall, open, disk and memory, vector recall.
     Bench(BenchArgs),
-}
-
-#[derive(Debug, Args)]
-#[command(args_conflicts_with_subcommands = true)]
-pub struct ConfigArgs {
-    /// Print JSON.
-    #[arg(long)]
-    pub json: bool,
-    #[command(subcommand)]
-    pub action: Option<ConfigAction>,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum ConfigAction {
-    /// Write a setting into the store's haema.toml, checked first; the rest of the file
-    /// (comments too) stays as it was.
-    Set {
-        /// The setting, as `haema config` names it (`review`, `llm.model`).
-        name: String,
-        /// Its value (`guarded`, `llama3.1:8b`, `0.3`).
-        value: String,
-    },
-    /// Remove a setting from haema.toml so its default applies again; `llm.api_key` or
-    /// `embedder.api_key` removes the key saved in the system keyring for the configured
-    /// service.
-    Unset {
-        /// The setting, as `haema config` names it.
-        name: String,
-    },
 }
 
 #[derive(Debug, Args)]
