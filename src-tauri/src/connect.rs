@@ -152,7 +152,7 @@ pub async fn test_connection(
 /// Saves `connection`: the key (when one is given) into the system keyring, the settings
 /// into the store's `haema.toml`, then opens the store again so that they are in force. A
 /// new search model first makes the vectors of every memory, with progress; if that fails,
-/// nothing is saved.
+/// the settings are not changed.
 #[tauri::command]
 #[specta::specta]
 pub async fn save_connection(
@@ -164,6 +164,11 @@ pub async fn save_connection(
     let memory = state.memory().await?;
     let dir = memory.dir().to_path_buf();
     let keys = keys();
+    // The key first: a keyring that refuses it leaves everything as it was, before any
+    // vectors are made again.
+    if let Some(key) = key.as_deref() {
+        connection.save_key(key, &*keys)?;
+    }
     if connection.role == Role::Embedder {
         let settings = Settings::load_with_keys(&dir, Settings::user_file_path().as_deref(), env, &*keys)?;
         let next = connection.applied_to(&settings, key.as_deref(), &*keys)?;
@@ -172,7 +177,7 @@ pub async fn save_connection(
             remake_vectors(&app, &dir, &next).await?;
         }
     }
-    connection.save(&dir, key.as_deref(), &*keys)?;
+    connection.save(&dir, None, &*keys)?;
     reopen(&app, &state, &dir).await?;
     ai_setup_of(&dir, &*keys)
 }

@@ -93,7 +93,7 @@ export const commands = {
 	 *  Saves `connection`: the key (when one is given) into the system keyring, the settings
 	 *  into the store's `haema.toml`, then opens the store again so that they are in force. A
 	 *  new search model first makes the vectors of every memory, with progress; if that fails,
-	 *  nothing is saved.
+	 *  the settings are not changed.
 	 */
 	saveConnection: (connection: Connection, key: string | null) => __TAURI_INVOKE<AiSetup>("save_connection", { connection, key }),
 	/**  Removes the key saved for `connection`'s service from the keyring. */

@@ -207,15 +207,29 @@ impl Connection {
     pub fn save(&self, store: &Path, key: Option<&str>, keys: &dyn KeyStore) -> Result<()> {
         let lines = self.setting_lines()?;
         let written: Vec<(&str, Option<&str>)> = lines.iter().map(|(n, v)| (*n, v.as_deref())).collect();
-        if let Some(key) = key.map(str::trim).filter(|k| !k.is_empty()) {
-            if key.chars().any(char::is_whitespace) {
-                return Err(Error::InvalidArgument(
-                    "the key has a space or a line break in it; copy it again, on its own".into(),
-                ));
-            }
-            keys.set(&self.account()?, key)?;
+        if let Some(key) = key {
+            self.save_key(key, keys)?;
         }
         Settings::write_settings(store, &written)
+    }
+
+    /// Saves `key` into the keyring under this choice's service, and nothing else; a blank
+    /// key saves nothing.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a key with a space or line break in it (a bad copy),
+    /// [`Error::Keyring`] when the keyring cannot take it.
+    pub fn save_key(&self, key: &str, keys: &dyn KeyStore) -> Result<()> {
+        let key = key.trim();
+        if key.is_empty() {
+            return Ok(());
+        }
+        if key.chars().any(char::is_whitespace) {
+            return Err(Error::InvalidArgument(
+                "the key has a space or a line break in it; copy it again, on its own".into(),
+            ));
+        }
+        keys.set(&self.account()?, key)
     }
 
     /// Removes the key saved for this choice's service; `false` when there was none.
