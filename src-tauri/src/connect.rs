@@ -114,9 +114,7 @@ pub struct LocalAi {
 #[tauri::command]
 #[specta::specta]
 pub async fn local_ai() -> CommandResult<LocalAi> {
-    let server = env("HAEMA_OLLAMA_URL")
-        .filter(|u| !u.trim().is_empty())
-        .unwrap_or_else(|| ollama::DEFAULT_URL.to_owned());
+    let server = ollama::server_from_env(env);
     Ok(match ollama::installed_models(&server).await {
         Ok(models) => LocalAi {
             server,

@@ -44,7 +44,7 @@ use serde::{Deserialize, Serialize};
 use crate::types::UnknownValue;
 use crate::{Error, Result};
 
-pub(crate) use build::{default_base_url, default_embed_model, default_llm_model};
+pub(crate) use build::{default_base_url, default_embed_model, default_llm_model, lacks_key};
 pub use explain::{SettingLine, Source, mask};
 pub use on_add::EmbedOnAdd;
 pub use registry::{ReadBy, SETTINGS, SettingFile, SettingSpec, dotted_leaves};

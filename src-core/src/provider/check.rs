@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::{ProviderError, ProviderErrorKind, StructuredRequest};
-use crate::config::ProviderKind;
+use crate::config::{ProviderKind, lacks_key};
 use crate::{Error, Settings};
 
 /// What a test call found.
@@ -62,6 +62,10 @@ fn for_a_check(settings: &Settings) -> Settings {
 /// ```
 pub async fn check_llm(settings: &Settings) -> CheckOutcome {
     let settings = for_a_check(settings);
+    let llm = &settings.llm;
+    if llm.provider != ProviderKind::None && lacks_key(llm.provider, llm.base_url.as_deref(), llm.api_key.as_deref()) {
+        return no_key();
+    }
     let llm = match settings.build_llm() {
         Ok(Some(llm)) => llm,
         Ok(None) => return CheckOutcome::worked("No AI is set: what is added is kept as it is given."),
@@ -90,6 +94,10 @@ pub async fn check_embedder(settings: &Settings) -> CheckOutcome {
     let settings = for_a_check(settings);
     if settings.embedder.kind() == ProviderKind::Local {
         return check_local_embedder(&settings);
+    }
+    let e = &settings.embedder;
+    if e.kind() != ProviderKind::None && lacks_key(e.kind(), e.base_url.as_deref(), e.api_key.as_deref()) {
+        return no_key();
     }
     let embedder = match settings.build_embedder() {
         Ok(Some(e)) => e,
@@ -137,16 +145,17 @@ fn model_of(id: &str) -> &str {
 
 /// A provider that could not even be set up from these settings.
 fn not_built(e: &Error) -> CheckOutcome {
-    let text = e.to_string();
-    if text.contains("needs an API key") {
-        return CheckOutcome::failed(
-            "This service needs an API key, and none is saved.",
-            "Paste the key the service gave you.",
-        );
-    }
     CheckOutcome::failed(
-        format!("These settings cannot be used: {text}."),
+        format!("These settings cannot be used: {e}."),
         "Fix the setting it names and test again.",
+    )
+}
+
+/// A service whose public API needs a key, with none given or saved.
+fn no_key() -> CheckOutcome {
+    CheckOutcome::failed(
+        "This service needs an API key, and none is saved.",
+        "Paste the key the service gave you.",
     )
 }
 

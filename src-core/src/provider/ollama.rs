@@ -43,6 +43,21 @@ struct Details {
     family: String,
 }
 
+/// The Ollama server to look at: `HAEMA_OLLAMA_URL` (as `env` reads it), else
+/// [`DEFAULT_URL`].
+///
+/// ```
+/// use haema_core::provider::ollama::{DEFAULT_URL, server_from_env};
+/// assert_eq!(server_from_env(|_| None), DEFAULT_URL);
+/// assert_eq!(server_from_env(|_| Some(" http://10.0.0.5:11434 ".into())), "http://10.0.0.5:11434");
+/// ```
+pub fn server_from_env(env: impl Fn(&str) -> Option<String>) -> String {
+    env("HAEMA_OLLAMA_URL")
+        .map(|u| u.trim().to_owned())
+        .filter(|u| !u.is_empty())
+        .unwrap_or_else(|| DEFAULT_URL.to_owned())
+}
+
 /// The base URL haema's OpenAI-compatible client uses for the Ollama at `server`.
 ///
 /// ```

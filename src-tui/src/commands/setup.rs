@@ -45,18 +45,11 @@ pub async fn run(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The Ollama server looked at: `HAEMA_OLLAMA_URL`, else Ollama's own address.
-pub fn ollama_server() -> String {
-    env("HAEMA_OLLAMA_URL")
-        .filter(|u| !u.trim().is_empty())
-        .unwrap_or_else(|| ollama::DEFAULT_URL.to_owned())
-}
-
 /// Asks for a service for `role` until a test call works or the person settles; saves it.
 /// Returns whether something was saved.
 async fn connect(dir: &Path, settings: &Settings, role: Role, keys: &dyn KeyStore) -> Result<bool> {
     let now = Connection::state(settings, role, env);
-    let server = ollama_server();
+    let server = ollama::server_from_env(env);
     let installed = ollama::installed_models(&server).await;
     let services = services_for(role);
     let labels: Vec<String> = services
