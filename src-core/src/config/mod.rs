@@ -32,6 +32,7 @@ mod edit;
 mod explain;
 mod keyring_keys;
 mod on_add;
+mod provider_kind;
 mod registry;
 mod remember;
 mod search;
@@ -41,12 +42,12 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::types::UnknownValue;
 use crate::{Error, Result};
 
 pub(crate) use build::{default_base_url, default_embed_model, default_llm_model, lacks_key};
 pub use explain::{SettingLine, Source, mask};
 pub use on_add::EmbedOnAdd;
+pub use provider_kind::ProviderKind;
 pub use registry::{ReadBy, SETTINGS, SettingFile, SettingSpec, dotted_leaves};
 pub use search::SearchSettings;
 pub use tui::{KeyList, TuiSettings};
@@ -78,55 +79,6 @@ closed_set! {
         /// Each memory belongs to one user: every read and write must say which user, and
         /// sees and changes only that user's memories and changes.
         PerUser = "per_user",
-    }
-}
-
-closed_set! {
-    /// Which LLM or embedding provider.
-    #[derive(Default)]
-    pub enum ProviderKind ("provider") {
-        /// None: no LLM (memories are stored as given) or no embedder (lexical search only).
-        #[default]
-        None = "none",
-        /// An OpenAI-compatible HTTP server.
-        Openai = "openai",
-        /// Google's Gemini API.
-        Gemini = "gemini",
-        /// A sentence-transformers model run on this machine (embedder only).
-        Local = "local",
-    }
-}
-
-impl ProviderKind {
-    /// A provider as a setting is written (an environment variable, a settings file, a
-    /// command-line flag): its spelling, with spaces around it, or nothing, which is
-    /// `none`. [`FromStr`](std::str::FromStr) takes the spellings alone.
-    ///
-    /// ```
-    /// use haema_core::config::ProviderKind;
-    /// assert_eq!(ProviderKind::from_setting(" openai ")?, ProviderKind::Openai);
-    /// assert_eq!(ProviderKind::from_setting("")?, ProviderKind::None);
-    /// assert!(ProviderKind::from_setting("anthropic").is_err());
-    /// # Ok::<(), haema_core::UnknownValue>(())
-    /// ```
-    pub fn from_setting(value: &str) -> std::result::Result<Self, UnknownValue> {
-        match value.trim() {
-            "" => Ok(Self::None),
-            spelling => spelling.parse(),
-        }
-    }
-
-    /// Reads a provider from a settings file as [`ProviderKind::from_setting`] does.
-    fn deserialize_setting<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        Self::from_setting(&text).map_err(serde::de::Error::custom)
-    }
-
-    /// [`ProviderKind::deserialize_setting`] for a provider that may be left unset.
-    fn deserialize_optional_setting<'de, D: serde::Deserializer<'de>>(
-        d: D,
-    ) -> std::result::Result<Option<Self>, D::Error> {
-        Self::deserialize_setting(d).map(Some)
     }
 }
 

@@ -24,6 +24,7 @@
 //! those reach the review as ordinary text.
 
 pub(crate) mod chars;
+mod cjk;
 pub(crate) mod fence;
 pub(crate) mod labels;
 pub(crate) mod markup;
@@ -60,7 +61,7 @@ pub fn detect(text: &str) -> Vec<HostileFinding> {
     let lower = folded.to_lowercase();
     let mut found: Vec<(HostileReason, String)> = Vec::new();
     let override_phrase =
-        pattern::first_match(&pattern::tokens(&lower), phrases::OVERRIDES).or_else(|| phrases::cjk_match(&lower));
+        pattern::first_match(&pattern::tokens(&lower), phrases::OVERRIDES).or_else(|| cjk::cjk_match(&lower));
     if let Some(phrase) = override_phrase {
         found.push((HostileReason::InstructionOverride, phrase));
     }

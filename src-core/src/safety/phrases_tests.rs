@@ -1,6 +1,7 @@
 //! The phrases against sentences that must and must not match.
 
 use super::*;
+use crate::safety::cjk::cjk_match;
 use crate::safety::pattern::{first_match, tokens};
 
 fn overrides(text: &str) -> Option<String> {
