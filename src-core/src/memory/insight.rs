@@ -1,7 +1,7 @@
 //! What the pictures of the desktop show: activity over time by who decided, a memory's
 //! whole ancestry across merges and edits, and how the store changed this week.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use serde::Serialize;
 
@@ -138,11 +138,11 @@ impl Memory {
     /// ```
     pub async fn ancestry(&self, id: &MemoryId) -> Result<Ancestry> {
         let mut nodes: Vec<AncestryNode> = Vec::new();
-        let mut seen: HashMap<MemoryId, ()> = HashMap::new();
+        let mut seen: HashSet<MemoryId> = HashSet::new();
         let mut queue = VecDeque::from([id.clone()]);
         let mut truncated = false;
         while let Some(next) = queue.pop_front() {
-            if seen.insert(next.clone(), ()).is_some() {
+            if !seen.insert(next.clone()) {
                 continue;
             }
             if nodes.len() >= ANCESTRY_LIMIT {
@@ -231,23 +231,19 @@ impl Memory {
 
 /// Who decided a change, and when; `None` for the bookkeeping of stale checks and re-runs.
 fn activity_of(s: &ChangesetSummary) -> Option<ActivityEvent> {
-    let at_ms = s.decided_at_ms.unwrap_or(s.created_at_ms);
-    let who = if s.status == ChangesetStatus::Pending {
-        ActivityWho::Waiting
+    // A change that waits counts when it was made; a decided one, when it was decided.
+    let (who, at_ms) = if s.status == ChangesetStatus::Pending {
+        (ActivityWho::Waiting, s.created_at_ms)
     } else if s.kind == ChangesetKind::Revert {
-        ActivityWho::Undo
+        (ActivityWho::Undo, s.decided_at_ms.unwrap_or(s.created_at_ms))
     } else {
-        match s.decided_by? {
+        let who = match s.decided_by? {
             DecidedBy::User => ActivityWho::You,
             DecidedBy::Auto => ActivityWho::Ai,
             DecidedBy::Import => ActivityWho::Import,
             DecidedBy::Check | DecidedBy::Rerun => return None,
-        }
-    };
-    let at_ms = if who == ActivityWho::Waiting {
-        s.created_at_ms
-    } else {
-        at_ms
+        };
+        (who, s.decided_at_ms.unwrap_or(s.created_at_ms))
     };
     Some(ActivityEvent { at_ms, who })
 }
