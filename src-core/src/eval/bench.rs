@@ -22,7 +22,7 @@ impl BenchStore {
     pub fn create(dir: &Path, n: usize, dims: usize) -> Result<Self> {
         let (store, _) = SqliteStore::open(dir)?;
         (&store as &dyn Backend).write(|tx| {
-            tx.create_vectors()?;
+            tx.create_vectors(dims)?;
             let changeset = tx.insert_changeset(&crate::Changeset::imported(
                 "bench store".into(),
                 Vec::new(),

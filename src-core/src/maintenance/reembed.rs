@@ -169,7 +169,7 @@ async fn reembed_with_lock(
                 let same =
                     tx.meta(MetaKey::ReembedTarget)?.as_deref() == Some(target.as_str()) && tx.has_staged_vectors()?;
                 if !same {
-                    tx.start_staging()?;
+                    tx.start_staging(dims)?;
                     tx.set_meta(MetaKey::ReembedTarget, &target)?;
                 }
                 Ok(same)

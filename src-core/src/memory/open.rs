@@ -435,7 +435,7 @@ pub(crate) fn check(store: &Store, configured: Option<(String, usize)>) -> Resul
                 // A new (or still empty) store takes the configured embedder.
                 tx.drop_vectors()?;
                 if configured_dims > 0 {
-                    tx.create_vectors()?;
+                    tx.create_vectors(configured_dims)?;
                 }
                 tx.set_meta(MetaKey::Embedder, &configured_id)?;
                 tx.set_meta(MetaKey::Dims, &configured_dims.to_string())?;

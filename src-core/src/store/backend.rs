@@ -282,8 +282,8 @@ pub(crate) trait Writer: Reader {
     /// indexed with.
     fn unindex_text(&self, rowid: i64, content: &str) -> Result<()>;
 
-    /// Starts keeping vectors (an empty set).
-    fn create_vectors(&self) -> Result<()>;
+    /// Starts keeping vectors of `dims` dimensions (an empty set).
+    fn create_vectors(&self, dims: usize) -> Result<()>;
     /// Stops keeping vectors: every vector is dropped (a re-embedding's staged ones stay;
     /// see [`Writer::drop_staging`]).
     fn drop_vectors(&self) -> Result<()>;
@@ -294,8 +294,8 @@ pub(crate) trait Writer: Reader {
     /// Marks a vector active or not (searches see active ones only); `false` when memory
     /// `rowid` has none.
     fn set_vector_active(&self, rowid: i64, active: bool) -> Result<bool>;
-    /// Starts (or restarts) a re-embedding's staged vectors, empty.
-    fn start_staging(&self) -> Result<()>;
+    /// Starts (or restarts) a re-embedding's staged vectors of `dims` dimensions, empty.
+    fn start_staging(&self, dims: usize) -> Result<()>;
     /// Drops a re-embedding's staged vectors.
     fn drop_staging(&self) -> Result<()>;
     /// Stages memory `rowid`'s new vector.

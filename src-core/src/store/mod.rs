@@ -10,6 +10,8 @@ mod access_log;
 pub(crate) mod backend;
 pub(crate) mod files;
 pub(crate) mod places;
+#[cfg(feature = "postgres")]
+pub(crate) mod postgres;
 mod scoped;
 pub(crate) mod sqlite;
 
@@ -71,9 +73,9 @@ impl Drop for Store {
 impl Store {
     /// Opens (creating when needed) the store in folder `dir`.
     pub fn open(dir: &Path) -> Result<Self> {
-        let (backend, notes) = sqlite::SqliteStore::open(dir)?;
+        let (backend, notes) = open_backend(dir)?;
         Ok(Self {
-            backend: Arc::new(backend),
+            backend,
             dir: dir.to_path_buf(),
             notes,
             scope: Scope::Whole,
@@ -209,6 +211,25 @@ impl Store {
     pub(crate) fn core_file(&self) -> Option<PathBuf> {
         self.backend.core_file()
     }
+}
+
+/// The backend of the store in `dir`: the PostgreSQL store a link folder names (see
+/// [`places::LINK_FILE`]), else the SQLite store of the folder.
+fn open_backend(dir: &Path) -> Result<(Arc<dyn Backend>, Vec<String>)> {
+    #[cfg(feature = "postgres")]
+    if let Some(address) = postgres::address::from_link(dir)? {
+        let (backend, notes) = postgres::PgStore::open(address)?;
+        return Ok((Arc::new(backend), notes));
+    }
+    #[cfg(not(feature = "postgres"))]
+    if dir.join(places::LINK_FILE).is_file() {
+        return Err(Error::InvalidArgument(format!(
+            "{} links to a PostgreSQL store, and this haema was built without PostgreSQL (the `postgres` feature)",
+            dir.display()
+        )));
+    }
+    let (backend, notes) = sqlite::SqliteStore::open(dir)?;
+    Ok((Arc::new(backend), notes))
 }
 
 /// Writes the access statistics `log` holds through `backend` (kept for the next flush when

@@ -8,20 +8,37 @@ use crate::{Error, Result};
 /// The file that makes a folder a store.
 const DATABASE: &str = "memory.db";
 
+/// The file that makes a folder a link to a store in PostgreSQL: its URL, without a
+/// password.
+pub(crate) const LINK_FILE: &str = "postgres.url";
+
 /// `$XDG_DATA_HOME/haema/default` (`~/.local/share/haema/default` on Linux): the store a
 /// front end opens when it is given none. `None` when this machine has no home folder.
 pub fn default_store_dir() -> Option<PathBuf> {
     directories::BaseDirs::new().map(|b| b.data_dir().join("haema").join("default"))
 }
 
-/// Whether `dir` holds a store (its `memory.db`).
+/// Whether `dir` holds a store (its `memory.db`) or links to one in PostgreSQL.
 pub fn is_store_dir(dir: &Path) -> bool {
-    dir.join(DATABASE).is_file()
+    dir.join(DATABASE).is_file() || dir.join(LINK_FILE).is_file()
+}
+
+/// Whether a store name is a PostgreSQL URL (`postgres://…` or `postgresql://…`).
+///
+/// ```
+/// assert!(haema_core::is_postgres_url("postgres://ann@db.example/team?schema=agents"));
+/// assert!(!haema_core::is_postgres_url("/srv/agent-memory"));
+/// ```
+pub fn is_postgres_url(name: &str) -> bool {
+    let lower = name.trim_start().to_ascii_lowercase();
+    lower.starts_with("postgres://") || lower.starts_with("postgresql://")
 }
 
 /// The folder a store name means: a full path as it is; a bare name (`work`) a store
 /// beside the default one (`$XDG_DATA_HOME/haema/work`), so people need not know where
-/// stores live.
+/// stores live; a PostgreSQL URL (`postgres://user@host/db?schema=name`) the link folder
+/// of that store on this machine (made when missing: it holds the URL without a password
+/// and this machine's settings for the store).
 ///
 /// ```
 /// use std::path::Path;
@@ -39,6 +56,9 @@ pub fn is_store_dir(dir: &Path) -> bool {
 /// [`Error::InvalidArgument`] for a relative path of more than one part (`a/b`, `./x`,
 /// `..`), and when there is no home folder to put a named store in.
 pub fn store_dir_for(name: &Path) -> Result<PathBuf> {
+    if let Some(url) = name.to_str().filter(|n| is_postgres_url(n)) {
+        return postgres_link(url);
+    }
     if name.is_absolute() {
         return Ok(name.to_path_buf());
     }
@@ -56,6 +76,25 @@ pub fn store_dir_for(name: &Path) -> Result<PathBuf> {
         .map(Path::to_path_buf)
         .ok_or_else(|| Error::InvalidArgument("there is no home folder to keep named stores in".into()))?;
     Ok(root.join(name))
+}
+
+/// The link folder of the PostgreSQL store at `url`: `pg-USER_HOST_PORT_DB_SCHEMA` beside
+/// the default store, made when missing (see [`LINK_FILE`]).
+#[cfg(feature = "postgres")]
+fn postgres_link(url: &str) -> Result<PathBuf> {
+    let root = default_store_dir()
+        .as_deref()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .ok_or_else(|| Error::InvalidArgument("there is no home folder to keep the store's link in".into()))?;
+    super::postgres::address::link_folder(url, &root)
+}
+
+#[cfg(not(feature = "postgres"))]
+fn postgres_link(_url: &str) -> Result<PathBuf> {
+    Err(Error::InvalidArgument(
+        "this haema was built without PostgreSQL (the `postgres` feature): it opens store folders only".into(),
+    ))
 }
 
 /// The store folders beside `open`, and `open` itself, sorted: what a front end offers to

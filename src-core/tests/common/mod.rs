@@ -28,8 +28,28 @@ pub fn settings(review: ReviewPolicy) -> Settings {
     }
 }
 
-pub async fn fixture(review: ReviewPolicy) -> Fixture {
+/// A folder for a new store: a plain one, or, when `HAEMA_TEST_POSTGRES` names a server
+/// (`.ci/run` starts one), the link folder of a new schema there, so that the same tests
+/// run on both backends.
+pub fn store_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
+    if let Ok(url) = std::env::var("HAEMA_TEST_POSTGRES") {
+        let schema = format!("t_{}", &uuid_like()[..16]);
+        let separator = if url.contains('?') { '&' } else { '?' };
+        haema_core::link_postgres_store(dir.path(), &format!("{url}{separator}schema={schema}")).unwrap();
+    }
+    dir
+}
+
+fn uuid_like() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos());
+    format!("{:016x}{:016x}", hasher.finish(), std::process::id())
+}
+
+pub async fn fixture(review: ReviewPolicy) -> Fixture {
+    let dir = store_dir();
     let llm = Arc::new(ScriptedLlm::new());
     let embedder = Arc::new(HashEmbedder::new(DIMS));
     let memory = Memory::open_with(dir.path(), settings(review), Some(llm.clone()), Some(embedder.clone()))
@@ -45,7 +65,7 @@ pub async fn fixture(review: ReviewPolicy) -> Fixture {
 
 /// A store with no LLM (memories are stored as given).
 pub async fn fixture_without_llm(review: ReviewPolicy) -> Fixture {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = store_dir();
     let llm = Arc::new(ScriptedLlm::new());
     let embedder = Arc::new(HashEmbedder::new(DIMS));
     let memory = Memory::open_with(dir.path(), settings(review), None, Some(embedder.clone()))

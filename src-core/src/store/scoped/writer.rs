@@ -195,8 +195,8 @@ impl<T: Writer + ?Sized> Writer for Scoped<'_, T> {
         self.inner.unindex_text(rowid, content)
     }
 
-    fn create_vectors(&self) -> Result<()> {
-        self.inner.create_vectors()
+    fn create_vectors(&self, dims: usize) -> Result<()> {
+        self.inner.create_vectors(dims)
     }
 
     fn drop_vectors(&self) -> Result<()> {
@@ -215,8 +215,8 @@ impl<T: Writer + ?Sized> Writer for Scoped<'_, T> {
         self.inner.set_vector_active(rowid, active)
     }
 
-    fn start_staging(&self) -> Result<()> {
-        self.inner.start_staging()
+    fn start_staging(&self, dims: usize) -> Result<()> {
+        self.inner.start_staging(dims)
     }
 
     fn drop_staging(&self) -> Result<()> {

@@ -403,7 +403,8 @@ impl Writer for Access<'_> {
         fts::delete(self.conn, rowid, content)
     }
 
-    fn create_vectors(&self) -> Result<()> {
+    /// SQLite keeps vectors of any length: `dims` is the store's to check.
+    fn create_vectors(&self, _dims: usize) -> Result<()> {
         vectors::create(self.conn)
     }
 
@@ -423,7 +424,7 @@ impl Writer for Access<'_> {
         vectors::set_active(self.conn, rowid, active)
     }
 
-    fn start_staging(&self) -> Result<()> {
+    fn start_staging(&self, _dims: usize) -> Result<()> {
         vectors::drop_table(self.conn, vectors::STAGING)?;
         vectors::create_table(self.conn, vectors::STAGING)
     }

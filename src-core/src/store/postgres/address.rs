@@ -1,0 +1,334 @@
+//! Where a PostgreSQL store is: its URL, its schema, and the password, found the way
+//! `psql` finds it (the URL, `PGPASSWORD`, `~/.pgpass`) or in the OS keyring. haema never
+//! writes a password anywhere: the link folder keeps the URL without it.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::{Mutex, PoisonError};
+
+use crate::store::places::LINK_FILE;
+use crate::{Error, Result};
+
+/// The schema a store uses when its URL names none.
+pub(crate) const DEFAULT_SCHEMA: &str = "haema";
+
+/// A PostgreSQL store's address, with its password when one was found.
+#[derive(Clone)]
+pub(crate) struct Address {
+    /// `postgres://user@host:port/db?schema=name`: no password, every part spelled out.
+    pub(crate) shown: String,
+    /// The schema that holds the store's tables.
+    pub(crate) schema: String,
+    pub(crate) config: tokio_postgres::Config,
+}
+
+impl std::fmt::Debug for Address {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.shown)
+    }
+}
+
+/// A variable of the environment, as the standard `PG*` ones are read.
+pub(crate) type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+impl Address {
+    /// Parses `url`, filling what it leaves out from the `PG*` variables as `psql` does.
+    pub(crate) fn parse(url: &str, env: Env<'_>) -> Result<Self> {
+        let bad = |why: String| {
+            Error::InvalidArgument(format!(
+                "“{}” is not a PostgreSQL URL haema can use: {why} (the form is postgres://user@host:5432/database?schema=name)",
+                without_password(url)
+            ))
+        };
+        let (base, query) = url.trim().split_once('?').unwrap_or((url.trim(), ""));
+        let mut schema = None;
+        let mut rest = Vec::new();
+        for pair in query.split('&').filter(|p| !p.is_empty()) {
+            match pair.split_once('=') {
+                Some(("schema", value)) => schema = Some(value.to_owned()),
+                _ => rest.push(pair),
+            }
+        }
+        let rebuilt = if rest.is_empty() {
+            base.to_owned()
+        } else {
+            format!("{base}?{}", rest.join("&"))
+        };
+        let mut config = tokio_postgres::Config::from_str(&rebuilt).map_err(|e| bad(e.to_string()))?;
+        if config.get_hosts().is_empty() {
+            config.host(env("PGHOST").as_deref().unwrap_or("localhost"));
+        }
+        if config.get_ports().is_empty()
+            && let Some(port) = env("PGPORT")
+        {
+            config.port(port.parse().map_err(|_| bad(format!("PGPORT “{port}” is not a port number")))?);
+        }
+        if config.get_user().is_none() {
+            let user = env("PGUSER").or_else(|| env("USER")).or_else(|| env("USERNAME"));
+            config.user(user.ok_or_else(|| bad("it names no user, and neither does PGUSER".into()))?);
+        }
+        if config.get_dbname().is_none() {
+            let user = config.get_user().unwrap_or_default().to_owned();
+            config.dbname(env("PGDATABASE").unwrap_or(user));
+        }
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(std::time::Duration::from_secs(10));
+        }
+        config.application_name("haema");
+        let schema = schema.unwrap_or_else(|| DEFAULT_SCHEMA.to_owned());
+        check_schema_name(&schema).map_err(bad)?;
+        let host = match config.get_hosts().first() {
+            Some(tokio_postgres::config::Host::Tcp(host)) => host.clone(),
+            #[cfg(unix)]
+            Some(tokio_postgres::config::Host::Unix(path)) => path.display().to_string(),
+            None => "localhost".to_owned(),
+        };
+        let port = config.get_ports().first().copied().unwrap_or(5432);
+        let shown = format!(
+            "postgres://{}@{}:{port}/{}?schema={schema}",
+            config.get_user().unwrap_or_default(),
+            if host.contains(':') { format!("[{host}]") } else { host },
+            config.get_dbname().unwrap_or_default()
+        );
+        Ok(Self { shown, schema, config })
+    }
+
+    /// The account its password is kept under in the OS keyring: the URL without the
+    /// schema or password (`postgres://user@host:port/db`).
+    pub(crate) fn keyring_account(&self) -> String {
+        self.shown.split_once('?').map_or(self.shown.as_str(), |(base, _)| base).to_owned()
+    }
+
+    /// Fills in the password when the URL has none: `PGPASSWORD`, then the password file
+    /// (`PGPASSFILE`, else `~/.pgpass`), then the OS keyring.
+    pub(crate) fn find_password(&mut self, env: Env<'_>) {
+        if self.config.get_password().is_some() {
+            return;
+        }
+        let found = env("PGPASSWORD")
+            .or_else(|| self.from_password_file(env))
+            .or_else(|| {
+                crate::keys::from_env(|k| env(k))
+                    .get(&self.keyring_account())
+                    .ok()
+                    .flatten()
+            });
+        if let Some(password) = found {
+            self.config.password(password);
+        }
+    }
+
+    fn from_password_file(&self, env: Env<'_>) -> Option<String> {
+        let file = env("PGPASSFILE")
+            .map(PathBuf::from)
+            .or_else(|| directories::BaseDirs::new().map(|b| b.home_dir().join(".pgpass")))?;
+        let text = std::fs::read_to_string(file).ok()?;
+        let host = self.shown.split('@').nth(1)?.split(['/', '?']).next()?;
+        let (host, port) = host.rsplit_once(':')?;
+        let host = host.trim_start_matches('[').trim_end_matches(']');
+        password_from_file(
+            &text,
+            [
+                host,
+                port,
+                self.config.get_dbname().unwrap_or_default(),
+                self.config.get_user().unwrap_or_default(),
+            ],
+        )
+    }
+}
+
+/// The password of the first line of a `.pgpass` file that matches `wanted` (host, port,
+/// database, user; `*` matches anything, `\:` and `\\` are a colon and a backslash).
+fn password_from_file(text: &str, wanted: [&str; 4]) -> Option<String> {
+    for line in text.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let mut fields = Vec::with_capacity(5);
+        let mut field = String::new();
+        let mut chars = line.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => field.extend(chars.next()),
+                ':' if fields.len() < 4 => fields.push(std::mem::take(&mut field)),
+                c => field.push(c),
+            }
+        }
+        fields.push(field);
+        if fields.len() == 5 && fields[..4].iter().zip(wanted).all(|(f, w)| f == "*" || f == w) {
+            return fields.pop();
+        }
+    }
+    None
+}
+
+/// A schema name haema makes and quotes safely: lower-case letters, digits and `_`, not
+/// starting with a digit, at most 63 characters.
+fn check_schema_name(name: &str) -> std::result::Result<(), String> {
+    let fine = !name.is_empty()
+        && name.len() <= 63
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && !name.starts_with("pg_");
+    if fine {
+        Ok(())
+    } else {
+        Err(format!(
+            "the schema “{name}” must be lower-case letters, digits and _ (not starting with a digit or pg_)"
+        ))
+    }
+}
+
+/// `url` with its password (if any) replaced by `***`, for messages.
+pub(crate) fn without_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(authority_end);
+    match authority.rsplit_once('@') {
+        Some((credentials, host)) => match credentials.split_once(':') {
+            Some((user, _)) => format!("{scheme}://{user}:***@{host}{tail}"),
+            None => url.to_owned(),
+        },
+        None => url.to_owned(),
+    }
+}
+
+/// Passwords given in a URL this process opened, by link folder: kept in memory only.
+static GIVEN_PASSWORDS: Mutex<Option<HashMap<PathBuf, String>>> = Mutex::new(None);
+
+/// The link folder of the store at `url` under `root`: a folder of this machine that
+/// holds the URL without its password (`postgres.url`) and this machine's settings for it
+/// (`haema.toml`). Made when missing.
+pub(crate) fn link_folder(url: &str, root: &Path) -> Result<PathBuf> {
+    let env = |name: &str| std::env::var(name).ok();
+    let address = Address::parse(url, &env)?;
+    let slug: String = address
+        .shown
+        .trim_start_matches("postgres://")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '_' })
+        .collect();
+    let dir = root.join(format!("pg-{slug}"));
+    write_link(&dir, &address)?;
+    Ok(dir)
+}
+
+/// Makes `dir` the link folder of the PostgreSQL store at `url` (the folder is made when
+/// missing). A password in `url` is kept in this process only.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] when `url` is not a PostgreSQL URL haema can use;
+/// [`Error::Io`] when the folder cannot be written.
+pub fn link_postgres_store(dir: &Path, url: &str) -> Result<()> {
+    let env = |name: &str| std::env::var(name).ok();
+    write_link(dir, &Address::parse(url, &env)?)
+}
+
+fn write_link(dir: &Path, address: &Address) -> Result<()> {
+    crate::store::files::make_private(dir)?;
+    let file = dir.join(LINK_FILE);
+    let current = std::fs::read_to_string(&file).ok();
+    if current.as_deref().map(str::trim) != Some(address.shown.as_str()) {
+        crate::store::files::write_atomically(&file, &format!("{}\n", address.shown))?;
+    }
+    if let Some(password) = address.config.get_password() {
+        let password = String::from_utf8_lossy(password).into_owned();
+        let mut given = GIVEN_PASSWORDS.lock().unwrap_or_else(PoisonError::into_inner);
+        given.get_or_insert_with(HashMap::new).insert(dir.to_path_buf(), password);
+    }
+    Ok(())
+}
+
+/// The address a link folder names, with its password found; `None` when `dir` is no link.
+pub(crate) fn from_link(dir: &Path) -> Result<Option<Address>> {
+    let file = dir.join(LINK_FILE);
+    let text = match std::fs::read_to_string(&file) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io("read", &file, e)),
+    };
+    let env = |name: &str| std::env::var(name).ok();
+    let mut address = Address::parse(text.trim(), &env)?;
+    let given = GIVEN_PASSWORDS.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(password) = given.as_ref().and_then(|g| g.get(dir)) {
+        address.config.password(password.as_str());
+    }
+    drop(given);
+    address.find_password(&env);
+    Ok(Some(address))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env_of(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| ((*k).into(), (*v).into())).collect();
+        move |k| map.get(k).cloned()
+    }
+
+    #[test]
+    fn a_url_is_spelled_out_without_its_password() {
+        let env = env_of(&[("HAEMA_KEYRING", "off")]);
+        let a = Address::parse("postgres://ann:s3cret@db.example:6543/team?schema=agents", &env).unwrap();
+        assert_eq!(a.shown, "postgres://ann@db.example:6543/team?schema=agents");
+        assert_eq!(a.schema, "agents");
+        assert_eq!(a.config.get_password(), Some(&b"s3cret"[..]));
+        assert_eq!(a.keyring_account(), "postgres://ann@db.example:6543/team");
+        let b = Address::parse("postgresql://db.example/team?sslmode=disable", &env_of(&[("PGUSER", "bob")])).unwrap();
+        assert_eq!(b.shown, "postgres://bob@db.example:5432/team?schema=haema");
+    }
+
+    #[test]
+    fn the_pg_variables_fill_what_the_url_leaves_out() {
+        let env = env_of(&[
+            ("PGHOST", "10.0.0.5"),
+            ("PGPORT", "7000"),
+            ("PGUSER", "carol"),
+            ("PGPASSWORD", "pw"),
+            ("HAEMA_KEYRING", "off"),
+        ]);
+        let mut a = Address::parse("postgres://", &env).unwrap();
+        a.find_password(&env);
+        assert_eq!(a.shown, "postgres://carol@10.0.0.5:7000/carol?schema=haema");
+        assert_eq!(a.config.get_password(), Some(&b"pw"[..]));
+    }
+
+    #[test]
+    fn bad_urls_and_schemas_are_refused_in_words() {
+        let env = env_of(&[("PGUSER", "x")]);
+        for bad in [
+            "postgres://h/db?schema=Bad-Name",
+            "postgres://h/db?schema=pg_catalog",
+            "postgres://h:notaport/db",
+        ] {
+            let error = Address::parse(bad, &env).unwrap_err();
+            assert!(error.is_usage(), "{bad}: {error}");
+        }
+        let error = Address::parse("postgres://u:topsecret@h:notaport/db", &env).unwrap_err();
+        assert!(!error.to_string().contains("topsecret"), "{error}");
+    }
+
+    #[test]
+    fn the_password_file_is_read_as_psql_reads_it() {
+        let file = "# comment\nother:5432:*:*:no\ndb\\:x:5432:team:ann:yes\\:really\n*:*:*:*:fallback\n";
+        assert_eq!(
+            password_from_file(file, ["db:x", "5432", "team", "ann"]).as_deref(),
+            Some("yes:really")
+        );
+        assert_eq!(
+            password_from_file(file, ["h", "1", "d", "u"]).as_deref(),
+            Some("fallback")
+        );
+    }
+
+    #[test]
+    fn passwords_are_hidden_in_messages() {
+        assert_eq!(without_password("postgres://a:b@h/d"), "postgres://a:***@h/d");
+        assert_eq!(without_password("postgres://a@h/d"), "postgres://a@h/d");
+    }
+}

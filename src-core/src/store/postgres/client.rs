@@ -1,0 +1,200 @@
+//! One connection to the server, used from the store's blocking calls.
+//!
+//! `tokio-postgres` is asynchronous: each connection has a task that does its I/O, and a
+//! client that sends it queries over a channel. The tasks run on one small runtime of this
+//! backend's own (a thread named `haema-postgres`); a query's future is driven on the
+//! calling thread by [`block_on`], which needs no runtime. So the store's calls block like
+//! SQLite's, from any thread, including one of the caller's own runtime (where the sync
+//! `postgres` crate would panic).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::{Arc, OnceLock};
+use std::task::{Context, Poll, Wake, Waker};
+
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{Client, NoTls, Row, Statement};
+
+use crate::{Error, Result};
+
+/// The runtime that drives every connection's I/O task.
+fn runtime() -> Result<&'static tokio::runtime::Runtime> {
+    static RUNTIME: OnceLock<std::result::Result<tokio::runtime::Runtime, String>> = OnceLock::new();
+    RUNTIME
+        .get_or_init(|| {
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .thread_name("haema-postgres")
+                .enable_all()
+                .build()
+                .map_err(|e| e.to_string())
+        })
+        .as_ref()
+        .map_err(|e| Error::Internal(format!("cannot start the PostgreSQL connection thread: {e}")))
+}
+
+/// Runs `future` on the runtime of the connections (a connect, which needs its reactor).
+pub(super) fn on_runtime<T: Send + 'static>(future: impl Future<Output = T> + Send + 'static) -> Result<T> {
+    let handle = runtime()?.spawn(future);
+    block_on(handle).map_err(|e| Error::Internal(format!("a PostgreSQL task failed: {e}")))
+}
+
+/// Starts `future` on the runtime of the connections and leaves it running.
+pub(super) fn spawn(future: impl Future<Output = ()> + Send + 'static) -> Result<()> {
+    runtime()?.spawn(future);
+    Ok(())
+}
+
+/// Polls `future` to its end on this thread, parking between wake-ups.
+pub(super) fn block_on<F: Future>(future: F) -> F::Output {
+    struct Unpark(std::thread::Thread);
+    impl Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+        fn wake_by_ref(self: &Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+    let mut context = Context::from_waker(&waker);
+    let mut future = std::pin::pin!(future);
+    loop {
+        match future.as_mut().poll(&mut context) {
+            Poll::Ready(value) => return value,
+            Poll::Pending => std::thread::park(),
+        }
+    }
+}
+
+/// Opens a connection with `config`; its I/O task runs on the connections' runtime and
+/// ends when the client is dropped.
+pub(super) fn connect(config: &tokio_postgres::Config) -> Result<Client> {
+    let config = config.clone();
+    let (client, connection) = on_runtime(async move { config.connect(NoTls).await })?.map_err(connect_error)?;
+    spawn(async move {
+        // The error, if any, is the client's next query's error too.
+        let _ = connection.await;
+    })?;
+    Ok(client)
+}
+
+/// Why a connection could not be made, in words that say what to check.
+pub(super) fn connect_error(error: tokio_postgres::Error) -> Error {
+    let words = error.to_string();
+    let source = std::error::Error::source(&error).map(ToString::to_string).unwrap_or_default();
+    let hint = if source.contains("password authentication failed") || words.contains("password") {
+        "check the user and password (in the URL, PGPASSWORD, ~/.pgpass or the OS keyring)"
+    } else if source.contains("does not exist") {
+        "check the database name, or create it (`createdb`), then run `haema pg init`"
+    } else if source.contains("TLS") || words.contains("TLS") || words.contains("tls") {
+        "this haema connects without TLS: use `sslmode=disable` or `prefer` (or a tunnel) for now"
+    } else {
+        "check that the server runs and the host and port are right"
+    };
+    Error::Database(format!("cannot connect to PostgreSQL ({words}{}): {hint}", colon(&source)).into())
+}
+
+fn colon(source: &str) -> String {
+    if source.is_empty() {
+        String::new()
+    } else {
+        format!(": {source}")
+    }
+}
+
+/// A connection with its prepared statements.
+pub(super) struct Conn {
+    pub(super) client: Client,
+    statements: RefCell<HashMap<String, Statement>>,
+}
+
+impl std::fmt::Debug for Conn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Conn").field("closed", &self.client.is_closed()).finish()
+    }
+}
+
+/// Parameters of one statement.
+pub(super) type Params<'a> = [&'a (dyn ToSql + Sync)];
+
+impl Conn {
+    pub(super) fn new(client: Client) -> Self {
+        Self {
+            client,
+            statements: RefCell::default(),
+        }
+    }
+
+    /// The prepared statement of `sql`, prepared once per connection.
+    fn statement(&self, sql: &str) -> Result<Statement> {
+        if let Some(statement) = self.statements.borrow().get(sql) {
+            return Ok(statement.clone());
+        }
+        let statement = block_on(self.client.prepare(sql))?;
+        let mut statements = self.statements.borrow_mut();
+        if statements.len() > 500 {
+            statements.clear();
+        }
+        statements.insert(sql.to_owned(), statement.clone());
+        Ok(statement)
+    }
+
+    /// The rows `sql` returns.
+    pub(super) fn query(&self, sql: &str, params: &Params<'_>) -> Result<Vec<Row>> {
+        let statement = self.statement(sql)?;
+        Ok(block_on(self.client.query(&statement, params))?)
+    }
+
+    /// The one row `sql` returns, if any.
+    pub(super) fn query_opt(&self, sql: &str, params: &Params<'_>) -> Result<Option<Row>> {
+        let statement = self.statement(sql)?;
+        Ok(block_on(self.client.query_opt(&statement, params))?)
+    }
+
+    /// The one row `sql` returns.
+    pub(super) fn query_one(&self, sql: &str, params: &Params<'_>) -> Result<Row> {
+        let statement = self.statement(sql)?;
+        Ok(block_on(self.client.query_one(&statement, params))?)
+    }
+
+    /// Runs `sql`; how many rows it changed.
+    pub(super) fn execute(&self, sql: &str, params: &Params<'_>) -> Result<u64> {
+        let statement = self.statement(sql)?;
+        Ok(block_on(self.client.execute(&statement, params))?)
+    }
+
+    /// Runs statements without parameters (transaction control, DDL).
+    pub(super) fn batch(&self, sql: &str) -> Result<()> {
+        Ok(block_on(self.client.batch_execute(sql))?)
+    }
+}
+
+/// The server's errors as the engine's: a full disk is [`Error::DiskFull`]; anything else
+/// is a database error with the server's words.
+impl From<tokio_postgres::Error> for Error {
+    fn from(error: tokio_postgres::Error) -> Self {
+        use tokio_postgres::error::SqlState;
+        match error.code() {
+            Some(code) if *code == SqlState::DISK_FULL => Error::DiskFull,
+            Some(code) if *code == SqlState::READ_ONLY_SQL_TRANSACTION => Error::InvalidState(
+                "the PostgreSQL server refuses writes (a read-only replica or transaction): reading works".into(),
+            ),
+            _ => {
+                let detail = error.as_db_error().map(|db| {
+                    let mut words = db.message().to_owned();
+                    if let Some(hint) = db.hint() {
+                        words.push_str(": ");
+                        words.push_str(hint);
+                    }
+                    words
+                });
+                match detail {
+                    Some(words) => Error::Database(format!("PostgreSQL: {words}").into()),
+                    None => Error::Database(Box::new(error)),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! Forgetting in PostgreSQL: a memory's text, vectors and index entry removed; a user's
+//! rows purged; the scrub that rewrites the tables so no old row version keeps the text;
+//! and the access statistics.
+
+use std::collections::HashMap;
+
+use super::client::Conn;
+use super::{memories, terms, vectors};
+use crate::Result;
+use crate::types::{AccessStats, ChangesetId, MemoryId, MemoryRecord, PurgeReceipt};
+
+pub(super) fn superseded_by(conn: &Conn, changeset: ChangesetId) -> Result<Vec<(i64, MemoryRecord)>> {
+    memories::select(conn, "m.superseded_by = $1 AND m.status <> 'forgotten'", &[&changeset.get()])
+}
+
+/// Memories (but forgotten ones) whose text, source or metadata holds `phrase`, letter
+/// case ignored, oldest first.
+pub(super) fn containing(conn: &Conn, phrase: &str) -> Result<Vec<(i64, MemoryRecord)>> {
+    let needle = phrase.to_lowercase();
+    if needle.is_empty() {
+        return Ok(Vec::new());
+    }
+    let found = memories::select(conn, "m.status <> 'forgotten'", &[])?;
+    Ok(found
+        .into_iter()
+        .filter(|(_, m)| {
+            let metadata = || serde_json::to_string(&m.attributes.metadata).unwrap_or_default();
+            m.content.to_lowercase().contains(&needle)
+                || m.attributes
+                    .source
+                    .as_ref()
+                    .is_some_and(|s| s.to_lowercase().contains(&needle))
+                || (!m.attributes.metadata.is_empty() && metadata().to_lowercase().contains(&needle))
+        })
+        .collect())
+}
+
+/// Forgets memory `rowid`: out of the index and the vectors, its text blanked.
+pub(super) fn forget_memory(conn: &Conn, rowid: i64, ts: i64) -> Result<()> {
+    terms::unindex(conn, rowid)?;
+    for table in [vectors::TABLE, vectors::STAGING] {
+        if vectors::table_exists(conn, table)? {
+            conn.execute(&format!("DELETE FROM {table} WHERE rowid = $1"), &[&rowid])?;
+        }
+    }
+    conn.execute(
+        "UPDATE memories SET content = '', source = NULL, metadata = NULL, status = 'forgotten', updated_at_ms = $2
+         WHERE rowid = $1",
+        &[&rowid, &ts],
+    )?;
+    Ok(())
+}
+
+/// Removes every memory and changeset of user `user_id` for good.
+pub(super) fn purge_user(conn: &Conn, user_id: &str) -> Result<PurgeReceipt> {
+    for (rowid, _) in memories::select(conn, "m.user_id = $1", &[&user_id])? {
+        forget_memory(conn, rowid, 0)?;
+    }
+    conn.execute(
+        "UPDATE changeset_items SET content = '' WHERE memory_id IN (SELECT id FROM memories WHERE user_id = $1)",
+        &[&user_id],
+    )?;
+    let owned = "SELECT id FROM changesets WHERE user_id = $1";
+    for clear in [
+        format!("UPDATE changesets SET reverts_id = NULL WHERE reverts_id IN ({owned})"),
+        format!("UPDATE changesets SET reverted_by_id = NULL WHERE reverted_by_id IN ({owned})"),
+        format!("UPDATE core_versions SET changeset_id = NULL WHERE changeset_id IN ({owned})"),
+        format!("UPDATE memories SET superseded_by = NULL WHERE superseded_by IN ({owned})"),
+        format!("UPDATE memories SET changeset_id = NULL WHERE changeset_id IN ({owned})"),
+        format!("DELETE FROM changeset_items WHERE changeset_id IN ({owned})"),
+    ] {
+        conn.execute(&clear, &[&user_id])?;
+    }
+    let changesets = conn.execute("DELETE FROM changesets WHERE user_id = $1", &[&user_id])?;
+    let removed = conn.execute("DELETE FROM memories WHERE user_id = $1", &[&user_id])?;
+    Ok(PurgeReceipt {
+        memories: usize::try_from(removed).unwrap_or(usize::MAX),
+        changesets: usize::try_from(changesets).unwrap_or(usize::MAX),
+    })
+}
+
+/// Rewrites every table that holds text (`VACUUM FULL`), so the old versions of rows a
+/// forget changed are gone from the tables' files. False when another connection held a
+/// table too long (calling it again later finishes it). The server's write-ahead log and
+/// its backups are the administrator's: they keep old text until they are recycled.
+pub(super) fn scrub(conn: &Conn) -> Result<bool> {
+    let mut tables = vec![
+        "memories",
+        "changesets",
+        "changeset_items",
+        "core_versions",
+        "core_file",
+        "agent_state",
+        "agent_state_history",
+        "term_counts",
+    ];
+    for table in [vectors::TABLE, vectors::STAGING] {
+        if vectors::table_exists(conn, table)? {
+            tables.push(table);
+        }
+    }
+    conn.batch("SET lock_timeout = '10s'")?;
+    let done = conn.batch(&format!("VACUUM (FULL) {}", tables.join(", ")));
+    conn.batch("RESET lock_timeout")?;
+    match done {
+        Ok(()) => Ok(true),
+        Err(e) if e.to_string().contains("lock timeout") => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// Adds `(memory, hits, last_ms)` returns to the access statistics.
+pub(super) fn record_access(conn: &Conn, entries: &[(MemoryId, u64, i64)]) -> Result<()> {
+    for (id, hits, last_ms) in entries {
+        conn.execute(
+            "INSERT INTO memory_access (memory_rowid, hits, last_ms)
+             SELECT rowid, $2, $3 FROM memories WHERE id = $1
+             ON CONFLICT (memory_rowid) DO UPDATE
+             SET hits = memory_access.hits + excluded.hits, last_ms = greatest(memory_access.last_ms, excluded.last_ms)",
+            &[&id.as_str(), &i64::try_from(*hits).unwrap_or(i64::MAX), last_ms],
+        )?;
+    }
+    Ok(())
+}
+
+/// The access statistics of these memories (rows never returned are left out).
+pub(super) fn access_stats(conn: &Conn, rowids: &[i64]) -> Result<HashMap<i64, AccessStats>> {
+    conn.query(
+        "SELECT memory_rowid, hits, last_ms FROM memory_access WHERE memory_rowid = ANY($1::bigint[])",
+        &[&rowids],
+    )?
+    .iter()
+    .map(|r| {
+        let hits: i64 = r.try_get(1)?;
+        Ok((
+            r.try_get(0)?,
+            AccessStats {
+                access_count: u64::try_from(hits).unwrap_or(0),
+                last_accessed_ms: Some(r.try_get(2)?),
+            },
+        ))
+    })
+    .collect()
+}

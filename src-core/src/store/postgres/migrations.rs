@@ -1,0 +1,102 @@
+//! The store's schema in a PostgreSQL database: made on first use, migrated by version,
+//! refused when a newer haema made it.
+
+use super::client::Conn;
+use crate::{Error, Result};
+
+/// Every migration ever shipped, in order. Never edit one; append a new one.
+const MIGRATIONS: &[&str] = &[include_str!("../../../migrations/postgres/0001_init.sql")];
+
+/// The schema version this build writes.
+pub(crate) const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// The lock every process takes before changing the schema (and [`super::WRITE_LOCK`]'s
+/// first half): two processes opening a new store at once make it once.
+const SCHEMA_LOCK: i32 = 0x6861_656d; // "haem"
+
+/// Quotes an identifier that [`super::address`] checked (lower-case letters, digits, `_`).
+pub(crate) fn quoted(name: &str) -> String {
+    format!("\"{name}\"")
+}
+
+/// Whether the database has pgvector's `vector` type where this connection finds it.
+fn has_pgvector(conn: &Conn) -> Result<bool> {
+    Ok(conn
+        .query_one("SELECT to_regtype('vector') IS NOT NULL", &[])?
+        .get(0))
+}
+
+/// The version of the store in `schema`, `None` when there is none yet.
+pub(super) fn version(conn: &Conn, schema: &str) -> Result<Option<i64>> {
+    let exists: bool = conn
+        .query_one(
+            "SELECT EXISTS (SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = 'haema_schema')",
+            &[&schema],
+        )?
+        .get(0);
+    if !exists {
+        return Ok(None);
+    }
+    let row = conn.query_opt(&format!("SELECT version FROM {}.haema_schema", quoted(schema)), &[])?;
+    Ok(row.map(|r| r.get::<_, i32>(0).into()))
+}
+
+/// Brings the store in `schema` up to [`SCHEMA_VERSION`] (making the schema and its tables
+/// on first use), in one transaction under the schema lock.
+pub(super) fn migrate(conn: &Conn, schema: &str) -> Result<()> {
+    if version(conn, schema)? == Some(SCHEMA_VERSION) {
+        return Ok(());
+    }
+    if !has_pgvector(conn)? {
+        return Err(Error::InvalidState(
+            "this PostgreSQL database has no pgvector extension (the `vector` type): an admin runs \
+             `haema pg init postgres://admin@host/db` once (or `CREATE EXTENSION vector;` in the database), \
+             then haema can use it"
+                .into(),
+        ));
+    }
+    conn.batch("BEGIN")?;
+    let migrated = (|| -> Result<()> {
+        conn.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", &[&SCHEMA_LOCK, &schema])?;
+        let found = version(conn, schema)?;
+        let current = found.unwrap_or(0);
+        if current > SCHEMA_VERSION {
+            return Err(Error::SchemaTooNew {
+                found: current,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        conn.batch(&format!("CREATE SCHEMA IF NOT EXISTS {}", quoted(schema)))
+            .map_err(|e| refused_schema(e, schema))?;
+        conn.batch(&format!("SET LOCAL search_path TO {}, public", quoted(schema)))?;
+        if found.is_none() {
+            conn.batch("CREATE TABLE haema_schema (version INTEGER NOT NULL); INSERT INTO haema_schema VALUES (0)")?;
+        }
+        for (index, sql) in MIGRATIONS.iter().enumerate().skip(usize::try_from(current).unwrap_or(0)) {
+            conn.batch(sql)?;
+            let version = i32::try_from(index + 1).unwrap_or(i32::MAX);
+            conn.execute("UPDATE haema_schema SET version = $1", &[&version])?;
+        }
+        Ok(())
+    })();
+    match migrated {
+        Ok(()) => conn.batch("COMMIT"),
+        Err(e) => {
+            let _ = conn.batch("ROLLBACK");
+            Err(e)
+        }
+    }
+}
+
+/// A schema the role may not make, in words that say who can.
+fn refused_schema(error: Error, schema: &str) -> Error {
+    if error.to_string().contains("permission denied") {
+        Error::InvalidState(format!(
+            "this PostgreSQL role may not create the schema “{schema}”: an admin runs \
+             `haema pg init postgres://admin@host/db?schema={schema} --owner ROLE` once, \
+             or grants it CREATE on the database"
+        ))
+    } else {
+        error
+    }
+}

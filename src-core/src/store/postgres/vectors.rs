@@ -1,0 +1,214 @@
+//! Vectors in pgvector: the live table `vectors` with an HNSW index (cosine) over the
+//! active ones, and `vectors_next`, which a re-embedding fills before it takes the live
+//! one's place. Both are made with the store's dimension, so they exist only in a store
+//! searched by meaning.
+
+use std::collections::HashMap;
+
+use pgvector::Vector;
+
+use super::client::Conn;
+use super::filter::{Values, conditions};
+use super::memories::to_i64;
+use crate::Result;
+use crate::store::backend::{Pool, Ranked, Unembedded};
+use crate::types::MemoryFilter;
+
+/// The live table.
+pub(super) const TABLE: &str = "vectors";
+/// The table `haema reembed` fills before it replaces the live one.
+pub(super) const STAGING: &str = "vectors_next";
+
+/// Whether table `table` (one of [`TABLE`], [`STAGING`]) exists.
+pub(super) fn table_exists(conn: &Conn, table: &str) -> Result<bool> {
+    Ok(conn
+        .query_one("SELECT to_regclass($1) IS NOT NULL", &[&table])?
+        .try_get(0)?)
+}
+
+/// Makes table `table` for vectors of `dims` dimensions (without its search index).
+pub(super) fn create_table(conn: &Conn, table: &str, dims: usize) -> Result<()> {
+    let dims = dims.clamp(1, 16_000);
+    conn.batch(&format!(
+        "CREATE TABLE IF NOT EXISTS {table} (
+             rowid     BIGINT PRIMARY KEY,
+             active    BOOLEAN NOT NULL,
+             embedding vector({dims}) NOT NULL
+         )"
+    ))
+}
+
+/// The HNSW index of the live table's active vectors (cosine distance).
+fn create_index(conn: &Conn) -> Result<()> {
+    conn.batch("CREATE INDEX IF NOT EXISTS vectors_hnsw ON vectors USING hnsw (embedding vector_cosine_ops) WHERE active")
+}
+
+/// Makes the live table and its index.
+pub(super) fn create(conn: &Conn, dims: usize) -> Result<()> {
+    create_table(conn, TABLE, dims)?;
+    create_index(conn)
+}
+
+pub(super) fn drop_table(conn: &Conn, table: &str) -> Result<()> {
+    conn.batch(&format!("DROP TABLE IF EXISTS {table}"))
+}
+
+/// Stores the vector of memory `rowid` in `table`, active or not.
+pub(super) fn insert(conn: &Conn, table: &str, rowid: i64, vector: &[f32], active: bool) -> Result<()> {
+    conn.execute(
+        &format!(
+            "INSERT INTO {table} (rowid, active, embedding) VALUES ($1, $2, $3)
+             ON CONFLICT (rowid) DO UPDATE SET active = excluded.active, embedding = excluded.embedding"
+        ),
+        &[&rowid, &active, &Vector::from(vector.to_vec())],
+    )?;
+    Ok(())
+}
+
+/// Marks a live vector active or not; false when memory `rowid` has none.
+pub(super) fn set_active(conn: &Conn, rowid: i64, active: bool) -> Result<bool> {
+    Ok(conn.execute("UPDATE vectors SET active = $2 WHERE rowid = $1", &[&rowid, &active])? > 0)
+}
+
+/// Up to `limit` memories (active or superseded) without a vector in `table`, by row.
+pub(super) fn without_vector(conn: &Conn, table: &str, limit: usize) -> Result<Vec<Unembedded>> {
+    conn.query(
+        &format!(
+            "SELECT m.rowid, m.content, m.status = 'active' FROM memories m
+             WHERE m.status IN ('active', 'superseded') AND NOT EXISTS (SELECT 1 FROM {table} v WHERE v.rowid = m.rowid)
+             ORDER BY m.rowid LIMIT $1"
+        ),
+        &[&to_i64(limit)],
+    )?
+    .iter()
+    .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
+    .collect()
+}
+
+/// How many memories (active or superseded) lack a live vector.
+pub(super) fn missing_count(conn: &Conn) -> Result<usize> {
+    let n: i64 = conn
+        .query_one(
+            "SELECT count(*) FROM memories m WHERE m.status IN ('active', 'superseded')
+               AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.rowid = m.rowid)",
+            &[],
+        )?
+        .try_get(0)?;
+    Ok(usize::try_from(n).unwrap_or(0))
+}
+
+/// `Some(active)` when memory `rowid` (active or superseded) lacks a live vector.
+pub(super) fn still_missing(conn: &Conn, rowid: i64) -> Result<Option<bool>> {
+    Ok(conn
+        .query_opt(
+            "SELECT m.status = 'active' FROM memories m
+             WHERE m.rowid = $1 AND m.status IN ('active', 'superseded')
+               AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.rowid = $1)",
+            &[&rowid],
+        )?
+        .map(|r| r.try_get(0))
+        .transpose()?)
+}
+
+/// `(staged, total)` memories of a re-embedding.
+pub(super) fn staging_progress(conn: &Conn) -> Result<(usize, usize)> {
+    let row = conn.query_one(
+        "SELECT count(*), count(*) FILTER (WHERE EXISTS (SELECT 1 FROM vectors_next v WHERE v.rowid = m.rowid))
+         FROM memories m WHERE m.status IN ('active', 'superseded')",
+        &[],
+    )?;
+    let (total, staged): (i64, i64) = (row.try_get(0)?, row.try_get(1)?);
+    Ok((usize::try_from(staged).unwrap_or(0), usize::try_from(total).unwrap_or(0)))
+}
+
+/// Makes the staged vectors the live ones (active as their memories are now) and indexes
+/// them.
+pub(super) fn promote_staging(conn: &Conn) -> Result<()> {
+    drop_table(conn, TABLE)?;
+    conn.batch(
+        "ALTER TABLE vectors_next RENAME TO vectors;
+         ALTER INDEX IF EXISTS vectors_next_pkey RENAME TO vectors_pkey;
+         UPDATE vectors v SET active = (m.status = 'active') FROM memories m WHERE m.rowid = v.rowid;
+         DELETE FROM vectors v WHERE NOT EXISTS (SELECT 1 FROM memories m WHERE m.rowid = v.rowid);",
+    )?;
+    create_index(conn)
+}
+
+/// How many candidates the HNSW search keeps (`hnsw.ef_search`, at most 1,000).
+fn search_breadth(k: usize, pool: Pool) -> i64 {
+    let wanted = match pool {
+        Pool::Search(n) => 4 * n.max(k),
+        Pool::Close(top) => 2 * top.max(k),
+    };
+    to_i64(wanted.clamp(40, 1_000))
+}
+
+/// The `k` active memories nearest to `query` that pass `filter`, by the HNSW index.
+pub(super) fn nearest(conn: &Conn, query: &[f32], k: usize, pool: Pool, filter: &MemoryFilter) -> Result<Ranked> {
+    if k == 0 || !table_exists(conn, TABLE)? {
+        return Ok(Vec::new());
+    }
+    conn.execute(
+        "SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)",
+        &[&search_breadth(k, pool).to_string()],
+    )?;
+    let mut values = Values::default();
+    let query = values.push(Vector::from(query.to_vec()));
+    let (join, passing) = if filter.is_empty() {
+        (String::new(), String::new())
+    } else {
+        (" JOIN memories m ON m.rowid = v.rowid".to_owned(), conditions(filter, &mut values))
+    };
+    let limit = values.push(to_i64(k));
+    let sql = format!(
+        "SELECT v.rowid, (v.embedding <=> {query}::vector)::float8 FROM vectors v{join}
+         WHERE v.active{passing} ORDER BY v.embedding <=> {query}::vector LIMIT {limit}::bigint"
+    );
+    let mut hits: Ranked = conn
+        .query(&sql, &values.as_params())?
+        .iter()
+        .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+        .collect::<Result<_>>()?;
+    hits.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    Ok(hits)
+}
+
+/// The exact `k` nearest active memories: every vector read, no index.
+pub(super) fn nearest_exact(conn: &Conn, query: &[f32], k: usize) -> Result<Ranked> {
+    if k == 0 || !table_exists(conn, TABLE)? {
+        return Ok(Vec::new());
+    }
+    conn.query(
+        "SELECT rowid, d FROM (SELECT rowid, (embedding <=> $1::vector)::float8 + 0 AS d FROM vectors WHERE active) all_active
+         ORDER BY d, rowid LIMIT $2",
+        &[&Vector::from(query.to_vec()), &to_i64(k)],
+    )?
+    .iter()
+    .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+    .collect()
+}
+
+/// The cosine distance of `query` to each of these memories that has a vector.
+pub(super) fn distances(conn: &Conn, query: &[f32], rowids: &[i64]) -> Result<HashMap<i64, f64>> {
+    if rowids.is_empty() || !table_exists(conn, TABLE)? {
+        return Ok(HashMap::new());
+    }
+    conn.query(
+        "SELECT rowid, (embedding <=> $1::vector)::float8 FROM vectors WHERE rowid = ANY($2::bigint[])",
+        &[&Vector::from(query.to_vec()), &rowids],
+    )?
+    .iter()
+    .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+    .collect()
+}
+
+/// Every vector of the live table: `(rowid, vector, active)` (a copy to another store).
+pub(super) fn all(conn: &Conn) -> Result<Vec<(i64, Vec<f32>, bool)>> {
+    if !table_exists(conn, TABLE)? {
+        return Ok(Vec::new());
+    }
+    conn.query("SELECT rowid, embedding, active FROM vectors ORDER BY rowid", &[])?
+        .iter()
+        .map(|r| Ok((r.try_get(0)?, r.try_get::<_, Vector>(1)?.to_vec(), r.try_get(2)?)))
+        .collect()
+}
