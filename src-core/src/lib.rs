@@ -69,9 +69,9 @@ pub use pipeline::AddInput;
 pub use review::{ChangesetView, ItemView, SectionChange, section_history};
 pub use search::recall::{Recall, RecallItem, RecallOptions, RecallReason, estimate_tokens};
 pub use store::files::{create_private, is_inside};
+pub use store::places::{default_store_dir, is_postgres_url, is_store_dir, store_dir_for, store_folders_beside};
 #[cfg(feature = "postgres")]
 pub use store::postgres::address::link_postgres_store;
-pub use store::places::{default_store_dir, is_postgres_url, is_store_dir, store_dir_for, store_folders_beside};
 pub use transfer::{
     CoreImport, EXPORT_FORMAT, HaemaReport, HaemaStore, ImportItem, ImportReport, ImportSummary, Imported, ItemsReport,
     Record, is_export, is_haema_store, parse_items, parse_time, read_haema_store,

@@ -44,10 +44,7 @@ async fn core_relevant_false_skips_the_core_step_and_leaves_core_md_alone() {
     let (f, calls) = add_with(Some(json!(false))).await;
     assert_eq!(calls, 0, "no core call");
     assert_eq!(f.llm.calls().len(), 1, "one call for the whole add");
-    assert_eq!(
-        std::fs::read_to_string(f.dir.path().join("core.md")).unwrap(),
-        haema_core::CORE_TEMPLATE
-    );
+    assert_eq!(f.memory.get_core().await.unwrap(), haema_core::CORE_TEMPLATE);
     assert_eq!(f.memory.core_versions().await.unwrap().len(), 1);
     assert_eq!(latest(&f.memory).await, vec!["Mina prefers short answers."]);
     let changeset = &f.memory.changesets(Default::default()).await.unwrap()[0];

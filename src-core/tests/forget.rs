@@ -45,7 +45,7 @@ async fn id_of(f: &Fixture, content: &str) -> MemoryId {
 
 #[tokio::test]
 async fn forgetting_by_id_leaves_no_byte_of_the_text_in_the_store_folder() {
-    let f = fixture_without_llm(ReviewPolicy::Auto).await;
+    let f = folder_fixture_without_llm(ReviewPolicy::Auto).await;
     let secret = "The user lives at 12 Zqxwvarth Lane";
     f.memory
         .add(items(&[secret, "The user likes green tea"]))
@@ -108,7 +108,7 @@ async fn forgetting_by_id_leaves_no_byte_of_the_text_in_the_store_folder() {
 
 #[tokio::test]
 async fn forgetting_a_phrase_blanks_it_in_llm_answers_core_and_its_versions() {
-    let f = fixture(ReviewPolicy::Auto).await;
+    let f = folder_fixture(ReviewPolicy::Auto).await;
     f.llm.push(
         "reconstruct",
         json!({"memories": ["The user's address is 7 Plovdivska Street"], "coverage": "complete"}),

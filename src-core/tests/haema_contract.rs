@@ -11,9 +11,12 @@ use serde_json::json;
 #[tokio::test]
 async fn open_creates_core_md_and_database_with_haema_defaults() {
     let f = fixture(ReviewPolicy::Auto).await;
-    assert!(f.dir.path().join("memory.db").exists());
+    if !common::on_postgres() {
+        assert!(f.dir.path().join("memory.db").exists());
+        assert!(f.dir.path().join("core.md").exists());
+    }
     assert_eq!(
-        std::fs::read_to_string(f.dir.path().join("core.md")).unwrap(),
+        f.memory.get_core().await.unwrap(),
         "# SOUL\n\n# TOOLS\n\n# RULE\n\n# USER\n"
     );
     assert_eq!(Settings::default().merge.top_k, 3);

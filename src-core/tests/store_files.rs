@@ -11,7 +11,7 @@ use haema_core::{FoundBy, Memory, ReviewPolicy, SearchMode, Section};
 
 #[tokio::test]
 async fn an_outside_edit_of_core_md_is_recorded_as_external() {
-    let f = fixture(ReviewPolicy::Auto).await;
+    let f = folder_fixture(ReviewPolicy::Auto).await;
     let path = f.dir.path().join("core.md");
     std::fs::write(&path, "# SOUL\nCurious.\n# TOOLS\n# RULE\n# USER\n").unwrap();
     assert_eq!(
@@ -32,7 +32,7 @@ async fn an_outside_edit_of_core_md_is_recorded_as_external() {
 
 #[tokio::test]
 async fn a_deleted_core_md_comes_back_from_history() {
-    let f = fixture(ReviewPolicy::Auto).await;
+    let f = folder_fixture(ReviewPolicy::Auto).await;
     f.memory.set_core_section(Section::Tools, "- grep").await.unwrap();
     drop(f.memory);
     std::fs::remove_file(f.dir.path().join("core.md")).unwrap();
@@ -49,7 +49,7 @@ async fn a_deleted_core_md_comes_back_from_history() {
 
 #[tokio::test]
 async fn an_interrupted_core_write_is_finished_on_open() {
-    let f = fixture(ReviewPolicy::Auto).await;
+    let f = folder_fixture(ReviewPolicy::Auto).await;
     f.memory.set_core_section(Section::Rule, "- be brief").await.unwrap();
     drop(f.memory);
     // Simulate a crash after the commit but before core.md was replaced: the database says
@@ -280,7 +280,7 @@ async fn a_damaged_database_file_is_a_clear_error() {
 
 #[tokio::test]
 async fn a_malformed_core_md_blocks_only_the_core_update() {
-    let f = fixture(ReviewPolicy::Auto).await;
+    let f = folder_fixture(ReviewPolicy::Auto).await;
     std::fs::write(f.dir.path().join("core.md"), "just some notes\n# SOUL\n").unwrap();
     let err = f.memory.core_sections().await.unwrap_err().to_string();
     assert!(
@@ -315,12 +315,21 @@ async fn a_long_text_is_split_in_chunks() {
 #[tokio::test]
 async fn unicode_control_characters_and_emoji_round_trip() {
     let f = fixture(ReviewPolicy::Auto).await;
-    let texts = [
+    let nul = "nul\u{0}byte and tab\tinside";
+    let mut texts = vec![
         "사용자는 녹차를 좋아한다 🍵",
         "東京に住んでいる",
-        "nul\u{0}byte and tab\tinside",
+        nul,
         "RTL \u{202e}text",
     ];
+    if on_postgres() {
+        // PostgreSQL's text cannot hold U+0000: the add is refused in words, and nothing of
+        // it is stored.
+        let error = f.memory.add(items(&[nul, "kept apart"])).await.unwrap_err();
+        assert!(error.is_usage() && error.to_string().contains("U+0000"), "{error}");
+        assert!(latest(&f.memory).await.is_empty());
+        texts.retain(|t| *t != nul);
+    }
     f.memory.add(items(&texts)).await.unwrap();
     let mut stored = latest(&f.memory).await;
     stored.sort();

@@ -44,12 +44,31 @@ pub fn store_dir() -> tempfile::TempDir {
 fn uuid_like() -> String {
     use std::hash::{BuildHasher, Hasher};
     let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos());
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos(),
+    );
     format!("{:016x}{:016x}", hasher.finish(), std::process::id())
 }
 
+/// Whether the tests run on PostgreSQL (see [`store_dir`]).
+pub fn on_postgres() -> bool {
+    std::env::var_os("HAEMA_TEST_POSTGRES").is_some()
+}
+
 pub async fn fixture(review: ReviewPolicy) -> Fixture {
-    let dir = store_dir();
+    fixture_in(store_dir(), review).await
+}
+
+/// A store in a folder whatever the backend of the run: for tests of the folder's files
+/// (core.md edited by hand, the bytes left on disk).
+pub async fn folder_fixture(review: ReviewPolicy) -> Fixture {
+    fixture_in(tempfile::tempdir().unwrap(), review).await
+}
+
+async fn fixture_in(dir: tempfile::TempDir, review: ReviewPolicy) -> Fixture {
     let llm = Arc::new(ScriptedLlm::new());
     let embedder = Arc::new(HashEmbedder::new(DIMS));
     let memory = Memory::open_with(dir.path(), settings(review), Some(llm.clone()), Some(embedder.clone()))
@@ -65,7 +84,15 @@ pub async fn fixture(review: ReviewPolicy) -> Fixture {
 
 /// A store with no LLM (memories are stored as given).
 pub async fn fixture_without_llm(review: ReviewPolicy) -> Fixture {
-    let dir = store_dir();
+    fixture_without_llm_in(store_dir(), review).await
+}
+
+/// [`fixture_without_llm`] in a folder whatever the backend of the run.
+pub async fn folder_fixture_without_llm(review: ReviewPolicy) -> Fixture {
+    fixture_without_llm_in(tempfile::tempdir().unwrap(), review).await
+}
+
+async fn fixture_without_llm_in(dir: tempfile::TempDir, review: ReviewPolicy) -> Fixture {
     let llm = Arc::new(ScriptedLlm::new());
     let embedder = Arc::new(HashEmbedder::new(DIMS));
     let memory = Memory::open_with(dir.path(), settings(review), None, Some(embedder.clone()))

@@ -62,7 +62,10 @@ impl Address {
         if config.get_ports().is_empty()
             && let Some(port) = env("PGPORT")
         {
-            config.port(port.parse().map_err(|_| bad(format!("PGPORT “{port}” is not a port number")))?);
+            config.port(
+                port.parse()
+                    .map_err(|_| bad(format!("PGPORT “{port}” is not a port number")))?,
+            );
         }
         if config.get_user().is_none() {
             let user = env("PGUSER").or_else(|| env("USER")).or_else(|| env("USERNAME"));
@@ -97,7 +100,10 @@ impl Address {
     /// The account its password is kept under in the OS keyring: the URL without the
     /// schema or password (`postgres://user@host:port/db`).
     pub(crate) fn keyring_account(&self) -> String {
-        self.shown.split_once('?').map_or(self.shown.as_str(), |(base, _)| base).to_owned()
+        self.shown
+            .split_once('?')
+            .map_or(self.shown.as_str(), |(base, _)| base)
+            .to_owned()
     }
 
     /// Fills in the password when the URL has none: `PGPASSWORD`, then the password file
@@ -106,14 +112,12 @@ impl Address {
         if self.config.get_password().is_some() {
             return;
         }
-        let found = env("PGPASSWORD")
-            .or_else(|| self.from_password_file(env))
-            .or_else(|| {
-                crate::keys::from_env(|k| env(k))
-                    .get(&self.keyring_account())
-                    .ok()
-                    .flatten()
-            });
+        let found = env("PGPASSWORD").or_else(|| self.from_password_file(env)).or_else(|| {
+            crate::keys::from_env(|k| env(k))
+                .get(&self.keyring_account())
+                .ok()
+                .flatten()
+        });
         if let Some(password) = found {
             self.config.password(password);
         }
@@ -169,7 +173,9 @@ fn password_from_file(text: &str, wanted: [&str; 4]) -> Option<String> {
 fn check_schema_name(name: &str) -> std::result::Result<(), String> {
     let fine = !name.is_empty()
         && name.len() <= 63
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
         && !name.starts_with(|c: char| c.is_ascii_digit())
         && !name.starts_with("pg_");
     if fine {
@@ -210,7 +216,13 @@ pub(crate) fn link_folder(url: &str, root: &Path) -> Result<PathBuf> {
         .shown
         .trim_start_matches("postgres://")
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     let dir = root.join(format!("pg-{slug}"));
     write_link(&dir, &address)?;
@@ -238,7 +250,9 @@ fn write_link(dir: &Path, address: &Address) -> Result<()> {
     if let Some(password) = address.config.get_password() {
         let password = String::from_utf8_lossy(password).into_owned();
         let mut given = GIVEN_PASSWORDS.lock().unwrap_or_else(PoisonError::into_inner);
-        given.get_or_insert_with(HashMap::new).insert(dir.to_path_buf(), password);
+        given
+            .get_or_insert_with(HashMap::new)
+            .insert(dir.to_path_buf(), password);
     }
     Ok(())
 }
@@ -279,7 +293,11 @@ mod tests {
         assert_eq!(a.schema, "agents");
         assert_eq!(a.config.get_password(), Some(&b"s3cret"[..]));
         assert_eq!(a.keyring_account(), "postgres://ann@db.example:6543/team");
-        let b = Address::parse("postgresql://db.example/team?sslmode=disable", &env_of(&[("PGUSER", "bob")])).unwrap();
+        let b = Address::parse(
+            "postgresql://db.example/team?sslmode=disable",
+            &env_of(&[("PGUSER", "bob")]),
+        )
+        .unwrap();
         assert_eq!(b.shown, "postgres://bob@db.example:5432/team?schema=haema");
     }
 

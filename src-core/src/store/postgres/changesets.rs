@@ -219,7 +219,8 @@ fn load_items(conn: &Conn, changesets: &mut [Changeset]) -> Result<()> {
         let changeset = &mut changesets[at];
         let role: &str = row.try_get(1)?;
         let memory_id: Option<String> = row.try_get(2)?;
-        let (content, distance, kept): (String, Option<f64>, bool) = (row.try_get(3)?, row.try_get(4)?, row.try_get(5)?);
+        let (content, distance, kept): (String, Option<f64>, bool) =
+            (row.try_get(3)?, row.try_get(4)?, row.try_get(5)?);
         if role == "related" {
             let memory_id = memory_id.ok_or_else(|| {
                 Error::InvalidState(format!(
@@ -343,7 +344,9 @@ pub(super) fn summaries(
 
 /// Whether the store has any changeset.
 pub(super) fn any(conn: &Conn) -> Result<bool> {
-    Ok(conn.query_one("SELECT EXISTS (SELECT 1 FROM changesets)", &[])?.try_get(0)?)
+    Ok(conn
+        .query_one("SELECT EXISTS (SELECT 1 FROM changesets)", &[])?
+        .try_get(0)?)
 }
 
 /// Number of changesets (only `owner`'s, when given) waiting for review.

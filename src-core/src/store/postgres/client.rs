@@ -83,7 +83,9 @@ pub(super) fn connect(config: &tokio_postgres::Config) -> Result<Client> {
 /// Why a connection could not be made, in words that say what to check.
 pub(super) fn connect_error(error: tokio_postgres::Error) -> Error {
     let words = error.to_string();
-    let source = std::error::Error::source(&error).map(ToString::to_string).unwrap_or_default();
+    let source = std::error::Error::source(&error)
+        .map(ToString::to_string)
+        .unwrap_or_default();
     let hint = if source.contains("password authentication failed") || words.contains("password") {
         "check the user and password (in the URL, PGPASSWORD, ~/.pgpass or the OS keyring)"
     } else if source.contains("does not exist") {
@@ -112,7 +114,9 @@ pub(super) struct Conn {
 
 impl std::fmt::Debug for Conn {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Conn").field("closed", &self.client.is_closed()).finish()
+        f.debug_struct("Conn")
+            .field("closed", &self.client.is_closed())
+            .finish()
     }
 }
 
@@ -178,6 +182,11 @@ impl From<tokio_postgres::Error> for Error {
         use tokio_postgres::error::SqlState;
         match error.code() {
             Some(code) if *code == SqlState::DISK_FULL => Error::DiskFull,
+            Some(code) if *code == SqlState::CHARACTER_NOT_IN_REPERTOIRE => Error::InvalidArgument(
+                "the text holds the NUL character (U+0000), which PostgreSQL cannot store: remove it \
+                 (or keep this memory in a folder store); nothing was written"
+                    .into(),
+            ),
             Some(code) if *code == SqlState::READ_ONLY_SQL_TRANSACTION => Error::InvalidState(
                 "the PostgreSQL server refuses writes (a read-only replica or transaction): reading works".into(),
             ),

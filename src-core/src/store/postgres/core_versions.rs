@@ -36,17 +36,23 @@ pub(super) fn insert(
 }
 
 pub(super) fn latest(conn: &Conn) -> Result<Option<CoreVersion>> {
-    conn.query_opt(&format!("SELECT {COLUMNS} FROM core_versions ORDER BY id DESC LIMIT 1"), &[])?
-        .as_ref()
-        .map(from_row)
-        .transpose()
+    conn.query_opt(
+        &format!("SELECT {COLUMNS} FROM core_versions ORDER BY id DESC LIMIT 1"),
+        &[],
+    )?
+    .as_ref()
+    .map(from_row)
+    .transpose()
 }
 
 pub(super) fn get(conn: &Conn, id: CoreVersionId) -> Result<Option<CoreVersion>> {
-    conn.query_opt(&format!("SELECT {COLUMNS} FROM core_versions WHERE id = $1"), &[&id.get()])?
-        .as_ref()
-        .map(from_row)
-        .transpose()
+    conn.query_opt(
+        &format!("SELECT {COLUMNS} FROM core_versions WHERE id = $1"),
+        &[&id.get()],
+    )?
+    .as_ref()
+    .map(from_row)
+    .transpose()
 }
 
 /// Every version, newest first.

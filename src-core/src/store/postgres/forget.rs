@@ -10,7 +10,11 @@ use crate::Result;
 use crate::types::{AccessStats, ChangesetId, MemoryId, MemoryRecord, PurgeReceipt};
 
 pub(super) fn superseded_by(conn: &Conn, changeset: ChangesetId) -> Result<Vec<(i64, MemoryRecord)>> {
-    memories::select(conn, "m.superseded_by = $1 AND m.status <> 'forgotten'", &[&changeset.get()])
+    memories::select(
+        conn,
+        "m.superseded_by = $1 AND m.status <> 'forgotten'",
+        &[&changeset.get()],
+    )
 }
 
 /// Memories (but forgotten ones) whose text, source or metadata holds `phrase`, letter

@@ -73,7 +73,11 @@ impl Listener {
     /// The count while not listening, from the store's change stamp: one more whenever
     /// the stamp moved.
     pub(super) fn counter_from_stamp(&self, stamp: Option<String>) -> i64 {
-        let mut seen = self.shared.stamp.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut seen = self
+            .shared
+            .stamp
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if seen.is_some() && *seen != stamp {
             self.shared.changes.fetch_add(1, Ordering::AcqRel);
         }
@@ -84,7 +88,12 @@ impl Listener {
 
 impl Drop for Listener {
     fn drop(&mut self) {
-        if let Some(task) = self.task.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take() {
+        if let Some(task) = self
+            .task
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
+        {
             task.abort();
         }
     }

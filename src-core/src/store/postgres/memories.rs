@@ -9,9 +9,7 @@ use super::filter::{Values, conditions};
 use super::values::closed;
 use crate::Result;
 use crate::store::MetaKey;
-use crate::types::{
-    ChangesetId, MemoryAttributes, MemoryFilter, MemoryId, MemoryRecord, MemoryStatus, iso_utc,
-};
+use crate::types::{ChangesetId, MemoryAttributes, MemoryFilter, MemoryId, MemoryRecord, MemoryStatus, iso_utc};
 
 pub(super) const COLUMNS: &str = "m.rowid, m.id, m.content, m.created_at_ms, m.updated_at_ms, m.status, \
     m.changeset_id, m.superseded_by, m.memory_type, m.importance, m.source, m.agent_id, m.session_id, m.user_id, \
@@ -90,10 +88,13 @@ pub(super) fn by_rowids(conn: &Conn, rowids: &[i64]) -> Result<HashMap<i64, Memo
 
 /// One memory by id (any status), with its rowid.
 pub(super) fn by_id(conn: &Conn, id: &MemoryId) -> Result<Option<(i64, MemoryRecord)>> {
-    conn.query_opt(&format!("SELECT {COLUMNS} FROM memories m WHERE m.id = $1"), &[&id.as_str()])?
-        .as_ref()
-        .map(from_row)
-        .transpose()
+    conn.query_opt(
+        &format!("SELECT {COLUMNS} FROM memories m WHERE m.id = $1"),
+        &[&id.as_str()],
+    )?
+    .as_ref()
+    .map(from_row)
+    .transpose()
 }
 
 /// Memories matching `condition` (on `m`, parameters from `$1`), in rowid order.
@@ -227,7 +228,10 @@ pub(super) fn activate_pending(conn: &Conn, rowid: i64, ts: i64) -> Result<()> {
 
 /// Deletes a pending memory (its text stays in the changeset).
 pub(super) fn delete_pending(conn: &Conn, rowid: i64) -> Result<()> {
-    conn.execute("DELETE FROM memories WHERE rowid = $1 AND status = 'pending'", &[&rowid])?;
+    conn.execute(
+        "DELETE FROM memories WHERE rowid = $1 AND status = 'pending'",
+        &[&rowid],
+    )?;
     Ok(())
 }
 

@@ -21,9 +21,7 @@ pub(crate) fn quoted(name: &str) -> String {
 
 /// Whether the database has pgvector's `vector` type where this connection finds it.
 fn has_pgvector(conn: &Conn) -> Result<bool> {
-    Ok(conn
-        .query_one("SELECT to_regtype('vector') IS NOT NULL", &[])?
-        .get(0))
+    Ok(conn.query_one("SELECT to_regtype('vector') IS NOT NULL", &[])?.get(0))
 }
 
 /// The version of the store in `schema`, `None` when there is none yet.
@@ -57,7 +55,10 @@ pub(super) fn migrate(conn: &Conn, schema: &str) -> Result<()> {
     }
     conn.batch("BEGIN")?;
     let migrated = (|| -> Result<()> {
-        conn.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", &[&SCHEMA_LOCK, &schema])?;
+        conn.execute(
+            "SELECT pg_advisory_xact_lock($1, hashtext($2))",
+            &[&SCHEMA_LOCK, &schema],
+        )?;
         let found = version(conn, schema)?;
         let current = found.unwrap_or(0);
         if current > SCHEMA_VERSION {
@@ -72,7 +73,11 @@ pub(super) fn migrate(conn: &Conn, schema: &str) -> Result<()> {
         if found.is_none() {
             conn.batch("CREATE TABLE haema_schema (version INTEGER NOT NULL); INSERT INTO haema_schema VALUES (0)")?;
         }
-        for (index, sql) in MIGRATIONS.iter().enumerate().skip(usize::try_from(current).unwrap_or(0)) {
+        for (index, sql) in MIGRATIONS
+            .iter()
+            .enumerate()
+            .skip(usize::try_from(current).unwrap_or(0))
+        {
             conn.batch(sql)?;
             let version = i32::try_from(index + 1).unwrap_or(i32::MAX);
             conn.execute("UPDATE haema_schema SET version = $1", &[&version])?;

@@ -28,14 +28,14 @@ mod vectors;
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use super::backend::{Backend, Reader, Writer};
 use super::MetaKey;
+use super::backend::{Backend, Reader, Writer};
 use crate::types::MemoryId;
 use crate::{Error, Result};
+use access::Access;
 use address::Address;
 use client::Conn;
 use listen::Listener;
-use access::Access;
 
 /// The lock every write takes (with the schema's hash): writers take turns per store.
 const WRITE_LOCK: i32 = 0x6861_656e; // "haen"
@@ -116,7 +116,9 @@ impl PgStore {
 /// Runs `work` inside a transaction begun with `begin` on the connection in `slot`;
 /// commits when it succeeds and rolls back otherwise (a panic included).
 fn in_transaction<T>(slot: &Option<Conn>, begin: &str, work: impl FnOnce(&Conn) -> Result<T>) -> Result<T> {
-    let conn = slot.as_ref().ok_or_else(|| Error::Internal("no PostgreSQL connection".into()))?;
+    let conn = slot
+        .as_ref()
+        .ok_or_else(|| Error::Internal("no PostgreSQL connection".into()))?;
     conn.batch(begin)?;
     let guard = RollbackOnDrop(conn);
     let out = work(conn)?;
@@ -126,7 +128,6 @@ fn in_transaction<T>(slot: &Option<Conn>, begin: &str, work: impl FnOnce(&Conn) 
 }
 
 impl PgStore {
-
     /// Announces a change to other processes (delivered when the transaction commits).
     fn announce(&self, conn: &Conn) -> Result<()> {
         conn.execute(
@@ -192,9 +193,14 @@ impl Backend for PgStore {
         // Without a listener (a pooler that drops LISTEN, or the server away) the change
         // stamp is read instead.
         let slot = self.core_conn()?;
-        let conn = slot.as_ref().ok_or_else(|| Error::Internal("no PostgreSQL connection".into()))?;
+        let conn = slot
+            .as_ref()
+            .ok_or_else(|| Error::Internal("no PostgreSQL connection".into()))?;
         let stamp: Option<String> = conn
-            .query_opt("SELECT value FROM meta WHERE key = $1", &[&MetaKey::ChangeStamp.as_str()])?
+            .query_opt(
+                "SELECT value FROM meta WHERE key = $1",
+                &[&MetaKey::ChangeStamp.as_str()],
+            )?
             .map(|r| r.get(0));
         Ok(self.listener.counter_from_stamp(stamp))
     }
@@ -230,7 +236,9 @@ impl Backend for PgStore {
 
     fn scrub(&self) -> Result<bool> {
         let slot = self.conn()?;
-        let conn = slot.as_ref().ok_or_else(|| Error::Internal("no PostgreSQL connection".into()))?;
+        let conn = slot
+            .as_ref()
+            .ok_or_else(|| Error::Internal("no PostgreSQL connection".into()))?;
         forget::scrub(conn)
     }
 }

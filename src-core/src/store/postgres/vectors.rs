@@ -40,7 +40,9 @@ pub(super) fn create_table(conn: &Conn, table: &str, dims: usize) -> Result<()> 
 
 /// The HNSW index of the live table's active vectors (cosine distance).
 fn create_index(conn: &Conn) -> Result<()> {
-    conn.batch("CREATE INDEX IF NOT EXISTS vectors_hnsw ON vectors USING hnsw (embedding vector_cosine_ops) WHERE active")
+    conn.batch(
+        "CREATE INDEX IF NOT EXISTS vectors_hnsw ON vectors USING hnsw (embedding vector_cosine_ops) WHERE active",
+    )
 }
 
 /// Makes the live table and its index.
@@ -118,7 +120,10 @@ pub(super) fn staging_progress(conn: &Conn) -> Result<(usize, usize)> {
         &[],
     )?;
     let (total, staged): (i64, i64) = (row.try_get(0)?, row.try_get(1)?);
-    Ok((usize::try_from(staged).unwrap_or(0), usize::try_from(total).unwrap_or(0)))
+    Ok((
+        usize::try_from(staged).unwrap_or(0),
+        usize::try_from(total).unwrap_or(0),
+    ))
 }
 
 /// Makes the staged vectors the live ones (active as their memories are now) and indexes
@@ -157,7 +162,10 @@ pub(super) fn nearest(conn: &Conn, query: &[f32], k: usize, pool: Pool, filter: 
     let (join, passing) = if filter.is_empty() {
         (String::new(), String::new())
     } else {
-        (" JOIN memories m ON m.rowid = v.rowid".to_owned(), conditions(filter, &mut values))
+        (
+            " JOIN memories m ON m.rowid = v.rowid".to_owned(),
+            conditions(filter, &mut values),
+        )
     };
     let limit = values.push(to_i64(k));
     let sql = format!(
