@@ -55,9 +55,10 @@ pub enum Error {
         source: std::io::Error,
     },
 
-    /// The store's database reported an error.
+    /// The store's database reported an error (its words are in the message, so it is not
+    /// also given as the source: a chain of causes would say it twice).
     #[error("database error: {0}")]
-    Database(#[source] Box<dyn std::error::Error + Send + Sync>),
+    Database(Box<dyn std::error::Error + Send + Sync>),
 
     /// The store holds a value this haema does not know (written by a newer haema, or
     /// changed by hand).

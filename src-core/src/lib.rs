@@ -72,9 +72,11 @@ pub use store::files::{create_private, is_inside};
 pub use store::places::{default_store_dir, is_postgres_url, is_store_dir, store_dir_for, store_folders_beside};
 #[cfg(feature = "postgres")]
 pub use store::postgres::address::link_postgres_store;
+#[cfg(feature = "postgres")]
+pub use store::postgres::admin::{PgInitReport, init_postgres};
 pub use transfer::{
     CoreImport, EXPORT_FORMAT, HaemaReport, HaemaStore, ImportItem, ImportReport, ImportSummary, Imported, ItemsReport,
-    Record, is_export, is_haema_store, parse_items, parse_time, read_haema_store,
+    MigrateReport, Record, is_export, is_haema_store, migrate_store, parse_items, parse_time, read_haema_store,
 };
 pub use types::core_md::{CoreSections, TEMPLATE as CORE_TEMPLATE};
 pub use types::*;

@@ -89,8 +89,11 @@ impl std::fmt::Debug for Memory {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct StoreInfo {
-    /// The store folder.
+    /// The store folder (for a PostgreSQL store, its link folder on this machine).
     pub dir: PathBuf,
+    /// Where the store is, as people are shown it: the folder, or a PostgreSQL store's URL
+    /// without a password.
+    pub location: String,
     /// Active memories.
     pub active: usize,
     /// Changesets waiting for review.
@@ -233,7 +236,7 @@ impl Memory {
         tokio::task::spawn_blocking(move || {
             let review = Settings::load(&dir).map(|s| s.review).unwrap_or_default();
             let store = Store::open(&dir)?;
-            store.read(|conn| store_info(conn, &dir, None, review, None))
+            store.read(|conn| store_info(conn, &dir, &store.location(), None, review, None))
         })
         .await
         .map_err(|e| Error::Internal(e.to_string()))?
@@ -289,9 +292,16 @@ impl Memory {
         let user = self.user().map(str::to_owned);
         self.blocking(|inner| {
             let llm = inner.llm.as_ref().map(|l| l.id());
-            let mut info = inner
-                .store
-                .read(|conn| store_info(conn, inner.store.dir(), llm, inner.settings.review, user))?;
+            let mut info = inner.store.read(|conn| {
+                store_info(
+                    conn,
+                    inner.store.dir(),
+                    &inner.store.location(),
+                    llm,
+                    inner.settings.review,
+                    user,
+                )
+            })?;
             info.lexical_reason = inner.lexical.clone();
             Ok(info)
         })
@@ -462,6 +472,7 @@ fn finish_interrupted(store: &Store) -> Result<()> {
 fn store_info(
     conn: &dyn Reader,
     dir: &Path,
+    location: &str,
     llm: Option<String>,
     review: crate::ReviewPolicy,
     user: Option<String>,
@@ -469,6 +480,7 @@ fn store_info(
     let per_user = conn.meta(MetaKey::Scope)?.as_deref() == Some(crate::StoreScope::PerUser.as_str());
     Ok(StoreInfo {
         dir: dir.to_path_buf(),
+        location: location.to_owned(),
         active: conn.count_memories(MemoryStatus::Active, &MemoryFilter::default())?,
         pending_changesets: conn.count_pending_changesets(None)?,
         embedder: conn.meta(MetaKey::Embedder)?.unwrap_or_else(|| "none".into()),

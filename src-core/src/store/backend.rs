@@ -43,6 +43,10 @@ pub(crate) struct Signals {
     pub lexical: Ranked,
 }
 
+/// One change of an agent's state: `(agent id, key, value as JSON text or None for a
+/// delete, when in Unix ms)`.
+pub(crate) type AgentStateLogEntry = (String, String, Option<String>, i64);
+
 /// A memory whose vector is still to be made: `(rowid, text, active)`.
 pub(crate) type Unembedded = (i64, String, bool);
 
@@ -147,6 +151,12 @@ pub(crate) trait Reader {
     fn count_agent_state(&self, matches: &dyn Fn(&str) -> bool) -> Result<usize>;
     /// Every change of one key of an agent's state, oldest first.
     fn agent_state_history(&self, agent_id: &str, key: &str) -> Result<Vec<AgentStateChange>>;
+    /// Every change of every agent's state, oldest first: replaying them (a put for a
+    /// value, a delete for none) makes the same state and history (a copy to another store).
+    fn agent_state_log(&self) -> Result<Vec<AgentStateLogEntry>>;
+    /// Every vector the store keeps for its memories, `(rowid, vector)` (a copy to another
+    /// store).
+    fn all_vectors(&self) -> Result<Vec<(i64, Vec<f32>)>>;
     /// How often each of these memories was returned, as recorded so far (rows never
     /// returned are left out).
     fn access_stats(&self, rowids: &[i64]) -> Result<HashMap<i64, AccessStats>>;
@@ -326,6 +336,10 @@ pub(crate) trait Backend: Send + Sync + std::fmt::Debug {
     fn read_core(&self) -> Result<Option<String>>;
     /// Replaces core.md, atomically.
     fn write_core(&self, text: &str) -> Result<()>;
+    /// Where the store is when it is not its folder (a PostgreSQL URL, without a password).
+    fn address(&self) -> Option<String> {
+        None
+    }
     /// Where core.md is a file people may edit (and a watch should follow), if it is one.
     fn core_file(&self) -> Option<PathBuf>;
     /// Leaves no copy of text removed by earlier commits anywhere the backend keeps data

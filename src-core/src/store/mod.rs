@@ -150,6 +150,12 @@ impl Store {
         &self.notes
     }
 
+    /// Where the store is, as people are shown it: its folder, or a PostgreSQL store's URL
+    /// (without a password).
+    pub fn location(&self) -> String {
+        self.backend.address().unwrap_or_else(|| self.dir.display().to_string())
+    }
+
     /// The store folder: its settings (`haema.toml`) and lock files live there.
     pub fn dir(&self) -> &Path {
         &self.dir

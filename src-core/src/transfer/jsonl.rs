@@ -99,22 +99,7 @@ impl Memory {
     /// # let _ = records; Ok(()) }
     /// ```
     pub async fn export_jsonl(&self, out: &mut (impl Write + Send)) -> Result<usize> {
-        let (records, embedder) = self
-            .blocking(|inner| {
-                inner.store.read(|conn| {
-                    let mut records: Vec<Record> = Vec::new();
-                    let mut all = conn.changesets(ChangesetFilter::All, None)?;
-                    all.reverse();
-                    records.extend(all.into_iter().map(|c| Record::Changeset(Box::new(c))));
-                    let mut versions = conn.core_versions()?;
-                    versions.reverse();
-                    records.extend(versions.into_iter().map(Record::CoreVersion));
-                    records.extend(conn.core_locks()?.into_iter().map(|section| Record::Lock { section }));
-                    records.extend(conn.all_memories()?.into_iter().map(|m| Record::Memory(Box::new(m))));
-                    Ok((records, conn.meta(MetaKey::Embedder)?.unwrap_or_else(|| "none".into())))
-                })
-            })
-            .await?;
+        let (records, embedder) = self.blocking(|inner| inner.store.read(export_records)).await?;
         let header = Record::Header {
             format: EXPORT_FORMAT.into(),
             version: 1,
@@ -216,7 +201,22 @@ impl Memory {
     }
 }
 
-fn restore(
+/// Every record of an export but the header, in the order of the file, and the store's
+/// embedder.
+pub(crate) fn export_records(conn: &dyn store::Reader) -> Result<(Vec<Record>, String)> {
+    let mut records: Vec<Record> = Vec::new();
+    let mut all = conn.changesets(ChangesetFilter::All, None)?;
+    all.reverse();
+    records.extend(all.into_iter().map(|c| Record::Changeset(Box::new(c))));
+    let mut versions = conn.core_versions()?;
+    versions.reverse();
+    records.extend(versions.into_iter().map(Record::CoreVersion));
+    records.extend(conn.core_locks()?.into_iter().map(|section| Record::Lock { section }));
+    records.extend(conn.all_memories()?.into_iter().map(|m| Record::Memory(Box::new(m))));
+    Ok((records, conn.meta(MetaKey::Embedder)?.unwrap_or_else(|| "none".into())))
+}
+
+pub(crate) fn restore(
     tx: &dyn Writer,
     records: &[Record],
     vectors_by_text: &HashMap<String, Vec<f32>>,

@@ -111,9 +111,47 @@ pub enum Command {
     /// Measure the search on a benchmark (each conversation in its own temporary store).
     #[command(subcommand)]
     Eval(EvalCommand),
+    /// Copy a store whole to another place: a folder into a PostgreSQL database, back, or
+    /// into a new folder. The copy is checked before it commits; an interrupted one leaves
+    /// the target empty.
+    Migrate(MigrateArgs),
+    /// PostgreSQL: prepare a database for haema's stores (once, as an admin).
+    #[command(subcommand)]
+    Pg(PgCommand),
     /// Measure haema's own speed on stores of n memories, built in-process with instant
     /// providers: add, search, latest, recall, open, disk and memory, vector recall.
     Bench(BenchArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// The store to copy: a folder, a name, or a postgres:// URL.
+    #[arg(long, value_name = "STORE")]
+    pub from: PathBuf,
+    /// Where to: a new folder or name, or a postgres:// URL of an empty schema.
+    #[arg(long, value_name = "STORE")]
+    pub to: PathBuf,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PgCommand {
+    /// Create the pgvector extension (when missing) and the store's schema and tables,
+    /// owned by the role haema will run as; run it with an admin's URL. Running it again
+    /// changes nothing.
+    Init {
+        /// An admin's URL, naming the database and (with ?schema=) the store's schema.
+        #[arg(value_name = "URL")]
+        url: String,
+        /// The role that will own the schema and its tables (default: the admin's).
+        #[arg(long, value_name = "ROLE")]
+        owner: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -346,6 +384,13 @@ pub enum CoreCommand {
     },
     /// Every version of core.md.
     History(JsonFlag),
+    /// Write core.md to a file (- for standard output): in a PostgreSQL store core.md lives
+    /// in the database.
+    Export {
+        /// The file to write; an existing file is not replaced.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
     /// Make an old version current again.
     Restore {
         /// Version id from `core history`.

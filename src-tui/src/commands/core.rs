@@ -1,4 +1,4 @@
-//! core show / sections / set / lock / unlock / history / restore.
+//! core show / sections / set / lock / unlock / history / restore / export.
 
 use std::collections::BTreeMap;
 
@@ -12,6 +12,7 @@ use crate::output::{self, print, utc};
 pub async fn run(memory: &Memory, command: CoreCommand) -> Result<()> {
     match command {
         CoreCommand::Show => print(&memory.get_core().await?),
+        CoreCommand::Export { file } => export(memory, &file).await,
         CoreCommand::Sections(flag) => {
             let sections = memory.core_sections().await?;
             let locked = memory.locked_sections().await?;
@@ -63,4 +64,26 @@ pub async fn run(memory: &Memory, command: CoreCommand) -> Result<()> {
             ))
         }
     }
+}
+
+/// Writes core.md to `file` (- for standard output), never over an existing file.
+async fn export(memory: &Memory, file: &std::path::Path) -> Result<()> {
+    let text = memory.get_core().await?;
+    if file.as_os_str() == "-" {
+        return print(&text);
+    }
+    let mut out = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(file)
+        .map_err(|e| {
+            crate::UsageError(if e.kind() == std::io::ErrorKind::AlreadyExists {
+                format!("{} exists: name a new file (nothing was written)", file.display())
+            } else {
+                format!("cannot create {}: {e}", file.display())
+            })
+        })?;
+    std::io::Write::write_all(&mut out, text.as_bytes())
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", file.display()))?;
+    print(&format!("core.md written to {}\n", file.display()))
 }

@@ -210,7 +210,7 @@ pub async fn status(memory: &Memory, json_output: bool) -> Result<()> {
     };
     print(&format!(
         "store     {}\n{scope}memories  {}\npending   {} changeset(s) waiting for review\nembedder  {embedder}\n{search}{vectors}llm       {}\nreview    {policy}\n",
-        info.dir.display(),
+        output::printable(&info.location),
         info.active,
         info.pending_changesets,
         info.llm.as_deref().unwrap_or("none (memories are stored as given)"),

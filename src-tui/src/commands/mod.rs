@@ -9,6 +9,7 @@ mod eval;
 mod forget;
 mod memories;
 mod model;
+mod postgres;
 mod prompt;
 mod purge;
 mod reembed;
@@ -136,6 +137,12 @@ pub async fn run(cli: Cli) -> Result<()> {
     if let Some(Command::Bench(args)) = cli.command {
         return bench::run(args).await;
     }
+    if let Some(Command::Migrate(args)) = cli.command {
+        return postgres::migrate(args).await;
+    }
+    if let Some(Command::Pg(command)) = cli.command {
+        return postgres::run(command).await;
+    }
     let dir = store_path::resolve(cli.store)?;
     // These work on a store whose recorded embedder differs from the configured one.
     match cli.command {
@@ -217,7 +224,9 @@ pub async fn run(cli: Cli) -> Result<()> {
             | Command::Demo(_)
             | Command::Model(_)
             | Command::Eval(_)
-            | Command::Bench(_),
+            | Command::Bench(_)
+            | Command::Migrate(_)
+            | Command::Pg(_),
         ) => Ok(()),
     }
 }

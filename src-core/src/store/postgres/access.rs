@@ -190,6 +190,14 @@ impl Reader for Access<'_> {
         agent_state::history(self.conn, agent_id, key)
     }
 
+    fn agent_state_log(&self) -> Result<Vec<crate::store::backend::AgentStateLogEntry>> {
+        agent_state::log(self.conn)
+    }
+
+    fn all_vectors(&self) -> Result<Vec<(i64, Vec<f32>)>> {
+        vectors::all(self.conn)
+    }
+
     fn access_stats(&self, rowids: &[i64]) -> Result<HashMap<i64, AccessStats>> {
         forget::access_stats(self.conn, rowids)
     }

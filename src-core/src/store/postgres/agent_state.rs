@@ -84,6 +84,16 @@ pub(super) fn delete(conn: &Conn, agent_id: &str, key: &str, ts: i64) -> Result<
     Ok(removed > 0)
 }
 
+pub(super) fn log(conn: &Conn) -> Result<Vec<crate::store::backend::AgentStateLogEntry>> {
+    conn.query(
+        "SELECT agent_id, key, value, at_ms FROM agent_state_history ORDER BY id",
+        &[],
+    )?
+    .iter()
+    .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)))
+    .collect()
+}
+
 /// Where an entry is: a current key (agent id, key) or a change in history (its id).
 enum At {
     Current,

@@ -67,8 +67,18 @@ pub(super) fn migrate(conn: &Conn, schema: &str) -> Result<()> {
                 supported: SCHEMA_VERSION,
             });
         }
-        conn.batch(&format!("CREATE SCHEMA IF NOT EXISTS {}", quoted(schema)))
-            .map_err(|e| refused_schema(e, schema))?;
+        // PostgreSQL checks the right to create a schema before whether it exists: a role
+        // whose schema an admin made (`haema pg init`) never asks.
+        let exists: bool = conn
+            .query_one(
+                "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)",
+                &[&schema],
+            )?
+            .try_get(0)?;
+        if !exists {
+            conn.batch(&format!("CREATE SCHEMA {}", quoted(schema)))
+                .map_err(|e| refused_schema(e, schema))?;
+        }
         conn.batch(&format!("SET LOCAL search_path TO {}, public", quoted(schema)))?;
         if found.is_none() {
             conn.batch("CREATE TABLE haema_schema (version INTEGER NOT NULL); INSERT INTO haema_schema VALUES (0)")?;

@@ -12,6 +12,7 @@
 
 mod access;
 pub(crate) mod address;
+pub(crate) mod admin;
 mod agent_state;
 mod changesets;
 mod client;
@@ -76,11 +77,6 @@ impl PgStore {
             listener,
         };
         Ok((store, Vec::new()))
-    }
-
-    /// Where the store is, without a password.
-    pub(crate) fn shown(&self) -> &str {
-        &self.address.shown
     }
 
     /// The connection, made again when it was lost.
@@ -226,6 +222,10 @@ impl Backend for PgStore {
             conn.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &self.address.schema])?;
             Ok(())
         })
+    }
+
+    fn address(&self) -> Option<String> {
+        Some(self.address.shown.clone())
     }
 
     /// core.md is a row of the database, not a file people edit: `haema core export`

@@ -210,13 +210,13 @@ pub(super) fn distances(conn: &Conn, query: &[f32], rowids: &[i64]) -> Result<Ha
     .collect()
 }
 
-/// Every vector of the live table: `(rowid, vector, active)` (a copy to another store).
-pub(super) fn all(conn: &Conn) -> Result<Vec<(i64, Vec<f32>, bool)>> {
+/// Every vector of the live table: `(rowid, vector)`, by row.
+pub(super) fn all(conn: &Conn) -> Result<Vec<(i64, Vec<f32>)>> {
     if !table_exists(conn, TABLE)? {
         return Ok(Vec::new());
     }
-    conn.query("SELECT rowid, embedding, active FROM vectors ORDER BY rowid", &[])?
+    conn.query("SELECT rowid, embedding FROM vectors ORDER BY rowid", &[])?
         .iter()
-        .map(|r| Ok((r.try_get(0)?, r.try_get::<_, Vector>(1)?.to_vec(), r.try_get(2)?)))
+        .map(|r| Ok((r.try_get(0)?, r.try_get::<_, Vector>(1)?.to_vec())))
         .collect()
 }

@@ -268,6 +268,18 @@ impl<T: Reader + ?Sized> Reader for Scoped<'_, T> {
         self.inner.agent_state_history(agent_id, key)
     }
 
+    /// Agent state is no user's: it is shared, as [`Reader::agent_states`] is.
+    fn agent_state_log(&self) -> Result<Vec<crate::store::backend::AgentStateLogEntry>> {
+        self.inner.agent_state_log()
+    }
+
+    /// A copy of a store is of the whole store, never one user's view.
+    fn all_vectors(&self) -> Result<Vec<(i64, Vec<f32>)>> {
+        Err(Error::InvalidState(
+            "copying every vector covers the whole store, so it is not done for one user".into(),
+        ))
+    }
+
     fn access_stats(&self, rowids: &[i64]) -> Result<HashMap<i64, AccessStats>> {
         let mine = self.memories_by_rowids(rowids)?;
         let rowids: Vec<i64> = rowids.iter().copied().filter(|r| mine.contains_key(r)).collect();

@@ -197,6 +197,14 @@ impl Reader for Access<'_> {
         vectors::nearest_exact(self.conn, query, k)
     }
 
+    fn agent_state_log(&self) -> Result<Vec<crate::store::backend::AgentStateLogEntry>> {
+        agent_state::log(self.conn)
+    }
+
+    fn all_vectors(&self) -> Result<Vec<(i64, Vec<f32>)>> {
+        vectors::all(self.conn)
+    }
+
     fn access_stats(&self, rowids: &[i64]) -> Result<HashMap<i64, AccessStats>> {
         access_stats::of_rows(self.conn, rowids)
     }

@@ -93,6 +93,12 @@ pub(crate) fn delete(conn: &Connection, agent_id: &str, key: &str, ts: i64) -> R
 }
 
 /// One entry of either table: `(table, rowid, agent id, key, value)`.
+pub(crate) fn log(conn: &Connection) -> Result<Vec<crate::store::backend::AgentStateLogEntry>> {
+    let mut stmt = conn.prepare_cached("SELECT agent_id, key, value, at_ms FROM agent_state_history ORDER BY id")?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
 type Entry = (&'static str, i64, String, String, Option<String>);
 
 /// Every entry of the two tables.

@@ -238,6 +238,16 @@ pub(crate) fn from_blob(blob: &[u8]) -> Vec<f32> {
         .collect()
 }
 
+/// Every live vector: `(rowid, vector)`, by row.
+pub(crate) fn all(conn: &Connection) -> Result<Vec<(i64, Vec<f32>)>> {
+    if !exists(conn)? {
+        return Ok(Vec::new());
+    }
+    let mut stmt = conn.prepare_cached("SELECT rowid, embedding FROM vectors ORDER BY rowid")?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, from_blob(&r.get::<_, Vec<u8>>(1)?))))?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
 /// Stores the vector of memory `rowid` as active.
 pub(crate) fn insert(conn: &Connection, rowid: i64, vector: &[f32]) -> Result<()> {
     insert_with_status(conn, rowid, vector, true)

@@ -1,0 +1,86 @@
+//! `haema pg init`: what an administrator does once so that a plain role can keep a store
+//! in a database (haema needs no superuser at run time).
+
+use super::address::Address;
+use super::client::Conn;
+use super::migrations;
+use crate::{Error, Result};
+
+/// What [`init_postgres`] did.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PgInitReport {
+    /// The store, as its URL without a password.
+    pub store: String,
+    /// The pgvector version the database has.
+    pub pgvector: String,
+    /// Whether this call created the extension.
+    pub created_extension: bool,
+    /// The role that owns the schema and its tables.
+    pub owner: String,
+    /// The store's schema version.
+    pub schema_version: i64,
+}
+
+/// An identifier quoted for SQL, whatever it holds.
+fn quoted_identifier(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+/// Prepares the database at `url` (an administrator's URL) for a haema store: creates the
+/// `vector` extension when missing, then the store's schema and tables, owned by `owner`
+/// (the role haema will run as; the connecting role when `None`). Running it again
+/// changes nothing.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a bad URL or an unknown owner; [`Error::Database`] when
+/// the server refuses (a role that may not create the extension is told who can).
+pub fn init_postgres(url: &str, owner: Option<&str>) -> Result<PgInitReport> {
+    let env = |name: &str| std::env::var(name).ok();
+    let mut address = Address::parse(url, &env)?;
+    address.find_password(&env);
+    let conn = Conn::new(super::client::connect(&address.config)?);
+    let had: Option<String> = conn
+        .query_opt("SELECT extversion FROM pg_extension WHERE extname = 'vector'", &[])?
+        .map(|r| r.try_get(0))
+        .transpose()?;
+    if had.is_none() {
+        conn.batch("CREATE EXTENSION IF NOT EXISTS vector").map_err(|e| {
+            Error::InvalidState(format!(
+                "cannot create the pgvector extension ({e}): run `haema pg init` as a superuser (or the \
+                 database's owner where pgvector is trusted), and make sure pgvector is installed on the server"
+            ))
+        })?;
+    }
+    let pgvector: String = conn
+        .query_one("SELECT extversion FROM pg_extension WHERE extname = 'vector'", &[])?
+        .try_get(0)?;
+    let me: String = conn.query_one("SELECT current_user::text", &[])?.try_get(0)?;
+    let owner = owner.map_or(me, str::to_owned);
+    let exists: bool = conn
+        .query_one("SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)", &[&owner])?
+        .try_get(0)?;
+    if !exists {
+        return Err(Error::InvalidArgument(format!(
+            "there is no role “{owner}” on this server: create it first (CREATE ROLE {} LOGIN PASSWORD '…')",
+            quoted_identifier(&owner)
+        )));
+    }
+    let schema = migrations::quoted(&address.schema);
+    let role = quoted_identifier(&owner);
+    conn.batch(&format!(
+        "CREATE SCHEMA IF NOT EXISTS {schema} AUTHORIZATION {role}; ALTER SCHEMA {schema} OWNER TO {role}"
+    ))?;
+    // The tables are made as the owner, so that they are the owner's.
+    conn.batch(&format!("SET ROLE {role}"))?;
+    let migrated = migrations::migrate(&conn, &address.schema);
+    conn.batch("RESET ROLE")?;
+    migrated?;
+    let schema_version = migrations::version(&conn, &address.schema)?.unwrap_or(0);
+    Ok(PgInitReport {
+        store: address.shown,
+        pgvector,
+        created_extension: had.is_none(),
+        owner,
+        schema_version,
+    })
+}

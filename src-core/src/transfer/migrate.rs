@@ -1,0 +1,183 @@
+//! Moving a store whole to another backend (`haema migrate --from … --to …`): a folder
+//! to a PostgreSQL database, back, or any store to a new one.
+//!
+//! Everything is copied as stored: memories in every status with their ids, attributes and
+//! timestamps, changesets with their raw LLM answers, core versions, locks, agent state
+//! with its history, the vectors (not made again), and core.md. The copy is written in one
+//! transaction of the target and checked inside it before it commits: the same records
+//! (a SHA-256 of the lossless export of both), the same number of vectors and of agent
+//! state changes. An interrupted or failed copy leaves the target as it was: empty.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use sha2::{Digest, Sha256};
+
+use super::jsonl::{Record, export_records, restore};
+use crate::store::{MetaKey, Reader, Store};
+use crate::{Error, Result};
+
+/// What [`migrate_store`] copied.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct MigrateReport {
+    /// Memories, in every status.
+    pub memories: usize,
+    /// Changesets.
+    pub changesets: usize,
+    /// Versions of core.md.
+    pub core_versions: usize,
+    /// Locked core sections.
+    pub locks: usize,
+    /// Vectors.
+    pub vectors: usize,
+    /// Changes of agent state.
+    pub agent_state_changes: usize,
+    /// SHA-256 of the lossless export of both stores, which matched.
+    pub checksum: String,
+}
+
+/// The values a store records about itself that a copy keeps (the rest belong to one
+/// backend's inner workings, or to work in progress the copy does not carry).
+const COPIED_META: &[MetaKey] = &[
+    MetaKey::Embedder,
+    MetaKey::Dims,
+    MetaKey::EmbedderWanted,
+    MetaKey::VectorsBehind,
+    MetaKey::Scope,
+];
+
+/// Everything a copy reads from the source, in one consistent read.
+struct Snapshot {
+    records: Vec<Record>,
+    meta: Vec<(MetaKey, String)>,
+    vectors_by_text: HashMap<String, Vec<f32>>,
+    vectors: usize,
+    agent_log: Vec<crate::store::backend::AgentStateLogEntry>,
+    staged: bool,
+}
+
+fn checksum(records: &[Record]) -> Result<String> {
+    let mut hash = Sha256::new();
+    for record in records {
+        hash.update(serde_json::to_vec(record).map_err(|e| Error::Internal(e.to_string()))?);
+        hash.update(b"\n");
+    }
+    Ok(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
+fn snapshot(conn: &dyn Reader) -> Result<Snapshot> {
+    let (records, _) = export_records(conn)?;
+    let mut meta = Vec::new();
+    for key in COPIED_META {
+        if let Some(value) = conn.meta(*key)? {
+            meta.push((*key, value));
+        }
+    }
+    let vectors = conn.all_vectors()?;
+    let rowids: Vec<i64> = vectors.iter().map(|(r, _)| *r).collect();
+    let texts = conn.memories_by_rowids(&rowids)?;
+    let count = vectors.len();
+    let vectors_by_text = vectors
+        .into_iter()
+        .filter_map(|(rowid, v)| texts.get(&rowid).map(|m| (m.content.clone(), v)))
+        .collect();
+    Ok(Snapshot {
+        records,
+        meta,
+        vectors_by_text,
+        vectors: count,
+        agent_log: conn.agent_state_log()?,
+        staged: conn.has_staged_vectors()?,
+    })
+}
+
+/// Copies the store in folder `from` whole into the store of folder `to` (a new folder, or
+/// the link folder of a PostgreSQL store with an empty schema), and checks the copy.
+/// Blocking: run it off an async runtime's threads.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] when `from` holds no store or `to` is not empty;
+/// [`Error::InvalidState`] when a re-embedding is half done in `from`, or the copy does not
+/// match (then nothing was written); a store error otherwise.
+pub fn migrate_store(from: &Path, to: &Path) -> Result<MigrateReport> {
+    if !crate::is_store_dir(from) {
+        return Err(Error::InvalidArgument(format!(
+            "{} holds no store (no memory.db, no postgres.url): check --from",
+            from.display()
+        )));
+    }
+    let source = Store::open(from)?;
+    let taken = source.read(snapshot)?;
+    if taken.staged {
+        return Err(Error::InvalidState(
+            "a re-embedding is half done in the source store: finish it (`haema reembed`) before moving the store"
+                .into(),
+        ));
+    }
+    let core_text = source.core_text()?;
+    let target = Store::open(to)?;
+    let target_shown = target.location();
+    let expected = checksum(&taken.records)?;
+    let dims: usize = taken
+        .meta
+        .iter()
+        .find(|(k, _)| *k == MetaKey::Dims)
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
+    let report = target.write(|tx| {
+        let used = tx.any_memory()? || tx.any_changeset()? || !tx.core_versions()?.is_empty();
+        if used || tx.count_agent_state(&|_| true)? > 0 {
+            return Err(Error::InvalidArgument(format!(
+                "{target_shown} already holds a store: move into a new one (a new folder, or a new schema: ?schema=name)"
+            )));
+        }
+        for (key, value) in &taken.meta {
+            tx.set_meta(*key, value)?;
+        }
+        if taken.vectors > 0 || (dims > 0 && taken.meta.iter().any(|(k, v)| *k == MetaKey::Embedder && v != "none")) {
+            tx.create_vectors(dims)?;
+        }
+        restore(tx, &taken.records, &taken.vectors_by_text)?;
+        for (agent, key, value, at) in &taken.agent_log {
+            match value {
+                Some(value) => tx.put_agent_state(agent, key, value, *at)?,
+                None => {
+                    tx.delete_agent_state(agent, key, *at)?;
+                }
+            }
+        }
+        // The check, before anything commits.
+        let (copied, _) = export_records(tx)?;
+        let found = checksum(&copied)?;
+        let vectors = tx.all_vectors()?.len();
+        let log = tx.agent_state_log()?;
+        if found != expected || vectors != taken.vectors || log != taken.agent_log {
+            return Err(Error::InvalidState(format!(
+                "the copy does not match the source (records {}, vectors {vectors} of {}, agent state changes {} of {}): \
+                 nothing was written",
+                if found == expected { "match" } else { "differ" },
+                taken.vectors,
+                log.len(),
+                taken.agent_log.len()
+            )));
+        }
+        let count = |f: &dyn Fn(&Record) -> bool| taken.records.iter().filter(|r| f(r)).count();
+        Ok(MigrateReport {
+            memories: count(&|r| matches!(r, Record::Memory(_))),
+            changesets: count(&|r| matches!(r, Record::Changeset(_))),
+            core_versions: count(&|r| matches!(r, Record::CoreVersion(_))),
+            locks: count(&|r| matches!(r, Record::Lock { .. })),
+            vectors,
+            agent_state_changes: log.len(),
+            checksum: found,
+        })
+    })?;
+    let latest = taken.records.iter().rev().find_map(|r| match r {
+        Record::CoreVersion(v) => Some(v.content.clone()),
+        _ => None,
+    });
+    if let Some(text) = core_text.or(latest) {
+        crate::memory::finish_core_write(&target, &text)?;
+    }
+    Ok(report)
+}

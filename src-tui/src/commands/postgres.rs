@@ -1,0 +1,84 @@
+//! `haema migrate` (a store copied whole to another place) and `haema pg init` (a
+//! database prepared for haema's stores).
+
+use anyhow::{Context, Result};
+use serde_json::json;
+
+use crate::cli::{MigrateArgs, PgCommand};
+use crate::output::{self, print};
+
+/// A store name from the command line: a folder, a name or a PostgreSQL URL.
+fn store_of(name: &std::path::Path) -> Result<std::path::PathBuf> {
+    Ok(haema_core::store_dir_for(name)?)
+}
+
+pub async fn migrate(args: MigrateArgs) -> Result<()> {
+    let (from, to) = (store_of(&args.from)?, store_of(&args.to)?);
+    if from == to {
+        return Err(crate::UsageError("--from and --to name the same store".into()).into());
+    }
+    let (from_shown, to_shown) = (shown(&args.from), shown(&args.to));
+    let report = tokio::task::spawn_blocking(move || haema_core::migrate_store(&from, &to))
+        .await
+        .context("the copy stopped")??;
+    if args.json {
+        return output::json(&json!({"from": from_shown, "to": to_shown, "report": report}));
+    }
+    print(&format!(
+        "Copied {from_shown} to {to_shown}: {} memories, {} changesets, {} core versions, {} locks, \
+         {} vectors, {} agent state changes.\nChecked: the export of both is the same (SHA-256 {}).\n",
+        report.memories,
+        report.changesets,
+        report.core_versions,
+        report.locks,
+        report.vectors,
+        report.agent_state_changes,
+        report.checksum
+    ))
+}
+
+/// A store name as people are shown it: a URL without its password.
+fn shown(name: &std::path::Path) -> String {
+    let text = name.display().to_string();
+    match text.split_once("://") {
+        Some((scheme, rest)) => match rest.split_once('@') {
+            Some((credentials, host)) => match credentials.split_once(':') {
+                Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+                None => text,
+            },
+            None => text,
+        },
+        None => text,
+    }
+}
+
+pub async fn run(command: PgCommand) -> Result<()> {
+    match command {
+        PgCommand::Init { url, owner, json } => {
+            let report = tokio::task::spawn_blocking(move || haema_core::init_postgres(&url, owner.as_deref()))
+                .await
+                .context("`pg init` stopped")??;
+            if json {
+                return output::json(&report);
+            }
+            let as_owner = report.store.split_once('@').map_or_else(
+                || report.store.clone(),
+                |(_, rest)| format!("postgres://{}@{rest}", report.owner),
+            );
+            print(&format!(
+                "Ready: {} (schema version {}), owned by {}; pgvector {}{}.\n\
+                 Run haema as {} with --store {as_owner} (its password from the URL, PGPASSWORD, ~/.pgpass or the keyring).\n",
+                report.store,
+                report.schema_version,
+                report.owner,
+                report.pgvector,
+                if report.created_extension {
+                    " created"
+                } else {
+                    " already there"
+                },
+                report.owner,
+            ))
+        }
+    }
+}
