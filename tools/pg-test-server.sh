@@ -6,7 +6,7 @@
 #   tools/pg-test-server.sh start DIR   starts a server with its data in DIR and prints
 #                                       the variables the tests read (eval them):
 #       HAEMA_TEST_PG_ADMIN   the superuser's URL (for `haema pg init`)
-#       HAEMA_TEST_POSTGRES   a plain role's URL and database, pgvector already created
+#       HAEMA_TEST_PG_URL     a plain role's URL and database, pgvector already created
 #   tools/pg-test-server.sh stop DIR    stops it
 #
 # initdb and pg_ctl refuse to run as root: as root they run as `nobody`. Passwords are
@@ -59,5 +59,5 @@ psql=("$bin/psql" -X -q -v ON_ERROR_STOP=1 -h "$dir/socket" -p "$port" -U postgr
     -c "CREATE DATABASE haema_test OWNER haema" >/dev/null
 "${psql[@]}" -d haema_test -c "CREATE EXTENSION vector" >/dev/null
 echo "HAEMA_TEST_PG_ADMIN=postgres://postgres:$admin_password@127.0.0.1:$port/postgres"
-echo "HAEMA_TEST_POSTGRES=postgres://haema:haema-test@127.0.0.1:$port/haema_test"
+echo "HAEMA_TEST_PG_URL=postgres://haema:haema-test@127.0.0.1:$port/haema_test"
 echo "HAEMA_TEST_PG_BIN=$bin"

@@ -78,7 +78,9 @@ impl Address {
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(std::time::Duration::from_secs(10));
         }
-        config.application_name("haema");
+        if config.get_application_name().is_none() {
+            config.application_name("haema");
+        }
         let schema = schema.unwrap_or_else(|| DEFAULT_SCHEMA.to_owned());
         check_schema_name(&schema).map_err(bad)?;
         let host = match config.get_hosts().first() {
