@@ -46,8 +46,17 @@ pub async fn app_status(state: State<'_, AppState>) -> CommandResult<AppStatus> 
     })
 }
 
-/// `--store DIR` (or `--store=DIR`) from the command line, else `HAEMA_STORE`.
+/// `--store DIR` (or `--store=DIR`) from the command line, else `HAEMA_STORE`; a
+/// PostgreSQL URL means its link folder on this machine.
 fn store_argument() -> Option<PathBuf> {
+    let given = given_store()?;
+    if given.to_str().is_some_and(haema_core::is_postgres_url) {
+        return haema_core::store_dir_for(&given).ok();
+    }
+    Some(given)
+}
+
+fn given_store() -> Option<PathBuf> {
     let mut args = std::env::args_os().skip(1);
     while let Some(arg) = args.next() {
         if arg == "--store" {
@@ -112,6 +121,7 @@ async fn store_info(memory: &Memory) -> CommandResult<StoreInfo> {
     }
     Ok(StoreInfo {
         dir: memory.dir().to_path_buf(),
+        location: memory.location(),
         active: 0,
         pending_changesets: 0,
         embedder: String::new(),

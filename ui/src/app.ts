@@ -93,7 +93,7 @@ export class App {
     this.undos.clear();
     this.showShell(view);
     if (before !== null && before !== this.store.dir) {
-      this.say(`Opened “${storeName(this.store.dir)}”.`, {
+      this.say(`Opened “${storeName(this.store.location)}”.`, {
         done: "Opened",
         undo: async () => {
           await this.openStore(before, false);
@@ -162,8 +162,8 @@ export class App {
       if (item.name === this.current) button.setAttribute("aria-current", "page");
       else button.removeAttribute("aria-current");
     });
-    this.storeLabel.textContent = this.store ? storeName(this.store.dir) : "";
-    this.storeLabel.title = this.store?.dir ?? "";
+    this.storeLabel.textContent = this.store ? storeName(this.store.location) : "";
+    this.storeLabel.title = this.store?.location ?? "";
     const perUser = this.store?.scope === "per_user";
     this.personButton.hidden = !perUser;
     this.personButton.textContent = this.store?.user ? `Person: ${this.store.user}` : "Choose a person";

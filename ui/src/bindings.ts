@@ -1191,8 +1191,13 @@ export type StoreFacts = {
 
 /**  A short description of an open store. */
 export type StoreInfo = {
-	/**  The store folder. */
+	/**  The store folder (for a PostgreSQL store, its link folder on this machine). */
 	dir: string,
+	/**
+	 *  Where the store is, as people are shown it: the folder, or a PostgreSQL store's URL
+	 *  without a password.
+	 */
+	location: string,
 	/**  Active memories. */
 	active: number,
 	/**  Changesets waiting for review. */

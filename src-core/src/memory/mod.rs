@@ -268,6 +268,12 @@ impl Memory {
         self.inner.store.dir()
     }
 
+    /// Where the store is, as people are shown it: its folder, or a PostgreSQL store's URL
+    /// without a password.
+    pub fn location(&self) -> String {
+        self.inner.store.location()
+    }
+
     /// The settings in force.
     pub fn settings(&self) -> &Settings {
         &self.inner.settings

@@ -180,6 +180,11 @@ pub struct BenchArgs {
     /// Internal: the query of --probe-open.
     #[arg(long, hide = true)]
     pub probe_query: Option<String>,
+    /// Keep each store in a new schema of this PostgreSQL database instead of a folder
+    /// (dropped afterwards unless --work keeps them). The open is measured in a new
+    /// process, which finds the password in PGPASSWORD or ~/.pgpass.
+    #[arg(long, value_name = "URL")]
+    pub postgres: Option<String>,
 }
 
 /// Where `haema bench` gets its vectors.
@@ -228,6 +233,10 @@ pub struct LocomoArgs {
     /// same folder reuses them (turns already imported are not embedded again).
     #[arg(long, value_name = "DIR")]
     pub work: Option<PathBuf>,
+    /// Keep each conversation's store in a new schema of this PostgreSQL database instead
+    /// of a folder (the schemas are dropped afterwards unless --work keeps them).
+    #[arg(long, value_name = "URL")]
+    pub postgres: Option<String>,
 }
 
 #[derive(Debug, Args)]

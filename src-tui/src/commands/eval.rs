@@ -36,6 +36,20 @@ async fn locomo(args: LocomoArgs) -> Result<()> {
             ))
         })?),
     };
+    // With --postgres each conversation's folder is a link to a schema of its own.
+    let kind = if embedder.is_some() { "vectors" } else { "lexical-only" };
+    let links: Vec<std::path::PathBuf> = match &args.postgres {
+        Some(url) => (0..data.conversations.len())
+            .map(|index| {
+                let dir = work.join(kind).join(format!("conversation-{index}"));
+                let separator = if url.contains('?') { '&' } else { '?' };
+                let schema = format!("haema_eval_{}_{index}", kind.replace('-', "_"));
+                haema_core::link_postgres_store(&dir, &format!("{url}{separator}schema={schema}"))?;
+                Ok(dir)
+            })
+            .collect::<Result<_>>()?,
+        None => Vec::new(),
+    };
     let mut line = ProgressLine::new();
     let report = eval::run_locomo(
         &data,
@@ -48,7 +62,13 @@ async fn locomo(args: LocomoArgs) -> Result<()> {
         },
         |p| line.show(&p),
     )
-    .await?;
+    .await;
+    if args.work.is_none() {
+        for dir in &links {
+            haema_core::drop_postgres_store(dir)?;
+        }
+    }
+    let report = report?;
     line.finish(&report);
     if args.json {
         print_json(&report)

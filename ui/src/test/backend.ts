@@ -84,6 +84,7 @@ export function mergeView(id = 7): ChangesetView {
 export function storeInfo(dir = "/home/ann/.local/share/haema/default", pending = 0, active = 2): StoreInfo {
   return {
     dir,
+    location: dir,
     active,
     pending_changesets: pending,
     embedder: "none",

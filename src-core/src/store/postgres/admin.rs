@@ -84,3 +84,37 @@ pub fn init_postgres(url: &str, owner: Option<&str>) -> Result<PgInitReport> {
         schema_version,
     })
 }
+
+/// Drops the PostgreSQL store that link folder `dir` names: its schema with every table,
+/// for good (the temporary stores of `haema eval` and `haema bench`). Nothing when `dir`
+/// is no link.
+///
+/// # Errors
+/// A store error when the server cannot be reached or refuses.
+pub fn drop_postgres_store(dir: &std::path::Path) -> Result<()> {
+    let Some(address) = super::address::from_link(dir)? else {
+        return Ok(());
+    };
+    let conn = Conn::new(super::client::connect(&address.config)?);
+    conn.batch(&format!("DROP SCHEMA IF EXISTS {} CASCADE", migrations::quoted(&address.schema)))
+}
+
+/// The bytes the PostgreSQL store that link folder `dir` names takes on the server: its
+/// tables with their indexes and TOAST; `None` when `dir` is no link.
+///
+/// # Errors
+/// A store error when the server cannot be reached or refuses.
+pub fn postgres_store_bytes(dir: &std::path::Path) -> Result<Option<u64>> {
+    let Some(address) = super::address::from_link(dir)? else {
+        return Ok(None);
+    };
+    let conn = Conn::new(super::client::connect(&address.config)?);
+    let bytes: i64 = conn
+        .query_one(
+            "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c
+             JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind IN ('r', 'm')",
+            &[&address.schema],
+        )?
+        .try_get(0)?;
+    Ok(Some(u64::try_from(bytes).unwrap_or(0)))
+}

@@ -19,9 +19,41 @@ pub(crate) fn quoted(name: &str) -> String {
     format!("\"{name}\"")
 }
 
-/// Whether the database has pgvector's `vector` type where this connection finds it.
-fn has_pgvector(conn: &Conn) -> Result<bool> {
-    Ok(conn.query_one("SELECT to_regtype('vector') IS NOT NULL", &[])?.get(0))
+/// The oldest pgvector haema works with: 0.8 brought the iterative index scans a filtered
+/// search relies on.
+const PGVECTOR_AT_LEAST: (u32, u32) = (0, 8);
+
+/// Refuses a database without pgvector's `vector` type where this connection finds it, or
+/// with a pgvector older than [`PGVECTOR_AT_LEAST`], saying what to do.
+pub(super) fn check_pgvector(conn: &Conn) -> Result<()> {
+    let found: bool = conn.query_one("SELECT to_regtype('vector') IS NOT NULL", &[])?.try_get(0)?;
+    if !found {
+        return Err(Error::InvalidState(
+            "this PostgreSQL database has no pgvector extension (the `vector` type): an admin runs \
+             `haema pg init postgres://admin@host/db` once (or `CREATE EXTENSION vector;` in the database), \
+             then haema can use it"
+                .into(),
+        ));
+    }
+    let version: Option<String> = conn
+        .query_opt("SELECT extversion FROM pg_extension WHERE extname = 'vector'", &[])?
+        .map(|r| r.try_get(0))
+        .transpose()?;
+    let parts: Vec<u32> = version
+        .as_deref()
+        .unwrap_or_default()
+        .split('.')
+        .map_while(|p| p.parse().ok())
+        .collect();
+    let (major, minor) = (parts.first().copied().unwrap_or(0), parts.get(1).copied().unwrap_or(0));
+    if (major, minor) < PGVECTOR_AT_LEAST {
+        return Err(Error::InvalidState(format!(
+            "this database's pgvector is {}, and haema needs 0.8 or newer: an admin installs it on the server \
+             and runs `ALTER EXTENSION vector UPDATE;`",
+            version.as_deref().unwrap_or("of an unknown version")
+        )));
+    }
+    Ok(())
 }
 
 /// The version of the store in `schema`, `None` when there is none yet.
@@ -45,14 +77,7 @@ pub(super) fn migrate(conn: &Conn, schema: &str) -> Result<()> {
     if version(conn, schema)? == Some(SCHEMA_VERSION) {
         return Ok(());
     }
-    if !has_pgvector(conn)? {
-        return Err(Error::InvalidState(
-            "this PostgreSQL database has no pgvector extension (the `vector` type): an admin runs \
-             `haema pg init postgres://admin@host/db` once (or `CREATE EXTENSION vector;` in the database), \
-             then haema can use it"
-                .into(),
-        ));
-    }
+    check_pgvector(conn)?;
     conn.batch("BEGIN")?;
     let migrated = (|| -> Result<()> {
         conn.execute(

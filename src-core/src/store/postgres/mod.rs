@@ -68,6 +68,7 @@ impl PgStore {
                 supported: migrations::SCHEMA_VERSION,
             });
         }
+        migrations::check_pgvector(&conn)?;
         migrations::migrate(&conn, &address.schema)?;
         let listener = Listener::start(&address, own_pid(&conn)?)?;
         let store = Self {

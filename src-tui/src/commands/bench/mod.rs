@@ -50,8 +50,15 @@ pub async fn run(args: BenchArgs) -> Result<()> {
             .with("value", cost.prompt_chars_per_add().round())
             .with("stream", "demo sample"),
     );
+    let mut links = Vec::new();
     for &n in &args.n {
         let dir = work.join(format!("{}-{n}", source.label()));
+        if let Some(url) = &args.postgres {
+            let separator = if url.contains('?') { '&' } else { '?' };
+            let schema = format!("haema_bench_{}_{n}", source.label().replace('-', "_"));
+            haema_core::link_postgres_store(&dir, &format!("{url}{separator}schema={schema}"))?;
+            links.push(dir.clone());
+        }
         let started = Instant::now();
         let built = workload::build(&source, &dir, n, |done| {
             if !args.json {
@@ -83,16 +90,25 @@ pub async fn run(args: BenchArgs) -> Result<()> {
                 .with("process", "bench"),
         );
     }
+    if args.work.is_none() {
+        for dir in &links {
+            haema_core::drop_postgres_store(dir)?;
+        }
+    }
     if !args.json {
         print_table(&table);
     }
     Ok(())
 }
 
-/// Bytes of the store's files per memory (the database with its write-ahead log).
+/// Bytes of the store per memory: its files (the database with its write-ahead log), or
+/// a PostgreSQL store's tables with their indexes.
 fn disk_row(dir: &Path, n: usize) -> Result<Row> {
     let size = |name: &str| std::fs::metadata(dir.join(name)).map_or(0, |m| m.len());
-    let bytes = size("memory.db") + size("memory.db-wal");
+    let bytes = match haema_core::postgres_store_bytes(dir)? {
+        Some(bytes) => bytes,
+        None => size("memory.db") + size("memory.db-wal"),
+    };
     Ok(Row::new("disk", n)
         .with("bytes", bytes)
         .with("bytes_per_memory", (bytes as f64 / n as f64).round()))
