@@ -264,10 +264,19 @@ async fn another_machines_writes_show_live_on_a_postgres_store() {
     };
     let homes = tempfile::tempdir().unwrap();
     let (home_a, home_b) = (homes.path().join("a"), homes.path().join("b"));
-    let schema = format!("tui_{}_{}", std::process::id(), std::time::UNIX_EPOCH.elapsed().unwrap().as_millis());
+    let schema = format!(
+        "tui_{}_{}",
+        std::process::id(),
+        std::time::UNIX_EPOCH.elapsed().unwrap().as_millis()
+    );
     let store = std::path::PathBuf::from(format!("{url}?schema={schema}"));
     let b = [("HOME", home_b.display().to_string())];
-    ok(&haema(&store, &refs(&b), &["add", "--items", "Written on machine B first."], None));
+    ok(&haema(
+        &store,
+        &refs(&b),
+        &["add", "--items", "Written on machine B first."],
+        None,
+    ));
     let command = format!(
         "env -i PATH=/usr/bin:/bin HF_HUB_OFFLINE=1 TERM=xterm-256color HOME={} HAEMA_REVIEW=review {} --store {}",
         shell_quote(&home_a.display().to_string()),
@@ -276,12 +285,22 @@ async fn another_machines_writes_show_live_on_a_postgres_store() {
     );
     let tmux = Tmux::start(&command, 100, 30);
     tmux.wait_for("Written on machine B first.").await;
-    ok(&haema(&store, &refs(&b), &["add", "--items", "Then B learned this."], None));
+    ok(&haema(
+        &store,
+        &refs(&b),
+        &["add", "--items", "Then B learned this."],
+        None,
+    ));
     tmux.wait_for("Then B learned this.").await;
     // A change B's agent proposes waits for review on A's screen.
     let mut review = b.to_vec();
     review.push(("HAEMA_REVIEW", "review".into()));
-    ok(&haema(&store, &refs(&review), &["add", "--items", "Proposed from B."], None));
+    ok(&haema(
+        &store,
+        &refs(&review),
+        &["add", "--items", "Proposed from B."],
+        None,
+    ));
     tmux.wait_for("Review (1)").await;
     tmux.keys(&["4"]);
     tmux.wait_for("+ Proposed from B.").await;
@@ -290,7 +309,12 @@ async fn another_machines_writes_show_live_on_a_postgres_store() {
     // core.md is in the database: B's profile edit shows in A's Core view.
     tmux.keys(&["3"]);
     tmux.wait_for("SOUL is empty").await;
-    ok(&haema(&store, &refs(&b), &["core", "set", "SOUL", "--file", "-"], Some("You are patient.")));
+    ok(&haema(
+        &store,
+        &refs(&b),
+        &["core", "set", "SOUL", "--file", "-"],
+        Some("You are patient."),
+    ));
     tmux.wait_for("You are patient.").await;
     tmux.keys(&["q"]);
     let latest = contents(&json_of(&haema(&store, &refs(&b), &["latest", "--json"], None)));

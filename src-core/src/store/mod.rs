@@ -14,6 +14,7 @@ pub(crate) mod places;
 pub(crate) mod postgres;
 mod scoped;
 pub(crate) mod sqlite;
+pub(crate) mod term_choice;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

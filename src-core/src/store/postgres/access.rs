@@ -207,7 +207,7 @@ impl Reader for Access<'_> {
     }
 
     fn full_text(&self, words: &[String], k: usize, filter: &MemoryFilter) -> Result<Ranked> {
-        terms::search(self.conn, words, k, filter)
+        terms::search(self.conn, words, k, filter, false)
     }
 
     fn full_text_any(&self, text: &str, k: usize, filter: &MemoryFilter) -> Result<Ranked> {

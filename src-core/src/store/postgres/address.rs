@@ -114,7 +114,7 @@ impl Address {
         if self.config.get_password().is_some() {
             return;
         }
-        let found = env("PGPASSWORD").or_else(|| self.from_password_file(env)).or_else(|| {
+        let found = env("PGPASSWORD").or_else(|| self.password_in_file(env)).or_else(|| {
             crate::keys::from_env(|k| env(k))
                 .get(&self.keyring_account())
                 .ok()
@@ -125,7 +125,7 @@ impl Address {
         }
     }
 
-    fn from_password_file(&self, env: Env<'_>) -> Option<String> {
+    fn password_in_file(&self, env: Env<'_>) -> Option<String> {
         let file = env("PGPASSFILE")
             .map(PathBuf::from)
             .or_else(|| directories::BaseDirs::new().map(|b| b.home_dir().join(".pgpass")))?;

@@ -96,7 +96,10 @@ pub fn drop_postgres_store(dir: &std::path::Path) -> Result<()> {
         return Ok(());
     };
     let conn = Conn::new(super::client::connect(&address.config)?);
-    conn.batch(&format!("DROP SCHEMA IF EXISTS {} CASCADE", migrations::quoted(&address.schema)))
+    conn.batch(&format!(
+        "DROP SCHEMA IF EXISTS {} CASCADE",
+        migrations::quoted(&address.schema)
+    ))
 }
 
 /// The bytes the PostgreSQL store that link folder `dir` names takes on the server: its

@@ -100,8 +100,11 @@ enum At {
     History(i64),
 }
 
-/// Every entry now and in history: `(where, agent id, key, value)`.
-fn entries(conn: &Conn) -> Result<Vec<(At, String, String, Option<String>)>> {
+/// An entry now or in history: `(where, agent id, key, value)`.
+type Entry = (At, String, String, Option<String>);
+
+/// Every entry now and in history.
+fn entries(conn: &Conn) -> Result<Vec<Entry>> {
     let mut out = Vec::new();
     for r in conn.query("SELECT agent_id, key, value FROM agent_state", &[])? {
         out.push((At::Current, r.try_get(0)?, r.try_get(1)?, r.try_get(2)?));

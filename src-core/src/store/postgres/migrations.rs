@@ -26,7 +26,9 @@ const PGVECTOR_AT_LEAST: (u32, u32) = (0, 8);
 /// Refuses a database without pgvector's `vector` type where this connection finds it, or
 /// with a pgvector older than [`PGVECTOR_AT_LEAST`], saying what to do.
 pub(super) fn check_pgvector(conn: &Conn) -> Result<()> {
-    let found: bool = conn.query_one("SELECT to_regtype('vector') IS NOT NULL", &[])?.try_get(0)?;
+    let found: bool = conn
+        .query_one("SELECT to_regtype('vector') IS NOT NULL", &[])?
+        .try_get(0)?;
     if !found {
         return Err(Error::InvalidState(
             "this PostgreSQL database has no pgvector extension (the `vector` type): an admin runs \

@@ -17,6 +17,7 @@ use super::memories::to_i64;
 use crate::Result;
 use crate::search::terms::words;
 use crate::store::backend::Ranked;
+use crate::store::term_choice::{self, RANKED_ROWS, TermChoice};
 use crate::types::MemoryFilter;
 
 /// Words longer than this (in bytes) are not indexed (PostgreSQL refuses lexemes of 2 KB).
@@ -116,15 +117,50 @@ pub(super) fn unindex(conn: &Conn, rowid: i64) -> Result<()> {
 }
 
 /// The `k` best BM25 matches of any word of `words` (query words, not yet stemmed) among
-/// active memories that pass `filter`: `(rowid, bm25)`, best (lowest) first.
-pub(super) fn search(conn: &Conn, words: &[String], k: usize, filter: &MemoryFilter) -> Result<Ranked> {
+/// active memories that pass `filter`: `(rowid, bm25)`, best (lowest) first. On a large
+/// store the commonest terms are left out as on SQLite ([`term_choice`]) unless `every_term`.
+pub(super) fn search(
+    conn: &Conn,
+    words: &[String],
+    k: usize,
+    filter: &MemoryFilter,
+    every_term: bool,
+) -> Result<Ranked> {
     let mut wanted: Vec<String> = words.iter().flat_map(|w| terms(w)).collect();
     wanted.sort();
     wanted.dedup();
     if wanted.is_empty() || k == 0 {
         return Ok(Vec::new());
     }
-    let query = wanted.iter().map(|t| quoted(t)).collect::<Vec<_>>().join(" | ");
+    let size: i64 = conn
+        .query_one("SELECT coalesce(max(rowid), 0) FROM memories", &[])?
+        .try_get(0)?;
+    let frequencies: Vec<i64> = if size <= RANKED_ROWS || every_term {
+        vec![0; wanted.len()]
+    } else {
+        let rows = conn.query(
+            "SELECT t.term, coalesce(c.memories, 0) FROM unnest($1::text[]) AS t(term)
+             LEFT JOIN term_counts c ON c.term = t.term",
+            &[&wanted],
+        )?;
+        let counts: std::collections::HashMap<String, i64> = rows
+            .iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+            .collect::<Result<_>>()?;
+        wanted.iter().map(|t| counts.get(t).copied().unwrap_or(0)).collect()
+    };
+    let size = if every_term { 0 } else { size };
+    let (chosen, joined, newest) = match term_choice::choose(&frequencies, size) {
+        TermChoice::Any(chosen) => (chosen, " | ", false),
+        TermChoice::Both(a, b) => (vec![a, b], " & ", false),
+        TermChoice::Newest(only) => (vec![only], "", true),
+    };
+    let wanted: Vec<String> = chosen.into_iter().map(|i| wanted[i].clone()).collect();
+    if wanted.is_empty() {
+        return Ok(Vec::new());
+    }
+    let query = wanted.iter().map(|t| quoted(t)).collect::<Vec<_>>().join(joined);
+    let order = if newest { "m.rowid DESC" } else { "score, m.rowid" };
     let mut values = Values::default();
     let (terms_at, query_at) = (values.push(wanted), values.push(query));
     let passing = conditions(filter, &mut values);
@@ -140,7 +176,7 @@ pub(super) fn search(conn: &Conn, words: &[String], k: usize, filter: &MemoryFil
                      / (cardinality(u.positions) + 1.2 * (0.25 + 0.75 * m.term_count / t.avg_len)))::float8 AS score
          FROM memories m CROSS JOIN totals t, unnest(m.terms) AS u(lexeme, positions, weights) JOIN q ON q.term = u.lexeme
          WHERE m.terms @@ {query_at}::text::tsquery AND m.status = 'active'{passing}
-         GROUP BY m.rowid ORDER BY score, m.rowid LIMIT {limit}::bigint"
+         GROUP BY m.rowid ORDER BY {order} LIMIT {limit}::bigint"
     );
     conn.query(&sql, &values.as_params())?
         .iter()
@@ -150,7 +186,7 @@ pub(super) fn search(conn: &Conn, words: &[String], k: usize, filter: &MemoryFil
 
 /// The `k` best matches of any word of `text`, every word counted however common.
 pub(super) fn search_text(conn: &Conn, text: &str, k: usize, filter: &MemoryFilter) -> Result<Ranked> {
-    search(conn, &words(text), k, filter)
+    search(conn, &words(text), k, filter, true)
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use rusqlite::{Connection, params};
 use super::fts_terms::TermStats;
 use crate::Result;
 use crate::search::terms::words;
+use crate::store::term_choice::{self, RANKED_ROWS, TermChoice};
 use crate::types::MemoryFilter;
 
 /// Indexes the text of memory `rowid`.
@@ -54,14 +55,10 @@ pub(crate) fn search(conn: &Connection, query: &str, k: usize, filter: &MemoryFi
     }
 }
 
-/// The `k` best BM25 matches of any of `terms`: `(rowid, bm25)`, best (lowest) first.
-///
-/// Ranking costs time for every memory that matches, so on a large store the terms found in
-/// more than [`RANKED_ROWS`] memories in all are left out, commonest first (they weigh least
-/// in BM25 anyway). When every term is that common, the memories holding the two rarest
-/// together are ranked; a single such term gives the newest memories holding it. A store of
-/// up to [`RANKED_ROWS`] memories (by rowid: pending and superseded ones count) ranks every
-/// term. Only memories that pass `filter` are matched.
+/// The `k` best BM25 matches of any of `terms`: `(rowid, bm25)`, best (lowest) first. On a
+/// large store the commonest terms are left out ([`term_choice`]: the store's size is its
+/// largest rowid, pending and superseded memories counted). Only memories that pass
+/// `filter` are matched.
 pub(crate) fn search_terms(
     conn: &Connection,
     stats: &mut TermStats,
@@ -74,44 +71,25 @@ pub(crate) fn search_terms(
     }
     let largest_rowid: Option<i64> = conn.query_row("SELECT max(rowid) FROM memories", [], |r| r.get(0))?;
     let largest_rowid = largest_rowid.unwrap_or(0);
-    if largest_rowid <= RANKED_ROWS {
-        return match expression_of(terms) {
-            Some(expression) => search_expression(conn, &expression, k, filter),
-            None => Ok(Vec::new()),
-        };
-    }
-    let frequencies = stats.document_frequencies(conn, terms, largest_rowid)?;
-    let mut order: Vec<usize> = (0..terms.len()).collect();
-    order.sort_by_key(|&i| frequencies[i]);
-    let mut chosen = Vec::new();
-    let mut rows = 0;
-    for &i in &order {
-        if rows + frequencies[i] <= RANKED_ROWS {
-            rows += frequencies[i];
-            chosen.push(terms[i].clone());
-        }
-    }
-    if !chosen.is_empty() {
-        chosen.sort();
-        return match expression_of(&chosen) {
-            Some(expression) => search_expression(conn, &expression, k, filter),
-            None => Ok(Vec::new()),
-        };
-    }
+    let frequencies = if largest_rowid <= RANKED_ROWS {
+        vec![0; terms.len()]
+    } else {
+        stats.document_frequencies(conn, terms, largest_rowid)?
+    };
     let quoted = |i: usize| format!("\"{}\"", terms[i]);
-    if order.len() >= 2 {
-        return search_expression(
-            conn,
-            &format!("{} AND {}", quoted(order[0]), quoted(order[1])),
-            k,
-            filter,
-        );
+    match term_choice::choose(&frequencies, largest_rowid) {
+        TermChoice::Any(chosen) => {
+            let mut chosen: Vec<String> = chosen.into_iter().map(|i| terms[i].clone()).collect();
+            chosen.sort();
+            match expression_of(&chosen) {
+                Some(expression) => search_expression(conn, &expression, k, filter),
+                None => Ok(Vec::new()),
+            }
+        }
+        TermChoice::Both(a, b) => search_expression(conn, &format!("{} AND {}", quoted(a), quoted(b)), k, filter),
+        TermChoice::Newest(only) => newest_matching(conn, &quoted(only), k, filter),
     }
-    newest_matching(conn, &quoted(order[0]), k, filter)
 }
-
-/// Matching memories in all above which a search leaves its commonest terms out.
-pub(crate) const RANKED_ROWS: i64 = 2_000;
 
 /// The `k` newest memories matching `expression`, with their BM25.
 fn newest_matching(conn: &Connection, expression: &str, k: usize, filter: &MemoryFilter) -> Result<Vec<(i64, f64)>> {

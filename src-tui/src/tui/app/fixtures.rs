@@ -72,6 +72,7 @@ pub fn unicode_memories() -> Vec<MemoryRecord> {
 pub fn info(active: usize, pending: usize) -> StoreInfo {
     StoreInfo {
         dir: "/stores/default".into(),
+        location: "/stores/default".into(),
         active,
         pending_changesets: pending,
         embedder: "local:all-MiniLM-L6-v2".into(),
