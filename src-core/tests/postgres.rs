@@ -390,3 +390,43 @@ async fn the_connection_comes_back_after_the_server_drops_it() {
     let texts = latest(&memory).await;
     assert!(texts.contains(&"Before the drop".to_owned()) && texts.contains(&"After the drop".to_owned()));
 }
+
+#[tokio::test]
+async fn another_apps_vectors_table_in_public_is_never_touched() {
+    let Some((url, admin)) = server() else { return };
+    let db = unique("apps");
+    admin_sql(&admin, "postgres", &format!("CREATE DATABASE {db} OWNER haema"));
+    admin_sql(
+        &admin,
+        &db,
+        "CREATE EXTENSION vector; CREATE TABLE public.vectors (id int); INSERT INTO public.vectors VALUES (1); \
+         GRANT ALL ON public.vectors TO haema",
+    );
+    let in_db = format!("{}/{db}", url.rsplit_once('/').unwrap().0);
+    // A store searched by words (no embedder) has no vector table of its own...
+    let dir = tempfile::tempdir().unwrap();
+    haema_core::link_postgres_store(dir.path(), &with_schema(&in_db, "words")).unwrap();
+    let memory = Memory::open_with(dir.path(), settings(ReviewPolicy::Auto), None, None)
+        .await
+        .unwrap();
+    memory.add(items(&["Only words here"])).await.unwrap();
+    let hits = memory.search_records("words", 3, SearchMode::Hybrid).await.unwrap();
+    assert_eq!(hits.hits.len(), 1);
+    memory
+        .forget(ForgetRequest {
+            mentioning: Some("words".into()),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    // ... and a new store with vectors makes its own.
+    let embedder = Arc::new(HashEmbedder::new(DIMS));
+    let (_dir, with_vectors) = machine(&with_schema(&in_db, "meaning"), ReviewPolicy::Auto, &embedder).await;
+    with_vectors.add(items(&["A fact with a vector"])).await.unwrap();
+    assert_eq!(
+        admin_sql(&admin, &db, "SELECT count(*) FROM public.vectors"),
+        "1",
+        "the app's table is as it was"
+    );
+    assert_eq!(admin_sql(&admin, &db, "SELECT count(*) FROM meaning.vectors"), "1");
+}

@@ -130,7 +130,7 @@ pub static SETTINGS: &[SettingSpec] = &[
         file: None,
         env: Some("HAEMA_STORE"),
         default: "$XDG_DATA_HOME/haema/default",
-        help: "the store folder (the command line's --store wins)",
+        help: "the store: a folder, a name beside the default one, or a postgres:// URL (the command line's --store wins)",
         read_by: ReadBy::FrontEnd,
         ..BASE
     },

@@ -126,7 +126,7 @@ pub(crate) trait Reader {
     fn has_staged_vectors(&self) -> Result<bool>;
     /// Memories (active or superseded) without a staged vector yet, up to `limit`.
     fn unstaged_vectors(&self, limit: usize) -> Result<Vec<Unembedded>>;
-    /// `(staged, total)` memories of a re-embedding.
+    /// `(total, staged)` memories of a re-embedding.
     fn staging_progress(&self) -> Result<(usize, usize)>;
     /// Memories (active or superseded) without a vector, up to `limit`.
     fn missing_vectors(&self, limit: usize) -> Result<Vec<Unembedded>>;

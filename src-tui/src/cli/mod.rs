@@ -23,8 +23,9 @@ use haema_core::{ChangesetId, CoreVersionId, SearchMode, Section};
 #[derive(Debug, Parser)]
 #[command(name = "haema", version, about, long_about = None, propagate_version = true)]
 pub struct Cli {
-    /// Store folder (default: $HAEMA_STORE, else $XDG_DATA_HOME/haema/default).
-    #[arg(long, global = true, env = "HAEMA_STORE", value_name = "DIR")]
+    /// The store: a folder, a name beside the default store, or a postgres:// URL (default:
+    /// $HAEMA_STORE, else $XDG_DATA_HOME/haema/default).
+    #[arg(long, global = true, env = "HAEMA_STORE", value_name = "STORE")]
     pub store: Option<PathBuf>,
 
     /// The user to work for. In a store with `scope = "per_user"` every command needs it and

@@ -47,6 +47,12 @@ impl Address {
         for pair in query.split('&').filter(|p| !p.is_empty()) {
             match pair.split_once('=') {
                 Some(("schema", value)) => schema = Some(value.to_owned()),
+                Some(("sslmode", mode)) if mode != "disable" && mode != "prefer" && mode != "allow" => {
+                    return Err(bad(format!(
+                        "sslmode={mode} asks for TLS, and this haema connects without it; reach the server \
+                         over a private network or an SSH tunnel with sslmode=disable"
+                    )));
+                }
                 _ => rest.push(pair),
             }
         }
@@ -90,8 +96,14 @@ impl Address {
             None => "localhost".to_owned(),
         };
         let port = config.get_ports().first().copied().unwrap_or(5432);
+        // The other parameters (but a password) stay: a link opens the store as given.
+        let kept: String = rest
+            .iter()
+            .filter(|p| !p.starts_with("password="))
+            .map(|p| format!("&{p}"))
+            .collect();
         let shown = format!(
-            "postgres://{}@{}:{port}/{}?schema={schema}",
+            "postgres://{}@{}:{port}/{}?schema={schema}{kept}",
             config.get_user().unwrap_or_default(),
             if host.contains(':') { format!("[{host}]") } else { host },
             config.get_dbname().unwrap_or_default()
@@ -189,8 +201,26 @@ fn check_schema_name(name: &str) -> std::result::Result<(), String> {
     }
 }
 
-/// `url` with its password (if any) replaced by `***`, for messages.
+/// `url` with its password (if any, before the host or as `password=`) replaced by `***`,
+/// for messages.
 pub(crate) fn without_password(url: &str) -> String {
+    let url = match url.split_once('?') {
+        Some((base, query)) => {
+            let query: Vec<String> = query
+                .split('&')
+                .map(|p| {
+                    if p.starts_with("password=") {
+                        "password=***".to_owned()
+                    } else {
+                        p.to_owned()
+                    }
+                })
+                .collect();
+            format!("{base}?{}", query.join("&"))
+        }
+        None => url.to_owned(),
+    };
+    let url = url.as_str();
     let Some((scheme, rest)) = url.split_once("://") else {
         return url.to_owned();
     };
@@ -300,7 +330,10 @@ mod tests {
             &env_of(&[("PGUSER", "bob")]),
         )
         .unwrap();
-        assert_eq!(b.shown, "postgres://bob@db.example:5432/team?schema=haema");
+        assert_eq!(
+            b.shown,
+            "postgres://bob@db.example:5432/team?schema=haema&sslmode=disable"
+        );
     }
 
     #[test]
@@ -350,5 +383,29 @@ mod tests {
     fn passwords_are_hidden_in_messages() {
         assert_eq!(without_password("postgres://a:b@h/d"), "postgres://a:***@h/d");
         assert_eq!(without_password("postgres://a@h/d"), "postgres://a@h/d");
+        assert_eq!(
+            without_password("postgres://a@h/d?password=x&schema=s"),
+            "postgres://a@h/d?password=***&schema=s"
+        );
+    }
+
+    #[test]
+    fn a_link_keeps_the_parameters_but_the_password_and_refuses_tls_it_cannot_give() {
+        let env = env_of(&[("HAEMA_KEYRING", "off")]);
+        let a = Address::parse(
+            "postgres://ann@h/db?application_name=agent7&password=pw&connect_timeout=5&schema=s",
+            &env,
+        )
+        .unwrap();
+        assert_eq!(
+            a.shown,
+            "postgres://ann@h:5432/db?schema=s&application_name=agent7&connect_timeout=5"
+        );
+        assert_eq!(a.config.get_password(), Some(&b"pw"[..]));
+        for mode in ["require", "verify-full"] {
+            let error = Address::parse(&format!("postgres://ann@h/db?sslmode={mode}"), &env).unwrap_err();
+            assert!(error.to_string().contains("without it"), "{error}");
+        }
+        assert!(Address::parse("postgres://ann@h/db?sslmode=disable", &env).is_ok());
     }
 }

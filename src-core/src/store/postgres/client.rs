@@ -106,9 +106,10 @@ fn colon(source: &str) -> String {
     }
 }
 
-/// A connection with its prepared statements.
+/// A connection with its prepared statements, to the store in `schema`.
 pub(super) struct Conn {
     pub(super) client: Client,
+    schema: String,
     statements: RefCell<HashMap<String, Statement>>,
 }
 
@@ -124,11 +125,17 @@ impl std::fmt::Debug for Conn {
 pub(super) type Params<'a> = [&'a (dyn ToSql + Sync)];
 
 impl Conn {
-    pub(super) fn new(client: Client) -> Self {
+    pub(super) fn new(client: Client, schema: &str) -> Self {
         Self {
             client,
+            schema: schema.to_owned(),
             statements: RefCell::default(),
         }
+    }
+
+    /// The schema of the store this connection works on.
+    pub(super) fn schema(&self) -> &str {
+        &self.schema
     }
 
     /// The prepared statement of `sql`, prepared once per connection.

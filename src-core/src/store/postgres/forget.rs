@@ -44,7 +44,10 @@ pub(super) fn forget_memory(conn: &Conn, rowid: i64, ts: i64) -> Result<()> {
     terms::unindex(conn, rowid)?;
     for table in [vectors::TABLE, vectors::STAGING] {
         if vectors::table_exists(conn, table)? {
-            conn.execute(&format!("DELETE FROM {table} WHERE rowid = $1"), &[&rowid])?;
+            conn.execute(
+                &format!("DELETE FROM {} WHERE rowid = $1", vectors::qualified(conn, table)),
+                &[&rowid],
+            )?;
         }
     }
     conn.execute(
@@ -88,7 +91,7 @@ pub(super) fn purge_user(conn: &Conn, user_id: &str) -> Result<PurgeReceipt> {
 /// table too long (calling it again later finishes it). The server's write-ahead log and
 /// its backups are the administrator's: they keep old text until they are recycled.
 pub(super) fn scrub(conn: &Conn) -> Result<bool> {
-    let mut tables = vec![
+    let mut tables: Vec<String> = [
         "memories",
         "changesets",
         "changeset_items",
@@ -97,10 +100,13 @@ pub(super) fn scrub(conn: &Conn) -> Result<bool> {
         "agent_state",
         "agent_state_history",
         "term_counts",
-    ];
+    ]
+    .iter()
+    .map(|t| vectors::qualified(conn, t))
+    .collect();
     for table in [vectors::TABLE, vectors::STAGING] {
         if vectors::table_exists(conn, table)? {
-            tables.push(table);
+            tables.push(vectors::qualified(conn, table));
         }
     }
     conn.batch("SET lock_timeout = '10s'")?;

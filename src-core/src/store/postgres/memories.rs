@@ -251,11 +251,13 @@ pub(super) fn mark_embedded<'a>(conn: &Conn, records: impl IntoIterator<Item = &
     if records.is_empty() {
         return Ok(());
     }
-    let row = conn.query_one(
-        "SELECT to_regclass('vectors') IS NOT NULL, EXISTS (SELECT 1 FROM meta WHERE key = $1)",
-        &[&MetaKey::VectorsBehind.as_str()],
-    )?;
-    let (has_vectors, behind): (bool, bool) = (row.try_get(0)?, row.try_get(1)?);
+    let has_vectors = super::vectors::table_exists(conn, super::vectors::TABLE)?;
+    let behind: bool = conn
+        .query_one(
+            "SELECT EXISTS (SELECT 1 FROM meta WHERE key = $1)",
+            &[&MetaKey::VectorsBehind.as_str()],
+        )?
+        .try_get(0)?;
     if !has_vectors {
         return Ok(());
     }
@@ -268,7 +270,10 @@ pub(super) fn mark_embedded<'a>(conn: &Conn, records: impl IntoIterator<Item = &
     let ids: Vec<&str> = records.iter().map(|r| r.id.as_str()).collect();
     let with: HashSet<String> = conn
         .query(
-            "SELECT m.id FROM memories m JOIN vectors v ON v.rowid = m.rowid WHERE m.id = ANY($1::text[])",
+            &format!(
+                "SELECT m.id FROM memories m JOIN {} v ON v.rowid = m.rowid WHERE m.id = ANY($1::text[])",
+                super::vectors::qualified(conn, super::vectors::TABLE)
+            ),
             &[&ids],
         )?
         .iter()

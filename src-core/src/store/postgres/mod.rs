@@ -148,9 +148,20 @@ impl Drop for RollbackOnDrop<'_> {
 
 /// A new connection to the store's schema.
 fn connect(address: &Address) -> Result<Conn> {
-    let conn = Conn::new(client::connect(&address.config)?);
+    let conn = Conn::new(client::connect(&address.config)?, &address.schema);
+    // The store's schema, then wherever pgvector's types are (`public` usually; another
+    // schema on some hosted servers).
+    let extension: Option<String> = conn
+        .query_opt(
+            "SELECT n.nspname::text FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+             WHERE e.extname = 'vector'",
+            &[],
+        )?
+        .map(|r| r.try_get(0))
+        .transpose()?;
+    let extension = extension.unwrap_or_else(|| "public".to_owned()).replace('"', "\"\"");
     conn.batch(&format!(
-        "SET search_path TO {}, public",
+        "SET search_path TO {}, \"{extension}\"",
         migrations::quoted(&address.schema)
     ))?;
     Ok(conn)
@@ -169,7 +180,9 @@ impl Backend for PgStore {
     }
 
     fn write_with(&self, work: &mut dyn FnMut(&dyn Writer) -> Result<()>) -> Result<()> {
-        self.transaction("BEGIN", |conn| {
+        // Read committed whatever the server's default: each statement after the lock sees
+        // what the writer before committed.
+        self.transaction("BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE", |conn| {
             conn.execute(
                 "SELECT pg_advisory_xact_lock($1, hashtext($2))",
                 &[&WRITE_LOCK, &self.address.schema],

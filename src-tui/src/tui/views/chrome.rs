@@ -36,10 +36,13 @@ pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
         spans.push(Span::styled(label, style));
     }
     *app.tab_hits.borrow_mut() = hits;
-    let name = app.store_dir.file_name().map_or_else(
-        || app.store_dir.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
+    let name = match app.info.as_ref().and_then(|i| postgres_name(&i.location)) {
+        Some(name) => name,
+        None => app.store_dir.file_name().map_or_else(
+            || app.store_dir.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        ),
+    };
     let count = app
         .info
         .as_ref()
@@ -116,4 +119,34 @@ pub fn status(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     let [left_area, right_area] = Layout::horizontal([Constraint::Min(0), Constraint::Length(shown_width)]).areas(area);
     frame.render_widget(Paragraph::new(left), left_area);
     frame.render_widget(Paragraph::new(Span::styled(shown, ui.theme.dim())), right_area);
+}
+
+/// A PostgreSQL store's short name, from its URL (`postgres://user@host:port/db?schema=s`):
+/// "s in db on host"; `None` for a folder.
+fn postgres_name(location: &str) -> Option<String> {
+    if !haema_core::is_postgres_url(location) {
+        return None;
+    }
+    let rest = location.split_once("://")?.1;
+    let rest = rest.rsplit_once('@').map_or(rest, |(_, r)| r);
+    let (authority, path) = rest.split_once('/')?;
+    let host = authority.rsplit_once(':').map_or(authority, |(h, _)| h);
+    let (db, query) = path.split_once('?').unwrap_or((path, ""));
+    let schema = query
+        .split('&')
+        .find_map(|p| p.strip_prefix("schema="))
+        .unwrap_or("haema");
+    Some(format!("{schema} in {db} on {host}"))
+}
+
+#[cfg(test)]
+mod name_tests {
+    #[test]
+    fn a_postgres_store_is_named_by_schema_database_and_host() {
+        assert_eq!(
+            super::postgres_name("postgres://agents@db.example:5432/team?schema=shared").as_deref(),
+            Some("shared in team on db.example")
+        );
+        assert_eq!(super::postgres_name("/home/ann/.local/share/haema/default"), None);
+    }
 }
