@@ -25,8 +25,9 @@ struct Shared {
     own_pids: [AtomicI32; 2],
     /// The listening connection is up.
     listening: AtomicBool,
-    /// The last change stamp read while it was down, and the count reported for it.
-    stamp: std::sync::Mutex<Option<String>>,
+    /// The last change stamp read while it was down (`None` until one was read; a store
+    /// without commits yet has no stamp).
+    stamp: std::sync::Mutex<Option<Option<String>>>,
 }
 
 /// The listening task of one store; it ends when the store closes.
@@ -78,10 +79,10 @@ impl Listener {
             .stamp
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if seen.is_some() && *seen != stamp {
+        if seen.as_ref().is_some_and(|before| *before != stamp) {
             self.shared.changes.fetch_add(1, Ordering::AcqRel);
         }
-        *seen = stamp;
+        *seen = Some(stamp);
         self.shared.changes.load(Ordering::Acquire)
     }
 }
