@@ -89,24 +89,33 @@ impl Address {
         }
         let schema = schema.unwrap_or_else(|| DEFAULT_SCHEMA.to_owned());
         check_schema_name(&schema).map_err(bad)?;
-        let host = match config.get_hosts().first() {
-            Some(tokio_postgres::config::Host::Tcp(host)) => host.clone(),
-            #[cfg(unix)]
-            Some(tokio_postgres::config::Host::Unix(path)) => path.display().to_string(),
-            None => "localhost".to_owned(),
-        };
         let port = config.get_ports().first().copied().unwrap_or(5432);
         // The other parameters (but a password) stay: a link opens the store as given.
-        let kept: String = rest
+        let mut kept: String = rest
             .iter()
             .filter(|p| !p.starts_with("password="))
             .map(|p| format!("&{p}"))
             .collect();
+        let authority = match config.get_hosts().first() {
+            Some(tokio_postgres::config::Host::Tcp(host)) if host.contains(':') => format!("[{host}]:{port}"),
+            Some(tokio_postgres::config::Host::Tcp(host)) => format!("{}:{port}", encoded(host)),
+            // A Unix socket's folder goes in the parameters, where a URL can hold a path.
+            #[cfg(unix)]
+            Some(tokio_postgres::config::Host::Unix(path)) => {
+                if !rest.iter().any(|p| p.starts_with("host=")) {
+                    kept.push_str(&format!("&host={}", encoded(&path.display().to_string())));
+                }
+                if !rest.iter().any(|p| p.starts_with("port=")) {
+                    kept.push_str(&format!("&port={port}"));
+                }
+                String::new()
+            }
+            None => format!("localhost:{port}"),
+        };
         let shown = format!(
-            "postgres://{}@{}:{port}/{}?schema={schema}{kept}",
-            config.get_user().unwrap_or_default(),
-            if host.contains(':') { format!("[{host}]") } else { host },
-            config.get_dbname().unwrap_or_default()
+            "postgres://{}@{authority}/{}?schema={schema}{kept}",
+            encoded(config.get_user().unwrap_or_default()),
+            encoded(config.get_dbname().unwrap_or_default())
         );
         Ok(Self { shown, schema, config })
     }
@@ -180,6 +189,23 @@ fn password_from_file(text: &str, wanted: [&str; 4]) -> Option<String> {
         }
     }
     None
+}
+
+/// `text` with the characters that end a URL's part percent-encoded.
+fn encoded(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '%' | '@' | '/' | ':' | '?' | '#' | '&' | '=' | ' ' | '[' | ']' => {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("%{b:02X}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// A schema name haema makes and quotes safely: lower-case letters, digits and `_`, not
@@ -407,5 +433,22 @@ mod tests {
             assert!(error.to_string().contains("without it"), "{error}");
         }
         assert!(Address::parse("postgres://ann@h/db?sslmode=disable", &env).is_ok());
+    }
+
+    #[test]
+    fn a_link_reads_back_as_the_same_address() {
+        let env = env_of(&[("HAEMA_KEYRING", "off")]);
+        for url in [
+            "postgres://ann@/team?host=/var/run/postgresql",
+            "postgres://ann%40corp@db.example/team%20a?schema=s",
+            "postgres://ann@[::1]:6000/team",
+        ] {
+            let first = Address::parse(url, &env).unwrap();
+            let again = Address::parse(&first.shown, &env).unwrap();
+            assert_eq!(again.shown, first.shown, "{url}");
+            assert_eq!(again.config.get_hosts(), first.config.get_hosts(), "{url}");
+            assert_eq!(again.config.get_user(), first.config.get_user(), "{url}");
+            assert_eq!(again.config.get_dbname(), first.config.get_dbname(), "{url}");
+        }
     }
 }
