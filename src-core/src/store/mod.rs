@@ -315,6 +315,18 @@ closed_set! {
     }
 }
 
+/// Whether memory `m`'s text, source or metadata holds `needle` (lower-cased), letter case
+/// ignored: what forgetting a phrase finds, on every backend.
+pub(crate) fn mentions(m: &crate::types::MemoryRecord, needle: &str) -> bool {
+    let metadata = || serde_json::to_string(&m.attributes.metadata).unwrap_or_default();
+    m.content.to_lowercase().contains(needle)
+        || m.attributes
+            .source
+            .as_ref()
+            .is_some_and(|s| s.to_lowercase().contains(needle))
+        || (!m.attributes.metadata.is_empty() && metadata().to_lowercase().contains(needle))
+}
+
 /// Wall-clock time in Unix ms.
 pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now()

@@ -27,15 +27,7 @@ pub(super) fn containing(conn: &Conn, phrase: &str) -> Result<Vec<(i64, MemoryRe
     let found = memories::select(conn, "m.status <> 'forgotten'", &[])?;
     Ok(found
         .into_iter()
-        .filter(|(_, m)| {
-            let metadata = || serde_json::to_string(&m.attributes.metadata).unwrap_or_default();
-            m.content.to_lowercase().contains(&needle)
-                || m.attributes
-                    .source
-                    .as_ref()
-                    .is_some_and(|s| s.to_lowercase().contains(&needle))
-                || (!m.attributes.metadata.is_empty() && metadata().to_lowercase().contains(&needle))
-        })
+        .filter(|(_, m)| crate::store::mentions(m, &needle))
         .collect())
 }
 

@@ -24,15 +24,7 @@ pub(crate) fn containing(conn: &Connection, phrase: &str) -> Result<Vec<(i64, Me
     let all = memories::select(conn, "status != 'forgotten'", [])?;
     Ok(all
         .into_iter()
-        .filter(|(_, m)| {
-            let metadata = || serde_json::to_string(&m.attributes.metadata).unwrap_or_default();
-            m.content.to_lowercase().contains(&needle)
-                || m.attributes
-                    .source
-                    .as_ref()
-                    .is_some_and(|s| s.to_lowercase().contains(&needle))
-                || (!m.attributes.metadata.is_empty() && metadata().to_lowercase().contains(&needle))
-        })
+        .filter(|(_, m)| crate::store::mentions(m, &needle))
         .collect())
 }
 
