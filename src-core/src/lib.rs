@@ -73,7 +73,10 @@ pub use store::places::{default_store_dir, is_postgres_url, is_store_dir, store_
 #[cfg(feature = "postgres")]
 pub use store::postgres::address::link_postgres_store;
 #[cfg(feature = "postgres")]
-pub use store::postgres::admin::{PgInitReport, drop_postgres_store, init_postgres, postgres_store_bytes};
+pub use store::postgres::admin::{
+    PgInitReport, drop_postgres_store, forget_postgres_password, init_postgres, postgres_store_bytes,
+    save_postgres_password,
+};
 pub use transfer::{
     CoreImport, EXPORT_FORMAT, HaemaReport, HaemaStore, ImportItem, ImportReport, ImportSummary, Imported, ItemsReport,
     MigrateReport, Record, is_export, is_haema_store, migrate_store, parse_items, parse_time, read_haema_store,

@@ -153,6 +153,16 @@ pub enum PgCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Keep a PostgreSQL store's password in the system keyring (asked without echo, tried
+    /// on the server first), so that the URL, the environment and files need not hold it.
+    Password {
+        /// The store's URL (its password, if any, is ignored).
+        #[arg(value_name = "URL")]
+        url: String,
+        /// Remove the saved password instead.
+        #[arg(long)]
+        remove: bool,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -54,6 +54,28 @@ fn shown(name: &std::path::Path) -> String {
 
 pub async fn run(command: PgCommand) -> Result<()> {
     match command {
+        PgCommand::Password { url, remove: true } => {
+            let removed = tokio::task::spawn_blocking(move || haema_core::forget_postgres_password(&url))
+                .await
+                .context("`pg password` stopped")??;
+            print(if removed {
+                "The saved password was removed from the system keyring.\n"
+            } else {
+                "No password was saved in the system keyring for this store.\n"
+            })
+        }
+        PgCommand::Password { url, remove: false } => {
+            let password = super::prompt::secret(&format!("Password for {}", shown(std::path::Path::new(&url))))?;
+            if password.is_empty() {
+                return Err(crate::UsageError("no password was typed; nothing was saved".into()).into());
+            }
+            let account = tokio::task::spawn_blocking(move || haema_core::save_postgres_password(&url, &password))
+                .await
+                .context("`pg password` stopped")??;
+            print(&format!(
+                "The server took it; it is kept in the system keyring for {account}, where haema finds it.\n"
+            ))
+        }
         PgCommand::Init { url, owner, json } => {
             let report = tokio::task::spawn_blocking(move || haema_core::init_postgres(&url, owner.as_deref()))
                 .await

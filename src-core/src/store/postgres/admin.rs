@@ -121,3 +121,31 @@ pub fn postgres_store_bytes(dir: &std::path::Path) -> Result<Option<u64>> {
         .try_get(0)?;
     Ok(Some(u64::try_from(bytes).unwrap_or(0)))
 }
+
+/// Keeps `password` for the store at `url` in the OS keyring (service `haema`, account the
+/// URL without password or schema), after checking that the server takes it: a wrong one
+/// is never saved. Returns the account.
+///
+/// # Errors
+/// [`Error::Database`] when the server refuses the password or cannot be reached (nothing
+/// is saved); [`Error::Keyring`] when there is no keyring.
+pub fn save_postgres_password(url: &str, password: &str) -> Result<String> {
+    let env = |name: &str| std::env::var(name).ok();
+    let mut address = Address::parse(url, &env)?;
+    address.config.password(password);
+    drop(super::client::connect(&address.config)?);
+    let account = address.keyring_account();
+    crate::keys::from_env(env).set(&account, password)?;
+    Ok(account)
+}
+
+/// Removes the password kept for the store at `url` from the OS keyring; false when there
+/// was none.
+///
+/// # Errors
+/// [`Error::Keyring`] when the keyring cannot be reached.
+pub fn forget_postgres_password(url: &str) -> Result<bool> {
+    let env = |name: &str| std::env::var(name).ok();
+    let address = Address::parse(url, &env)?;
+    crate::keys::from_env(env).delete(&address.keyring_account())
+}
