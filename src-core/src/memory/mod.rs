@@ -8,6 +8,7 @@ mod deferred;
 mod edit;
 mod forget;
 mod history;
+mod info;
 mod insight;
 mod lineage;
 mod open;
@@ -21,22 +22,22 @@ mod write;
 
 pub(crate) use core_sections::{finish_write as finish_core_write, mark_pending as mark_core_write};
 pub use deferred::EmbeddingBacklog;
+pub use info::StoreInfo;
+use info::store_info;
 pub use insight::{ANCESTRY_LIMIT, ActivityEvent, ActivityWho, Ancestry, AncestryNode, MadeBy, WeekSummary};
 pub use lineage::Lineage;
 pub use open::{LexicalReason, OpenOptions, OpenProgress};
 pub use vector_recall::VectorRecall;
 pub use watch::StoreWatch;
 
-use crate::store::MetaKey;
-use crate::store::Reader;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use crate::config::Settings;
 use crate::error::Missing;
 use crate::provider::{Embedder, Llm};
 use crate::store::Store;
-use crate::types::{MemoryFilter, MemoryId, MemoryRecord, MemoryStatus};
+use crate::types::{MemoryFilter, MemoryId, MemoryRecord};
 use crate::{Error, Result};
 
 /// Shared state behind a [`Memory`] handle.
@@ -83,43 +84,6 @@ impl std::fmt::Debug for Memory {
             .field("dir", &self.inner.store.dir())
             .finish_non_exhaustive()
     }
-}
-
-/// A short description of an open store.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct StoreInfo {
-    /// The store folder (for a PostgreSQL store, its link folder on this machine).
-    pub dir: PathBuf,
-    /// Where the store is, as people are shown it: the folder, or a PostgreSQL store's URL
-    /// without a password.
-    pub location: String,
-    /// Active memories.
-    pub active: usize,
-    /// Changesets waiting for review.
-    pub pending_changesets: usize,
-    /// Embedder recorded in the store (`none` for lexical-only).
-    pub embedder: String,
-    /// Vector length (0 for lexical-only).
-    pub dims: usize,
-    /// The embedder a lexical-only store waits for (`local:<model>`), to give its memories
-    /// vectors once that model is on this machine.
-    pub embedder_wanted: Option<String>,
-    /// Some memories were written while the embedder failed and still wait for their
-    /// vectors (they are found by words meanwhile; the next add or open that reaches the
-    /// embedder makes them).
-    pub vectors_behind: bool,
-    /// Why search is by words alone for now (`None` when it uses vectors, or when the store
-    /// was only peeked at).
-    pub lexical_reason: Option<LexicalReason>,
-    /// LLM configured now, if any.
-    pub llm: Option<String>,
-    /// Review policy in force.
-    pub review: crate::ReviewPolicy,
-    /// Whether the store keeps each user's memories apart (`per_user`).
-    pub scope: crate::StoreScope,
-    /// The user this handle works for; its counts are that user's.
-    pub user: Option<String>,
 }
 
 impl Memory {
@@ -472,35 +436,4 @@ impl Memory {
 fn finish_interrupted(store: &Store) -> Result<()> {
     core_sections::recover(store)?;
     forget::finish_scrub(store)
-}
-
-/// Counts and identities of a store, read on `conn`.
-fn store_info(
-    conn: &dyn Reader,
-    dir: &Path,
-    location: &str,
-    llm: Option<String>,
-    review: crate::ReviewPolicy,
-    user: Option<String>,
-) -> Result<StoreInfo> {
-    let per_user = conn.meta(MetaKey::Scope)?.as_deref() == Some(crate::StoreScope::PerUser.as_str());
-    Ok(StoreInfo {
-        dir: dir.to_path_buf(),
-        location: location.to_owned(),
-        active: conn.count_memories(MemoryStatus::Active, &MemoryFilter::default())?,
-        pending_changesets: conn.count_pending_changesets(None)?,
-        embedder: conn.meta(MetaKey::Embedder)?.unwrap_or_else(|| "none".into()),
-        dims: conn.meta(MetaKey::Dims)?.and_then(|d| d.parse().ok()).unwrap_or(0),
-        embedder_wanted: conn.meta(MetaKey::EmbedderWanted)?,
-        vectors_behind: conn.meta(MetaKey::VectorsBehind)?.is_some() && conn.meta(MetaKey::EmbedderWanted)?.is_none(),
-        lexical_reason: None,
-        llm,
-        review,
-        scope: if per_user {
-            crate::StoreScope::PerUser
-        } else {
-            crate::StoreScope::Shared
-        },
-        user,
-    })
 }

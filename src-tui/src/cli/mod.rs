@@ -4,12 +4,16 @@ use std::path::PathBuf;
 
 mod config;
 mod edit;
+mod measure;
 mod memory_args;
+mod postgres;
 mod state;
 
 pub use config::{ConfigAction, ConfigArgs};
 pub use edit::{MemoryTarget, UpdateArgs};
+pub use measure::{BenchArgs, BenchEmbedder, EvalCommand, LocomoArgs};
 pub use memory_args::{AttributeArgs, FilterArgs};
+pub use postgres::{MigrateArgs, PgCommand};
 pub use state::{AgentArg, StateCommand};
 
 use clap::{Args, Parser, Subcommand};
@@ -124,87 +128,6 @@ pub enum Command {
     Bench(BenchArgs),
 }
 
-#[derive(Debug, Args)]
-pub struct MigrateArgs {
-    /// The store to copy: a folder, a name, or a postgres:// URL.
-    #[arg(long, value_name = "STORE")]
-    pub from: PathBuf,
-    /// Where to: a new folder or name, or a postgres:// URL of an empty schema.
-    #[arg(long, value_name = "STORE")]
-    pub to: PathBuf,
-    /// Print JSON.
-    #[arg(long)]
-    pub json: bool,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum PgCommand {
-    /// Create the pgvector extension (when missing) and the store's schema and tables,
-    /// owned by the role haema will run as; run it with an admin's URL. Running it again
-    /// changes nothing.
-    Init {
-        /// An admin's URL, naming the database and (with ?schema=) the store's schema.
-        #[arg(value_name = "URL")]
-        url: String,
-        /// The role that will own the schema and its tables (default: the admin's).
-        #[arg(long, value_name = "ROLE")]
-        owner: Option<String>,
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
-    },
-    /// Keep a PostgreSQL store's password in the system keyring (asked without echo, tried
-    /// on the server first), so that the URL, the environment and files need not hold it.
-    Password {
-        /// The store's URL (its password, if any, is ignored).
-        #[arg(value_name = "URL")]
-        url: String,
-        /// Remove the saved password instead.
-        #[arg(long)]
-        remove: bool,
-    },
-}
-
-#[derive(Debug, Args)]
-pub struct BenchArgs {
-    /// Store sizes, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "1000,10000,100000")]
-    pub n: Vec<usize>,
-    /// One JSON object a line instead of a table.
-    #[arg(long)]
-    pub json: bool,
-    /// `synthetic`: instant 384-d bag-of-words vectors of synthetic facts; `local`: the
-    /// local model's vectors of the LoCoMo turns, repeated with small edits up to n
-    /// (search and vector recall only).
-    #[arg(long, value_enum, default_value = "synthetic")]
-    pub embedder: BenchEmbedder,
-    /// LoCoMo folder (turns.jsonl, queries.jsonl) for --embedder local
-    /// [default: ../shared/data/locomo-dev].
-    #[arg(long, value_name = "DIR")]
-    pub data: Option<PathBuf>,
-    /// Keep the stores in this folder; a later run reuses a store of the same size.
-    #[arg(long, value_name = "DIR")]
-    pub work: Option<PathBuf>,
-    /// Internal: open this store, search once and report (the "open" figure's new process).
-    #[arg(long, value_name = "DIR", hide = true)]
-    pub probe_open: Option<PathBuf>,
-    /// Internal: the query of --probe-open.
-    #[arg(long, hide = true)]
-    pub probe_query: Option<String>,
-    /// Keep each store in a new schema of this PostgreSQL database instead of a folder
-    /// (dropped afterwards unless --work keeps them). The open is measured in a new
-    /// process, which finds the password in PGPASSWORD or ~/.pgpass.
-    #[arg(long, value_name = "URL")]
-    pub postgres: Option<String>,
-}
-
-/// Where `haema bench` gets its vectors.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum BenchEmbedder {
-    Synthetic,
-    Local,
-}
-
 #[derive(Debug, Subcommand)]
 pub enum ModelCommand {
     /// Download a model into the Hugging Face cache ahead of time (resumes a cut download).
@@ -218,36 +141,6 @@ pub enum ModelCommand {
     },
     /// The models in the Hugging Face cache: size on disk and which stores use them.
     List(JsonFlag),
-}
-
-#[derive(Debug, Subcommand)]
-pub enum EvalCommand {
-    /// Recall@5, recall@10 and MRR per LoCoMo category (1-4) on turns.jsonl and queries.jsonl.
-    Locomo(LocomoArgs),
-}
-
-#[derive(Debug, Args)]
-pub struct LocomoArgs {
-    /// Folder with turns.jsonl and queries.jsonl.
-    #[arg(long, value_name = "DIR")]
-    pub data: PathBuf,
-    /// hybrid, vector or lexical.
-    #[arg(long, default_value = "hybrid", value_parser = parse_mode)]
-    pub mode: SearchMode,
-    /// Hits asked of each search (at least 10 are asked for recall@10); MRR is over them.
-    #[arg(short = 'k', default_value_t = 10)]
-    pub k: usize,
-    /// One JSON object per category, then the summary {"r5", "r10", "mrr", ...}.
-    #[arg(long)]
-    pub json: bool,
-    /// Keep the stores in this folder instead of a temporary one; a later run with the
-    /// same folder reuses them (turns already imported are not embedded again).
-    #[arg(long, value_name = "DIR")]
-    pub work: Option<PathBuf>,
-    /// Keep each conversation's store in a new schema of this PostgreSQL database instead
-    /// of a folder (the schemas are dropped afterwards unless --work keeps them).
-    #[arg(long, value_name = "URL")]
-    pub postgres: Option<String>,
 }
 
 #[derive(Debug, Args)]
