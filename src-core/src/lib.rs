@@ -58,7 +58,7 @@ pub use eval::bench;
 #[doc(hidden)]
 pub mod fuzzing;
 
-pub use config::{KeyList, ReviewPolicy, Settings, StoreScope, TuiSettings};
+pub use config::{KeyList, ReviewPolicy, Settings, StoreScope, TuiSettings, configured_store_dir, store_in_user_file};
 pub use error::{Error, ErrorKind, Missing, Result, ReviewAction};
 pub use maintenance::{Check, CheckProblem, ReembedProgress, ReembedReport, doctor, reembed};
 pub use memory::{

@@ -15,10 +15,11 @@ use crate::state::{AppState, default_store, is_store};
 pub struct AppStatus {
     /// The open store's counts, if one is open.
     pub store: Option<StoreInfo>,
-    /// The store to open at start: `--store DIR`, else `HAEMA_STORE`, else the last one
-    /// opened, when it exists.
+    /// The store to open at start: `--store DIR`, else `HAEMA_STORE`, else the `store` of
+    /// the user's `config.toml`, else the last one opened, when it exists.
     pub start_store: Option<PathBuf>,
-    /// Where the default store is (or would be).
+    /// Where the default store is (or would be): the `store` of the user's `config.toml`,
+    /// else `$XDG_DATA_HOME/haema/default`.
     pub default_store: Option<PathBuf>,
     /// Whether the default store already exists.
     pub default_exists: bool,
@@ -32,11 +33,12 @@ pub async fn app_status(state: State<'_, AppState>) -> CommandResult<AppStatus> 
         Ok(memory) => Some(store_info(&memory).await?),
         Err(_) => None,
     };
-    let start_store = match store_argument().filter(|d| is_store(d)) {
+    let configured = configured_store();
+    let start_store = match store_argument().or_else(|| configured.clone()).filter(|d| is_store(d)) {
         Some(dir) => Some(dir),
         None => state.prefs().await.recent.into_iter().find(|d| is_store(d)),
     };
-    let default = default_store();
+    let default = configured.or_else(default_store);
     let default_exists = default.as_deref().is_some_and(is_store);
     Ok(AppStatus {
         store,
@@ -54,6 +56,16 @@ fn store_argument() -> Option<PathBuf> {
         return haema_core::store_dir_for(&given).ok();
     }
     Some(given)
+}
+
+/// The `store` of the user's `config.toml`; a file that cannot be read is reported on
+/// stderr and the app goes on without it (the Settings view shows the problem).
+fn configured_store() -> Option<PathBuf> {
+    let file = haema_core::Settings::user_file_path()?;
+    haema_core::store_in_user_file(&file).unwrap_or_else(|e| {
+        eprintln!("haema-desktop: {e}");
+        None
+    })
 }
 
 fn given_store() -> Option<PathBuf> {
@@ -83,6 +95,7 @@ pub async fn open_store(
 ) -> CommandResult<StoreInfo> {
     let dir = dir
         .filter(|d| !d.as_os_str().is_empty())
+        .or_else(configured_store)
         .or_else(default_store)
         .ok_or_else(|| CommandError::invalid("There is no home folder to keep the memory in; choose a folder."))?;
     let dir = resolve_folder(dir)?;

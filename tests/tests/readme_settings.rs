@@ -143,7 +143,13 @@ fn the_readme_config_toml_loads_and_gives_its_values() {
     let user = home.path().join("config.toml");
     std::fs::write(&user, &example).unwrap();
     let settings = Settings::load_with(store.path(), Some(&user), |_| None).unwrap();
-    assert_gives(&example.parse().unwrap(), &settings);
+    let mut shown: toml::Table = example.parse().unwrap();
+    // `store` is the front ends' (which store), not a store's setting.
+    let named = shown.remove("store").and_then(|v| v.as_str().map(str::to_owned));
+    assert_gives(&shown, &settings);
+    let chosen = haema_core::store_in_user_file(&user).unwrap();
+    let expected = named.map(|n| haema_core::store_dir_for(Path::new(&n)).unwrap());
+    assert_eq!(chosen, expected, "the README's `store` line names that store");
     assert!(settings.tui.keys.contains_key("approve"), "the user file was read");
     for spec in SETTINGS.iter().filter(|s| s.file == Some(SettingFile::User)) {
         assert!(

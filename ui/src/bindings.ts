@@ -258,11 +258,14 @@ export type AppStatus = {
 	/**  The open store's counts, if one is open. */
 	store: StoreInfo | null,
 	/**
-	 *  The store to open at start: `--store DIR`, else `HAEMA_STORE`, else the last one
-	 *  opened, when it exists.
+	 *  The store to open at start: `--store DIR`, else `HAEMA_STORE`, else the `store` of
+	 *  the user's `config.toml`, else the last one opened, when it exists.
 	 */
 	start_store: string | null,
-	/**  Where the default store is (or would be). */
+	/**
+	 *  Where the default store is (or would be): the `store` of the user's `config.toml`,
+	 *  else `$XDG_DATA_HOME/haema/default`.
+	 */
 	default_store: string | null,
 	/**  Whether the default store already exists. */
 	default_exists: boolean,

@@ -37,6 +37,7 @@ mod registry;
 mod remember;
 mod search;
 mod tui;
+mod user_file;
 
 use std::path::{Path, PathBuf};
 
@@ -51,6 +52,7 @@ pub use provider_kind::ProviderKind;
 pub use registry::{ReadBy, SETTINGS, SettingFile, SettingSpec, dotted_leaves};
 pub use search::SearchSettings;
 pub use tui::{KeyList, TuiSettings};
+pub use user_file::{configured_store_dir, store_in_user_file};
 
 closed_set! {
     /// What happens to a changeset once it is built.
@@ -346,9 +348,9 @@ impl Settings {
             }
             None => (Self::default(), None),
         };
-        if let Some(user) = user_file.map(tui::read_user_file).transpose()?.flatten() {
+        if let Some(user) = user_file.map(user_file::read_user_file).transpose()?.flatten() {
             let written = |key: &str| table.as_ref().is_some_and(|t| registry::lookup(t, key).is_some());
-            settings.tui = user.under(std::mem::take(&mut settings.tui), written);
+            settings.tui = user.tui.under(std::mem::take(&mut settings.tui), written);
         }
         settings.apply_env(env)?;
         settings.validate()?;

@@ -127,10 +127,10 @@ const DEFAULT_KEYS: &str = "the bindings on the help screen (?)";
 pub static SETTINGS: &[SettingSpec] = &[
     SettingSpec {
         name: "store",
-        file: None,
+        file: Some(SettingFile::User),
         env: Some("HAEMA_STORE"),
         default: "$XDG_DATA_HOME/haema/default",
-        help: "the store: a folder, a name beside the default one, or a postgres:// URL (the command line's --store wins)",
+        help: "the store the front ends open: a folder, a name beside the default one, or a postgres:// URL (the command line's --store wins, then HAEMA_STORE, then config.toml)",
         read_by: ReadBy::FrontEnd,
         ..BASE
     },

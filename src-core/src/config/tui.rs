@@ -4,12 +4,8 @@
 //! A store's `haema.toml` may still hold a `[tui]` table (older stores did); what it writes
 //! wins, binding by binding.
 
-use std::collections::BTreeMap;
-use std::path::Path;
-
 use serde::{Deserialize, Serialize};
-
-use crate::{Error, Result};
+use std::collections::BTreeMap;
 
 /// One key or a list of keys, as written in haema.toml.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -69,25 +65,4 @@ impl TuiSettings {
         let mouse = if written("tui.mouse") { store.mouse } else { self.mouse };
         TuiSettings { keys, mouse }
     }
-}
-
-/// The user's `config.toml`: settings of every store (today only the terminal UI's).
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-struct UserFile {
-    tui: TuiSettings,
-}
-
-/// The `[tui]` settings of the user's file, or `None` when there is no such file.
-pub(crate) fn read_user_file(path: &Path) -> Result<Option<TuiSettings>> {
-    let Some(text) = super::read_optional(path)? else {
-        return Ok(None);
-    };
-    let file: UserFile = toml::from_str(&text).map_err(|e| {
-        Error::Config(format!(
-            "{}: {e}; this file holds only [tui], a store's settings go in its haema.toml",
-            path.display()
-        ))
-    })?;
-    Ok(Some(file.tui))
 }

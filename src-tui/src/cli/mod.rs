@@ -28,7 +28,7 @@ use haema_core::{ChangesetId, CoreVersionId, SearchMode, Section};
 #[command(name = "haema", version, about, long_about = None, propagate_version = true)]
 pub struct Cli {
     /// The store: a folder, a name beside the default store, or a postgres:// URL (default:
-    /// $HAEMA_STORE, else $XDG_DATA_HOME/haema/default).
+    /// $HAEMA_STORE, else `store` in config.toml, else $XDG_DATA_HOME/haema/default).
     #[arg(long, global = true, env = "HAEMA_STORE", value_name = "STORE")]
     pub store: Option<PathBuf>,
 

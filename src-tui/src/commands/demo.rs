@@ -16,7 +16,8 @@ const MARKER: &str = ".haema-demo";
 pub fn folder(explicit: Option<PathBuf>) -> Result<PathBuf> {
     match explicit.filter(|p| !p.as_os_str().is_empty()) {
         Some(dir) => Ok(dir),
-        None => Ok(crate::store_path::resolve(None)?
+        None => Ok(haema_core::default_store_dir()
+            .context("cannot find the home folder; pass --store DIR")?
             .parent()
             .context("the default store has no parent folder")?
             .join("demo")),
