@@ -3,8 +3,10 @@
 # the journey (ui/e2e/journey.e2e.ts) on a fresh user's folders, a real merge from the demo
 # sample (ui/e2e/merge.e2e.ts), the start-up time with a 10,000-memory store
 # (ui/e2e/startup.e2e.ts), a store that keeps people apart (ui/e2e/people.e2e.ts), connecting
-# an AI with a key kept in a real Secret Service (ui/e2e/connect.e2e.ts), then, in a session of its own, the embedding model downloaded on
-# first use from a Hub on 127.0.0.1 (ui/e2e/model.e2e.ts with ui/e2e/fakehub.mjs).
+# an AI with a key kept in a real Secret Service (ui/e2e/connect.e2e.ts), one store shared by
+# two machines through the PostgreSQL test server (ui/e2e/shared.e2e.ts), then, in a session
+# of its own, the embedding model downloaded on first use from a Hub on 127.0.0.1
+# (ui/e2e/model.e2e.ts with ui/e2e/fakehub.mjs).
 #
 #   tools/desktop-e2e.sh APP_BINARY HAEMA_CLI_BINARY
 #
@@ -109,6 +111,36 @@ env -u HAEMA_REVIEW DISPLAY=$display XDG_DATA_HOME="$work/data4" XDG_CONFIG_HOME
   HAEMA_E2E_PORT="$port" HAEMA_E2E_LOG="$work/driver4.log" \
   "$here/tools/with-keyring.sh" "$here/ui/e2e/connect-session.sh" || status=$?
 kill "$ai_pid" 2>/dev/null || true
+
+# One store shared by two machines through PostgreSQL (ui/e2e/shared.e2e.ts), when the test
+# server runs (HAEMA_TEST_PG_URL, which .ci/run sets): machine A is the window, whose own
+# config.toml names the store; machine B the CLI, with folders of its own. The password is
+# PGPASSWORD's, never written in a file.
+if [[ -n "${HAEMA_TEST_PG_URL:-}" ]]; then
+  kill "$driver_pid" 2>/dev/null || true
+  wait "$driver_pid" 2>/dev/null || true
+  pg_bare=${HAEMA_TEST_PG_URL/:haema-test@/@}
+  pg_store="$pg_bare?schema=desktop_$$_$RANDOM"
+  mkdir -p "$work/data5" "$work/config5/haema" "$work/machine-b/data" "$work/machine-b/config"
+  printf 'store = "%s"\n' "$pg_store" >"$work/config5/haema/config.toml"
+  env -u HAEMA_REVIEW DISPLAY=$display XDG_DATA_HOME="$work/data5" XDG_CONFIG_HOME="$work/config5" \
+    PGPASSWORD=haema-test HAEMA_REVIEW=auto \
+    tauri-driver --port "$port" --native-port "$((port + 1))" >"$work/driver5.log" 2>&1 &
+  driver_pid=$!
+  wait_for_driver
+  PGPASSWORD=haema-test HAEMA_E2E_APP="$app" HAEMA_E2E_CLI="$cli" HAEMA_E2E_PG_STORE="$pg_store" \
+    HAEMA_E2E_OTHER_MACHINE="$work/machine-b" TAURI_DRIVER_URL="http://127.0.0.1:$port" \
+    npx vitest run --config vitest.e2e.config.ts e2e/shared.e2e.ts || status=$?
+  if [[ $status -ne 0 ]]; then
+    echo "--- tauri-driver log (shared)" >&2
+    tail -50 "$work/driver5.log" >&2
+  fi
+elif [[ -n "${CI:-}" ]]; then
+  echo "the PostgreSQL test server is not running (HAEMA_TEST_PG_URL); .ci/run starts it" >&2
+  status=1
+else
+  echo "skipped the shared-store e2e test: no PostgreSQL test server (tools/pg-test-server.sh)" >&2
+fi
 
 # The embedding model on first use (ui/e2e/model.e2e.ts): a session of its own whose app
 # reaches a Hugging Face Hub on 127.0.0.1 serving the test model (HAEMA_TEST_MODEL_DIR).

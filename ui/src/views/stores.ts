@@ -41,13 +41,15 @@ export function storesView(app: App): View {
   function render(entries: StoreEntry[]): void {
     list.replaceChildren(
       ...entries.map((entry) => {
-        const name = storeName(entry.dir);
+        // A store in PostgreSQL is named by its URL (without a password), not its link folder.
+        const where = entry.info?.location ?? entry.dir;
+        const name = storeName(where);
         const row = h(
           "li",
           {},
           h("h2", {}, name),
           h("p", { class: "meta" }, entry.info ? storeSummary(entry.info) : `Cannot be read: ${entry.error ?? "unknown"}`),
-          h("p", { class: "path" }, entry.dir),
+          h("p", { class: "path" }, where),
         );
         if (entry.open) row.append(h("span", { class: "tag" }, "open now"));
         else if (entry.info) {
