@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::{Mutex, PoisonError};
 
+use super::tls::{self, Tls};
 use crate::store::places::LINK_FILE;
 use crate::{Error, Result};
 
@@ -21,6 +22,8 @@ pub(crate) struct Address {
     /// The schema that holds the store's tables.
     pub(crate) schema: String,
     pub(crate) config: tokio_postgres::Config,
+    /// How the connection is encrypted, and how the server is checked.
+    pub(crate) tls: Tls,
 }
 
 impl std::fmt::Debug for Address {
@@ -43,25 +46,30 @@ impl Address {
         };
         let (base, query) = url.trim().split_once('?').unwrap_or((url.trim(), ""));
         let mut schema = None;
-        let mut rest = Vec::new();
+        // `rest` goes to tokio-postgres; `kept` (all but the schema and a password) is shown.
+        let (mut rest, mut kept_pairs, mut tls_given) = (Vec::new(), Vec::new(), Vec::new());
         for pair in query.split('&').filter(|p| !p.is_empty()) {
             match pair.split_once('=') {
                 Some(("schema", value)) => schema = Some(value.to_owned()),
-                Some(("sslmode", mode)) if mode != "disable" && mode != "prefer" && mode != "allow" => {
-                    return Err(bad(format!(
-                        "sslmode={mode} asks for TLS, and this haema connects without it; reach the server \
-                         over a private network or an SSH tunnel with sslmode=disable"
-                    )));
+                Some((name, value)) if tls::PARAMETERS.contains(&name) => {
+                    tls_given.push((name.to_owned(), decoded(value)));
+                    kept_pairs.push(pair);
                 }
-                _ => rest.push(pair),
+                Some(("password", _)) => rest.push(pair),
+                _ => {
+                    rest.push(pair);
+                    kept_pairs.push(pair);
+                }
             }
         }
+        let tls = Tls::from_parameters(&tls_given, env).map_err(bad)?;
         let rebuilt = if rest.is_empty() {
             base.to_owned()
         } else {
             format!("{base}?{}", rest.join("&"))
         };
         let mut config = tokio_postgres::Config::from_str(&rebuilt).map_err(|e| bad(e.to_string()))?;
+        config.ssl_mode(tls.mode.ssl_mode());
         if config.get_hosts().is_empty() {
             config.host(env("PGHOST").as_deref().unwrap_or("localhost"));
         }
@@ -91,11 +99,7 @@ impl Address {
         check_schema_name(&schema).map_err(bad)?;
         let port = config.get_ports().first().copied().unwrap_or(5432);
         // The other parameters (but a password) stay: a link opens the store as given.
-        let mut kept: String = rest
-            .iter()
-            .filter(|p| !p.starts_with("password="))
-            .map(|p| format!("&{p}"))
-            .collect();
+        let mut kept: String = kept_pairs.iter().map(|p| format!("&{p}")).collect();
         let authority = match config.get_hosts().first() {
             Some(tokio_postgres::config::Host::Tcp(host)) if host.contains(':') => format!("[{host}]:{port}"),
             Some(tokio_postgres::config::Host::Tcp(host)) => format!("{}:{port}", encoded(host)),
@@ -117,7 +121,12 @@ impl Address {
             encoded(config.get_user().unwrap_or_default()),
             encoded(config.get_dbname().unwrap_or_default())
         );
-        Ok(Self { shown, schema, config })
+        Ok(Self {
+            shown,
+            schema,
+            config,
+            tls,
+        })
     }
 
     /// The account its password is kept under in the OS keyring: the URL without the
@@ -189,6 +198,30 @@ fn password_from_file(text: &str, wanted: [&str; 4]) -> Option<String> {
         }
     }
     None
+}
+
+/// A URL part with its `%XX` sequences decoded (a malformed one is kept as written).
+fn decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// `text` with the characters that end a URL's part percent-encoded.
@@ -428,11 +461,21 @@ mod tests {
             "postgres://ann@h:5432/db?schema=s&application_name=agent7&connect_timeout=5"
         );
         assert_eq!(a.config.get_password(), Some(&b"pw"[..]));
-        for mode in ["require", "verify-full"] {
-            let error = Address::parse(&format!("postgres://ann@h/db?sslmode={mode}"), &env).unwrap_err();
-            assert!(error.to_string().contains("without it"), "{error}");
-        }
-        assert!(Address::parse("postgres://ann@h/db?sslmode=disable", &env).is_ok());
+        let tls = Address::parse(
+            "postgres://ann@h/db?sslmode=verify-full&sslrootcert=/etc/my%20ca.pem",
+            &env,
+        )
+        .unwrap();
+        assert_eq!(
+            tls.shown,
+            "postgres://ann@h:5432/db?schema=haema&sslmode=verify-full&sslrootcert=/etc/my%20ca.pem"
+        );
+        assert_eq!(tls.tls.mode, super::super::tls::Mode::VerifyFull);
+        assert_eq!(tls.config.get_ssl_mode(), tokio_postgres::config::SslMode::Require);
+        let error = Address::parse("postgres://ann@h/db?sslmode=verify-full", &env).unwrap_err();
+        assert!(error.to_string().contains("sslrootcert"), "{error}");
+        let plain = Address::parse("postgres://ann@h/db?sslmode=disable", &env).unwrap();
+        assert_eq!(plain.config.get_ssl_mode(), tokio_postgres::config::SslMode::Disable);
     }
 
     #[test]

@@ -38,7 +38,7 @@ pub fn init_postgres(url: &str, owner: Option<&str>) -> Result<PgInitReport> {
     let env = |name: &str| std::env::var(name).ok();
     let mut address = Address::parse(url, &env)?;
     address.find_password(&env);
-    let conn = Conn::new(super::client::connect(&address.config)?, &address.schema);
+    let conn = Conn::new(super::client::connect(&address)?, &address.schema);
     let had: Option<String> = conn
         .query_opt("SELECT extversion FROM pg_extension WHERE extname = 'vector'", &[])?
         .map(|r| r.try_get(0))
@@ -95,7 +95,7 @@ pub fn drop_postgres_store(dir: &std::path::Path) -> Result<()> {
     let Some(address) = super::address::from_link(dir)? else {
         return Ok(());
     };
-    let conn = Conn::new(super::client::connect(&address.config)?, &address.schema);
+    let conn = Conn::new(super::client::connect(&address)?, &address.schema);
     conn.batch(&format!(
         "DROP SCHEMA IF EXISTS {} CASCADE",
         migrations::quoted(&address.schema)
@@ -111,7 +111,7 @@ pub fn postgres_store_bytes(dir: &std::path::Path) -> Result<Option<u64>> {
     let Some(address) = super::address::from_link(dir)? else {
         return Ok(None);
     };
-    let conn = Conn::new(super::client::connect(&address.config)?, &address.schema);
+    let conn = Conn::new(super::client::connect(&address)?, &address.schema);
     let bytes: i64 = conn
         .query_one(
             "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c
@@ -133,7 +133,7 @@ pub fn save_postgres_password(url: &str, password: &str) -> Result<String> {
     let env = |name: &str| std::env::var(name).ok();
     let mut address = Address::parse(url, &env)?;
     address.config.password(password);
-    drop(super::client::connect(&address.config)?);
+    drop(super::client::connect(&address)?);
     let account = address.keyring_account();
     crate::keys::from_env(env).set(&account, password)?;
     Ok(account)

@@ -14,7 +14,9 @@ use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll, Wake, Waker};
 
 use tokio_postgres::types::ToSql;
-use tokio_postgres::{Client, NoTls, Row, Statement};
+use tokio_postgres::{Client, Row, Statement};
+
+use super::address::Address;
 
 use crate::{Error, Result};
 
@@ -70,9 +72,10 @@ pub(super) fn block_on<F: Future>(future: F) -> F::Output {
 
 /// Opens a connection with `config`; its I/O task runs on the connections' runtime and
 /// ends when the client is dropped.
-pub(super) fn connect(config: &tokio_postgres::Config) -> Result<Client> {
-    let config = config.clone();
-    let (client, connection) = on_runtime(async move { config.connect(NoTls).await })?.map_err(connect_error)?;
+pub(super) fn connect(address: &Address) -> Result<Client> {
+    let config = address.config.clone();
+    let tls = address.tls.connector()?;
+    let (client, connection) = on_runtime(async move { config.connect(tls).await })?.map_err(connect_error)?;
     spawn(async move {
         // The error, if any, is the client's next query's error too.
         let _ = connection.await;
@@ -90,8 +93,16 @@ pub(super) fn connect_error(error: tokio_postgres::Error) -> Error {
         "check the user and password (in the URL, PGPASSWORD, ~/.pgpass or the OS keyring)"
     } else if source.contains("does not exist") {
         "check the database name, or create it (`createdb`), then run `haema pg init`"
-    } else if source.contains("TLS") || words.contains("TLS") || words.contains("tls") {
-        "this haema connects without TLS: use `sslmode=disable` or `prefer` (or a tunnel) for now"
+    } else if source.contains("not valid for name") || source.contains("NotValidForName") {
+        "the server's certificate is for another name than the host in the URL: connect by a name the \
+         certificate has, or use sslmode=verify-ca to check only who signed it"
+    } else if source.contains("UnknownIssuer") || source.contains("BadSignature") || source.contains("certificate") {
+        "the server's certificate is not signed by a CA of sslrootcert: check sslrootcert (the CA's PEM \
+         file), or use sslmode=require to encrypt without checking the server"
+    } else if source.contains("does not support TLS") {
+        "the server does not offer TLS: turn on `ssl` in its postgresql.conf, or use sslmode=prefer"
+    } else if words.contains("TLS") || words.contains("tls") {
+        "the TLS handshake failed: check sslmode, sslrootcert, sslcert and sslkey"
     } else {
         "check that the server runs and the host and port are right"
     };

@@ -9,7 +9,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, Ordering};
 use std::time::Duration;
 
-use tokio_postgres::{AsyncMessage, NoTls};
+use tokio_postgres::AsyncMessage;
+use tokio_postgres_rustls::MakeRustlsConnect;
 
 use super::address::Address;
 use super::{CHANNEL, client};
@@ -43,10 +44,11 @@ impl Listener {
         let shared = Arc::new(Shared::default());
         shared.own_pids[0].store(own_pid, Ordering::Relaxed);
         let (config, schema) = (address.config.clone(), address.schema.clone());
+        let tls = address.tls.connector()?;
         let task_shared = Arc::clone(&shared);
         let (sender, receiver) = std::sync::mpsc::sync_channel(1);
         client::spawn(async move {
-            let handle = tokio::spawn(listen(config, schema, task_shared));
+            let handle = tokio::spawn(listen(config, tls, schema, task_shared));
             let _ = sender.send(handle.abort_handle());
         })?;
         let task = receiver.recv_timeout(Duration::from_secs(10)).ok();
@@ -101,9 +103,9 @@ impl Drop for Listener {
 }
 
 /// Listens until aborted, connecting again whenever the connection is lost.
-async fn listen(config: tokio_postgres::Config, schema: String, shared: Arc<Shared>) {
+async fn listen(config: tokio_postgres::Config, tls: MakeRustlsConnect, schema: String, shared: Arc<Shared>) {
     loop {
-        if let Ok((client, mut connection)) = config.connect(NoTls).await {
+        if let Ok((client, mut connection)) = config.connect(tls.clone()).await {
             let (sender, mut notifications) = tokio::sync::mpsc::unbounded_channel();
             let driver = tokio::spawn(async move {
                 while let Some(message) = std::future::poll_fn(|cx| connection.poll_message(cx)).await {

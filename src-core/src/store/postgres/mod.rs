@@ -23,6 +23,7 @@ mod listen;
 mod memories;
 pub(crate) mod migrations;
 mod terms;
+mod tls;
 mod values;
 mod vectors;
 
@@ -148,7 +149,7 @@ impl Drop for RollbackOnDrop<'_> {
 
 /// A new connection to the store's schema.
 fn connect(address: &Address) -> Result<Conn> {
-    let conn = Conn::new(client::connect(&address.config)?, &address.schema);
+    let conn = Conn::new(client::connect(address)?, &address.schema);
     // The store's schema, then wherever pgvector's types are (`public` usually; another
     // schema on some hosted servers).
     let extension: Option<String> = conn
