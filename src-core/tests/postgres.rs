@@ -430,3 +430,78 @@ async fn another_apps_vectors_table_in_public_is_never_touched() {
     );
     assert_eq!(admin_sql(&admin, &db, "SELECT count(*) FROM meaning.vectors"), "1");
 }
+
+/// Embeds like `HashEmbedder`, but its first batch of memories waits for `gate`.
+struct Gated {
+    inner: HashEmbedder,
+    entered: std::sync::atomic::AtomicBool,
+    gate: tokio::sync::Semaphore,
+}
+
+#[async_trait::async_trait]
+impl haema_core::provider::Embedder for Gated {
+    fn id(&self) -> String {
+        self.inner.id()
+    }
+    fn dims(&self) -> usize {
+        self.inner.dims()
+    }
+    async fn embed_query(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, haema_core::provider::ProviderError> {
+        self.inner.embed_query(texts).await
+    }
+    async fn embed_document(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, haema_core::provider::ProviderError> {
+        if !self.entered.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            drop(self.gate.acquire().await);
+        }
+        self.inner.embed_document(texts).await
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_machines_re_embedding_one_store_take_turns() {
+    let Some((url, _)) = server() else { return };
+    let store = with_schema(&url, &unique("reembed"));
+    let embedder = Arc::new(HashEmbedder::new(DIMS));
+    let (a_dir, a) = machine(&store, ReviewPolicy::Auto, &embedder).await;
+    a.add(items(&["Tea at noon", "Chess on Sundays", "Rust at work"]))
+        .await
+        .unwrap();
+    drop(a);
+    let b_dir = tempfile::tempdir().unwrap();
+    haema_core::link_postgres_store(b_dir.path(), &store).unwrap();
+
+    let gated = Arc::new(Gated {
+        inner: HashEmbedder::new(16),
+        entered: false.into(),
+        gate: tokio::sync::Semaphore::new(0),
+    });
+    let first = tokio::spawn({
+        let (dir, gated) = (a_dir.path().to_path_buf(), Arc::clone(&gated));
+        async move { haema_core::reembed(&dir, Some(gated), |_| {}).await }
+    });
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !gated.entered.load(std::sync::atomic::Ordering::SeqCst) {
+        assert!(Instant::now() < deadline, "machine A never started re-embedding");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Machine B, with a link folder (and so a lock file) of its own, waits for A.
+    let second = tokio::spawn({
+        let dir = b_dir.path().to_path_buf();
+        async move { haema_core::reembed(&dir, Some(Arc::new(HashEmbedder::new(16))), |_| {}).await }
+    });
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert!(!second.is_finished(), "B re-embedded while A was at it");
+    gated.gate.add_permits(1);
+    assert_eq!(first.await.unwrap().unwrap().embedded, 3);
+    assert_eq!(second.await.unwrap().unwrap().embedded, 3);
+    let reopened = Memory::open_with(
+        a_dir.path(),
+        settings(ReviewPolicy::Auto),
+        None,
+        Some(Arc::new(HashEmbedder::new(16))),
+    )
+    .await
+    .unwrap();
+    let hits = reopened.search_records("chess", 3, SearchMode::Vector).await.unwrap();
+    assert_eq!(hits.hits.len(), 3, "every memory has its one vector");
+}

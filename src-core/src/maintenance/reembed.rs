@@ -90,31 +90,10 @@ pub(crate) async fn reembed_unless_busy(
     reembed_with_lock(dir, embedder, progress, false).await
 }
 
-/// The store's lock on vector work (`<store>/.vectors.lock`): one process at a time
-/// re-embeds or catches up, so that they never fill the same table at once. `None` when
-/// another process holds it and `wait` is false.
-fn vector_lock(dir: &Path, wait: bool) -> Result<Option<std::fs::File>> {
-    let path = dir.join(".vectors.lock");
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|e| Error::io("open", &path, e))?;
-    if wait {
-        file.lock().map_err(|e| Error::io("lock", &path, e))?;
-        return Ok(Some(file));
-    }
-    match file.try_lock() {
-        Ok(()) => Ok(Some(file)),
-        Err(std::fs::TryLockError::WouldBlock) => Ok(None),
-        Err(std::fs::TryLockError::Error(e)) => Err(Error::io("lock", &path, e)),
-    }
-}
-
-async fn locked(dir: &Path, wait: bool) -> Result<Option<std::fs::File>> {
-    let dir = dir.to_path_buf();
-    tokio::task::spawn_blocking(move || vector_lock(&dir, wait))
+/// The store's lock on vector work, taken on a blocking thread (it may wait).
+async fn locked(store: &Arc<Store>, wait: bool) -> Result<Option<crate::store::WorkLock>> {
+    let store = Arc::clone(store);
+    tokio::task::spawn_blocking(move || store.lock_vector_work(wait))
         .await
         .map_err(|e| Error::Internal(e.to_string()))?
 }
@@ -126,15 +105,15 @@ async fn reembed_with_lock(
     wait: bool,
 ) -> Result<Option<ReembedReport>> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io("create folder", dir, e))?;
-    let Some(_lock) = locked(dir, wait).await? else {
-        return Ok(None);
-    };
     let dir = dir.to_path_buf();
     let store = Arc::new(
         tokio::task::spawn_blocking(move || Store::open(&dir))
             .await
             .map_err(|e| Error::Internal(e.to_string()))??,
     );
+    let Some(_lock) = locked(&store, wait).await? else {
+        return Ok(None);
+    };
     let from = blocking(&store, |s| s.read(|c| c.meta(MetaKey::Embedder)))
         .await?
         .unwrap_or_else(|| "none".into());
@@ -237,7 +216,7 @@ pub(crate) async fn fill_missing(
     mut progress: impl FnMut(ReembedProgress) + Send,
 ) -> Result<usize> {
     // Another process is at it: it clears the mark when done.
-    let Some(_lock) = locked(store.dir(), false).await? else {
+    let Some(_lock) = locked(store, false).await? else {
         return Ok(0);
     };
     let dims = embedder.dims();

@@ -9,9 +9,9 @@
 //! hands out on insert) inside the engine and by their [`MemoryId`] outside it.
 
 use std::collections::{BTreeSet, HashMap};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use super::MetaKey;
+use super::{MetaKey, WorkLock};
 use crate::Result;
 use crate::types::{
     AccessStats, AgentState, AgentStateChange, Changeset, ChangesetFilter, ChangesetId, ChangesetStatus,
@@ -342,6 +342,13 @@ pub(crate) trait Backend: Send + Sync + std::fmt::Debug {
     }
     /// Where core.md is a file people may edit (and a watch should follow), if it is one.
     fn core_file(&self) -> Option<PathBuf>;
+    /// Keeps every other process that opens the store, on this machine or another, from
+    /// re-embedding or catching up vectors while the returned guard lives, so that two never
+    /// fill the same table at once. `None` at once when another holds it and `wait` is
+    /// false. A folder's store locks `<dir>/.vectors.lock`.
+    fn lock_vector_work(&self, dir: &Path, wait: bool) -> Result<Option<WorkLock>> {
+        super::work_lock::lock_file(dir, wait)
+    }
     /// Leaves no copy of text removed by earlier commits anywhere the backend keeps data
     /// (free pages, old index segments, logs). Returns false when it could not finish
     /// because another connection was using the data; calling it again later finishes it.

@@ -15,11 +15,13 @@ pub(crate) mod postgres;
 mod scoped;
 pub(crate) mod sqlite;
 pub(crate) mod term_choice;
+mod work_lock;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub(crate) use backend::{Backend, Pool, Reader, Writer};
+pub(crate) use work_lock::WorkLock;
 
 use crate::{Error, Result};
 
@@ -83,6 +85,12 @@ impl Store {
             access: Arc::default(),
             embed_worker: Arc::default(),
         })
+    }
+
+    /// Holds off every other process's vector work on this store (see
+    /// [`Backend::lock_vector_work`]); blocks while waiting, so call it off the async threads.
+    pub(crate) fn lock_vector_work(&self, wait: bool) -> Result<Option<WorkLock>> {
+        self.backend.lock_vector_work(&self.dir, wait)
     }
 
     /// The same store seen as `scope` says (sharing its connections).

@@ -27,11 +27,11 @@ mod tls;
 mod values;
 mod vectors;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use super::MetaKey;
 use super::backend::{Backend, Reader, Writer};
+use super::{MetaKey, WorkLock};
 use crate::types::MemoryId;
 use crate::{Error, Result};
 use access::Access;
@@ -41,6 +41,9 @@ use listen::Listener;
 
 /// The lock every write takes (with the schema's hash): writers take turns per store.
 const WRITE_LOCK: i32 = 0x6861_656e; // "haen"
+
+/// The lock vector work takes (with the schema's hash), for the whole session that does it.
+const VECTOR_WORK_LOCK: i32 = 0x6861_6576; // "haev"
 
 /// The channel every store's writes are announced on; the payload is the store's schema.
 pub(crate) const CHANNEL: &str = "haema";
@@ -247,6 +250,28 @@ impl Backend for PgStore {
     /// writes one when wanted.
     fn core_file(&self) -> Option<PathBuf> {
         None
+    }
+
+    /// A session-level advisory lock on a connection of its own, so that machines sharing
+    /// the store take turns; the server lets it go when the guard closes the connection (or
+    /// the process dies).
+    fn lock_vector_work(&self, _dir: &Path, wait: bool) -> Result<Option<WorkLock>> {
+        let conn = connect(&self.address)?;
+        let schema = self.address.schema.as_str();
+        let held: bool = if wait {
+            conn.execute(
+                "SELECT pg_advisory_lock($1, hashtext($2))",
+                &[&VECTOR_WORK_LOCK, &schema],
+            )?;
+            true
+        } else {
+            conn.query_one(
+                "SELECT pg_try_advisory_lock($1, hashtext($2))",
+                &[&VECTOR_WORK_LOCK, &schema],
+            )?
+            .try_get(0)?
+        };
+        Ok(held.then(|| Box::new(conn) as WorkLock))
     }
 
     fn scrub(&self) -> Result<bool> {
