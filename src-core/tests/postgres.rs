@@ -332,11 +332,20 @@ async fn a_store_moves_to_postgres_and_back_whole_with_its_vectors() {
         .await
         .unwrap();
     source.set_section_lock(haema_core::Section::Soul, true).await.unwrap();
+    // Returned twice: its access statistics move too.
+    for _ in 0..2 {
+        source.search_records("cello", 1, SearchMode::Hybrid).await.unwrap();
+    }
+    source.flush_access_stats().await.unwrap();
     drop(source);
     let pg = tempfile::tempdir().unwrap();
     haema_core::link_postgres_store(pg.path(), &with_schema(&url, &unique("moved"))).unwrap();
     let there = haema_core::migrate_store(folder.path(), pg.path()).unwrap();
-    assert_eq!((there.memories, there.vectors), (3, 2), "{there:?}");
+    assert_eq!(
+        (there.memories, there.vectors, there.access_stats),
+        (3, 2, 1),
+        "{there:?}"
+    );
     // Into a store that is not empty: refused, nothing written.
     let error = haema_core::migrate_store(folder.path(), pg.path()).unwrap_err();
     assert!(error.to_string().contains("already holds a store"), "{error}");
@@ -351,6 +360,15 @@ async fn a_store_moves_to_postgres_and_back_whole_with_its_vectors() {
         .await
         .unwrap();
     assert!(moved.lexical_reason().is_none(), "the vectors came along");
+    let newest = moved.get_latest_records(1, 10).await.unwrap();
+    let cello = newest
+        .iter()
+        .find(|m| m.content == "Ana plays the cello")
+        .unwrap()
+        .id
+        .clone();
+    let stats = moved.access_stats(std::slice::from_ref(&cello)).await.unwrap();
+    assert_eq!(stats[&cello].access_count, 2, "returned twice before the move");
     let hits = moved.search_records("cello", 1, SearchMode::Vector).await.unwrap();
     assert_eq!(hits.hits[0].memory.content, "Ana plays the cello");
     assert!(moved.get_core().await.unwrap().contains("Curious and brief."));

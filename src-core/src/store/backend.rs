@@ -160,6 +160,8 @@ pub(crate) trait Reader {
     /// How often each of these memories was returned, as recorded so far (rows never
     /// returned are left out).
     fn access_stats(&self, rowids: &[i64]) -> Result<HashMap<i64, AccessStats>>;
+    /// Every memory's recorded returns, `(memory, hits, last_ms)` (a copy to another store).
+    fn all_access_stats(&self) -> Result<Vec<(MemoryId, u64, i64)>>;
     /// The cosine distance of `query` to each of these memories that has a vector.
     fn distances(&self, query: &[f32], rowids: &[i64]) -> Result<HashMap<i64, f64>>;
     /// The `k` best full-text matches of any of `words` (as [`crate::search::terms::words`]
@@ -243,6 +245,9 @@ pub(crate) trait Writer: Reader {
     fn insert_changeset(&self, changeset: &Changeset) -> Result<ChangesetId>;
     /// Writes an exported changeset back with its own id.
     fn restore_changeset(&self, changeset: &Changeset) -> Result<()>;
+    /// Adds `(memory, hits, last_ms)` returns to the access statistics inside this
+    /// transaction (a copy from another store); see [`Backend::record_access`].
+    fn add_access(&self, entries: &[(MemoryId, u64, i64)]) -> Result<()>;
     /// Records, on import, which changeset reverted `id`.
     fn restore_reverted_by(&self, id: ChangesetId, by: ChangesetId) -> Result<()>;
     /// Replaces a changeset's proposed items.

@@ -7,7 +7,6 @@
 
 use crate::store::MetaKey;
 use crate::store::Writer;
-use std::collections::HashMap;
 use std::io::{BufRead, Write};
 
 use serde::{Deserialize, Serialize};
@@ -189,7 +188,7 @@ impl Memory {
                     }
                     // Only the template's own version is there; the export brings the history.
                     tx.delete_core_versions()?;
-                    restore(tx, &records, &vectors)
+                    restore(tx, &records, &|m| vectors.get(&m.content).map(Vec::as_slice))
                 })?;
                 if let Some(content) = core {
                     crate::memory::finish_core_write(&inner.store, &content)?;
@@ -216,10 +215,10 @@ pub(crate) fn export_records(conn: &dyn store::Reader) -> Result<(Vec<Record>, S
     Ok((records, conn.meta(MetaKey::Embedder)?.unwrap_or_else(|| "none".into())))
 }
 
-pub(crate) fn restore(
+pub(crate) fn restore<'v>(
     tx: &dyn Writer,
     records: &[Record],
-    vectors_by_text: &HashMap<String, Vec<f32>>,
+    vector_of: &dyn Fn(&MemoryRecord) -> Option<&'v [f32]>,
 ) -> Result<(ImportReport, Option<String>)> {
     let mut report = ImportReport::default();
     let mut latest_core: Option<String> = None;
@@ -245,7 +244,7 @@ pub(crate) fn restore(
                 let rowid = tx.restore_memory(m)?;
                 last_ts = last_ts.max(m.timestamp_ms);
                 if matches!(m.status, MemoryStatus::Active | MemoryStatus::Superseded) {
-                    match (has_vectors, vectors_by_text.get(&m.content)) {
+                    match (has_vectors, vector_of(m)) {
                         (true, Some(vector)) => {
                             tx.insert_vector(rowid, vector)?;
                             if m.status != MemoryStatus::Active {

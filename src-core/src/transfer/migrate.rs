@@ -3,7 +3,8 @@
 //!
 //! Everything is copied as stored: memories in every status with their ids, attributes and
 //! timestamps, changesets with their raw LLM answers, core versions, locks, agent state
-//! with its history, the vectors (not made again), and core.md. The copy is written in one
+//! with its history, the vectors (not made again, matched to their memories by id), the
+//! access statistics, and core.md. The copy is written in one
 //! transaction of the target and checked inside it before it commits: the same records
 //! (a SHA-256 of the lossless export of both), the same number of vectors and of agent
 //! state changes. An interrupted or failed copy leaves the target as it was: empty.
@@ -15,6 +16,7 @@ use sha2::{Digest, Sha256};
 
 use super::jsonl::{Record, export_records, restore};
 use crate::store::{MetaKey, Reader, Store};
+use crate::types::MemoryId;
 use crate::{Error, Result};
 
 /// What [`migrate_store`] copied.
@@ -32,6 +34,8 @@ pub struct MigrateReport {
     pub vectors: usize,
     /// Changes of agent state.
     pub agent_state_changes: usize,
+    /// Memories with access statistics (how often they were returned, and when last).
+    pub access_stats: usize,
     /// SHA-256 of the lossless export of both stores, which matched.
     pub checksum: String,
 }
@@ -50,8 +54,9 @@ const COPIED_META: &[MetaKey] = &[
 struct Snapshot {
     records: Vec<Record>,
     meta: Vec<(MetaKey, String)>,
-    vectors_by_text: HashMap<String, Vec<f32>>,
+    vectors_by_id: HashMap<MemoryId, Vec<f32>>,
     vectors: usize,
+    access: Vec<(MemoryId, u64, i64)>,
     agent_log: Vec<crate::store::backend::AgentStateLogEntry>,
     staged: bool,
 }
@@ -75,17 +80,18 @@ fn snapshot(conn: &dyn Reader) -> Result<Snapshot> {
     }
     let vectors = conn.all_vectors()?;
     let rowids: Vec<i64> = vectors.iter().map(|(r, _)| *r).collect();
-    let texts = conn.memories_by_rowids(&rowids)?;
+    let owners = conn.memories_by_rowids(&rowids)?;
     let count = vectors.len();
-    let vectors_by_text = vectors
+    let vectors_by_id = vectors
         .into_iter()
-        .filter_map(|(rowid, v)| texts.get(&rowid).map(|m| (m.content.clone(), v)))
+        .filter_map(|(rowid, v)| owners.get(&rowid).map(|m| (m.id.clone(), v)))
         .collect();
     Ok(Snapshot {
         records,
         meta,
-        vectors_by_text,
+        vectors_by_id,
         vectors: count,
+        access: conn.all_access_stats()?,
         agent_log: conn.agent_state_log()?,
         staged: conn.has_staged_vectors()?,
     })
@@ -137,7 +143,8 @@ pub fn migrate_store(from: &Path, to: &Path) -> Result<MigrateReport> {
         if taken.vectors > 0 || (dims > 0 && taken.meta.iter().any(|(k, v)| *k == MetaKey::Embedder && v != "none")) {
             tx.create_vectors(dims)?;
         }
-        restore(tx, &taken.records, &taken.vectors_by_text)?;
+        restore(tx, &taken.records, &|m| taken.vectors_by_id.get(&m.id).map(Vec::as_slice))?;
+        tx.add_access(&taken.access)?;
         for (agent, key, value, at) in &taken.agent_log {
             match value {
                 Some(value) => tx.put_agent_state(agent, key, value, *at)?,
@@ -151,14 +158,17 @@ pub fn migrate_store(from: &Path, to: &Path) -> Result<MigrateReport> {
         let found = checksum(&copied)?;
         let vectors = tx.all_vectors()?.len();
         let log = tx.agent_state_log()?;
-        if found != expected || vectors != taken.vectors || log != taken.agent_log {
+        let access = tx.all_access_stats()?;
+        if found != expected || vectors != taken.vectors || log != taken.agent_log || access != taken.access {
             return Err(Error::InvalidState(format!(
-                "the copy does not match the source (records {}, vectors {vectors} of {}, agent state changes {} of {}): \
-                 nothing was written",
+                "the copy does not match the source (records {}, vectors {vectors} of {}, agent state changes {} of {}, \
+                 access statistics {} of {}): nothing was written",
                 if found == expected { "match" } else { "differ" },
                 taken.vectors,
                 log.len(),
-                taken.agent_log.len()
+                taken.agent_log.len(),
+                access.len(),
+                taken.access.len()
             )));
         }
         let count = |f: &dyn Fn(&Record) -> bool| taken.records.iter().filter(|r| f(r)).count();
@@ -169,6 +179,7 @@ pub fn migrate_store(from: &Path, to: &Path) -> Result<MigrateReport> {
             locks: count(&|r| matches!(r, Record::Lock { .. })),
             vectors,
             agent_state_changes: log.len(),
+            access_stats: access.len(),
             checksum: found,
         })
     })?;

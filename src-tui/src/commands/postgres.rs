@@ -26,13 +26,14 @@ pub async fn migrate(args: MigrateArgs) -> Result<()> {
     }
     print(&format!(
         "Copied {from_shown} to {to_shown}: {} memories, {} changesets, {} core versions, {} locks, \
-         {} vectors, {} agent state changes.\nChecked: the export of both is the same (SHA-256 {}).\n",
+         {} vectors, {} agent state changes, access statistics of {} memories.\nChecked: the export of both is the same (SHA-256 {}).\n",
         report.memories,
         report.changesets,
         report.core_versions,
         report.locks,
         report.vectors,
         report.agent_state_changes,
+        report.access_stats,
         report.checksum
     ))
 }

@@ -202,6 +202,10 @@ impl Reader for Access<'_> {
         forget::access_stats(self.conn, rowids)
     }
 
+    fn all_access_stats(&self) -> Result<Vec<(MemoryId, u64, i64)>> {
+        forget::all_access_stats(self.conn)
+    }
+
     fn distances(&self, query: &[f32], rowids: &[i64]) -> Result<HashMap<i64, f64>> {
         vectors::distances(self.conn, query, rowids)
     }
@@ -285,6 +289,10 @@ impl Writer for Access<'_> {
 
     fn restore_changeset(&self, changeset: &Changeset) -> Result<()> {
         changesets::insert(self.conn, changeset, Some(changeset.id)).map(drop)
+    }
+
+    fn add_access(&self, entries: &[(MemoryId, u64, i64)]) -> Result<()> {
+        forget::record_access(self.conn, entries)
     }
 
     fn restore_reverted_by(&self, id: ChangesetId, by: ChangesetId) -> Result<()> {

@@ -126,6 +126,25 @@ pub(super) fn record_access(conn: &Conn, entries: &[(MemoryId, u64, i64)]) -> Re
 }
 
 /// The access statistics of these memories (rows never returned are left out).
+/// Every memory's recorded returns, `(memory, hits, last_ms)`, in row order.
+pub(super) fn all_access_stats(conn: &Conn) -> Result<Vec<(MemoryId, u64, i64)>> {
+    conn.query(
+        "SELECT m.id, a.hits, a.last_ms FROM memory_access a JOIN memories m ON m.rowid = a.memory_rowid
+         ORDER BY a.memory_rowid",
+        &[],
+    )?
+    .iter()
+    .map(|r| {
+        let hits: i64 = r.try_get(1)?;
+        Ok((
+            MemoryId::from(r.try_get::<_, String>(0)?),
+            u64::try_from(hits).unwrap_or(0),
+            r.try_get(2)?,
+        ))
+    })
+    .collect()
+}
+
 pub(super) fn access_stats(conn: &Conn, rowids: &[i64]) -> Result<HashMap<i64, AccessStats>> {
     conn.query(
         "SELECT memory_rowid, hits, last_ms FROM memory_access WHERE memory_rowid = ANY($1::bigint[])",

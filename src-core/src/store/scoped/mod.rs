@@ -280,6 +280,13 @@ impl<T: Reader + ?Sized> Reader for Scoped<'_, T> {
         ))
     }
 
+    /// A copy of a store is of the whole store, never one user's view.
+    fn all_access_stats(&self) -> Result<Vec<(MemoryId, u64, i64)>> {
+        Err(Error::InvalidState(
+            "copying every memory's statistics covers the whole store, so it is not done for one user".into(),
+        ))
+    }
+
     fn access_stats(&self, rowids: &[i64]) -> Result<HashMap<i64, AccessStats>> {
         let mine = self.memories_by_rowids(rowids)?;
         let rowids: Vec<i64> = rowids.iter().copied().filter(|r| mine.contains_key(r)).collect();

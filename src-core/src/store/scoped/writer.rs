@@ -102,6 +102,13 @@ impl<T: Writer + ?Sized> Writer for Scoped<'_, T> {
         self.inner.restore_changeset(&self.stamped_changeset(changeset)?)
     }
 
+    /// A copy of a store is of the whole store, never one user's view.
+    fn add_access(&self, _entries: &[(MemoryId, u64, i64)]) -> Result<()> {
+        Err(Error::InvalidState(
+            "copying statistics covers the whole store, so it is not done for one user".into(),
+        ))
+    }
+
     fn restore_reverted_by(&self, id: ChangesetId, by: ChangesetId) -> Result<()> {
         self.check_changeset(id)?;
         self.inner.restore_reverted_by(id, by)

@@ -209,6 +209,10 @@ impl Reader for Access<'_> {
         access_stats::of_rows(self.conn, rowids)
     }
 
+    fn all_access_stats(&self) -> Result<Vec<(MemoryId, u64, i64)>> {
+        access_stats::all(self.conn)
+    }
+
     fn distances(&self, query: &[f32], rowids: &[i64]) -> Result<HashMap<i64, f64>> {
         vectors::distances(self.conn, query, rowids)
     }
@@ -335,6 +339,10 @@ impl Writer for Access<'_> {
 
     fn restore_changeset(&self, changeset: &Changeset) -> Result<()> {
         changesets::restore(self.conn, changeset)
+    }
+
+    fn add_access(&self, entries: &[(MemoryId, u64, i64)]) -> Result<()> {
+        access_stats::record(self.conn, entries)
     }
 
     fn restore_reverted_by(&self, id: ChangesetId, by: ChangesetId) -> Result<()> {

@@ -21,6 +21,19 @@ pub(crate) fn record(conn: &Connection, entries: &[(MemoryId, u64, i64)]) -> Res
     Ok(())
 }
 
+/// Every memory's recorded returns, `(memory, hits, last_ms)`, in row order.
+pub(crate) fn all(conn: &Connection) -> Result<Vec<(MemoryId, u64, i64)>> {
+    let mut stmt = conn.prepare(
+        "SELECT m.id, a.hits, a.last_ms FROM memory_access a JOIN memories m ON m.rowid = a.memory_rowid
+         ORDER BY a.memory_rowid",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        let hits: i64 = r.get(1)?;
+        Ok((r.get(0)?, u64::try_from(hits).unwrap_or(0), r.get(2)?))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// The recorded statistics of memories by row; rows never returned are left out.
 pub(crate) fn of_rows(conn: &Connection, rowids: &[i64]) -> Result<HashMap<i64, AccessStats>> {
     let mut stmt = conn.prepare_cached("SELECT hits, last_ms FROM memory_access WHERE memory_rowid = ?1")?;
