@@ -92,6 +92,7 @@ pub(super) fn scrub(conn: &Conn) -> Result<bool> {
         "agent_state",
         "agent_state_history",
         "term_counts",
+        "postings",
     ]
     .iter()
     .map(|t| vectors::qualified(conn, t))

@@ -4,8 +4,20 @@
 use super::client::Conn;
 use crate::{Error, Result};
 
+/// One version's step: SQL, or SQL followed by work done in Rust (terms are made in Rust).
+enum Step {
+    Sql(&'static str),
+    SqlThen(&'static str, fn(&Conn) -> Result<()>),
+}
+
 /// Every migration ever shipped, in order. Never edit one; append a new one.
-const MIGRATIONS: &[&str] = &[include_str!("../../../migrations/postgres/0001_init.sql")];
+const MIGRATIONS: &[Step] = &[
+    Step::Sql(include_str!("../../../migrations/postgres/0001_init.sql")),
+    Step::SqlThen(
+        include_str!("../../../migrations/postgres/0002_postings.sql"),
+        super::terms::reindex_all,
+    ),
+];
 
 /// The schema version this build writes.
 pub(crate) const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -110,12 +122,18 @@ pub(super) fn migrate(conn: &Conn, schema: &str) -> Result<()> {
         if found.is_none() {
             conn.batch("CREATE TABLE haema_schema (version INTEGER NOT NULL); INSERT INTO haema_schema VALUES (0)")?;
         }
-        for (index, sql) in MIGRATIONS
+        for (index, step) in MIGRATIONS
             .iter()
             .enumerate()
             .skip(usize::try_from(current).unwrap_or(0))
         {
-            conn.batch(sql)?;
+            match step {
+                Step::Sql(sql) => conn.batch(sql)?,
+                Step::SqlThen(sql, then) => {
+                    conn.batch(sql)?;
+                    then(conn)?;
+                }
+            }
             let version = i32::try_from(index + 1).unwrap_or(i32::MAX);
             conn.execute("UPDATE haema_schema SET version = $1", &[&version])?;
         }
