@@ -213,8 +213,11 @@ async fn a_certificate_no_trusted_ca_signed_is_refused_in_words() {
     let (chain, key) = stranger.sign(files.path(), "server", &["127.0.0.1"]);
     let (upstream, _) = through(&url, "127.0.0.1", 1, "x", "");
     let terminator = Terminator::start(upstream, server_config(chain, key));
-    for roots in [ca.file.display().to_string(), "system".to_owned()] {
-        let tls = format!("sslmode=verify-ca&sslrootcert={roots}");
+    for (mode, roots) in [
+        ("verify-ca", ca.file.display().to_string()),
+        ("verify-full", "system".to_owned()),
+    ] {
+        let tls = format!("sslmode={mode}&sslrootcert={roots}");
         let (_, store) = through(&url, "127.0.0.1", terminator.port, &schema("tls"), &tls);
         let (_dir, opened) = open(&store).await;
         let error = opened.err().map(|e| e.to_string()).unwrap_or_default();

@@ -59,9 +59,10 @@ pub fn store_in_user_file(path: &Path) -> Result<Option<PathBuf>> {
     if named.is_empty() {
         return Ok(None);
     }
-    crate::store_dir_for(Path::new(named))
-        .map(Some)
-        .map_err(|e| Error::Config(format!("{}: store = {named:?}: {e}", path.display())))
+    crate::store_dir_for(Path::new(named)).map(Some).map_err(|e| {
+        let shown = crate::store::places::without_secrets(named);
+        Error::Config(format!("{}: store = {shown:?}: {e}", path.display()))
+    })
 }
 
 /// The store a front end opens when it is given none: the `store` of the user's
@@ -77,4 +78,21 @@ pub fn configured_store_dir() -> Result<Option<PathBuf>> {
         return Ok(Some(dir));
     }
     Ok(crate::default_store_dir())
+}
+
+#[cfg(all(test, feature = "postgres"))]
+mod tests {
+    #[test]
+    fn a_wrong_store_url_is_told_without_its_password() {
+        let home = tempfile::tempdir().unwrap();
+        let file = home.path().join("config.toml");
+        std::fs::write(
+            &file,
+            "store = \"postgres://ann:hush@db.example/team?sslmode=verify-full&sslmode=weird\"\n",
+        )
+        .unwrap();
+        let error = super::store_in_user_file(&file).unwrap_err().to_string();
+        assert!(error.contains("config.toml") && error.contains("ann:***@"), "{error}");
+        assert!(!error.contains("hush"), "{error}");
+    }
 }

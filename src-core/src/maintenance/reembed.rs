@@ -111,7 +111,7 @@ async fn reembed_with_lock(
             .await
             .map_err(|e| Error::Internal(e.to_string()))??,
     );
-    let Some(_lock) = locked(&store, wait).await? else {
+    let Some(lock) = locked(&store, wait).await? else {
         return Ok(None);
     };
     let from = blocking(&store, |s| s.read(|c| c.meta(MetaKey::Embedder)))
@@ -158,6 +158,13 @@ async fn reembed_with_lock(
     };
     let mut embedded = 0;
     loop {
+        if !lock.still_held() {
+            return Err(Error::InvalidState(
+                "the store's lock on vector work was lost (its connection to the server closed): another machine \
+                 may be re-embedding now; run `haema reembed` again, it goes on from where this one stopped"
+                    .into(),
+            ));
+        }
         let (batch, (total, done)) = blocking(&store, |s| {
             s.read(|c| Ok((c.unstaged_vectors(BATCH)?, c.staging_progress()?)))
         })

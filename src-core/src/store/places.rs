@@ -34,6 +34,15 @@ pub fn is_postgres_url(name: &str) -> bool {
     lower.starts_with("postgres://") || lower.starts_with("postgresql://")
 }
 
+/// A store name as it may be shown: a PostgreSQL URL without its password.
+pub(crate) fn without_secrets(name: &str) -> String {
+    #[cfg(feature = "postgres")]
+    if is_postgres_url(name) {
+        return super::postgres::address::without_password(name);
+    }
+    name.to_owned()
+}
+
 /// The folder a store name means: a full path as it is; a bare name (`work`) a store
 /// beside the default one (`$XDG_DATA_HOME/haema/work`), so people need not know where
 /// stores live; a PostgreSQL URL (`postgres://user@host/db?schema=name`) the link folder

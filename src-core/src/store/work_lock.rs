@@ -6,7 +6,20 @@ use std::path::Path;
 use crate::{Error, Result};
 
 /// A held lock on a store's vector work; dropping it lets the next process in.
-pub(crate) type WorkLock = Box<dyn Send>;
+pub(crate) type WorkLock = Box<dyn HeldLock>;
+
+/// A lock that may be lost while held (one kept by a database connection goes with it).
+pub(crate) trait HeldLock: Send {
+    /// Whether it is still held.
+    fn still_held(&self) -> bool;
+}
+
+/// A lock file's lock lasts as long as the file is open.
+impl HeldLock for std::fs::File {
+    fn still_held(&self) -> bool {
+        true
+    }
+}
 
 /// The lock as a file in the store's folder (`<dir>/.vectors.lock`), for a store only this
 /// machine opens. `None` when another process holds it and `wait` is false.

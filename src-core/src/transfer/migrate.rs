@@ -4,10 +4,10 @@
 //! Everything is copied as stored: memories in every status with their ids, attributes and
 //! timestamps, changesets with their raw LLM answers, core versions, locks, agent state
 //! with its history, the vectors (not made again, matched to their memories by id), the
-//! access statistics, and core.md. The copy is written in one
-//! transaction of the target and checked inside it before it commits: the same records
-//! (a SHA-256 of the lossless export of both), the same number of vectors and of agent
-//! state changes. An interrupted or failed copy leaves the target as it was: empty.
+//! access statistics, and core.md. The copy is written in one transaction of the target
+//! and checked inside it before it commits: the same records (a SHA-256 of the lossless
+//! export of both), the same number of vectors and of agent state changes, the same access
+//! statistics. An interrupted or failed copy leaves the target as it was: empty.
 
 use std::collections::HashMap;
 use std::path::Path;

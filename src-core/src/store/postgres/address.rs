@@ -62,17 +62,21 @@ impl Address {
                 }
             }
         }
-        let tls = Tls::from_parameters(&tls_given, env).map_err(bad)?;
         let rebuilt = if rest.is_empty() {
             base.to_owned()
         } else {
             format!("{base}?{}", rest.join("&"))
         };
         let mut config = tokio_postgres::Config::from_str(&rebuilt).map_err(|e| bad(e.to_string()))?;
-        config.ssl_mode(tls.mode.ssl_mode());
         if config.get_hosts().is_empty() {
             config.host(env("PGHOST").as_deref().unwrap_or("localhost"));
         }
+        #[cfg(unix)]
+        let over_socket = matches!(config.get_hosts().first(), Some(tokio_postgres::config::Host::Unix(_)));
+        #[cfg(not(unix))]
+        let over_socket = false;
+        let tls = Tls::from_parameters(&tls_given, env, over_socket).map_err(bad)?;
+        config.ssl_mode(tls.mode.ssl_mode());
         if config.get_ports().is_empty()
             && let Some(port) = env("PGPORT")
         {
@@ -88,6 +92,10 @@ impl Address {
         if config.get_dbname().is_none() {
             let user = config.get_user().unwrap_or_default().to_owned();
             config.dbname(env("PGDATABASE").unwrap_or(user));
+        }
+        if config.get_keepalives_idle() == std::time::Duration::from_secs(2 * 60 * 60) {
+            // tokio-postgres's default: a server gone silent would go unnoticed for hours.
+            config.keepalives_idle(std::time::Duration::from_secs(60));
         }
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(std::time::Duration::from_secs(10));
@@ -208,6 +216,7 @@ fn decoded(text: &str) -> String {
     while i < bytes.len() {
         let hex = bytes
             .get(i + 1..i + 3)
+            .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
             .and_then(|h| std::str::from_utf8(h).ok())
             .and_then(|h| u8::from_str_radix(h, 16).ok());
         match (bytes[i], hex) {
@@ -268,8 +277,8 @@ pub(crate) fn without_password(url: &str) -> String {
             let query: Vec<String> = query
                 .split('&')
                 .map(|p| {
-                    if p.starts_with("password=") {
-                        "password=***".to_owned()
+                    if let Some((name, _)) = p.split_once('=').filter(|(n, _)| n.ends_with("password")) {
+                        format!("{name}=***")
                     } else {
                         p.to_owned()
                     }
@@ -303,8 +312,15 @@ static GIVEN_PASSWORDS: Mutex<Option<HashMap<PathBuf, String>>> = Mutex::new(Non
 pub(crate) fn link_folder(url: &str, root: &Path) -> Result<PathBuf> {
     let env = |name: &str| std::env::var(name).ok();
     let address = Address::parse(url, &env)?;
-    let slug: String = address
-        .shown
+    // The store's own parts (user, host, port, database, schema, a socket's folder), not
+    // the connection's other parameters: the same store keeps one link folder.
+    let (base, parameters) = address.shown.split_once('?').unwrap_or((&address.shown, ""));
+    let own: Vec<&str> = parameters
+        .split('&')
+        .filter(|p| p.starts_with("schema=") || p.starts_with("host="))
+        .collect();
+    let named = format!("{base}?{}", own.join("&"));
+    let slug: String = named
         .trim_start_matches("postgres://")
         .chars()
         .map(|c| {
@@ -474,6 +490,8 @@ mod tests {
         assert_eq!(tls.config.get_ssl_mode(), tokio_postgres::config::SslMode::Require);
         let error = Address::parse("postgres://ann@h/db?sslmode=verify-full", &env).unwrap_err();
         assert!(error.to_string().contains("sslrootcert"), "{error}");
+        let secret = without_password("postgres://ann@h/db?sslpassword=hush&password=pw&schema=s");
+        assert!(!secret.contains("hush") && !secret.contains("pw&"), "{secret}");
         let plain = Address::parse("postgres://ann@h/db?sslmode=disable", &env).unwrap();
         assert_eq!(plain.config.get_ssl_mode(), tokio_postgres::config::SslMode::Disable);
     }
@@ -493,5 +511,21 @@ mod tests {
             assert_eq!(again.config.get_user(), first.config.get_user(), "{url}");
             assert_eq!(again.config.get_dbname(), first.config.get_dbname(), "{url}");
         }
+    }
+
+    #[test]
+    fn a_store_keeps_one_link_folder_whatever_else_its_url_says() {
+        let root = tempfile::tempdir().unwrap();
+        let plain = link_folder("postgres://ann:pw@db.example/team?schema=s", root.path()).unwrap();
+        assert_eq!(
+            plain.file_name().and_then(|n| n.to_str()),
+            Some("pg-ann_db.example_5432_team_schema_s")
+        );
+        let more = link_folder(
+            "postgres://ann@db.example/team?schema=s&sslmode=require&application_name=agent7",
+            root.path(),
+        )
+        .unwrap();
+        assert_eq!(more, plain);
     }
 }

@@ -96,9 +96,12 @@ pub(super) fn connect_error(error: tokio_postgres::Error) -> Error {
     } else if source.contains("not valid for name") || source.contains("NotValidForName") {
         "the server's certificate is for another name than the host in the URL: connect by a name the \
          certificate has, or use sslmode=verify-ca to check only who signed it"
+    } else if source.contains("CertificateRequired") || source.contains("certificate required") {
+        "the server asks for a client certificate: give sslcert and sslkey (PEM files) in the URL, or \
+         ~/.postgresql/postgresql.crt and postgresql.key"
     } else if source.contains("UnknownIssuer") || source.contains("BadSignature") || source.contains("certificate") {
-        "the server's certificate is not signed by a CA of sslrootcert: check sslrootcert (the CA's PEM \
-         file), or use sslmode=require to encrypt without checking the server"
+        "the server's certificate is not signed by a CA of sslrootcert (or ~/.postgresql/root.crt): check \
+         that file (the CA's PEM), or use sslmode=prefer to encrypt without checking the server"
     } else if source.contains("does not support TLS") {
         "the server does not offer TLS: turn on `ssl` in its postgresql.conf, or use sslmode=prefer"
     } else if words.contains("TLS") || words.contains("tls") {

@@ -126,7 +126,6 @@ pub(super) fn record_access(conn: &Conn, entries: &[(MemoryId, u64, i64)]) -> Re
     Ok(())
 }
 
-/// The access statistics of these memories (rows never returned are left out).
 /// Every memory's recorded returns, `(memory, hits, last_ms)`, in row order.
 pub(super) fn all_access_stats(conn: &Conn) -> Result<Vec<(MemoryId, u64, i64)>> {
     conn.query(
@@ -146,6 +145,7 @@ pub(super) fn all_access_stats(conn: &Conn) -> Result<Vec<(MemoryId, u64, i64)>>
     .collect()
 }
 
+/// The access statistics of these memories (rows never returned are left out).
 pub(super) fn access_stats(conn: &Conn, rowids: &[i64]) -> Result<HashMap<i64, AccessStats>> {
     conn.query(
         "SELECT memory_rowid, hits, last_ms FROM memory_access WHERE memory_rowid = ANY($1::bigint[])",

@@ -171,6 +171,16 @@ fn connect(address: &Address) -> Result<Conn> {
     Ok(conn)
 }
 
+/// A session-level advisory lock: held while its connection lives (the connection's
+/// keepalives notice a server that went away).
+struct SessionLock(Conn);
+
+impl super::work_lock::HeldLock for SessionLock {
+    fn still_held(&self) -> bool {
+        !self.0.client.is_closed()
+    }
+}
+
 /// The server process of a connection (what its notifications are sent as).
 fn own_pid(conn: &Conn) -> Result<i32> {
     Ok(conn.query_one("SELECT pg_backend_pid()", &[])?.get(0))
@@ -257,6 +267,8 @@ impl Backend for PgStore {
     /// the process dies).
     fn lock_vector_work(&self, _dir: &Path, wait: bool) -> Result<Option<WorkLock>> {
         let conn = connect(&self.address)?;
+        // Waiting for another machine's re-embedding is no statement to cut short.
+        conn.batch("SET statement_timeout = 0")?;
         let schema = self.address.schema.as_str();
         let held: bool = if wait {
             conn.execute(
@@ -271,7 +283,7 @@ impl Backend for PgStore {
             )?
             .try_get(0)?
         };
-        Ok(held.then(|| Box::new(conn) as WorkLock))
+        Ok(held.then(|| Box::new(SessionLock(conn)) as WorkLock))
     }
 
     fn scrub(&self) -> Result<bool> {

@@ -30,12 +30,26 @@ const LONGEST_WORD: usize = 256;
 /// Postings written per statement when the whole index is made again.
 const REINDEX_BATCH: usize = 20_000;
 
-/// A word without its accents (`café` → `cafe`, `Ångström` → `angstrom` once lower-cased).
+/// A word without the accents of its Latin letters (`café` → `cafe`, `ångström` →
+/// `angstrom`), as FTS5's `remove_diacritics` folds them; other scripts' marks are letters'
+/// parts and stay (ガラス is not カラス).
 fn folded(word: String) -> String {
     if word.is_ascii() {
         return word;
     }
-    word.nfd().filter(|c| !is_combining_mark(*c)).collect()
+    let mut out = String::with_capacity(word.len());
+    let mut after_latin = false;
+    for c in word.nfd() {
+        if is_combining_mark(c) {
+            if !after_latin {
+                out.push(c);
+            }
+            continue;
+        }
+        after_latin = c.is_ascii_alphabetic() || matches!(c, '\u{00C0}'..='\u{024F}' | '\u{1E00}'..='\u{1EFF}');
+        out.push(c);
+    }
+    out.nfc().collect()
 }
 
 /// The stemmed terms of `text`, in order, as the index and the queries make them.
@@ -273,5 +287,7 @@ mod tests {
             ]
         );
         assert_eq!(terms("naïve résumé"), terms("naive resume"), "queries fold alike");
+        assert_ne!(terms("ガラス"), terms("カラス"), "a kana's voicing mark is part of it");
+        assert_eq!(terms("किताब"), ["किताब"], "Devanagari vowel signs stay");
     }
 }

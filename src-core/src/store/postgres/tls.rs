@@ -97,17 +97,30 @@ pub(crate) const PARAMETERS: [&str; 4] = ["sslmode", "sslrootcert", "sslcert", "
 impl Tls {
     /// Reads the URL's TLS parameters (`name=value`, decoded), then fills in what they leave
     /// out from `PGSSLMODE`, `PGSSLROOTCERT`, `PGSSLCERT`, `PGSSLKEY` and the files in
-    /// `~/.postgresql/` (`root.crt`, `postgresql.crt` with `postgresql.key`).
-    pub(crate) fn from_parameters(given: &[(String, String)], env: Env<'_>) -> std::result::Result<Self, String> {
+    /// `~/.postgresql/` (`root.crt`, `postgresql.crt` with `postgresql.key`). Over a Unix
+    /// socket there is no TLS, whatever is asked (as libpq).
+    pub(crate) fn from_parameters(
+        given: &[(String, String)],
+        env: Env<'_>,
+        over_socket: bool,
+    ) -> std::result::Result<Self, String> {
+        if over_socket {
+            return Ok(Self {
+                mode: Mode::Disable,
+                ..Self::default()
+            });
+        }
         let get = |name: &str, var: &str| {
+            // The last one given wins, as in libpq.
             given
                 .iter()
+                .rev()
                 .find(|(n, _)| n == name)
                 .map(|(_, v)| v.clone())
                 .or_else(|| env(var))
                 .filter(|v| !v.is_empty())
         };
-        let mode = get("sslmode", "PGSSLMODE").map_or(Ok(Mode::Prefer), |m| Mode::parse(&m))?;
+        let asked = get("sslmode", "PGSSLMODE").map(|m| Mode::parse(&m)).transpose()?;
         let home = env("HOME")
             .map(PathBuf::from)
             .or_else(|| directories::BaseDirs::new().map(|b| b.home_dir().to_path_buf()))
@@ -116,7 +129,23 @@ impl Tls {
         let roots = match get("sslrootcert", "PGSSLROOTCERT") {
             Some(system) if system == "system" => Some(Roots::System),
             Some(file) => Some(Roots::File(PathBuf::from(file))),
+            // `prefer` stays encrypted but unchecked without a CA named for it, so a CA
+            // file meant for one server never stops a connection to another.
+            None if asked.is_none_or(|m| m == Mode::Prefer) => None,
             None => existing("root.crt").map(Roots::File),
+        };
+        // The public CAs sign for anyone's domain: only the host's name makes them a check
+        // (libpq has the same rule).
+        let mode = match (asked, &roots) {
+            (None, Some(Roots::System)) => Mode::VerifyFull,
+            (Some(mode), Some(Roots::System)) if mode != Mode::VerifyFull => {
+                return Err(
+                    "sslrootcert=system trusts every public CA, which sign certificates for anyone's domain, so it \
+                     needs sslmode=verify-full (its default): leave sslmode out or set it to verify-full"
+                        .into(),
+                );
+            }
+            (asked, _) => asked.unwrap_or(Mode::Prefer),
         };
         let (cert, key) = match (get("sslcert", "PGSSLCERT"), get("sslkey", "PGSSLKEY")) {
             (None, None) => match (existing("postgresql.crt"), existing("postgresql.key")) {
@@ -142,8 +171,16 @@ impl Tls {
         Ok(Self { mode, roots, cert, key })
     }
 
-    /// The connector tokio-postgres uses when the mode asks for TLS.
+    /// The connector tokio-postgres uses when the mode asks for TLS (with `disable`, one that
+    /// is never used and reads no file).
     pub(crate) fn connector(&self) -> Result<MakeRustlsConnect> {
+        if self.mode == Mode::Disable && (self.roots.is_some() || self.cert.is_some()) {
+            return Self {
+                mode: Mode::Disable,
+                ..Self::default()
+            }
+            .connector();
+        }
         let provider = Arc::new(rustls::crypto::ring::default_provider());
         let verifier: Arc<dyn ServerCertVerifier> = match &self.roots {
             Some(roots) => {
@@ -312,7 +349,7 @@ mod tests {
             }
             vars.iter().find(|(n, _)| *n == name).map(|(_, v)| (*v).to_owned())
         };
-        Tls::from_parameters(&given, &env)
+        Tls::from_parameters(&given, &env, false)
     }
 
     #[test]
@@ -334,9 +371,40 @@ mod tests {
         );
         let verify = parsed(&[("sslmode", "verify-full"), ("sslrootcert", "/etc/ca.pem")], &[]).unwrap();
         assert_eq!(verify.roots, Some(Roots::File("/etc/ca.pem".into())));
-        let system = parsed(&[("sslmode", "verify-full"), ("sslrootcert", "system")], &[]).unwrap();
-        assert_eq!(system.roots, Some(Roots::System));
+        let system = parsed(&[("sslrootcert", "system")], &[]).unwrap();
+        assert_eq!(
+            (system.mode, system.roots.clone()),
+            (Mode::VerifyFull, Some(Roots::System))
+        );
         assert!(system.connector().is_ok());
+        for weak in ["prefer", "require", "verify-ca"] {
+            let refused = parsed(&[("sslmode", weak), ("sslrootcert", "system")], &[]).unwrap_err();
+            assert!(refused.contains("verify-full"), "{weak}: {refused}");
+        }
+    }
+
+    #[test]
+    fn a_ca_file_in_the_home_folder_is_for_the_modes_that_check() {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir(home.path().join(".postgresql")).unwrap();
+        let root = home.path().join(".postgresql/root.crt");
+        std::fs::write(&root, "not read here").unwrap();
+        let given = |mode: &str| vec![("sslmode".to_owned(), mode.to_owned())];
+        let env = |name: &str| (name == "HOME").then(|| home.path().display().to_string());
+        let prefer = Tls::from_parameters(&[], &env, false).unwrap();
+        assert_eq!(
+            prefer.roots, None,
+            "prefer: encrypted, never stopped by a CA meant elsewhere"
+        );
+        for mode in ["require", "verify-ca", "verify-full"] {
+            let tls = Tls::from_parameters(&given(mode), &env, false).unwrap();
+            assert_eq!(tls.roots, Some(Roots::File(root.clone())), "{mode}");
+        }
+        let socket = Tls::from_parameters(&given("verify-full"), &env, true).unwrap();
+        assert_eq!(socket.mode, Mode::Disable, "no TLS over a Unix socket");
+        // Off, nothing is read: a broken file does not stop a plain connection.
+        let off = Tls::from_parameters(&given("disable"), &env, false).unwrap();
+        assert!(off.connector().is_ok());
     }
 
     #[test]
