@@ -62,8 +62,9 @@ pub use config::{KeyList, ReviewPolicy, Settings, StoreScope, TuiSettings, confi
 pub use error::{Error, ErrorKind, Missing, Result, ReviewAction};
 pub use maintenance::{Check, CheckProblem, ReembedProgress, ReembedReport, doctor, reembed};
 pub use memory::{
-    ANCESTRY_LIMIT, ActivityEvent, ActivityWho, Ancestry, AncestryNode, EmbeddingBacklog, LexicalReason, Lineage,
-    MadeBy, Memory, OpenOptions, OpenProgress, StoreInfo, StoreWatch, VectorRecall, WeekSummary,
+    ANCESTRY_LIMIT, ActivityEvent, ActivityWho, Ancestry, AncestryNode, CLIENT_EMBEDDER_PREFIX, EmbeddingBacklog,
+    LexicalReason, Lineage, MadeBy, Memory, OpenOptions, OpenProgress, StoreInfo, StoreWatch, VectorRecall,
+    WeekSummary,
 };
 pub use pipeline::AddInput;
 pub use review::{ChangesetView, ItemView, SectionChange, section_history};

@@ -101,6 +101,10 @@ pub struct LlmSettings {
     pub max_retries: u32,
     /// Seconds all the LLM calls of one add may take together (every stage and retry).
     pub add_deadline_secs: u64,
+    /// Ask the LLM to split a text even when it already is one short fact (HAEMA always
+    /// does; the Python `Memory` turns it on). Off, such a text is taken as it is: one call
+    /// fewer per add.
+    pub split_short_texts: bool,
     /// From `HAEMA_LLM_API_KEY`, else the OS keyring ([`crate::keys`]); never a file.
     #[serde(skip)]
     pub api_key: Option<String>,
@@ -115,6 +119,7 @@ impl Default for LlmSettings {
             timeout_secs: 120,
             max_retries: 3,
             add_deadline_secs: 300,
+            split_short_texts: false,
             api_key: None,
         }
     }

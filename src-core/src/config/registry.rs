@@ -325,6 +325,14 @@ pub static SETTINGS: &[SettingSpec] = &[
         ..BASE
     },
     SettingSpec {
+        name: "llm.split_short_texts",
+        default: "false",
+        allowed: &["true", "false"],
+        help: "true: a text added as one short fact is split by the LLM too, as HAEMA does (one call more per add); false takes it as it is",
+        show: Some(|s| s.llm.split_short_texts.to_string()),
+        ..BASE
+    },
+    SettingSpec {
         name: "embedder.provider",
         env: Some("HAEMA_EMBEDDER"),
         default: "not set: local for a new store; an existing store keeps the embedder it was made with",

@@ -26,7 +26,7 @@ pub use info::StoreInfo;
 use info::store_info;
 pub use insight::{ANCESTRY_LIMIT, ActivityEvent, ActivityWho, Ancestry, AncestryNode, MadeBy, WeekSummary};
 pub use lineage::Lineage;
-pub use open::{LexicalReason, OpenOptions, OpenProgress};
+pub use open::{CLIENT_EMBEDDER_PREFIX, LexicalReason, OpenOptions, OpenProgress};
 pub use vector_recall::VectorRecall;
 pub use watch::StoreWatch;
 

@@ -18,6 +18,11 @@ use crate::store::Store;
 use crate::types::MemoryStatus;
 use crate::{Error, ReembedProgress, Result};
 
+/// How the id of an embedder that lives in another program's code begins (the Python
+/// `Memory`'s clients record `python:<their class>`): a store made with one opens
+/// elsewhere by words.
+pub const CLIENT_EMBEDDER_PREFIX: &str = "python:";
+
 /// What opening a store does about its embedding model.
 ///
 /// ```no_run
@@ -107,6 +112,12 @@ pub enum LexicalReason {
         /// The model's name.
         model: String,
     },
+    /// The store's vectors come from a program's own embedding client (the Python
+    /// `Memory`'s), which only that program runs.
+    ClientEmbedder {
+        /// The client's id, as the store records it (`python:…`).
+        embedder: String,
+    },
 }
 
 impl LexicalReason {
@@ -128,6 +139,10 @@ impl std::fmt::Display for LexicalReason {
             Self::VectorsPending { model } => write!(
                 f,
                 "search is lexical (by words only) until the memories have their vectors from {model}"
+            ),
+            Self::ClientEmbedder { embedder } => write!(
+                f,
+                "search is lexical (by words only) here: the store's vectors come from {embedder}, the embedding client of a Python program, which only that program runs; memories added here get their vectors when it opens the store again"
             ),
         }
     }
@@ -198,6 +213,24 @@ pub(crate) async fn open_store(
             Resolved {
                 embedder: None,
                 lexical: Some(LexicalReason::NoEmbedder),
+            },
+        ));
+    }
+    // A store whose vectors come from a program's own embedding client (the Python
+    // `Memory`'s): only that program can make them, so here it is searched by words, and
+    // what is added meanwhile gets its vectors when the program opens the store again.
+    if let Some(id) = before
+        .embedder
+        .as_deref()
+        .filter(|id| e.is_default() && id.starts_with(CLIENT_EMBEDDER_PREFIX))
+    {
+        return Ok((
+            store,
+            Resolved {
+                embedder: None,
+                lexical: Some(LexicalReason::ClientEmbedder {
+                    embedder: id.to_owned(),
+                }),
             },
         ));
     }

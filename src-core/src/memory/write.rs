@@ -168,7 +168,8 @@ impl Memory {
             attributes,
             ..Proposal::default()
         };
-        if pipeline::normalise(llm.as_deref(), input, &mut proposal)
+        let split_short = self.inner.settings.llm.split_short_texts;
+        if pipeline::normalise(llm.as_deref(), input, split_short, &mut proposal)
             .await
             .is_none()
         {

@@ -216,8 +216,14 @@ async fn call_stage<T>(
     })
 }
 
-/// Normalises the input. `None` means there is nothing to add.
-pub(crate) async fn normalise(llm: Option<&dyn Llm>, input: AddInput, proposal: &mut Proposal) -> Option<()> {
+/// Normalises the input. `None` means there is nothing to add. `split_short` asks the LLM
+/// to split a text that already is one short fact too (HAEMA's behaviour).
+pub(crate) async fn normalise(
+    llm: Option<&dyn Llm>,
+    input: AddInput,
+    split_short: bool,
+    proposal: &mut Proposal,
+) -> Option<()> {
     match input {
         AddInput::Items(items) => {
             proposal.inputs = normalize(items);
@@ -230,7 +236,7 @@ pub(crate) async fn normalise(llm: Option<&dyn Llm>, input: AddInput, proposal: 
             proposal.raw_input = Some(stripped.clone());
             let mut items = Vec::new();
             // A text that already is one short fact has nothing to split: no call.
-            if let Some(llm) = llm.filter(|_| !short_fact::is_one_short_fact(&stripped)) {
+            if let Some(llm) = llm.filter(|_| split_short || !short_fact::is_one_short_fact(&stripped)) {
                 let schema = stages::pre_split_schema();
                 let stage = Stage {
                     name: LlmStage::PreSplit,

@@ -90,6 +90,7 @@ pub fn lexical_line(memory: &Memory) -> Option<String> {
         reason @ LexicalReason::VectorsPending { .. } => {
             Some(format!("{reason}; the next command that searches or adds makes them"))
         }
+        reason @ LexicalReason::ClientEmbedder { .. } => Some(reason.to_string()),
         LexicalReason::NoEmbedder => None,
     }
 }

@@ -1,0 +1,27 @@
+//! The native half of the Python package `haema_rs`: haema's engine behind a small class
+//! that the package's Python modules wrap into HAEMA's `Memory`, an `AsyncMemory` and a
+//! Promptise memory provider.
+//!
+//! What crosses the boundary is plain: strings, numbers and JSON text in the shapes of
+//! `haema-core`'s serde types, which the Python side turns into its records. Every call
+//! runs the engine with the GIL released ([`calls::run`]); the engine calls back into the
+//! Python program's embedding and LLM clients ([`clients`]) holding the GIL only for the
+//! length of that call.
+
+mod calls;
+mod clients;
+mod engine;
+mod errors;
+
+use pyo3::prelude::*;
+
+/// haema's engine for Python; use it through `haema_rs`, not directly.
+#[pymodule]
+mod _native {
+    #[pymodule_export]
+    use super::engine::Engine;
+
+    /// The version of haema this module was built from.
+    #[pymodule_export]
+    const VERSION: &str = env!("CARGO_PKG_VERSION");
+}
