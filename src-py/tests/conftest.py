@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,16 +26,16 @@ class KeywordEmbeddingClient(EmbeddingClient):
         self.last_query_texts: list[str] = []
         self.threads: set[int] = set()
 
-    def embed_query(self, texts: list[str], output_dimensionality: int) -> np.ndarray:
+    def embed_query(self, texts: Sequence[str], output_dimensionality: int) -> np.ndarray:
         self.query_calls += 1
         self.last_query_texts = list(texts)
         return self._embed(texts, output_dimensionality)
 
-    def embed_document(self, texts: list[str], output_dimensionality: int) -> np.ndarray:
+    def embed_document(self, texts: Sequence[str], output_dimensionality: int) -> np.ndarray:
         self.document_calls += 1
         return self._embed(texts, output_dimensionality)
 
-    def _embed(self, texts: list[str], output_dimensionality: int) -> np.ndarray:
+    def _embed(self, texts: Sequence[str], output_dimensionality: int) -> np.ndarray:
         self.threads.add(threading.get_ident())
         if output_dimensionality != 3:
             raise ValueError("this test embedding client expects output_dimensionality=3")

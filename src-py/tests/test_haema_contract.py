@@ -5,6 +5,7 @@ search edge cases, retry semantics, return types)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -60,7 +61,7 @@ def test_add_returns_none_and_stores_what_reconstruction_gives(memory: Memory, l
     llm.reconstruction_responses = [
         {"memories": ["user prefers terse answers", "user focuses on memory quality"], "coverage": "complete"}
     ]
-    assert memory.add(["User prefers terse answers. User focuses on memory quality."]) is None
+    assert memory.add(["User prefers terse answers. User focuses on memory quality."]) is None  # type: ignore[func-returns-value]
     records = memory.get_latest_records(1, 10)
     assert sorted(r.content for r in records) == ["user focuses on memory quality", "user prefers terse answers"]
     assert records[0].timestamp.endswith("Z")
@@ -232,7 +233,7 @@ def test_a_split_is_deduplicated_but_a_list_is_not_split(memory: Memory, llm: St
 
 @pytest.mark.parametrize("empty", ["", "   \n\t", [], ["", "  "], ()])
 def test_empty_input_does_nothing(memory: Memory, llm: StubLLMClient, embedding: KeywordEmbeddingClient, empty: object) -> None:
-    assert memory.add(empty) is None  # type: ignore[arg-type]
+    assert memory.add(empty) is None  # type: ignore[arg-type, func-returns-value]
     assert (llm.split_call_count, llm.reconstruction_call_count, llm.core_call_count) == (0, 0, 0)
     assert embedding.query_calls == 0
     assert memory.get_latest(1, 10) == []
@@ -328,7 +329,7 @@ def test_schemas_are_haemas() -> None:
 
 
 def test_public_api_return_types(memory: Memory) -> None:
-    add_result = memory.add(["alpha one"])
+    add_result = memory.add(["alpha one"])  # type: ignore[func-returns-value]
     assert add_result is None
     assert isinstance(memory.get_core(), str)
     latest = memory.get_latest(begin=1, count=10)
@@ -350,7 +351,7 @@ def test_reopening_with_another_dimension_is_refused_at_once(tmp_path: Path) -> 
     build(tmp_path).add(["alpha one"])
 
     class Wide(KeywordEmbeddingClient):
-        def _embed(self, texts: list[str], output_dimensionality: int) -> np.ndarray:
+        def _embed(self, texts: Sequence[str], output_dimensionality: int) -> np.ndarray:
             return np.ones((len(texts), output_dimensionality), dtype=np.float32)
 
     with pytest.raises(ValueError, match="3 dims"):

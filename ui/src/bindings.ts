@@ -669,7 +669,14 @@ reason: string } |
 /**  The model is here but some memories have no vectors yet. */
 { kind: "vectors_pending"; 
 /**  The model's name. */
-model: string };
+model: string } | 
+/**
+ *  The store's vectors come from a program's own embedding client (the Python
+ *  `Memory`'s), which only that program runs.
+ */
+{ kind: "client_embedder"; 
+/**  The client's id, as the store records it (`python:…`). */
+embedder: string };
 
 /**  A memory with the changes that made and replaced it, as before/after views. */
 export type LineageView = {

@@ -3,6 +3,7 @@
 use crate::store::MetaKey;
 use crate::store::Writer;
 use std::collections::BTreeSet;
+use std::sync::{Mutex, PoisonError};
 
 use super::Memory;
 use crate::error::Missing;
@@ -29,11 +30,29 @@ pub(crate) fn mark_pending(tx: &dyn Writer, id: CoreVersionId) -> Result<()> {
     tx.set_meta(MetaKey::CorePendingWrite, &id.to_string())
 }
 
+/// Core writes of this process, one at a time (threads of one program, the desktop's
+/// commands or a Python program's, commit core versions at once).
+static CORE_WRITES: Mutex<()> = Mutex::new(());
+
 /// Writes core.md (atomically) and clears the pending mark. If this does not happen (a
-/// crash), the next open finishes it.
+/// crash), the next open finishes it. The file gets the newest version: another thread may
+/// have committed one after `content`'s, and its write may have come first.
 pub(crate) fn finish_write(store: &Store, content: &str) -> Result<()> {
-    store.write_core(content)?;
-    store.write(|tx| tx.delete_meta(MetaKey::CorePendingWrite))
+    let _turn = CORE_WRITES.lock().unwrap_or_else(PoisonError::into_inner);
+    let newest = store.read(|conn| conn.latest_core_version())?;
+    let (text, id) = match &newest {
+        Some(version) => (version.content.as_str(), Some(version.id)),
+        None => (content, None),
+    };
+    store.write_core(text)?;
+    store.write(|tx| {
+        // A mark for a version newer than the one written stays, for its own write.
+        let marked = tx.meta(MetaKey::CorePendingWrite)?;
+        if id.is_none() || marked.is_none_or(|m| m.parse::<i64>().ok() <= id.map(i64::from)) {
+            tx.delete_meta(MetaKey::CorePendingWrite)?;
+        }
+        Ok(())
+    })
 }
 
 /// Brings core.md and the version history in line when a store is opened: finishes a

@@ -119,10 +119,13 @@ pub fn is_inside(path: &Path, dir: &Path) -> bool {
 /// rename over the target, fsync of the folder.
 pub fn write_atomically(path: &Path, content: &str) -> Result<()> {
     let dir = path.parent().unwrap_or_else(|| Path::new("."));
+    // One name per write: two threads of a process may write at once.
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let tmp = dir.join(format!(
-        ".{}.tmp-{}",
+        ".{}.tmp-{}-{}",
         path.file_name().and_then(|n| n.to_str()).unwrap_or("core.md"),
-        std::process::id()
+        std::process::id(),
+        WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     ));
     let write = || -> std::io::Result<()> {
         let _ = std::fs::remove_file(&tmp);

@@ -2,6 +2,8 @@
 
 from typing import Any, final
 
+__all__ = ["VERSION", "Engine"]
+
 VERSION: str
 
 @final

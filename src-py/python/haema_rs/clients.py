@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 from pydantic import BaseModel
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
 class EmbeddingClient(ABC):
@@ -51,6 +53,6 @@ class LLMClient(ABC):
         self,
         system_prompt: str,
         user_prompt: str,
-        response_model: type[BaseModel],
+        response_model: type[ModelT],
     ) -> dict[str, Any]:
         """The model's answer to the prompts, as a dict of ``response_model``'s fields."""

@@ -1,0 +1,99 @@
+"""The store is the same store: what Python writes, the ``haema`` binary reads (and writes
+into), and a store the binary made opens from Python."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import KeywordEmbeddingClient, StubLLMClient
+
+from haema_rs import Memory
+from haema_rs.errors import EmbedderMismatchError
+
+
+def cli(haema: Path, home: Path, store: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Runs the real binary as a user would, with a home of its own and no network."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("HAEMA_", "XDG_"))}
+    clean.update(
+        HOME=str(home),
+        XDG_CONFIG_HOME=str(home / ".config"),
+        XDG_DATA_HOME=str(home / ".local/share"),
+        HF_HUB_OFFLINE="1",
+        HAEMA_KEYRING="off",
+        NO_COLOR="1",
+    )
+    clean.update(env or {})
+    return subprocess.run(
+        [str(haema), "--store", str(store), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=clean,
+        check=False,
+    )
+
+
+def test_the_binary_reads_and_writes_a_store_made_from_python(tmp_path: Path, haema_bin: Path) -> None:
+    store = tmp_path / "py-store"
+    memory = Memory(store, 3, KeywordEmbeddingClient(), StubLLMClient())
+    memory.add(["alpha the user drinks green tea"])
+    memory.add(["beta the user lives in Lyon"])
+    memory.close()
+
+    latest = cli(haema_bin, tmp_path, store, "latest", "--json")
+    assert latest.returncode == 0, latest.stderr
+    assert [m["content"] for m in json.loads(latest.stdout)] == [
+        "single::beta the user lives in Lyon",
+        "single::alpha the user drinks green tea",
+    ]
+    found = cli(haema_bin, tmp_path, store, "search", "green tea")
+    assert found.returncode == 0, found.stderr
+    assert "single::alpha the user drinks green tea" in found.stdout
+    assert "embedding client of a Python program" in found.stderr  # by words, and why
+    core = cli(haema_bin, tmp_path, store, "core", "show")
+    assert "Critical rule." in core.stdout
+    history = cli(haema_bin, tmp_path, store, "history", "--json")
+    assert len(json.loads(history.stdout)) == 2
+
+    added = cli(haema_bin, tmp_path, store, "add", "--items", "gamma the user has a cat")
+    assert added.returncode == 0, added.stderr
+
+    again = Memory(store, 3, KeywordEmbeddingClient(), StubLLMClient())
+    [newest] = again.get_latest_records(1, 1)
+    assert newest.content == "gamma the user has a cat"
+    assert not newest.has_embedding  # the binary cannot run this program's client
+    assert again.catch_up_embeddings() == 1
+    assert again.get(newest.id).has_embedding
+    assert again.search_records("gamma", 1, mode="vector")[0].memory.content == "gamma the user has a cat"
+
+
+def test_python_opens_a_store_the_binary_made(tmp_path: Path, haema_bin: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = tmp_path / "cli-store"
+    model = os.environ.get("HAEMA_TEST_MODEL_DIR")
+    # With the test copy of all-MiniLM-L6-v2 both sides search by meaning; without it, by words.
+    env = {"HAEMA_EMBEDDER": "local", "HAEMA_EMBED_MODEL": model} if model else {"HAEMA_EMBEDDER": "none"}
+    made = cli(haema_bin, tmp_path, store, "add", "--items", "The user drinks green tea.", "The flight leaves at nine.", env=env)
+    assert made.returncode == 0, made.stderr
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+
+    memory = Memory.open(store, download=False)
+    assert sorted(memory.get_latest(1, 10)) == ["The flight leaves at nine.", "The user drinks green tea."]
+    assert memory.search("green tea", 1) == ["The user drinks green tea."]
+    if model:
+        assert memory.lexical_reason is None
+        [hit] = memory.search_records("What does the user like to drink?", 1, mode="vector")
+        assert hit.memory.content == "The user drinks green tea."
+    memory.add(["The user is vegetarian."])
+    listed = cli(haema_bin, tmp_path, store, "latest", "--json", env=env)
+    assert json.loads(listed.stdout)[0]["content"] == "The user is vegetarian."
+
+    # HAEMA's constructor brings its own embedding client: not the one the vectors came from.
+    if model:
+        with pytest.raises(EmbedderMismatchError, match="dims"):
+            Memory(store, 3, KeywordEmbeddingClient(), None)
