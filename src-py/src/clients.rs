@@ -26,17 +26,21 @@ enum Failed {
     Raised(PyErr),
 }
 
-/// Runs `ask` (a call of the adapter and the reading of its answer) on the blocking pool
-/// with the GIL; the provider `id` names it in errors.
+/// Runs `ask` (a call of the adapter, given the call's event loop or `None`, and the reading
+/// of its answer) on the blocking pool with the GIL; the provider `id` names it in errors.
 async fn call_adapter<T, F>(id: &str, adapter: &Arc<Py<PyAny>>, ask: F) -> Result<T, ProviderError>
 where
-    F: for<'py> FnOnce(&Bound<'py, PyAny>) -> PyResult<T> + Send + 'static,
+    F: for<'py> FnOnce(&Bound<'py, PyAny>, Py<PyAny>) -> PyResult<T> + Send + 'static,
     T: Send + 'static,
 {
     let adapter = Arc::clone(adapter);
     let call = current_call();
+    let event_loop = call.as_ref().and_then(|c| c.event_loop.clone());
     let joined = tokio::task::spawn_blocking(move || {
-        Python::attach(|py| ask(adapter.bind(py)).map_err(|error| classify(py, error)))
+        Python::attach(|py| {
+            let event_loop = event_loop.map_or_else(|| py.None(), |l| l.clone_ref(py));
+            ask(adapter.bind(py), event_loop).map_err(|error| classify(py, error))
+        })
     })
     .await;
     let failed = match joined {
@@ -50,12 +54,14 @@ where
         Failed::Attempts(kind, message) => Err(ProviderError::new(id, kind, message)),
         Failed::Raised(error) => {
             let message = Python::attach(|py| describe(py, &error));
-            // The call ends here and the engine's error below is never seen. Background
-            // work (vectors made later) has no caller to tell: it is tried again later, as
-            // after any provider failure.
             if let Some(call) = call {
+                // The call ends here: this never answers, so the engine takes no step after
+                // the failed call (no fallback, no commit) before it is dropped.
                 call.raise(error);
+                std::future::pending::<()>().await;
             }
+            // Background work (vectors made later) has no caller to tell: it is tried
+            // again later, as after any provider failure.
             Err(ProviderError::new(id, ProviderErrorKind::Config, message))
         }
     }
@@ -111,10 +117,14 @@ impl PyEmbedder {
 
     async fn embed(&self, kind: &'static str, texts: &[String]) -> Result<Vec<Vec<f32>>, ProviderError> {
         let texts_owned = texts.to_vec();
-        let bytes = call_adapter(&self.id, &self.adapter, move |adapter: &Bound<'_, PyAny>| {
-            let answer = adapter.call_method1("embed", (kind, texts_owned))?;
-            Ok(answer.cast::<PyBytes>()?.as_bytes().to_vec())
-        })
+        let bytes = call_adapter(
+            &self.id,
+            &self.adapter,
+            move |adapter: &Bound<'_, PyAny>, event_loop| {
+                let answer = adapter.call_method1("embed", (kind, texts_owned, event_loop))?;
+                Ok(answer.cast::<PyBytes>()?.as_bytes().to_vec())
+            },
+        )
         .await?;
         let numbers: Vec<f32> = bytes
             .chunks_exact(4)
@@ -182,9 +192,16 @@ impl Llm for PyLlm {
             request.system.to_owned(),
             request.user.to_owned(),
         );
-        let text = call_adapter(&self.id, &self.adapter, move |adapter: &Bound<'_, PyAny>| {
-            adapter.call_method1("generate", args)?.extract::<String>()
-        })
+        let text = call_adapter(
+            &self.id,
+            &self.adapter,
+            move |adapter: &Bound<'_, PyAny>, event_loop| {
+                let (stage, system, user) = args;
+                adapter
+                    .call_method1("generate", (stage, system, user, event_loop))?
+                    .extract::<String>()
+            },
+        )
         .await?;
         serde_json::from_str(&text).map_err(|e| {
             ProviderError::new(

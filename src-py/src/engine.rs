@@ -10,7 +10,7 @@ use haema_core::{
     ChangesetFilter, ChangesetId, ChangesetStatus, ForgetRequest, Memory, MemoryAttributes, MemoryFilter, MemoryId,
     OpenOptions, RecallOptions, ReviewPolicy, SearchMode, SearchOptions, Section, Settings, StoreScope,
 };
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -30,34 +30,42 @@ fn json<T: Serialize>(value: &T) -> PyResult<String> {
     serde_json::to_string(value).map_err(|e| PyRuntimeError::new_err(format!("haema could not encode its answer: {e}")))
 }
 
+/// An argument the caller got wrong, as the package's `InvalidArgumentError`.
+fn invalid(message: String) -> PyErr {
+    haema_error(&haema_core::Error::InvalidArgument(message))
+}
+
+fn haema_error(error: &haema_core::Error) -> PyErr {
+    Python::attach(|py| crate::errors::to_py_err(py, error))
+}
+
 /// JSON text from the Python side as `T` (empty: the default).
 fn parse<T: DeserializeOwned + Default>(what: &str, text: Option<&str>) -> PyResult<T> {
     match text.map(str::trim).filter(|t| !t.is_empty()) {
         None => Ok(T::default()),
-        Some(text) => serde_json::from_str(text).map_err(|e| PyValueError::new_err(format!("{what}: {e}"))),
+        Some(text) => serde_json::from_str(text).map_err(|e| invalid(format!("{what}: {e}"))),
     }
 }
 
 fn parse_scope(name: &str) -> PyResult<StoreScope> {
     name.parse()
-        .map_err(|_| PyValueError::new_err(format!("no scope `{name}`: give shared or per_user")))
+        .map_err(|_| invalid(format!("no scope `{name}`: give shared or per_user")))
 }
 
 fn section(name: &str) -> PyResult<Section> {
     name.parse()
-        .map_err(|_| PyValueError::new_err(format!("no core section `{name}`: give SOUL, TOOLS, RULE or USER")))
+        .map_err(|_| invalid(format!("no core section `{name}`: give SOUL, TOOLS, RULE or USER")))
 }
 
 fn mode(name: &str) -> PyResult<SearchMode> {
     name.parse()
-        .map_err(|_| PyValueError::new_err(format!("no search mode `{name}`: give hybrid, vector or lexical")))
+        .map_err(|_| invalid(format!("no search mode `{name}`: give hybrid, vector or lexical")))
 }
 
 /// Where a store is: a folder, or a PostgreSQL URL linked to this machine's folder for it.
 fn store_dir(path: &str) -> PyResult<PathBuf> {
     if haema_core::is_postgres_url(path) {
-        return haema_core::store_dir_for(std::path::Path::new(path))
-            .map_err(|e| Python::attach(|py| crate::errors::to_py_err(py, &e)));
+        return haema_core::store_dir_for(std::path::Path::new(path)).map_err(|e| haema_error(&e));
     }
     Ok(PathBuf::from(path))
 }
@@ -66,9 +74,19 @@ fn store_dir(path: &str) -> PyResult<PathBuf> {
 #[pyclass(frozen, module = "haema_rs._native")]
 pub struct Engine {
     memory: Memory,
+    /// The process that opened it: a child made by `fork()` must open the store again
+    /// (SQLite's connections do not survive a fork).
+    pid: u32,
 }
 
 impl Engine {
+    fn new(memory: Memory) -> Self {
+        Self {
+            memory,
+            pid: std::process::id(),
+        }
+    }
+
     /// Runs `work` on this engine's memory (see [`run`]).
     fn run<T, F, Fut>(&self, py: Python<'_>, work: F) -> PyResult<T>
     where
@@ -76,6 +94,11 @@ impl Engine {
         F: FnOnce(Memory) -> Fut,
         Fut: std::future::Future<Output = haema_core::Result<T>> + Send,
     {
+        if self.pid != std::process::id() {
+            return Err(haema_error(&haema_core::Error::InvalidState(
+                "this Memory was opened in the parent of this process (before a fork): open the store again in this process".into(),
+            )));
+        }
         run(py, work(self.memory.clone()))
     }
 }
@@ -104,9 +127,9 @@ impl Engine {
         let env = |name: &str| std::env::var(name).ok();
         let mut settings = Settings::load_with_env(&dir, env).map_err(|e| crate::errors::to_py_err(py, &e))?;
         settings.review = match review {
-            Some(review) => review.parse::<ReviewPolicy>().map_err(|_| {
-                PyValueError::new_err(format!("no review policy `{review}`: give auto, guarded or review"))
-            })?,
+            Some(review) => review
+                .parse::<ReviewPolicy>()
+                .map_err(|_| invalid(format!("no review policy `{review}`: give auto, guarded or review")))?,
             None if review_is_set(&dir) => settings.review,
             None => ReviewPolicy::Auto,
         };
@@ -120,7 +143,7 @@ impl Engine {
         let embedder = embedder.map(|e| Arc::new(PyEmbedder::new(e, embedder_id, dims)) as Arc<dyn Embedder>);
         let llm = llm.map(|l| Arc::new(PyLlm::new(l, llm_id)) as Arc<dyn Llm>);
         let memory = run(py, Memory::open_with(dir, settings, llm, embedder))?;
-        Ok(Self { memory })
+        Ok(Self::new(memory))
     }
 
     /// Opens the store at `path` as the `haema` binary does: with the providers its settings
@@ -139,7 +162,7 @@ impl Engine {
             progress: None,
         };
         let memory = run(py, Memory::open_with_options(dir, settings, options))?;
-        Ok(Self { memory })
+        Ok(Self::new(memory))
     }
 
     /// A handle on the same store for one user's memories.
@@ -148,7 +171,7 @@ impl Engine {
             .memory
             .for_user(user_id)
             .map_err(|e| crate::errors::to_py_err(py, &e))?;
-        Ok(Self { memory })
+        Ok(Self { memory, pid: self.pid })
     }
 
     #[getter]
@@ -288,7 +311,7 @@ impl Engine {
         let filter = match status {
             None => ChangesetFilter::All,
             Some(status) => ChangesetFilter::Status(status.parse::<ChangesetStatus>().map_err(|_| {
-                PyValueError::new_err(format!(
+                invalid(format!(
                     "no changeset status `{status}`: give pending, committed, rejected, reverted or stale"
                 ))
             })?),
@@ -411,7 +434,7 @@ impl Engine {
 
     fn set_agent_state(&self, py: Python<'_>, agent_id: String, key: String, value: &str) -> PyResult<String> {
         let value: serde_json::Value =
-            serde_json::from_str(value).map_err(|e| PyValueError::new_err(format!("the value is not JSON: {e}")))?;
+            serde_json::from_str(value).map_err(|e| invalid(format!("the value is not JSON: {e}")))?;
         let state = self.run(py, |m| async move { m.set_agent_state(&agent_id, &key, value).await })?;
         json(&state)
     }

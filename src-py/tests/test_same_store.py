@@ -97,3 +97,20 @@ def test_python_opens_a_store_the_binary_made(tmp_path: Path, haema_bin: Path, m
     if model:
         with pytest.raises(EmbedderMismatchError, match="dims"):
             Memory(store, 3, KeywordEmbeddingClient(), None)
+
+
+def test_a_haema_store_comes_over_with_the_programs_own_vectors(tmp_path: Path, haema_bin: Path) -> None:
+    """The README's way from a HAEMA store: open the new store from Python, import the old
+    folder with the binary, make the vectors with the program's client."""
+    old = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "haema-store"
+    store = tmp_path / "new"
+    Memory(store, 3, KeywordEmbeddingClient(), StubLLMClient()).close()
+    imported = cli(haema_bin, tmp_path, store, "import", str(old))
+    assert imported.returncode == 0, imported.stderr
+    memory = Memory(store, 3, KeywordEmbeddingClient(), StubLLMClient())
+    latest = memory.get_latest(1, 10)
+    assert "The user is allergic to peanuts." in latest
+    assert "The user drinks green tea every morning." not in latest  # HAEMA had replaced it
+    assert memory.catch_up_embeddings() == len(latest)
+    assert all(r.has_embedding for r in memory.get_latest_records(1, 10))
+    assert memory.search("peanuts", 1) == ["The user is allergic to peanuts."]

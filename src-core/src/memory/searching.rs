@@ -89,7 +89,9 @@ impl Memory {
                 hits: Vec::new(),
             });
         }
-        let n = usize::try_from(n).unwrap_or(usize::MAX);
+        // Past the store, a search gives all of it (as HAEMA's does); past MAX_HITS it gives
+        // MAX_HITS, so that no number asked for makes it allocate beyond the store.
+        let n = usize::try_from(n).unwrap_or(usize::MAX).min(crate::search::MAX_HITS);
         let has_vectors = self.inner.embedder.is_some();
         let (mut mode, mut notice) = match (mode, has_vectors) {
             (SearchMode::Lexical, _) | (_, true) => (mode, None),

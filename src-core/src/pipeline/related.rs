@@ -40,6 +40,11 @@ pub(crate) fn lookup(
     merge: MergeSettings,
 ) -> Result<Vec<Found>> {
     let mut per_input: Vec<Vec<(i64, f64)>> = Vec::with_capacity(inputs.len());
+    // Any number is allowed (as in HAEMA); more than a search ever returns changes nothing.
+    let merge = MergeSettings {
+        top_k: merge.top_k.min(crate::search::MAX_HITS),
+        ..merge
+    };
     match query_vectors {
         Some(vectors_of_inputs) => {
             for vector in vectors_of_inputs {

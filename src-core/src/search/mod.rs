@@ -1,6 +1,10 @@
 //! Search: nearest vectors and BM25 full-text matches from the store, fused by their scaled scores (see [`fusion`]),
 //! with the query's content words, the times and the names it mentions.
 
+/// Most hits one search returns, whatever number is asked for (a million: past any store a
+/// person reads, and far below what would not fit in memory).
+pub(crate) const MAX_HITS: usize = 1_000_000;
+
 pub(crate) mod fusion;
 pub(crate) mod recall;
 pub(crate) mod score;

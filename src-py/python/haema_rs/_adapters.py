@@ -10,6 +10,7 @@ ends the call and reaches the caller unchanged.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import inspect
 import json
 import logging
@@ -74,25 +75,26 @@ class FailedAttempts(Exception):
         self.kind = kind
 
 
-class LoopBinding:
-    """Where an ``async def`` client method runs: the event loop of the ``AsyncMemory``
-    call that is waiting, else a loop of its own."""
+#: The asyncio loop of the ``AsyncMemory`` call a worker thread runs (set in that call's
+#: context only); the native module hands it to the adapters with each client call.
+CURRENT_LOOP: contextvars.ContextVar[asyncio.AbstractEventLoop | None] = contextvars.ContextVar(
+    "haema_rs_current_loop", default=None
+)
 
-    def __init__(self) -> None:
-        self.loop: asyncio.AbstractEventLoop | None = None
 
-    def resolve(self, value: T | Awaitable[T]) -> T:
-        if not inspect.isawaitable(value):
-            return value
-        awaitable: Awaitable[T] = value
+def resolve(value: T | Awaitable[T], loop: asyncio.AbstractEventLoop | None) -> T:
+    """A client's answer; an ``async def`` client's is awaited on ``loop`` (the waiting
+    ``AsyncMemory`` call's) or, from the synchronous ``Memory``, on a loop of its own."""
+    if not inspect.isawaitable(value):
+        return value
+    awaitable: Awaitable[T] = value
 
-        async def wait() -> T:
-            return await awaitable
+    async def wait() -> T:
+        return await awaitable
 
-        loop = self.loop
-        if loop is not None and loop.is_running() and not loop.is_closed():
-            return asyncio.run_coroutine_threadsafe(wait(), loop).result()
-        return asyncio.run(wait())
+    if loop is not None and loop.is_running() and not loop.is_closed():
+        return asyncio.run_coroutine_threadsafe(wait(), loop).result()
+    return asyncio.run(wait())
 
 
 def client_id(client: object, dims: int) -> str:
@@ -134,19 +136,18 @@ def _away_kind(error: BaseException) -> str:
 class EmbeddingAdapter:
     """Calls an :class:`~haema_rs.EmbeddingClient` for the engine."""
 
-    def __init__(self, client: Any, dims: int, loops: LoopBinding) -> None:
+    def __init__(self, client: Any, dims: int) -> None:
         self.client = client
         self.dims = dims
-        self.loops = loops
 
-    def embed(self, kind: str, texts: list[str]) -> bytes:
+    def embed(self, kind: str, texts: list[str], loop: asyncio.AbstractEventLoop | None = None) -> bytes:
         method: Callable[[list[str], int], Any] = (
             self.client.embed_query if kind == "query" else self.client.embed_document
         )
         last: BaseException | None = None
         for attempt in range(1, MAX_ATTEMPTS + 1):
             try:
-                answer = self.loops.resolve(method(list(texts), self.dims))
+                answer = resolve(method(list(texts), self.dims), loop)
             except EMBEDDER_AWAY as error:
                 logger.debug("embedding attempt %d failed: %r", attempt, error)
                 last = error
@@ -161,11 +162,10 @@ class EmbeddingAdapter:
 class LlmAdapter:
     """Calls an :class:`~haema_rs.LLMClient` for the engine."""
 
-    def __init__(self, client: Any, loops: LoopBinding) -> None:
+    def __init__(self, client: Any) -> None:
         self.client = client
-        self.loops = loops
 
-    def generate(self, stage: str, system: str, user: str) -> str:
+    def generate(self, stage: str, system: str, user: str, loop: asyncio.AbstractEventLoop | None = None) -> str:
         model = RESPONSE_MODELS.get(stage)
         if model is None:
             raise FailedAttempts("server", f"haema has no response model for the stage {stage!r}")
@@ -173,7 +173,7 @@ class LlmAdapter:
         last: BaseException | None = None
         for attempt in range(1, MAX_ATTEMPTS + 1):
             try:
-                answer = self.loops.resolve(self.client.generate_structured(system, prompt, model))
+                answer = resolve(self.client.generate_structured(system, prompt, model), loop)
                 return model.model_validate(answer).model_dump_json()
             except RETRYABLE_LLM as error:
                 logger.debug("%s attempt %d failed: %r", stage, attempt, error)

@@ -9,10 +9,12 @@ came from.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 from collections.abc import Callable, Iterable
 from typing import Any, ParamSpec, TypeVar
 
+from ._adapters import CURRENT_LOOP
 from .memory import Memory, PathLike
 from .records import (
     AddOutcome,
@@ -28,6 +30,15 @@ from .records import (
 
 P = ParamSpec("P")
 T = TypeVar("T")
+
+
+async def in_thread(method: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """Runs a blocking haema call on a worker thread; an ``async def`` client method it calls
+    runs on this loop meanwhile (the loop is known to that call only, never to the task)."""
+    loop = asyncio.get_running_loop()
+    context = contextvars.copy_context()
+    context.run(CURRENT_LOOP.set, loop)
+    return await loop.run_in_executor(None, functools.partial(context.run, method, *args, **kwargs))
 
 
 class AsyncMemory:
@@ -66,15 +77,20 @@ class AsyncMemory:
         return wrapped
 
     @classmethod
-    async def open(cls, path: PathLike, *, user_id: str | None = None, download: bool = True) -> AsyncMemory:
+    async def open(
+        cls,
+        path: PathLike,
+        *,
+        user_id: str | None = None,
+        download: bool = True,
+        scope: str | None = None,
+    ) -> AsyncMemory:
         """:meth:`Memory.open <haema_rs.Memory.open>`, without blocking the loop."""
-        memory = await asyncio.to_thread(Memory.open, path, user_id=user_id, download=download)
+        memory = await in_thread(Memory.open, path, user_id=user_id, download=download, scope=scope)
         return cls.wrap(memory)
 
     async def _run(self, method: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        # An async client method runs on this loop while the worker thread waits for it.
-        self.memory._loops.loop = asyncio.get_running_loop()
-        return await asyncio.to_thread(functools.partial(method, *args, **kwargs))
+        return await in_thread(method, *args, **kwargs)
 
     def for_user(self, user_id: str) -> AsyncMemory:
         """This memory as seen by one user."""
@@ -87,6 +103,14 @@ class AsyncMemory:
     @property
     def review(self) -> str:
         return self.memory.review
+
+    @property
+    def location(self) -> str:
+        return self.memory.location
+
+    @property
+    def lexical_reason(self) -> str | None:
+        return self.memory.lexical_reason
 
     async def add(self, contents: str | Iterable[str]) -> None:
         if not isinstance(contents, str):
@@ -131,6 +155,9 @@ class AsyncMemory:
     async def unlock_section(self, section: str) -> None:
         await self._run(self.memory.unlock_section, section)
 
+    async def locked_sections(self) -> list[str]:
+        return await self._run(self.memory.locked_sections)
+
     async def core_versions(self) -> list[CoreVersion]:
         return await self._run(self.memory.core_versions)
 
@@ -140,8 +167,10 @@ class AsyncMemory:
     async def changeset(self, changeset_id: int) -> Changeset:
         return await self._run(self.memory.changeset, changeset_id)
 
-    async def approve(self, changeset_id: int, edited: Iterable[str] | None = None) -> Changeset:
-        return await self._run(self.memory.approve, changeset_id, None if edited is None else list(edited))
+    async def approve(self, changeset_id: int, edited: str | Iterable[str] | None = None) -> Changeset:
+        if edited is not None and not isinstance(edited, str):
+            edited = list(edited)
+        return await self._run(self.memory.approve, changeset_id, edited)
 
     async def reject(self, changeset_id: int) -> Changeset:
         return await self._run(self.memory.reject, changeset_id)
@@ -161,8 +190,16 @@ class AsyncMemory:
     async def update(self, memory_id: str, content: str | None = None, **attributes: Any) -> AddOutcome:
         return await self._run(self.memory.update, memory_id, content, **attributes)
 
-    async def forget(self, memory_ids: Iterable[str] = (), *, mentioning: str | None = None) -> Changeset:
-        return await self._run(self.memory.forget, list(memory_ids), mentioning=mentioning)
+    async def pin(self, memory_id: str) -> MemoryRecord:
+        return await self._run(self.memory.pin, memory_id)
+
+    async def unpin(self, memory_id: str) -> MemoryRecord:
+        return await self._run(self.memory.unpin, memory_id)
+
+    async def forget(self, memory_ids: str | Iterable[str] = (), *, mentioning: str | None = None) -> Changeset:
+        if not isinstance(memory_ids, str):
+            memory_ids = list(memory_ids)
+        return await self._run(self.memory.forget, memory_ids, mentioning=mentioning)
 
     async def purge_user(self, user_id: str) -> PurgeReceipt:
         return await self._run(self.memory.purge_user, user_id)
@@ -181,6 +218,9 @@ class AsyncMemory:
 
     async def info(self) -> dict[str, Any]:
         return await self._run(self.memory.info)
+
+    async def catch_up_embeddings(self) -> int:
+        return await self._run(self.memory.catch_up_embeddings)
 
     async def close(self) -> None:
         self.memory.close()

@@ -1,9 +1,11 @@
 """The clients a program brings, as HAEMA defines them.
 
-Subclass these (or write any class with the same methods): haema calls them from its own
-threads, one call at a time per ``Memory``, and never holds Python's GIL while it works.
-An ``async def`` method works too; with :class:`haema_rs.AsyncMemory` it runs on the
-caller's event loop.
+Subclass these (or write any class with the same methods). haema calls them from its own
+threads and never holds Python's GIL while it works. The calls of one ``add`` come one at
+a time; calls made for adds or searches running at once (from several threads, or
+overlapping ``AsyncMemory`` calls) may overlap, so a client shared that way must be
+thread-safe. An ``async def`` method works too: with :class:`haema_rs.AsyncMemory` it runs
+on the caller's event loop; with the synchronous ``Memory``, on a new loop for each call.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from . import _native
-from ._adapters import EmbeddingAdapter, LlmAdapter, LoopBinding, client_id, llm_id
+from ._adapters import EmbeddingAdapter, LlmAdapter, client_id, llm_id
 from .records import (
     AddOutcome,
     AgentState,
@@ -29,16 +29,46 @@ PathLike = str | os.PathLike[str]
 Time = datetime | int | float
 
 
+def _text(text: str) -> str:
+    """``text``, which must be valid Unicode (a lone surrogate cannot be stored)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise ValueError(
+            f"the text holds an unpaired surrogate at character {error.start}: it is not valid Unicode"
+        ) from None
+    return text
+
+
 def _contents(contents: str | Iterable[str]) -> str | list[str]:
     """HAEMA's normalisation of ``add``'s argument: a text, or an iterable of texts."""
     if isinstance(contents, str):
-        return contents
+        return _text(contents)
     items: list[str] = []
     for item in contents:
         if not isinstance(item, str):
             raise TypeError("contents must be str or list[str]")
-        items.append(item)
+        items.append(_text(item))
     return items
+
+
+def _json_value(value: Any) -> Any:
+    """What ``json`` cannot write itself: numpy's numbers and arrays."""
+    if hasattr(value, "item") and callable(value.item) and getattr(value, "ndim", None) == 0:
+        return value.item()
+    if hasattr(value, "tolist") and callable(value.tolist):
+        return value.tolist()
+    raise TypeError(
+        f"a value of type {type(value).__name__} cannot be stored: use str, int, float, bool, None, list or dict"
+    )
+
+
+def _json(value: Any) -> str:
+    """``value`` as JSON text, numpy's values included; NaN and infinities refused."""
+    try:
+        return json.dumps(value, default=_json_value, allow_nan=False)
+    except ValueError:
+        raise ValueError("a number is NaN or infinite: give a finite number") from None
 
 
 def _ms(value: Time | None) -> int | None:
@@ -75,7 +105,7 @@ def _filter_json(
         since_ms=_ms(since),
         until_ms=_ms(until),
     )
-    return json.dumps(values) if values else None
+    return _json(values) if values else None
 
 
 class Memory:
@@ -118,13 +148,12 @@ class Memory:
         self.merge_distance_cutoff = merge_distance_cutoff
         self.embedding_client = embedding_client
         self.llm_client = llm_client
-        self._loops = LoopBinding()
         engine = _native.Engine.open_with(
             os.fspath(path),
-            embedder=None if embedding_client is None else EmbeddingAdapter(embedding_client, output_dimensionality, self._loops),
+            embedder=None if embedding_client is None else EmbeddingAdapter(embedding_client, output_dimensionality),
             embedder_id=client_id(embedding_client, output_dimensionality),
             dims=output_dimensionality,
-            llm=None if llm_client is None else LlmAdapter(llm_client, self._loops),
+            llm=None if llm_client is None else LlmAdapter(llm_client),
             llm_id=llm_id(llm_client),
             merge_top_k=merge_top_k,
             merge_distance_cutoff=merge_distance_cutoff,
@@ -155,7 +184,6 @@ class Memory:
         memory.merge_distance_cutoff = 0.0
         memory.embedding_client = None
         memory.llm_client = None
-        memory._loops = LoopBinding()
         memory._engine = engine.for_user(user_id) if user_id is not None else engine
         return memory
 
@@ -173,6 +201,12 @@ class Memory:
     def user_id(self) -> str | None:
         """The user this handle works for."""
         return self._engine.user
+
+    @property
+    def requires_user(self) -> bool:
+        """The store keeps users apart and this handle has no user: every call needs
+        :meth:`for_user` first."""
+        return self._engine.requires_user
 
     @property
     def review(self) -> str:
@@ -240,7 +274,7 @@ class Memory:
             user_id=user_id,
             metadata=metadata,
         )
-        answer = self._engine.add(_contents(contents), json.dumps(attributes) if attributes else None)
+        answer = self._engine.add(_contents(contents), _json(attributes) if attributes else None)
         outcome = AddOutcome.from_dict(json.loads(answer))
         for warning in outcome.warnings:
             logger.warning("%s", warning)
@@ -324,9 +358,11 @@ class Memory:
         """One change in full."""
         return Changeset.from_dict(json.loads(self._engine.changeset(changeset_id)))
 
-    def approve(self, changeset_id: int, edited: Iterable[str] | None = None) -> Changeset:
-        """Applies a waiting change; with ``edited``, those texts replace its proposed
-        memories first."""
+    def approve(self, changeset_id: int, edited: str | Iterable[str] | None = None) -> Changeset:
+        """Applies a waiting change; with ``edited`` (a text, or texts), those replace its
+        proposed memories first."""
+        if isinstance(edited, str):
+            edited = [edited]
         texts = None if edited is None else list(_contents(edited))
         return Changeset.from_dict(json.loads(self._engine.approve(changeset_id, texts)))
 
@@ -355,7 +391,8 @@ class Memory:
         """Replaces a memory's text, its attributes or both: a new memory (new id) takes its
         place, as a change :meth:`revert` undoes."""
         values = _drop_none(**attributes)
-        answer = self._engine.update_memory(memory_id, content, json.dumps(values) if values else None)
+        text = None if content is None else _text(content)
+        answer = self._engine.update_memory(memory_id, text, _json(values) if values else None)
         return AddOutcome.from_dict(json.loads(answer))
 
     def pin(self, memory_id: str) -> MemoryRecord:
@@ -366,10 +403,11 @@ class Memory:
         """Lets changes replace a memory again under the review policy."""
         return MemoryRecord.from_dict(json.loads(self._engine.set_pinned(memory_id, False)))
 
-    def forget(self, memory_ids: Iterable[str] = (), *, mentioning: str | None = None) -> Changeset:
-        """Removes memories for good (by id, or every one mentioning a phrase): their text
-        leaves every row and file of the store; a receipt stays in the history."""
-        return Changeset.from_dict(json.loads(self._engine.forget(list(memory_ids), mentioning)))
+    def forget(self, memory_ids: str | Iterable[str] = (), *, mentioning: str | None = None) -> Changeset:
+        """Removes memories for good (an id, ids, or every one mentioning a phrase): their
+        text leaves every row and file of the store; a receipt stays in the history."""
+        ids = [memory_ids] if isinstance(memory_ids, str) else list(memory_ids)
+        return Changeset.from_dict(json.loads(self._engine.forget(ids, mentioning)))
 
     def purge_user(self, user_id: str) -> PurgeReceipt:
         """Removes everything of one user for good; what was removed."""
@@ -382,7 +420,7 @@ class Memory:
 
     def set_agent_state(self, agent_id: str, key: str, value: Any) -> AgentState:
         """Stores a JSON value under ``key`` for an agent (its history is kept)."""
-        return AgentState.from_dict(json.loads(self._engine.set_agent_state(agent_id, key, json.dumps(value))))
+        return AgentState.from_dict(json.loads(self._engine.set_agent_state(agent_id, key, _json(value))))
 
     def list_agent_state(self, agent_id: str) -> dict[str, Any]:
         """Every key an agent has, with its value."""

@@ -10,11 +10,11 @@ names no user, so no other program can read it whole either.
 
 from __future__ import annotations
 
-import asyncio
 import enum
 from dataclasses import dataclass, field
 from typing import Any
 
+from .aio import in_thread
 from .errors import MemoryIsolationError, NotFoundError, StateError
 from .memory import Memory, PathLike
 
@@ -59,6 +59,11 @@ class HaemaProvider:
     ) -> None:
         self.scope = MemoryScope(scope)
         if isinstance(store, Memory):
+            if self.scope is MemoryScope.PER_USER and not store.requires_user:
+                raise ValueError(
+                    "MemoryScope.PER_USER needs a store that keeps users apart: open it with "
+                    "Memory(..., scope='per_user') (or give the provider its path)"
+                )
             self._memory = store
         elif embedding_client is not None or llm_client is not None:
             self._memory = Memory(
@@ -89,12 +94,12 @@ class HaemaProvider:
     async def add(self, content: str, *, metadata: dict[str, Any] | None = None, user_id: str | None = None) -> str:
         """Stores ``content``; the id of the memory that holds it."""
         handle = self._handle(user_id)
-        return await asyncio.to_thread(_add, handle, content, metadata)
+        return await in_thread(_add, handle, content, metadata)
 
     async def search(self, query: str, *, limit: int = 5, user_id: str | None = None) -> list[MemoryResult]:
         """The memories that match ``query`` best, best first."""
         handle = self._handle(user_id)
-        hits = await asyncio.to_thread(handle.search_records, query, limit)
+        hits = await in_thread(handle.search_records, query, limit)
         return [
             MemoryResult(
                 content=hit.memory.content,
@@ -109,7 +114,7 @@ class HaemaProvider:
         """Removes one memory; whether it existed, was the caller's, and was removed. A
         removal is a change in the store's history, which a person can revert."""
         handle = self._handle(user_id)
-        return await asyncio.to_thread(_delete, handle, memory_id)
+        return await in_thread(_delete, handle, memory_id)
 
     async def purge_user(self, user_id: str) -> int:
         """Removes everything of ``user_id`` for good (erasure on request); how many
@@ -117,7 +122,7 @@ class HaemaProvider:
         if self.scope is MemoryScope.SHARED:
             return 0
         self._handle(user_id)
-        receipt = await asyncio.to_thread(self._memory.purge_user, user_id)
+        receipt = await in_thread(self._memory.purge_user, user_id)
         return receipt.memories
 
     async def close(self) -> None:
@@ -129,12 +134,18 @@ def _add(memory: Memory, content: str, metadata: dict[str, Any] | None) -> str:
     outcome = memory.add_with([content], metadata=metadata)
     if outcome.memory_ids:
         return outcome.memory_ids[0]
-    # Nothing new: the text is already a memory. Its id is the answer.
+    if outcome.changeset is None:
+        raise ValueError("the content is empty: there is nothing to store")
+    # Nothing new: a memory already holds it (the same text, or the LLM kept a related
+    # memory that says it). That memory's id is the answer.
+    kept = [p.memory_id for p in memory.changeset(outcome.changeset).proposed if p.kept and p.memory_id]
     text = content.strip()
     for hit in memory.search_records(text, 10, mode="lexical"):
         if hit.memory.content == text:
             return hit.memory.id
-    return ""
+    if kept:
+        return kept[0]
+    raise ValueError("the content was not stored and no memory holds it")
 
 
 def _delete(memory: Memory, memory_id: str) -> bool:

@@ -173,7 +173,8 @@ impl RowMask {
 /// The `pool` best-scoring codes of `chunks` (each with the mask of the rows it may
 /// consider): `(score, rowid)`, in no order.
 fn best_of(chunks: &[(i64, &Chunk, Option<&[u64]>)], query: &QuantisedQuery, pool: usize) -> Vec<(Key, i64)> {
-    let mut best: BinaryHeap<Reverse<(Key, i64)>> = BinaryHeap::with_capacity(pool + 1);
+    // It grows to `pool` only when the store has that many codes.
+    let mut best: BinaryHeap<Reverse<(Key, i64)>> = BinaryHeap::with_capacity(pool.min(4096) + 1);
     for &(chunk, codes, mask) in chunks {
         for (w, &bits) in codes.present.iter().enumerate() {
             let mut bits = bits & mask.map_or(u64::MAX, |m| m.get(w).copied().unwrap_or(0));
