@@ -14,8 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 haema="$(realpath "${1:-target/debug/haema}")"
-venv=target/py-venv
-wheels=target/wheels
+venv="$PWD/target/py-venv"
+wheels="$PWD/target/wheels"
 
 rm -rf "$venv" "$wheels"
 python3 -m venv "$venv"
