@@ -15,7 +15,9 @@ from haema_rs import Memory
 from haema_rs.errors import EmbedderMismatchError
 
 
-def cli(haema: Path, home: Path, store: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def cli(
+    haema: Path, home: Path, store: Path | str, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """Runs the real binary as a user would, with a home of its own and no network."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("HAEMA_", "XDG_"))}
     clean.update(
@@ -114,3 +116,25 @@ def test_a_haema_store_comes_over_with_the_programs_own_vectors(tmp_path: Path, 
     assert memory.catch_up_embeddings() == len(latest)
     assert all(r.has_embedding for r in memory.get_latest_records(1, 10))
     assert memory.search("peanuts", 1) == ["The user is allergic to peanuts."]
+
+
+def test_a_python_program_shares_a_postgresql_store(tmp_path: Path, haema_bin: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python on one machine and the binary on another, one PostgreSQL store (the test
+    command starts the server and sets HAEMA_TEST_PG_URL)."""
+    base = os.environ.get("HAEMA_TEST_PG_URL")
+    if not base:
+        pytest.skip("HAEMA_TEST_PG_URL is not set: no PostgreSQL test server (.ci/run starts one)")
+    url = f"{base}{'&' if '?' in base else '?'}schema=py_{tmp_path.name.lower().replace('-', '_')[-40:]}"
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "machine-a"))
+    memory = Memory(url, 3, KeywordEmbeddingClient(), StubLLMClient())
+    memory.add(["alpha the user drinks green tea"])
+    assert memory.location.startswith("postgres://") and "password" not in memory.location
+    other_machine = tmp_path / "machine-b"
+    listed = cli(haema_bin, other_machine, url, "latest", "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert [m["content"] for m in json.loads(listed.stdout)] == ["single::alpha the user drinks green tea"]
+    added = cli(haema_bin, other_machine, url, "add", "--items", "gamma the user has a cat")
+    assert added.returncode == 0, added.stderr
+    assert memory.get_latest(1, 5) == ["gamma the user has a cat", "single::alpha the user drinks green tea"]
+    assert memory.catch_up_embeddings() == 1
+    assert memory.search_records("gamma", 1, mode="vector")[0].memory.content == "gamma the user has a cat"
