@@ -21,8 +21,16 @@ def _build(cls: type[R], data: dict[str, Any]) -> R:
     return cls(**{k: v for k, v in data.items() if k in names})
 
 
+class _FromDict:
+    """A record read from the engine's JSON, field by field."""
+
+    @classmethod
+    def from_dict(cls: type[R], data: dict[str, Any]) -> R:
+        return _build(cls, data)
+
+
 @dataclass(frozen=True)
-class MemoryRecord:
+class MemoryRecord(_FromDict):
     """One long-term memory."""
 
     id: str
@@ -45,10 +53,6 @@ class MemoryRecord:
     session_id: str | None = None
     user_id: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> MemoryRecord:
-        return _build(cls, data)
 
 
 @dataclass(frozen=True)
@@ -88,7 +92,7 @@ class SearchHit:
 
 
 @dataclass(frozen=True)
-class AddOutcome:
+class AddOutcome(_FromDict):
     """What an add (or an edit, a delete, a re-run) did."""
 
     #: The change it made; ``None`` when there was nothing to add.
@@ -99,10 +103,6 @@ class AddOutcome:
     warnings: list[str]
     #: The memories it made (or makes once approved); those carried over are not listed.
     memory_ids: list[str]
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> AddOutcome:
-        return _build(cls, data)
 
 
 @dataclass(frozen=True)
@@ -162,7 +162,7 @@ class Changeset:
 
 
 @dataclass(frozen=True)
-class ChangesetSummary:
+class ChangesetSummary(_FromDict):
     """One line of history."""
 
     id: int
@@ -181,10 +181,6 @@ class ChangesetSummary:
     warnings: int
     reverts_id: int | None = None
     reverted_by_id: int | None = None
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> ChangesetSummary:
-        return _build(cls, data)
 
 
 @dataclass(frozen=True)
@@ -224,7 +220,7 @@ class Recall:
 
 
 @dataclass(frozen=True)
-class CoreVersion:
+class CoreVersion(_FromDict):
     """One version of core.md."""
 
     id: int
@@ -234,25 +230,17 @@ class CoreVersion:
     changeset_id: int | None
     created_at_ms: int
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> CoreVersion:
-        return _build(cls, data)
-
 
 @dataclass(frozen=True)
-class PurgeReceipt:
+class PurgeReceipt(_FromDict):
     """What removing a user's memories for good removed."""
 
     memories: int
     changesets: int
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> PurgeReceipt:
-        return _build(cls, data)
-
 
 @dataclass(frozen=True)
-class AgentState:
+class AgentState(_FromDict):
     """One key of an agent's state."""
 
     agent_id: str
@@ -260,7 +248,3 @@ class AgentState:
     value: Any
     updated_at_ms: int
     updated_at: str
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> AgentState:
-        return _build(cls, data)
