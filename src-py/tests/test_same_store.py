@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -104,7 +105,9 @@ def test_python_opens_a_store_the_binary_made(tmp_path: Path, haema_bin: Path, m
 def test_a_haema_store_comes_over_with_the_programs_own_vectors(tmp_path: Path, haema_bin: Path) -> None:
     """The README's way from a HAEMA store: open the new store from Python, import the old
     folder with the binary, make the vectors with the program's client."""
-    old = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "haema-store"
+    old = tmp_path / "haema-store"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "haema-store", old)
+    before = {p: p.read_bytes() for p in old.rglob("*") if p.is_file()}
     store = tmp_path / "new"
     Memory(store, 3, KeywordEmbeddingClient(), StubLLMClient()).close()
     imported = cli(haema_bin, tmp_path, store, "import", str(old))
@@ -116,6 +119,7 @@ def test_a_haema_store_comes_over_with_the_programs_own_vectors(tmp_path: Path, 
     assert memory.catch_up_embeddings() == len(latest)
     assert all(r.has_embedding for r in memory.get_latest_records(1, 10))
     assert memory.search("peanuts", 1) == ["The user is allergic to peanuts."]
+    assert {p: p.read_bytes() for p in old.rglob("*") if p.is_file()} == before  # only read
 
 
 def test_a_python_program_shares_a_postgresql_store(tmp_path: Path, haema_bin: Path, monkeypatch: pytest.MonkeyPatch) -> None:
