@@ -97,24 +97,23 @@ def resolve(value: T | Awaitable[T], loop: asyncio.AbstractEventLoop | None) -> 
     return asyncio.run(wait())
 
 
-def client_id(client: object, dims: int) -> str:
-    """The name the store records for an embedding client's vectors."""
+def _client_name(client: object) -> str:
+    """A client's ``model_id`` attribute, else its class's full name."""
     named = getattr(client, "model_id", None)
     if isinstance(named, str) and named.strip():
-        name = named.strip()
-    else:
-        kind = type(client)
-        name = f"{kind.__module__}.{kind.__qualname__}"
-    return f"python:{name}:{dims}"
+        return named.strip()
+    kind = type(client)
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
+def client_id(client: object, dims: int) -> str:
+    """The name the store records for an embedding client's vectors."""
+    return f"python:{_client_name(client)}:{dims}"
 
 
 def llm_id(client: object) -> str:
     """The name each changeset records for the LLM client that made it."""
-    named = getattr(client, "model_id", None)
-    if isinstance(named, str) and named.strip():
-        return f"python:{named.strip()}"
-    kind = type(client)
-    return f"python:{kind.__module__}.{kind.__qualname__}"
+    return f"python:{_client_name(client)}"
 
 
 def checked_vectors(value: Any, rows: int, dims: int) -> np.ndarray:
