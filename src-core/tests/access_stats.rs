@@ -3,7 +3,7 @@
 //! as a ranking signal that is off by default.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use haema_core::config::SearchSettings;

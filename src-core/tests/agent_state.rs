@@ -2,7 +2,7 @@
 //! clearly, never found by search, and blanked by a forget of what it mentions.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use haema_core::{ForgetRequest, ReviewPolicy, SearchMode};

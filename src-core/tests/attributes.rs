@@ -3,7 +3,7 @@
 //! re-run, refused when out of range, and blanked (source, metadata) by forget.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use haema_core::{AddStatus, ForgetRequest, MemoryAttributes, MemoryRecord, ReviewPolicy};

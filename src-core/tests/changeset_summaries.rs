@@ -2,7 +2,7 @@
 //! to the summary of the changeset loaded whole.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use haema_core::{ChangesetFilter, ChangesetSummary, ImportItem, ReviewPolicy, SUMMARY_INPUT_CHARS};

@@ -2,7 +2,7 @@
 //! not say (HAEMA's behaviour for models that do not answer it).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use haema_core::provider::ProviderErrorKind;

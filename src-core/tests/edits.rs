@@ -4,7 +4,7 @@
 //! `add` tells the ids it made.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use haema_core::{AddStatus, Error, MemoryId, MemoryStatus, Outcome, ReviewPolicy, SearchMode};

@@ -4,7 +4,7 @@
 //! `catch_up_embeddings`, with progress) makes the vectors in batches.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -2,7 +2,7 @@
 //! its vectors when the embedder answers again.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use haema_core::{AddStatus, ReviewPolicy, SearchMode, StoreInfo};

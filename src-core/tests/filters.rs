@@ -3,7 +3,7 @@
 //! never fewer because better memories that fail it were fetched and dropped).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use haema_core::{ImportItem, MemoryFilter, RecallOptions, ReviewPolicy, SearchMode, SearchOptions};

@@ -3,7 +3,7 @@
 //! for a person; what is forgotten cannot be reverted back.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! HAEMA's behaviour (reference section 10 and what it left untested), on real SQLite files.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use haema_core::provider::ProviderErrorKind;

@@ -2,7 +2,7 @@
 //! tools/make_haema_fixture.py with `pip install haema==0.4.0`).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

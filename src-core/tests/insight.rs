@@ -3,7 +3,7 @@
 //! and the week's summary with the profile's changed lines.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use haema_core::{ActivityWho, ChangesetKind, DecidedBy, ReviewPolicy, Section};

@@ -7,7 +7,7 @@
 //! says it is skipped.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! `reembed`: switching embedders, resuming after a failure, lexical-only to vectors.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,7 +1,7 @@
 //! Review policy, approve (edited), reject, stale, re-run, revert and history.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use haema_core::{

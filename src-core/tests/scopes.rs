@@ -4,7 +4,7 @@
 //! byte of a user in the store's files.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::sync::Arc;

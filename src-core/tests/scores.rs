@@ -3,7 +3,7 @@
 //! by `rank_score`; and a recall that never waits for its search past its time limit.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

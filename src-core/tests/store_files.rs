@@ -1,7 +1,7 @@
 //! core.md recovery and outside edits, lexical-only stores, several writers at once.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

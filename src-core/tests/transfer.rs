@@ -1,7 +1,7 @@
 //! Export and import: a lossless round trip through JSONL, and Markdown for people.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use haema_core::{Error, Memory, Record, ReviewPolicy, Section};

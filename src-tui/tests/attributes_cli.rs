@@ -4,7 +4,7 @@
 //! values refused with nothing stored.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{Value, json};

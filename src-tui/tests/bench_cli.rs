@@ -3,7 +3,7 @@
 //! an exact scan on a store this small.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! The real `haema` binary: the CLI contract scripts rely on.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::json;

@@ -4,7 +4,7 @@
 //! the memories added meanwhile their vectors once the model is there.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! processes, a killed process, re-embedding, doctor and the local embedder.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Stdio};
 

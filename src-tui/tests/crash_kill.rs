@@ -9,8 +9,8 @@
 //! a run (the seed is printed first).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-mod store_checks;
+use crate::common;
+use crate::store_checks;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;

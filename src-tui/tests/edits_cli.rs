@@ -4,7 +4,7 @@
 //! `delete_memory` / `update_memory` over MCP wait for a person under the default policy.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! and clear errors for bad data and a missing embedder.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{Value, json};

@@ -4,7 +4,7 @@
 //! core.md; a store from a newer haema; a database file of random bytes or cut in half.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

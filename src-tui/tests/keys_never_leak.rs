@@ -3,7 +3,7 @@
 //! 401 with the key in the message, then every file and every output is searched for it.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use haema_tests::{FakeOpenAi, Reply, ScriptedServer};

@@ -2,7 +2,7 @@
 //! retry), and the add still stores what it was given.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

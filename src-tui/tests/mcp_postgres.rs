@@ -6,7 +6,7 @@
 //! it did not run.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::mcp::{Client, structured};
 use common::ok;

@@ -3,7 +3,7 @@
 //! review policy (an agent proposes, a person approves with the CLI).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, Write};
 

@@ -5,7 +5,7 @@
 //! (`HAEMA_TEST_KEYRING=1`); `.ci/run` gives both. Elsewhere it says why it did not run.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::*;
 

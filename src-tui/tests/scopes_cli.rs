@@ -5,7 +5,7 @@
 //! without scopes `--user` is the attribute and filter it always was.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

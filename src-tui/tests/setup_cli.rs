@@ -4,7 +4,7 @@
 //! key kept nowhere when there is no keyring. `haema config set` / `unset` alongside.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use haema_tests::{Reply, ScriptedServer, chat_completion};

@@ -3,7 +3,7 @@
 //! set_agent_state / delete_agent_state on the same store.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{Value, json};

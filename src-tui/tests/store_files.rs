@@ -3,7 +3,7 @@
 //! whose database went missing or empty refused instead of silently started afresh.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! 127.0.0.1: add → review → approve → search, then quit with the terminal restored.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 use std::time::{Duration, Instant};

@@ -89,7 +89,12 @@ async fn the_real_model_downloads_and_the_local_embedder_finds_it_by_name() {
 async fn child(role: &str, env: &[(&str, &str)]) -> std::process::Output {
     let mut command = Command::new(std::env::current_exe().unwrap());
     command
-        .args(["--exact", "child_process", "--nocapture", "--test-threads=1"])
+        .args([
+            "--exact",
+            "hub_shared_cache::child_process",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env("HUB_TEST_ROLE", role)
         .envs(env.iter().copied())
         .stdout(Stdio::piped())

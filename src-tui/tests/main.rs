@@ -1,0 +1,30 @@
+//! The `haema` binary's integration tests (CLI, MCP, TUI in tmux, crashes, faults): one test
+//! binary, a module per concern, so the test build links haema-core and its dependencies once.
+
+mod common;
+mod store_checks;
+
+mod attributes_cli;
+mod bench_cli;
+mod cli;
+mod cli_first_use;
+mod cli_providers;
+mod concurrent_writers;
+mod crash_kill;
+mod edits_cli;
+mod eval_cli;
+mod faults;
+mod forget_cli;
+mod full_disk;
+mod fuzz_corpora;
+mod keys_never_leak;
+mod llm_deadline;
+mod mcp_postgres;
+mod mcp_stdio;
+mod pg_cli;
+mod scopes_cli;
+mod setup_cli;
+mod state_cli;
+mod store_choice;
+mod store_files;
+mod tui_tmux;
