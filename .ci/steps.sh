@@ -2,7 +2,8 @@
 # beside the steps with their output kept until they are waited for.
 #
 #   step NAME                 ends the step before, starts NAME (and prints "== NAME")
-#   background NAME CMD...    runs CMD in the background, its output in a log of its own
+#   background NAME CMD...    runs CMD in the background at the lowest priority, its output
+#                             in a log of its own
 #   wait_background NAME      waits for it, prints its output and time; fails if it failed
 #   end_steps                 prints every step's time, the background jobs' and the total
 #   stop_background           kills what still runs, whole (for the exit trap)
@@ -15,6 +16,12 @@ _steps=()
 _step_name=""
 _step_start=0
 _bg_dir="$(mktemp -d)"
+# With the kernel's autogroup scheduling (sched_autogroup_enabled), `nice` weighs a process
+# only against its own session, and a new session gets as much CPU as the foreground one:
+# a `nice -n 19` job in a session of its own would take half the machine. Its session's
+# autogroup is niced instead, so that it takes only what the foreground leaves idle.
+_lowest_in_session='echo 19 >/proc/self/autogroup 2>/dev/null || true; exec nice -n 19'
+
 declare -A _bg_pid=() _bg_start=()
 
 _close_step() {
@@ -35,11 +42,8 @@ background() {
     local name="$1"
     shift
     _bg_start[$name]=$(date +%s)
-    if (($# == 1)); then
-        setsid bash -c "set -euo pipefail; $1" >"$_bg_dir/$name.log" 2>&1 &
-    else
-        setsid "$@" >"$_bg_dir/$name.log" 2>&1 &
-    fi
+    if (($# == 1)); then set -- bash -c "set -euo pipefail; $1"; fi
+    setsid bash -c "$_lowest_in_session"' "$@"' "$name" "$@" >"$_bg_dir/$name.log" 2>&1 &
     _bg_pid[$name]=$!
     echo "(started in the background: $name)"
 }
