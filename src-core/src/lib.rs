@@ -48,6 +48,7 @@ pub mod review;
 pub mod safety;
 mod search;
 mod store;
+mod text;
 mod transfer;
 mod types;
 

@@ -13,6 +13,7 @@ mod embed_later;
 mod embedder_outage;
 mod filters;
 mod forget;
+mod forget_edges;
 mod haema_contract;
 mod hostile_corpus;
 mod import_haema;

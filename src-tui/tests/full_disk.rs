@@ -168,3 +168,77 @@ fn a_read_only_store_can_be_read_and_says_why_it_cannot_be_changed() {
         remount("rw");
     }
 }
+
+#[test]
+fn a_forget_on_a_full_disk_says_it_was_done_and_what_the_next_open_finishes() {
+    let dir = tempfile::tempdir().unwrap();
+    let disk = dir.path().join("disk");
+    std::fs::create_dir_all(&disk).unwrap();
+    let _mounted = match Tmpfs::mount(&disk, "8m") {
+        Ok(m) => m,
+        Err(why) => {
+            eprintln!(
+                "SKIPPED a_forget_on_a_full_disk_says_it_was_done_and_what_the_next_open_finishes: cannot mount a tmpfs ({why}); it needs root"
+            );
+            return;
+        }
+    };
+    let store = disk.join("store");
+    let facts: Vec<String> = (0..300)
+        .map(|i| {
+            format!(
+                "Garden note {i}: {}",
+                "the roses by the north wall need water ".repeat(8)
+            )
+        })
+        .collect();
+    let mut args = vec!["add", "--items", "The user's locker code is Qvortex-4417"];
+    args.extend(facts.iter().map(String::as_str));
+    ok(&haema(&store, &[], &args, None));
+    // Room for the forget's own small write, not for the copy of the database its scrub makes.
+    let free = {
+        let out = Command::new("df")
+            .args(["--output=avail", "-B1"])
+            .arg(&disk)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .nth(1)
+            .unwrap()
+            .trim()
+            .parse::<u64>()
+            .unwrap()
+    };
+    let filler = disk.join("filler");
+    std::fs::write(
+        &filler,
+        vec![0u8; usize::try_from(free.saturating_sub(192 * 1024)).unwrap()],
+    )
+    .unwrap();
+
+    let forgot = haema(&store, &[], &["forget", "--mentioning", "Qvortex-4417", "--yes"], None);
+    let said = format!("{}{}", String::from_utf8_lossy(&forgot.stdout), stderr(&forgot));
+    assert_eq!(forgot.status.code(), Some(0), "{said}");
+    assert!(said.contains("Forgot 1 memories"), "{said}");
+    assert!(!said.contains("nothing was changed"), "{said}");
+    assert!(
+        said.contains("Not finished yet") && said.contains("next opened"),
+        "{said}"
+    );
+    // The memory is gone for every reader at once.
+    let found = json_of(&haema(&store, &[], &["search", "Qvortex", "--json"], None));
+    assert_eq!(contents(&found), Vec::<String>::new());
+
+    // With room again, the next open finishes the scrub: no file holds the text.
+    std::fs::remove_file(&filler).unwrap();
+    ok(&haema(&store, &[], &["status"], None));
+    for entry in std::fs::read_dir(&store).unwrap().flatten() {
+        let bytes = std::fs::read(entry.path()).unwrap();
+        assert!(
+            !bytes.windows(7).any(|w| w == b"Qvortex"),
+            "{} still holds the text",
+            entry.path().display()
+        );
+    }
+}

@@ -15,9 +15,11 @@ use super::{Memory, core_sections};
 use crate::config::ReviewPolicy;
 use crate::error::Missing;
 use crate::store::{self, MetaKey, Reader, Store, Writer};
+use crate::text::Phrase;
+use crate::text::phrase::MIN_PHRASE_WEIGHT;
 use crate::types::{
-    Changeset, ChangesetFilter, ChangesetId, ChangesetKind, ChangesetStatus, DecidedBy, ForgetPlan, ForgetReceipt,
-    ForgetRecord, ForgetRequest, MemoryId, MemoryRecord, MemoryStatus, Outcome, RelatedItem,
+    AgentStateKey, Changeset, ChangesetFilter, ChangesetId, ChangesetKind, ChangesetStatus, DecidedBy, ForgetPlan,
+    ForgetReceipt, ForgetRecord, ForgetRequest, MemoryId, MemoryRecord, MemoryStatus, Outcome, RelatedItem,
 };
 use crate::{Error, Result};
 
@@ -56,21 +58,25 @@ impl Memory {
                 let core_versions = if shared {
                     r.core_versions()?
                         .iter()
-                        .filter(|v| scope.needles.redact(&v.content).is_some())
+                        .filter(|v| scope.needles.redact_core(&v.content).is_some())
                         .count()
                 } else {
                     0
                 };
-                let agent_state = if shared {
-                    r.count_agent_state(&|text| scope.needles.redact(text).is_some())?
+                let (agent_state, agent_state_removed) = if shared {
+                    (
+                        r.count_agent_state(&|text| scope.needles.found_in(text))?,
+                        removed_state(r, &scope.needles)?,
+                    )
                 } else {
-                    0
+                    (0, Vec::new())
                 };
                 Ok(ForgetPlan {
                     memories: targets.into_iter().map(|(_, m)| m).collect(),
                     changesets,
                     core_versions,
                     agent_state,
+                    agent_state_removed,
                 })
             })
         })
@@ -166,19 +172,44 @@ impl Memory {
         existing: Option<ChangesetId>,
         by: DecidedBy,
     ) -> Result<Changeset> {
-        let id = self
+        let (id, unfinished) = self
             .blocking(move |inner| {
                 let (id, core) = inner
                     .store
                     .write(|w| forget_in(w, &inner.store, &request, existing, by))?;
-                if let Some(text) = core {
-                    core_sections::finish_write(&inner.store, &text)?;
+                // Committed: from here on an error is no failure of the forget, which cannot
+                // be taken back, but work the next open of the store finishes.
+                let mut unfinished = Vec::new();
+                if let Some(text) = core
+                    && let Err(e) = core_sections::finish_write(&inner.store, &text)
+                {
+                    unfinished.push(format!(
+                        "core.md could not be rewritten yet ({}): it still shows the forgotten text until the store is next opened, which rewrites it",
+                        cause(&e)
+                    ));
                 }
-                finish_scrub(&inner.store)?;
-                Ok(id)
+                if let Err(e) = finish_scrub(&inner.store) {
+                    unfinished.push(format!(
+                        "old copies of the forgotten text are still in the store's files ({}): the scrub finishes when the store is next opened with room to work",
+                        cause(&e)
+                    ));
+                }
+                Ok((id, unfinished))
             })
             .await?;
-        self.changeset(id).await
+        let mut changeset = self.changeset(id).await?;
+        if let Some(receipt) = changeset.forget.as_mut().and_then(|f| f.receipt.as_mut()) {
+            receipt.unfinished = unfinished;
+        }
+        Ok(changeset)
+    }
+}
+
+/// Why work after a forget's commit failed, in words that do not claim nothing changed.
+pub(crate) fn cause(e: &Error) -> String {
+    match e {
+        Error::DiskFull => "the disk holding the store is full".into(),
+        other => other.to_string(),
     }
 }
 
@@ -202,7 +233,28 @@ fn check(request: &ForgetRequest) -> Result<()> {
             "nothing to forget: give memory ids or a phrase".into(),
         ));
     }
+    if let Some(phrase) = request.phrase()
+        && Phrase::new(phrase).is_none_or(|p| p.weight() < MIN_PHRASE_WEIGHT)
+    {
+        return Err(Error::InvalidArgument(format!(
+            "the phrase {phrase:?} is too short to forget by: it is found inside too many words to mean anything; give at least {MIN_PHRASE_WEIGHT} letters or digits (a whole word or name), or forget memories by id"
+        )));
+    }
     Ok(())
+}
+
+/// The agent state entries a forget removes whole, because their agent id or key holds the
+/// text (a name is never half blanked): each once, in the order they were first written.
+fn removed_state(r: &dyn Reader, needles: &Needles) -> Result<Vec<AgentStateKey>> {
+    let mut removed: Vec<AgentStateKey> = Vec::new();
+    for (agent_id, key, _, _) in r.agent_state_log()? {
+        if (needles.found_in(&agent_id) || needles.found_in(&key))
+            && !removed.iter().any(|e| e.agent_id == agent_id && e.key == key)
+        {
+            removed.push(AgentStateKey { agent_id, key });
+        }
+    }
+    Ok(removed)
 }
 
 /// The memories a request names, oldest first: those asked for by id with the older
@@ -319,7 +371,7 @@ fn forget_in(
     // leaves them to the people who edit them.
     let shared = !matches!(store.scope(), crate::store::Scope::User(_));
     for version in w.core_versions()?.into_iter().filter(|_| shared) {
-        if let Some(text) = scope.needles.redact(&version.content) {
+        if let Some(text) = scope.needles.redact_core(&version.content) {
             w.rewrite_core_version(version.id, &text)?;
             core_versions += 1;
             if Some(version.id) == latest {
@@ -330,7 +382,9 @@ fn forget_in(
     }
     // Agent state is no memory, but a text to forget may have been copied into it.
     let agent_state = if shared {
-        w.redact_agent_state(&|value| scope.needles.redact(value))?
+        w.redact_agent_state(&|name| scope.needles.found_in(name), &|value| {
+            scope.needles.redact_state_value(value)
+        })?
     } else {
         0
     };
@@ -340,6 +394,7 @@ fn forget_in(
         core_versions,
         agent_state,
         phrase: request.phrase().is_some(),
+        unfinished: Vec::new(),
     };
     let related = targets
         .iter()

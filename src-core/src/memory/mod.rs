@@ -117,8 +117,10 @@ impl Memory {
         let (store, resolved) = open::open_store(&dir, &settings, &options).await?;
         let scope = settings.scope;
         let store = tokio::task::spawn_blocking(move || -> Result<Arc<Store>> {
-            finish_interrupted(&store)?;
-            Ok(Arc::new(scope::settle(&store, scope)?))
+            let unfinished = finish_interrupted(&store)?;
+            let mut store = scope::settle(&store, scope)?;
+            store.add_notes(unfinished);
+            Ok(Arc::new(store))
         })
         .await
         .map_err(|e| Error::Internal(e.to_string()))??;
@@ -161,8 +163,10 @@ impl Memory {
         let store = tokio::task::spawn_blocking(move || -> Result<Arc<Store>> {
             let store = Store::open(&dir)?;
             open::check(&store, embedder_identity)?;
-            finish_interrupted(&store)?;
-            Ok(Arc::new(scope::settle(&store, scope)?))
+            let unfinished = finish_interrupted(&store)?;
+            let mut store = scope::settle(&store, scope)?;
+            store.add_notes(unfinished);
+            Ok(Arc::new(store))
         })
         .await
         .map_err(|e| Error::Internal(e.to_string()))??;
@@ -432,8 +436,15 @@ impl Memory {
 }
 
 /// Finishes what a crash may have interrupted before a store is used: a core.md write
-/// (and an edit made outside, recorded as a version) and a forget's scrub.
-fn finish_interrupted(store: &Store) -> Result<()> {
+/// (and an edit made outside, recorded as a version) and a forget's scrub. Returns a note
+/// when the scrub could not finish: the forget itself is done, reading and writing work
+/// without it (a full disk has no room for the copy it makes), and the next open tries again.
+fn finish_interrupted(store: &Store) -> Result<Option<String>> {
     core_sections::recover(store)?;
-    forget::finish_scrub(store)
+    Ok(forget::finish_scrub(store).err().map(|e| {
+        format!(
+            "old copies of forgotten text are still in the store's files: the scrub could not finish ({}); it is tried again at the next open",
+            forget::cause(&e)
+        )
+    }))
 }

@@ -235,9 +235,13 @@ pub(crate) trait Writer: Reader {
     fn put_agent_state(&self, agent_id: &str, key: &str, value: &str, ts: i64) -> Result<()>;
     /// Deletes one key of an agent's state and records it; false when there was none.
     fn delete_agent_state(&self, agent_id: &str, key: &str, ts: i64) -> Result<bool>;
-    /// Rewrites each agent state value (and its history) that `redact` changes, and removes
-    /// the entries whose agent id or key it changes (forgetting); returns how many.
-    fn redact_agent_state(&self, redact: &dyn Fn(&str) -> Option<String>) -> Result<usize>;
+    /// Removes the entries (now and in history) whose agent id or key `named` holds, and
+    /// rewrites each other value that `redact` changes (forgetting); returns how many.
+    fn redact_agent_state(
+        &self,
+        named: &dyn Fn(&str) -> bool,
+        redact: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<usize>;
     /// Pins or unpins a memory (any status), as of `ts`.
     fn set_pinned(&self, rowid: i64, pinned: bool, ts: i64) -> Result<()>;
 

@@ -159,6 +159,11 @@ impl Store {
         &self.notes
     }
 
+    /// Adds notes for the person, said when the store was opened.
+    pub(crate) fn add_notes(&mut self, notes: impl IntoIterator<Item = String>) {
+        self.notes.extend(notes);
+    }
+
     /// Where the store is, as people are shown it: its folder, or a PostgreSQL store's URL
     /// (without a password).
     pub fn location(&self) -> String {
@@ -323,16 +328,13 @@ closed_set! {
     }
 }
 
-/// Whether memory `m`'s text, source or metadata holds `needle` (lower-cased), letter case
-/// ignored: what forgetting a phrase finds, on every backend.
-pub(crate) fn mentions(m: &crate::types::MemoryRecord, needle: &str) -> bool {
+/// Whether memory `m`'s text, source or metadata holds `phrase` (in any form, as whole
+/// words: [`crate::text::Phrase`]): what forgetting a phrase finds, on every backend.
+pub(crate) fn mentions(m: &crate::types::MemoryRecord, phrase: &crate::text::Phrase) -> bool {
     let metadata = || serde_json::to_string(&m.attributes.metadata).unwrap_or_default();
-    m.content.to_lowercase().contains(needle)
-        || m.attributes
-            .source
-            .as_ref()
-            .is_some_and(|s| s.to_lowercase().contains(needle))
-        || (!m.attributes.metadata.is_empty() && metadata().to_lowercase().contains(needle))
+    phrase.is_in(&m.content)
+        || m.attributes.source.as_ref().is_some_and(|s| phrase.is_in(s))
+        || (!m.attributes.metadata.is_empty() && phrase.is_in(&metadata()))
 }
 
 /// Wall-clock time in Unix ms.

@@ -23,9 +23,11 @@ pub struct ForgetRequest {
     /// Memories to forget, in any status.
     #[serde(default)]
     pub memory_ids: Vec<MemoryId>,
-    /// Forget every memory whose text contains this phrase (letter case ignored), and blank
-    /// it wherever else it is written: changes, their LLM exchanges, core.md and its
-    /// versions.
+    /// Forget every memory whose text holds this phrase, and blank it wherever else it is
+    /// written: changes, their LLM exchanges, core.md and its versions, agent state. It is
+    /// found in any form (Unicode compatibility forms, letter case, invisible characters
+    /// and runs of spaces ignored) and as whole words ("Ann" and "Ann's", not "planning").
+    /// A phrase of fewer than three letters or digits is refused.
     #[serde(default)]
     pub mentioning: Option<String>,
 }
@@ -70,6 +72,11 @@ pub struct ForgetReceipt {
     pub agent_state: usize,
     /// Whether a phrase was blanked too (the phrase itself is not kept).
     pub phrase: bool,
+    /// What the forget, already committed, could not finish yet and the next open of the
+    /// store finishes (rewriting core.md, scrubbing old copies from the files): said to the
+    /// person who forgot, never stored.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unfinished: Vec<String>,
 }
 
 /// What a forget would remove: shown to a person before they confirm. From
@@ -88,6 +95,20 @@ pub struct ForgetPlan {
     /// or removed when the key or agent id itself holds it.
     #[serde(default)]
     pub agent_state: usize,
+    /// The agent state keys removed whole (each agent's key now and in its history), because
+    /// the agent id or the key itself holds the text: a name is never half blanked.
+    #[serde(default)]
+    pub agent_state_removed: Vec<AgentStateKey>,
+}
+
+/// One key of one agent's state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct AgentStateKey {
+    /// The agent.
+    pub agent_id: String,
+    /// The key.
+    pub key: String,
 }
 
 impl ForgetPlan {

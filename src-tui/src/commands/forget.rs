@@ -58,14 +58,25 @@ fn confirm(plan: &ForgetPlan) -> Result<()> {
     }
     if plan.agent_state > 0 {
         text.push_str(&format!(
-            "It is also in {} agent state entries, which are blanked (or removed when a key names it).\n",
+            "It is also in {} agent state entries (values now or in their history), which are blanked.\n",
             plan.agent_state
         ));
+    }
+    if !plan.agent_state_removed.is_empty() {
+        text.push_str("These agent state keys are removed whole, with their history, because the agent or the key is named by it:\n");
+        for entry in &plan.agent_state_removed {
+            text.push_str(&format!(
+                "  agent {}  key {}\n",
+                one_line(&entry.agent_id),
+                one_line(&entry.key)
+            ));
+        }
     }
     text.push_str(&format!(
         "Their text is also blanked in {} earlier changes and {} core.md versions, and no copy stays in the store's files.\n",
         plan.changesets, plan.core_versions
     ));
+    text.push_str(COPIES_OUTSIDE);
     super::confirm::confirm(&super::confirm::Question {
         shown: &text,
         ask: "Forget for good? This cannot be undone.",
@@ -100,8 +111,15 @@ fn receipt_text(c: &Changeset) -> String {
         ));
     }
     text.push_str(&format!("The receipt is changeset {} in `haema history`.\n", c.id));
+    for unfinished in &receipt.unfinished {
+        text.push_str(&format!("Not finished yet: {unfinished}.\n"));
+    }
+    text.push_str(COPIES_OUTSIDE);
     text
 }
+
+/// What a forget cannot reach, said before and after it.
+const COPIES_OUTSIDE: &str = "Copies made outside the store before (files from `haema export` or `core export`, backups) still hold the text: delete them yourself.\n";
 
 fn receipt_json(c: &Changeset) -> serde_json::Value {
     json!({

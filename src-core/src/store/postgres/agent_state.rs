@@ -122,10 +122,14 @@ pub(super) fn count(conn: &Conn, matches: &dyn Fn(&str) -> bool) -> Result<usize
         .count())
 }
 
-pub(super) fn redact(conn: &Conn, redact: &dyn Fn(&str) -> Option<String>) -> Result<usize> {
+pub(super) fn redact(
+    conn: &Conn,
+    named: &dyn Fn(&str) -> bool,
+    redact: &dyn Fn(&str) -> Option<String>,
+) -> Result<usize> {
     let mut changed = 0;
     for (at, agent, key, value) in entries(conn)? {
-        if redact(&agent).is_some() || redact(&key).is_some() {
+        if named(&agent) || named(&key) {
             match at {
                 At::Current => conn.execute(
                     "DELETE FROM agent_state WHERE agent_id = $1 AND key = $2",

@@ -20,10 +20,9 @@ pub(super) fn superseded_by(conn: &Conn, changeset: ChangesetId) -> Result<Vec<(
 /// Memories (but forgotten ones) whose text, source or metadata holds `phrase`, letter
 /// case ignored, oldest first.
 pub(super) fn containing(conn: &Conn, phrase: &str) -> Result<Vec<(i64, MemoryRecord)>> {
-    let needle = phrase.to_lowercase();
-    if needle.is_empty() {
+    let Some(needle) = crate::text::Phrase::new(phrase) else {
         return Ok(Vec::new());
-    }
+    };
     let found = memories::select(conn, "m.status <> 'forgotten'", &[])?;
     Ok(found
         .into_iter()

@@ -85,8 +85,12 @@ impl<T: Writer + ?Sized> Writer for Scoped<'_, T> {
         self.inner.delete_agent_state(agent_id, key, ts)
     }
 
-    fn redact_agent_state(&self, redact: &dyn Fn(&str) -> Option<String>) -> Result<usize> {
-        self.inner.redact_agent_state(redact)
+    fn redact_agent_state(
+        &self,
+        named: &dyn Fn(&str) -> bool,
+        redact: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<usize> {
+        self.inner.redact_agent_state(named, redact)
     }
 
     fn set_pinned(&self, rowid: i64, pinned: bool, ts: i64) -> Result<()> {

@@ -329,8 +329,12 @@ impl Writer for Access<'_> {
         agent_state::delete(self.conn, agent_id, key, ts)
     }
 
-    fn redact_agent_state(&self, redact: &dyn Fn(&str) -> Option<String>) -> Result<usize> {
-        agent_state::redact(self.conn, redact)
+    fn redact_agent_state(
+        &self,
+        named: &dyn Fn(&str) -> bool,
+        redact: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<usize> {
+        agent_state::redact(self.conn, named, redact)
     }
 
     fn insert_changeset(&self, changeset: &Changeset) -> Result<ChangesetId> {

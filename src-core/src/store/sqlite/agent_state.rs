@@ -121,13 +121,17 @@ pub(crate) fn count(conn: &Connection, matches: &dyn Fn(&str) -> bool) -> Result
         .count())
 }
 
-/// Removes every entry whose agent id or key `redact` changes (a name cannot be half
+/// Removes every entry whose agent id or key `named` holds (a name cannot be half
 /// blanked) and rewrites every value it changes (it gets the JSON text and answers the new
 /// text, or `None` to leave it); returns how many entries changed.
-pub(crate) fn redact(conn: &Connection, redact: &dyn Fn(&str) -> Option<String>) -> Result<usize> {
+pub(crate) fn redact(
+    conn: &Connection,
+    named: &dyn Fn(&str) -> bool,
+    redact: &dyn Fn(&str) -> Option<String>,
+) -> Result<usize> {
     let mut changed = 0;
     for (table, rowid, agent, key, value) in entries(conn)? {
-        if redact(&agent).is_some() || redact(&key).is_some() {
+        if named(&agent) || named(&key) {
             conn.execute(&format!("DELETE FROM {table} WHERE rowid = ?1"), [rowid])?;
             changed += 1;
         } else if let Some(blanked) = value.as_deref().and_then(redact) {

@@ -12,15 +12,14 @@ pub(crate) fn superseded_by(conn: &Connection, changeset: ChangesetId) -> Result
     memories::select(conn, "superseded_by = ?1 AND status != 'forgotten'", [changeset])
 }
 
-/// Memories (any status but forgotten) whose text, source or metadata contains `phrase`,
-/// letter case ignored (Unicode lower case on both sides), oldest first.
+/// Memories (any status but forgotten) whose text, source or metadata holds `phrase` (in
+/// any form, as whole words), oldest first.
 pub(crate) fn containing(conn: &Connection, phrase: &str) -> Result<Vec<(i64, MemoryRecord)>> {
-    let needle = phrase.to_lowercase();
-    if needle.is_empty() {
+    let Some(needle) = crate::text::Phrase::new(phrase) else {
         return Ok(Vec::new());
-    }
-    // Every text is read once: forgetting is rare, and SQLite's own case folding is ASCII
-    // only, so the comparison is made here.
+    };
+    // Every text is read once: forgetting is rare, and the text is compared folded
+    // (normalised, case-folded, invisible characters dropped), which SQL cannot do.
     let all = memories::select(conn, "status != 'forgotten'", [])?;
     Ok(all
         .into_iter()

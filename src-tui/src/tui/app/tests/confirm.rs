@@ -23,6 +23,7 @@ fn forget_shows_what_goes_asks_and_only_then_forgets() {
             changesets: 1,
             core_versions: 0,
             agent_state: 0,
+            agent_state_removed: Vec::new(),
         }),
     });
     match &a.overlay {
@@ -42,6 +43,7 @@ fn forget_shows_what_goes_asks_and_only_then_forgets() {
             changesets: 1,
             core_versions: 0,
             agent_state: 0,
+            agent_state_removed: Vec::new(),
         }),
     });
     assert_eq!(key(&mut a, KeyCode::Char('y')), vec![Effect::Forget("m2".into())]);
