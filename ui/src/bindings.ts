@@ -212,6 +212,14 @@ export type AddStatus =
 /**  Another writer changed the related memories every time; the changeset waits as stale. */
 "stale";
 
+/**  One key of one agent's state. */
+export type AgentStateKey = {
+	/**  The agent. */
+	agent_id: string,
+	/**  The key. */
+	key: string,
+};
+
 /**  What the AI settings show. */
 export type AiSetup = {
 	/**  The LLM that looks after the memories. */
@@ -529,6 +537,11 @@ export type ForgetPlan = {
 	 *  or removed when the key or agent id itself holds it.
 	 */
 	agent_state?: number,
+	/**
+	 *  The agent state keys removed whole (each agent's key now and in its history), because
+	 *  the agent id or the key itself holds the text: a name is never half blanked.
+	 */
+	agent_state_removed?: AgentStateKey[],
 };
 
 /**  What a forget removed: counts and ids, never the text. */
@@ -543,6 +556,12 @@ export type ForgetReceipt = {
 	agent_state?: number,
 	/**  Whether a phrase was blanked too (the phrase itself is not kept). */
 	phrase: boolean,
+	/**
+	 *  What the forget, already committed, could not finish yet and the next open of the
+	 *  store finishes (rewriting core.md, scrubbing old copies from the files): said to the
+	 *  person who forgot, never stored.
+	 */
+	unfinished?: string[],
 };
 
 /**
@@ -574,9 +593,11 @@ export type ForgetRequest = {
 	/**  Memories to forget, in any status. */
 	memory_ids?: MemoryId[],
 	/**
-	 *  Forget every memory whose text contains this phrase (letter case ignored), and blank
-	 *  it wherever else it is written: changes, their LLM exchanges, core.md and its
-	 *  versions.
+	 *  Forget every memory whose text holds this phrase, and blank it wherever else it is
+	 *  written: changes, their LLM exchanges, core.md and its versions, agent state. It is
+	 *  found in any form (Unicode compatibility forms, letter case, invisible characters
+	 *  and runs of spaces ignored) and as whole words ("Ann" and "Ann's", not "planning").
+	 *  A phrase of fewer than three letters or digits is refused.
 	 */
 	mentioning?: string | null,
 };

@@ -54,6 +54,9 @@ fn fold_cluster(cluster: &str, out: &mut Vec<char>) {
 impl Folded {
     /// Folds `text`.
     pub(crate) fn new(text: &str) -> Self {
+        if text.is_ascii() {
+            return Self::ascii(text);
+        }
         let mut folded = Self::default();
         let mut clusters: Vec<Range<usize>> = Vec::new();
         for (at, c) in text.char_indices() {
@@ -82,6 +85,36 @@ impl Folded {
                 }
                 folded.spans.push(span.clone());
             }
+        }
+        folded
+    }
+
+    /// [`Folded::new`] for ASCII text, where folding is lower case, dropping controls and
+    /// collapsing white space: no normalisation or clusters to work out.
+    fn ascii(text: &str) -> Self {
+        let mut folded = Self {
+            chars: Vec::with_capacity(text.len()),
+            spans: Vec::with_capacity(text.len()),
+        };
+        for (at, b) in text.bytes().enumerate() {
+            let c = char::from(b);
+            let extend = if is_invisible(c) {
+                true
+            } else if c.is_whitespace() {
+                folded.chars.last() == Some(&' ')
+            } else {
+                false
+            };
+            if extend {
+                if let Some(last) = folded.spans.last_mut() {
+                    last.end = at + 1;
+                }
+                continue;
+            }
+            folded
+                .chars
+                .push(if c.is_whitespace() { ' ' } else { c.to_ascii_lowercase() });
+            folded.spans.push(at..at + 1);
         }
         folded
     }
@@ -120,6 +153,27 @@ mod tests {
             assert_eq!(fold(stored), fold(asked), "{stored:?} / {asked:?}");
         }
         assert_ne!(fold("cafe"), fold("café"));
+    }
+
+    #[test]
+    fn ascii_text_folds_as_the_general_path_does() {
+        for text in [
+            "Hello  World\t\n!",
+            "a\u{7}b\u{1B}[0m c",
+            " x ",
+            "\u{1}lead",
+            "A\u{0B}\u{0C}B",
+        ] {
+            let fast = Folded::new(text);
+            let mut general = Folded::default();
+            // The general path, forced: a non-ASCII character appended, then taken off.
+            let longer = format!("{text}é");
+            let slow = Folded::new(&longer);
+            general.chars = slow.chars[..slow.chars.len() - 1].to_vec();
+            general.spans = slow.spans[..slow.spans.len() - 1].to_vec();
+            assert_eq!(fast.chars, general.chars, "{text:?}");
+            assert_eq!(fast.spans, general.spans, "{text:?}");
+        }
     }
 
     #[test]

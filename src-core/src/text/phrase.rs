@@ -66,10 +66,16 @@ impl Phrase {
     }
 
     /// Where the phrase is in `text`, as byte ranges of the original, in order and apart.
+    #[cfg(test)]
     pub(crate) fn find_in(&self, text: &str) -> Vec<Range<usize>> {
-        let folded = Folded::new(text);
+        self.find_in_folded(&Folded::new(text))
+    }
+
+    /// Where the phrase is in a text folded once for several phrases ([`Folded::new`]), as
+    /// byte ranges of the original, in order and apart.
+    pub(crate) fn find_in_folded(&self, folded: &Folded) -> Vec<Range<usize>> {
         let mut ranges: Vec<Range<usize>> = Vec::new();
-        for found in self.find(&folded) {
+        for found in self.find(folded) {
             let bytes = folded.spans[found.start].start..folded.spans[found.end - 1].end;
             match ranges.last_mut() {
                 Some(last) if bytes.start < last.end => last.end = last.end.max(bytes.end),
@@ -88,7 +94,8 @@ impl Phrase {
         }
         let mut at = 0;
         while at + needle.len() <= hay.len() {
-            if hay[at..at + needle.len()] == needle[..]
+            if hay[at] == needle[0]
+                && hay[at..at + needle.len()] == needle[..]
                 && let Some(end) = self.whole_word(hay, at, at + needle.len())
             {
                 found.push(at..end);

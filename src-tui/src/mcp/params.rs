@@ -175,7 +175,8 @@ pub struct ChangesetParams {
 pub struct ForgetParams {
     /// Ids of the memories to forget (as search_memory and latest_memories give them).
     pub memory_ids: Option<Vec<String>>,
-    /// Forget every memory mentioning this phrase, and blank it wherever it is written.
+    /// Forget every memory mentioning this phrase (whole words, in any letter case or
+    /// Unicode form; at least three letters or digits), and blank it wherever it is written.
     pub mentioning: Option<String>,
     /// The user you work for, in a store that keeps each user's memories apart.
     pub user_id: Option<String>,

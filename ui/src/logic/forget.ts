@@ -35,10 +35,17 @@ export function forgetQuestion(plan: ForgetPlan, request: ForgetRequest): Forget
   const elsewhere: string[] = [];
   if (plan.changesets > 0) elsewhere.push(countWords(plan.changesets, "earlier change", "earlier changes"));
   if (plan.core_versions > 0) elsewhere.push(countWords(plan.core_versions, "version of the profile", "versions of the profile"));
+  if ((plan.agent_state ?? 0) > 0) elsewhere.push(countWords(plan.agent_state ?? 0, "assistant note", "assistant notes"));
   if (elsewhere.length > 0) notes.push(`The words are also removed from ${elsewhere.join(" and ")}.`);
+  const removed = plan.agent_state_removed ?? [];
+  if (removed.length > 0) {
+    const names = removed.map((e) => `“${e.key}” of ${e.agent_id}`).join(", ");
+    notes.push(`These assistant notes go whole, because their name holds the words: ${names}.`);
+  }
   notes.push(
     "This cannot be undone: the text is removed from the disk too. The history keeps a note that something was forgotten, never what.",
   );
+  notes.push(COPIES_OUTSIDE);
   return { title, memories: plan.memories.map((m) => m.content), notes };
 }
 
@@ -51,8 +58,12 @@ export function receiptWords(receipt: ForgetReceipt): string {
   const notes = receipt.agent_state ?? 0;
   if (notes > 0) elsewhere.push(countWords(notes, "assistant note", "assistant notes"));
   if (elsewhere.length > 0) parts.push(`its words were removed from ${elsewhere.join(" and ")}`);
-  return `${parts.join("; ")}.`;
+  const unfinished = (receipt.unfinished ?? []).map((u) => ` Not finished yet: ${u}.`).join("");
+  return `${parts.join("; ")}.${unfinished} ${COPIES_OUTSIDE}`;
 }
+
+/** What a forget cannot reach, said before and after it. */
+const COPIES_OUTSIDE = "Copies saved outside the app before (exports, backups) still hold the words: delete them yourself.";
 
 /** A forget change in one sentence: waiting (an agent asked) or done (its receipt). */
 export function forgetHeadline(view: ChangesetView): string {

@@ -73,15 +73,25 @@ describe("plain words", () => {
     expect(byId.memories).toEqual(["Old address", "I live at 12 Elm Street"]);
     expect(byId.notes[0]).toBe("This includes 1 older memory it was built from: the same fact in earlier words.");
     expect(byId.notes[1]).toBe("The words are also removed from 3 earlier changes and 1 version of the profile.");
-    expect(byId.notes.at(-1)).toContain("cannot be undone");
+    expect(byId.notes.at(-2)).toContain("cannot be undone");
+    expect(byId.notes.at(-1)).toContain("exports, backups");
     const byPhrase = forgetQuestion({ ...plan, changesets: 0, core_versions: 0 }, { mentioning: " elm street " });
     expect(byPhrase.title).toBe("Forget everything that mentions “elm street”?");
-    expect(byPhrase.notes).toHaveLength(1);
+    expect(byPhrase.notes).toHaveLength(2);
+    const withState = forgetQuestion(
+      { ...plan, agent_state: 2, agent_state_removed: [{ agent_id: "default", key: "elm_street" }] },
+      { mentioning: "elm street" },
+    );
+    expect(withState.notes[0]).toBe("The words are also removed from 3 earlier changes and 1 version of the profile and 2 assistant notes.");
+    expect(withState.notes[1]).toBe("These assistant notes go whole, because their name holds the words: “elm_street” of default.");
     expect(forgetsAnything({ memories: [], changesets: 0, core_versions: 0 })).toBe(false);
     expect(forgetsAnything({ memories: [], changesets: 0, core_versions: 2 })).toBe(true);
     expect(receiptWords({ memories: 1, changesets: 2, core_versions: 0, agent_state: 0, phrase: false })).toBe(
-      "Forgotten for good: 1 memory; its words were removed from 2 changes.",
+      "Forgotten for good: 1 memory; its words were removed from 2 changes. Copies saved outside the app before (exports, backups) still hold the words: delete them yourself.",
     );
+    expect(
+      receiptWords({ memories: 1, changesets: 0, core_versions: 0, phrase: false, unfinished: ["the scrub finishes later"] }),
+    ).toContain("1 memory. Not finished yet: the scrub finishes later.");
     const forgot = {
       ...mergeView(),
       changeset: {

@@ -11,6 +11,7 @@ use std::ops::Range;
 use serde_json::Value;
 
 use crate::text::Phrase;
+use crate::text::fold::Folded;
 use crate::types::Section;
 
 /// What forgotten text is replaced with.
@@ -140,7 +141,8 @@ impl Needles {
 
     /// Appends `text` to `out` with every needle blanked; true when one was found.
     fn blank_into(&self, text: &str, out: &mut String) -> bool {
-        let mut found: Vec<Range<usize>> = self.phrases.iter().flat_map(|p| p.find_in(text)).collect();
+        let folded = Folded::new(text);
+        let mut found: Vec<Range<usize>> = self.phrases.iter().flat_map(|p| p.find_in_folded(&folded)).collect();
         if found.is_empty() {
             out.push_str(text);
             return false;
