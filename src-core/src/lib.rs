@@ -41,8 +41,10 @@ mod error;
 pub mod eval;
 pub mod keys;
 mod maintenance;
+mod marked;
 mod memory;
 mod pipeline;
+mod printable;
 pub mod provider;
 pub mod review;
 pub mod safety;
@@ -62,12 +64,14 @@ pub mod fuzzing;
 pub use config::{KeyList, ReviewPolicy, Settings, StoreScope, TuiSettings, configured_store_dir, store_in_user_file};
 pub use error::{Error, ErrorKind, Missing, Result, ReviewAction};
 pub use maintenance::{Check, CheckProblem, ReembedProgress, ReembedReport, doctor, reembed};
+pub use marked::{FLAGGED_NOTE, MarkedText, mark};
 pub use memory::{
     ANCESTRY_LIMIT, ActivityEvent, ActivityWho, Ancestry, AncestryNode, CLIENT_EMBEDDER_PREFIX, EmbeddingBacklog,
     LexicalReason, Lineage, MadeBy, Memory, OpenOptions, OpenProgress, StoreInfo, StoreWatch, VectorRecall,
     WeekSummary,
 };
 pub use pipeline::AddInput;
+pub use printable::{REPLACEMENT, is_unprintable, printable, printable_line};
 pub use review::{ChangesetView, ItemView, SectionChange, section_history};
 pub use search::recall::{Recall, RecallItem, RecallOptions, RecallReason, estimate_tokens};
 pub use store::files::{create_private, is_inside};

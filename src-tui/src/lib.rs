@@ -4,6 +4,39 @@
 //! against `haema-core`, [`output`] prints text and JSON, [`remedy`] words the next step after an error, [`store_path`] finds the store,
 //! [`tui`] is the terminal UI that `haema` opens without a subcommand, [`mcp`] the MCP server.
 
+// Standard output and error for people, for the whole crate: these shadow `std`'s macros.
+// Each control character of the text (an escape sequence in a memory or a state key could
+// retitle or clear the terminal; a carriage return could show other text) prints as `�`
+// (`haema_core::printable`), and a closed stream is never a panic: std's macros panic when
+// the reader went away (`haema … 2>&1 | head`, a closed stderr pipe).
+
+/// `eprintln!` that prints control characters as `�` and never panics.
+macro_rules! eprintln {
+    () => {
+        $crate::output::to_stderr("\n")
+    };
+    ($($arg:tt)*) => {
+        $crate::output::to_stderr(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `eprint!` that prints control characters as `�` and never panics.
+macro_rules! eprint {
+    ($($arg:tt)*) => {
+        $crate::output::to_stderr(&format!($($arg)*))
+    };
+}
+
+/// `println!` through [`output::print`]: control characters as `�`, a closed pipe ignored.
+macro_rules! println {
+    () => {
+        $crate::output::to_stdout("\n")
+    };
+    ($($arg:tt)*) => {
+        $crate::output::to_stdout(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 pub mod cli;
 pub mod commands;
 pub mod mcp;

@@ -50,7 +50,7 @@ fn main() -> ExitCode {
     {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("haema: cannot start the async runtime: {e}");
+            haema_tui::output::to_stderr(&format!("haema: cannot start the async runtime: {e}\n"));
             return ExitCode::from(1);
         }
     };
@@ -59,11 +59,27 @@ fn main() -> ExitCode {
         // The reader of standard output went away (`| head`): nothing is wrong.
         Err(error) if closed_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            let chain: Vec<String> = error.chain().map(ToString::to_string).collect();
-            eprintln!("haema: {}{}", chain.join(": "), hint(&error));
+            // Written without a panic when standard error is closed or its reader gone.
+            haema_tui::output::to_stderr(&format!("haema: {}{}\n", message(&error), hint(&error)));
             ExitCode::from(exit_code(&error))
         }
     }
+}
+
+/// The error and its causes, each said once: a cause that its error's own message already
+/// ends with (`cannot read core.md: Is a directory` over `Is a directory`) is not repeated.
+fn message(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain().map(ToString::to_string) {
+        if text.ends_with(&cause) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&cause);
+    }
+    text
 }
 
 /// Whether `error` comes from writing to a pipe whose reader closed it.

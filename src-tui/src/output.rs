@@ -5,8 +5,16 @@ use std::io::Write;
 use anyhow::Result;
 use serde::Serialize;
 
-/// Writes `text` to standard output; a reader that went away (`| head`) is fine.
+/// Writes `text` to standard output for people: each control character (stored text may
+/// hold escape sequences or a carriage return) prints as `�` ([`haema_core::printable`]);
+/// a reader that went away (`| head`) is fine.
 pub fn print(text: &str) -> Result<()> {
+    print_exact(&haema_core::printable(text))
+}
+
+/// Writes `text` to standard output exactly as it is (a file's contents, for a pipe or a
+/// redirection); a reader that went away is fine.
+pub fn print_exact(text: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
@@ -14,9 +22,46 @@ pub fn print(text: &str) -> Result<()> {
     }
 }
 
-/// Prints a value as pretty JSON with a trailing newline.
+/// [`print`] for `println!`: an error writing (a closed pipe) is dropped, as the text has
+/// nowhere to go.
+pub fn to_stdout(text: &str) {
+    let _ = print(text);
+}
+
+/// Writes `text` to standard error for people (control characters as `�`); a closed or
+/// broken stderr is ignored rather than a panic (std's `eprintln!` panics).
+pub fn to_stderr(text: &str) {
+    to_stderr_exact(&haema_core::printable(text));
+}
+
+/// Writes `text` to standard error as it is (a progress line that returns to its start
+/// with `\r`); a closed or broken stderr is ignored.
+pub fn to_stderr_exact(text: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(text.as_bytes()).and_then(|()| err.flush());
+}
+
+/// Prints a value as pretty JSON with a trailing newline. JSON escapes C0 controls; DEL
+/// and the C1 controls (which some terminals obey) are escaped too, so the text is safe on
+/// a terminal and decodes to the same value.
 pub fn json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
-    print(&format!("{}\n", serde_json::to_string_pretty(value)?))
+    print_exact(&format!("{}\n", escape_controls(&serde_json::to_string_pretty(value)?)))
+}
+
+/// JSON text with DEL and C1 controls as `\u` escapes (they can only be in its strings).
+pub fn escape_controls(json: &str) -> String {
+    if !json.contains(haema_core::is_unprintable) {
+        return json.to_owned();
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if haema_core::is_unprintable(c) && !matches!(c, '\n' | '\r') {
+            out.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 pub use haema_core::format_utc as utc;
@@ -30,23 +75,16 @@ pub fn score(value: f64) -> String {
     }
 }
 
-/// One line of a memory for a list: newlines shown as ⏎.
+/// One line of a memory for a list: newlines shown as ⏎, control characters as `�`.
 pub fn one_line(text: &str) -> String {
     printable(text).replace('\n', " ⏎ ")
 }
 
 /// Text safe to print on a terminal: a control character (an escape sequence could retitle
-/// or clear the terminal) is shown as `�`; tabs and line ends stay.
+/// or clear the terminal, a carriage return show other text) is shown as `�`; tabs and
+/// line ends stay. [`haema_core::printable`], which every surface uses.
 pub fn printable(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() && !matches!(c, '\n' | '\t' | '\r') {
-                '\u{FFFD}'
-            } else {
-                c
-            }
-        })
-        .collect()
+    haema_core::printable(text).into_owned()
 }
 
 /// How many of a changeset's inputs a list line shows; [`haema_core::ChangesetSummary`]

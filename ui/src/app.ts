@@ -2,7 +2,7 @@
 // plain words, progress of long work, keyboard shortcuts and live refresh. Views get an
 // `App` to act through; they keep no business logic of their own.
 import { api, errorText, isCommandError, type Remedy, type StoreInfo } from "./api";
-import { h } from "./dom";
+import { h, printable } from "./dom";
 import { applyTheme, loadTheme, nextTheme, THEME_WORDS, type ThemeChoice } from "./logic/theme";
 import { type Undoable, UndoStack } from "./logic/undo";
 import { storeName } from "./logic/words";
@@ -162,11 +162,11 @@ export class App {
       if (item.name === this.current) button.setAttribute("aria-current", "page");
       else button.removeAttribute("aria-current");
     });
-    this.storeLabel.textContent = this.store ? storeName(this.store.location) : "";
+    this.storeLabel.textContent = this.store ? printable(storeName(this.store.location)) : "";
     this.storeLabel.title = this.store?.location ?? "";
     const perUser = this.store?.scope === "per_user";
     this.personButton.hidden = !perUser;
-    this.personButton.textContent = this.store?.user ? `Person: ${this.store.user}` : "Choose a person";
+    this.personButton.textContent = this.store?.user ? `Person: ${printable(this.store.user)}` : "Choose a person";
     this.personButton.title = "Whose memories to work with (this memory keeps each person's apart)";
   }
 

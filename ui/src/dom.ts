@@ -2,6 +2,16 @@
 // out what their view-model functions computed.
 type Child = Node | string | null | undefined | false;
 
+// Control characters as every haema surface shows them (haema_core::printable): each C0
+// control but line feed and tab, DEL, each C1 control, and the carriage return (which would
+// make a reviewer read other text than is stored) is shown as U+FFFD. Only what is shown:
+// an edit box gets the stored text itself (`value`), never this.
+const UNPRINTABLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
+
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, "\uFFFD");
+}
+
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   props: Partial<Record<string, string | boolean | EventListener>> = {},
@@ -18,7 +28,9 @@ export function h<K extends keyof HTMLElementTagNameMap>(
     }
   }
   for (const child of children) {
-    if (child !== null && child !== undefined && child !== false) el.append(child);
+    if (child !== null && child !== undefined && child !== false) {
+      el.append(typeof child === "string" ? printable(child) : child);
+    }
   }
   return el;
 }

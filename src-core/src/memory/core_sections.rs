@@ -60,6 +60,14 @@ pub(crate) fn finish_write(store: &Store, content: &str) -> Result<()> {
 /// newest version if the file was deleted), and records an edit made outside as an
 /// `external` version.
 pub(crate) fn recover(store: &Store) -> Result<()> {
+    if store
+        .core_file()
+        .is_some_and(|path| crate::store::files::is_folder(&path))
+    {
+        // A folder in its place: nothing to recover until it is moved; the open says so,
+        // and reading core says so again.
+        return Ok(());
+    }
     let pending = store.read(|conn| {
         let Some(id) = conn
             .meta(MetaKey::CorePendingWrite)?

@@ -217,7 +217,7 @@ impl Memory {
             Asker::Person => {
                 // A person decides at once, but what reads like an injection is still marked.
                 if !proposal.hostile.is_empty() {
-                    let warning = crate::safety::warning(&proposal.hostile, false);
+                    let warning = crate::safety::person_warning(&proposal.hostile);
                     proposal.warnings.push(warning);
                 }
                 (true, DecidedBy::User)

@@ -114,6 +114,11 @@ impl Memory {
                 changeset.related.len()
             )));
         }
+        if memories.is_empty() && changeset.core_after.is_none() {
+            return Err(Error::InvalidArgument(format!(
+                "the edited version of changeset {id} is empty: approving it would change nothing; write the memories to keep, one a line, or reject the change"
+            )));
+        }
         let mut proposal = Proposal {
             related: changeset
                 .related

@@ -117,15 +117,25 @@ pub(crate) fn screen<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<Hostil
 /// The changeset warning for findings: which reasons, with what was found, and whether the
 /// change waits for a person (`held`) or was let through (the `auto` policy).
 pub(crate) fn warning(findings: &[HostileFinding], held: bool) -> String {
-    let parts: Vec<String> = findings
-        .iter()
-        .map(|f| format!("{} ({:?})", f.reason.describe(), f.evidence))
-        .collect();
     let then = if held {
         "it waits for a person's review"
     } else {
         "it was committed because the review policy is auto"
     };
+    warning_then(findings, then)
+}
+
+/// The changeset warning for findings in a change a person made themselves (an edit by
+/// hand), which no review policy holds.
+pub(crate) fn person_warning(findings: &[HostileFinding]) -> String {
+    warning_then(findings, "it was committed because a person made the change")
+}
+
+fn warning_then(findings: &[HostileFinding], then: &str) -> String {
+    let parts: Vec<String> = findings
+        .iter()
+        .map(|f| format!("{} ({:?})", f.reason.describe(), f.evidence))
+        .collect();
     format!("the text reads like a prompt injection: {}; {then}", parts.join(", "))
 }
 

@@ -150,6 +150,7 @@ pub fn write_atomically(path: &Path, content: &str) -> Result<()> {
 /// `core.md.invalid-<hash>` beside it (yours alone, once per content), and a sentence
 /// says so. `None` when there is no core.md.
 pub fn read_core_lossy(path: &Path) -> Result<Option<(String, Option<String>)>> {
+    not_a_folder(path)?;
     let bytes = match std::fs::read(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -181,7 +182,28 @@ pub fn read_core_lossy(path: &Path) -> Result<Option<(String, Option<String>)>> 
 
 /// Reads core.md.
 pub fn read(path: &Path) -> Result<String> {
+    not_a_folder(path)?;
     std::fs::read_to_string(path).map_err(|e| Error::io("read", path, e))
+}
+
+/// Whether core.md is a folder: then it cannot be read, and the error says once what to do.
+pub(crate) fn is_folder(path: &Path) -> bool {
+    path.is_dir()
+}
+
+/// The error for a folder where core.md should be, with the way out.
+fn not_a_folder(path: &Path) -> Result<()> {
+    if !is_folder(path) {
+        return Ok(());
+    }
+    Err(Error::io(
+        "read",
+        path,
+        std::io::Error::new(
+            std::io::ErrorKind::IsADirectory,
+            "it is a folder, but core.md must be a file: move the folder out of the store (or remove it) and haema writes core.md again from its last saved version",
+        ),
+    ))
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use crate::output::{self, print, utc};
 
 pub async fn run(memory: &Memory, command: CoreCommand) -> Result<()> {
     match command {
+        // Control characters in core.md print as `�` (see `output::print`).
         CoreCommand::Show => print(&memory.get_core().await?),
         CoreCommand::Export { file } => export(memory, &file).await,
         CoreCommand::Sections(flag) => {
@@ -70,19 +71,16 @@ pub async fn run(memory: &Memory, command: CoreCommand) -> Result<()> {
 async fn export(memory: &Memory, file: &std::path::Path) -> Result<()> {
     let text = memory.get_core().await?;
     if file.as_os_str() == "-" {
-        return print(&text);
+        return output::print_exact(&text);
     }
-    let mut out = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(file)
-        .map_err(|e| {
-            crate::UsageError(if e.kind() == std::io::ErrorKind::AlreadyExists {
-                format!("{} exists: name a new file (nothing was written)", file.display())
-            } else {
-                format!("cannot create {}: {e}", file.display())
-            })
-        })?;
+    // The owner's alone (0600), as every file of the store is.
+    let mut out = haema_core::create_private(file).map_err(|e| {
+        crate::UsageError(if e.kind() == std::io::ErrorKind::AlreadyExists {
+            format!("{} exists: name a new file (nothing was written)", file.display())
+        } else {
+            format!("cannot create {}: {e}", file.display())
+        })
+    })?;
     std::io::Write::write_all(&mut out, text.as_bytes())
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", file.display()))?;
     print(&format!("core.md written to {}\n", file.display()))

@@ -24,7 +24,7 @@ pub async fn run(memory: &Memory, command: StateCommand) -> Result<()> {
             } else {
                 value
             };
-            let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+            let value = parse_value(text);
             let state = memory.set_agent_state(&agent.agent_id, &key, value).await?;
             if agent.json {
                 return output::json(&state);
@@ -84,5 +84,125 @@ fn shown(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
         other => other.to_string(),
+    }
+}
+
+/// A value given on the command line: JSON when it is JSON, else the text. JSON holding a
+/// number that a JSON number cannot keep exactly (more digits than 64 bits hold:
+/// `123456789012345678901234567890`, `0.10000000000000000001`) is kept as the text, so
+/// that nothing is silently rounded, and a note says so.
+fn parse_value(text: String) -> Value {
+    match serde_json::from_str::<Value>(&text) {
+        Ok(value) => match inexact_number(&text) {
+            None => value,
+            Some(number) => {
+                eprintln!(
+                    "haema: note: {number} has more digits than a JSON number keeps exactly, so the value is kept as text, unrounded"
+                );
+                Value::String(text)
+            }
+        },
+        Err(_) => Value::String(text),
+    }
+}
+
+/// The first number written in the JSON `text` that does not survive being read as one.
+fn inexact_number(text: &str) -> Option<&str> {
+    let bytes = text.as_bytes();
+    let (mut i, mut in_string) = (0, false);
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_string {
+            match b {
+                b'\\' => i += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        if b == b'"' {
+            in_string = true;
+            i += 1;
+            continue;
+        }
+        if b == b'-' || b.is_ascii_digit() {
+            let start = i;
+            while i < bytes.len() && matches!(bytes[i], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') {
+                i += 1;
+            }
+            let literal = &text[start..i];
+            let exact = match serde_json::from_str::<serde_json::Number>(literal) {
+                Ok(n) => match n.as_f64().filter(|_| n.is_f64()) {
+                    Some(float) => canonical(literal) == canonical(&format!("{float}")),
+                    None => true,
+                },
+                Err(_) => true,
+            };
+            if !exact {
+                return Some(literal);
+            }
+            continue;
+        }
+        i += 1;
+    }
+    None
+}
+
+/// A decimal number as (negative, significant digits, power of ten), one form per value.
+fn canonical(number: &str) -> (bool, String, i64) {
+    let (negative, rest) = match number.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, number),
+    };
+    let (mantissa, exponent) = match rest.find(['e', 'E']) {
+        Some(at) => (&rest[..at], rest[at + 1..].parse::<i64>().unwrap_or(0)),
+        None => (rest, 0),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{whole}{fraction}");
+    let mut power = exponent - i64::try_from(fraction.len()).unwrap_or(0);
+    let trimmed = digits.trim_start_matches('0');
+    let significant = trimmed.trim_end_matches('0');
+    power += i64::try_from(trimmed.len() - significant.len()).unwrap_or(0);
+    if significant.is_empty() {
+        return (false, String::new(), 0);
+    }
+    (negative, significant.to_owned(), power)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_kept_exactly_or_as_text() {
+        for exact in [
+            "12345678901234567890",
+            "9007199254740993",
+            "-9223372036854775808",
+            "1.5",
+            "1e3",
+            "0.1",
+            "{\"a\": [1, 2.25, \"12345678901234567890123\"]}",
+        ] {
+            assert_eq!(inexact_number(exact), None, "{exact}");
+            assert_ne!(
+                parse_value(exact.to_owned()),
+                Value::String(exact.to_owned()),
+                "{exact}"
+            );
+        }
+        for inexact in [
+            "123456789012345678901234567890",
+            "-18446744073709551616",
+            "0.10000000000000000001",
+            "{\"n\": 123456789012345678901234567890}",
+        ] {
+            assert!(inexact_number(inexact).is_some(), "{inexact}");
+            assert_eq!(parse_value(inexact.to_owned()), Value::String(inexact.to_owned()));
+        }
+        assert_eq!(canonical("1.50e2"), canonical("150"));
+        assert_eq!(canonical("-0.0"), canonical("0"));
     }
 }

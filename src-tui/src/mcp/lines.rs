@@ -18,17 +18,15 @@ const PIPE: usize = 1 << 20;
 /// What a line is.
 #[derive(Debug, PartialEq)]
 enum Line {
-    /// A JSON-RPC message for rmcp.
-    Message,
+    /// A JSON-RPC message object (for rmcp, once the [`super::gate::Gate`] lets it by).
+    Message(serde_json::Map<String, Value>),
     /// Nothing to do (a blank line).
     Blank,
     /// The answer to send instead.
     Refused(Value),
 }
 
-fn error(code: i64, message: &str, id: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
-}
+use super::gate::{Gate, Verdict, error};
 
 fn classify(line: &[u8]) -> Line {
     let text = line.trim_ascii();
@@ -45,7 +43,7 @@ fn classify(line: &[u8]) -> Line {
             ));
         }
     };
-    let Some(object) = value.as_object() else {
+    let Value::Object(object) = value else {
         return Line::Refused(error(
             -32600,
             "invalid request: send one JSON-RPC message (an object) per line; batches are not part of MCP",
@@ -64,7 +62,7 @@ fn classify(line: &[u8]) -> Line {
             id,
         ));
     }
-    Line::Message
+    Line::Message(object)
 }
 
 /// Reads one line of at most [`MAX_LINE`] bytes into `buf`; a longer line is read to its
@@ -138,6 +136,7 @@ pub fn guard(
     tokio::spawn(async move {
         let mut input = BufReader::new(input);
         let mut buf = Vec::new();
+        let mut gate = Gate::default();
         loop {
             let refused = match read_line(&mut input, &mut buf).await {
                 Ok(None) | Err(_) => break,
@@ -151,15 +150,20 @@ pub fn guard(
                 ),
                 Ok(Some(true)) => match classify(&buf) {
                     Line::Blank => continue,
-                    Line::Message => {
-                        if !buf.ends_with(b"\n") {
-                            buf.push(b'\n');
+                    Line::Message(message) => match gate.check(&message) {
+                        Verdict::Ignore => continue,
+                        Verdict::Answer(answer) => answer,
+                        Verdict::Forward => {
+                            drop(message);
+                            if !buf.ends_with(b"\n") {
+                                buf.push(b'\n');
+                            }
+                            if to_rmcp.write_all(&buf).await.is_err() {
+                                break;
+                            }
+                            continue;
                         }
-                        if to_rmcp.write_all(&buf).await.is_err() {
-                            break;
-                        }
-                        continue;
-                    }
+                    },
                     Line::Refused(answer) => answer,
                 },
             };
@@ -186,11 +190,14 @@ mod tests {
     #[test]
     fn lines_are_classified_as_json_rpc_says() {
         assert_eq!(classify(b"  \r\n"), Line::Blank);
-        assert_eq!(
+        assert!(matches!(
             classify(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#),
-            Line::Message
-        );
-        assert_eq!(classify(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#), Line::Message);
+            Line::Message(_)
+        ));
+        assert!(matches!(
+            classify(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
+            Line::Message(_)
+        ));
         let Line::Refused(parse) = classify(b"not json") else {
             panic!()
         };

@@ -5,12 +5,14 @@
 
 #[macro_use]
 mod answers;
+mod gate;
+mod in_flight;
 mod lines;
 mod params;
 
 use std::sync::{Arc, PoisonError, RwLock};
 
-use haema_core::{AddInput, AddStatus, LexicalReason, Memory, OpenOptions, Section};
+use haema_core::{AddInput, LexicalReason, Memory, OpenOptions, Section};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
@@ -21,7 +23,9 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use serde_json::json;
 
-use answers::{bad_value, core_error, memory_json, ok, tool_error};
+use answers::{
+    add_answer, bad_value, core_error, edit_answer, latest_block, marked_json, ok, state_answer, tool_error,
+};
 use params::{
     AddParams, ChangesetParams, DeleteParams, ForgetParams, LatestParams, RecallParams, SearchParams, SectionParams,
     SetStateParams, StateKeyParams, UpdateParams,
@@ -45,6 +49,8 @@ Use `search_memory` to look something up, `latest_memories` for what was learned
 pub struct HaemaServer {
     /// The store; replaced once when its embedding model arrives in the background.
     memory: Arc<RwLock<Memory>>,
+    /// Writes run to their end even when the client goes away mid-call.
+    in_flight: in_flight::InFlight,
     tool_router: ToolRouter<Self>,
 }
 
@@ -54,6 +60,7 @@ impl HaemaServer {
     pub fn new(memory: Memory) -> Self {
         Self {
             memory: Arc::new(RwLock::new(memory)),
+            in_flight: in_flight::InFlight::default(),
             tool_router: Self::tool_router(),
         }
     }
@@ -115,24 +122,11 @@ impl HaemaServer {
             (None, None) => return tool_error("give `content` (a text) or `items` (a list of facts)"),
         };
         let memory = scoped!(self, attributes.user_id.as_deref());
-        match memory.add_with(input, attributes).await {
-            Ok(outcome) => {
-                let message = match outcome.status {
-                    AddStatus::Committed => "stored",
-                    AddStatus::Pending => "waits for a person's review; it is not in memory until approved",
-                    AddStatus::Noop => "nothing new: the memory already knows this",
-                    AddStatus::Stale => "other writes kept changing the same memories; a person has to re-run it",
-                };
-                ok(json!({
-                    "status": outcome.status,
-                    "changeset": outcome.changeset,
-                    "memory_ids": outcome.memory_ids,
-                    "message": message,
-                    "warnings": outcome.warnings,
-                }))
-            }
-            Err(e) => tool_error(format!("could not add: {}", crate::remedy::with_agent_remedy(&e))),
-        }
+        self.in_flight
+            .run("add_memory", async move {
+                add_answer(memory.add_with(input, attributes).await)
+            })
+            .await
     }
 
     #[tool(
@@ -140,10 +134,15 @@ impl HaemaServer {
     )]
     async fn delete_memory(&self, Parameters(p): Parameters<DeleteParams>) -> Result<CallToolResult, ErrorData> {
         let id = haema_core::MemoryId::from(p.memory_id);
-        match scoped!(self, p.user_id.as_deref()).request_delete(&id).await {
-            Ok(outcome) => ok(edit_answer(&outcome, "deleted")),
-            Err(e) => core_error(&e),
-        }
+        let memory = scoped!(self, p.user_id.as_deref());
+        self.in_flight
+            .run("delete_memory", async move {
+                match memory.request_delete(&id).await {
+                    Ok(outcome) => ok(edit_answer(&outcome, "deleted")),
+                    Err(e) => core_error(&e),
+                }
+            })
+            .await
     }
 
     #[tool(
@@ -165,25 +164,29 @@ impl HaemaServer {
     )]
     async fn set_agent_state(&self, Parameters(p): Parameters<SetStateParams>) -> Result<CallToolResult, ErrorData> {
         let agent = p.agent_id.unwrap_or_else(|| haema_core::DEFAULT_AGENT.to_owned());
-        match scoped!(self, p.user_id.as_deref())
-            .set_agent_state(&agent, &p.key, p.value)
+        let memory = scoped!(self, p.user_id.as_deref());
+        self.in_flight
+            .run("set_agent_state", async move {
+                match memory.set_agent_state(&agent, &p.key, p.value).await {
+                    Ok(state) => ok(state_answer(&state.key, Some(&state))),
+                    Err(e) => core_error(&e),
+                }
+            })
             .await
-        {
-            Ok(state) => ok(state_answer(&state.key, Some(&state))),
-            Err(e) => core_error(&e),
-        }
     }
 
     #[tool(description = "Delete one key of your working state: `key` (and `agent_id`). Answers `{deleted}`.")]
     async fn delete_agent_state(&self, Parameters(p): Parameters<StateKeyParams>) -> Result<CallToolResult, ErrorData> {
         let agent = p.agent_id.unwrap_or_else(|| haema_core::DEFAULT_AGENT.to_owned());
-        match scoped!(self, p.user_id.as_deref())
-            .delete_agent_state(&agent, &p.key)
+        let memory = scoped!(self, p.user_id.as_deref());
+        self.in_flight
+            .run("delete_agent_state", async move {
+                match memory.delete_agent_state(&agent, &p.key).await {
+                    Ok(deleted) => ok(json!({ "deleted": deleted })),
+                    Err(e) => core_error(&e),
+                }
+            })
             .await
-        {
-            Ok(deleted) => ok(json!({ "deleted": deleted })),
-            Err(e) => core_error(&e),
-        }
     }
 
     #[tool(
@@ -191,13 +194,15 @@ impl HaemaServer {
     )]
     async fn update_memory(&self, Parameters(p): Parameters<UpdateParams>) -> Result<CallToolResult, ErrorData> {
         let id = haema_core::MemoryId::from(p.memory_id);
-        match scoped!(self, p.user_id.as_deref())
-            .request_update(&id, &p.content)
+        let memory = scoped!(self, p.user_id.as_deref());
+        self.in_flight
+            .run("update_memory", async move {
+                match memory.request_update(&id, &p.content).await {
+                    Ok(outcome) => ok(edit_answer(&outcome, "updated")),
+                    Err(e) => core_error(&e),
+                }
+            })
             .await
-        {
-            Ok(outcome) => ok(edit_answer(&outcome, "updated")),
-            Err(e) => core_error(&e),
-        }
     }
 
     #[tool(
@@ -225,7 +230,7 @@ impl HaemaServer {
                 "mode": results.mode,
                 "notice": results.notice,
                 "memories": results.hits.iter().map(|h| {
-                    let mut row = memory_json(&h.memory);
+                    let mut row = marked_json(&h.memory, memory.settings().recall.max_chars);
                     row["score"] = json!(h.score);
                     row["rank_score"] = json!(h.rank_score);
                     row["found_by"] = json!(h.found_by);
@@ -251,9 +256,12 @@ impl HaemaServer {
             .get_latest_records_with(p.begin.unwrap_or(1), count, &filter)
             .await
         {
-            Ok(records) => ok(json!({
-                "memories": records.iter().map(memory_json).collect::<Vec<_>>(),
-            })),
+            Ok(records) => {
+                let max_chars = memory.settings().recall.max_chars;
+                ok(json!({
+                    "memories": records.iter().map(|m| marked_json(m, max_chars)).collect::<Vec<_>>(),
+                }))
+            }
             Err(e) => core_error(&e),
         }
     }
@@ -333,15 +341,20 @@ impl HaemaServer {
         if request.is_empty() {
             return tool_error("send `memory_ids` (a list of ids) or `mentioning` (a phrase): nothing was forgotten");
         }
-        match scoped!(self, p.user_id.as_deref()).request_forget(request).await {
-            Ok(c) => ok(json!({
-                "changeset": c.id,
-                "status": c.status,
-                "memories": c.related.iter().map(|r| r.memory_id.to_string()).collect::<Vec<_>>(),
-                "receipt": c.forget.as_ref().and_then(|f| f.receipt.clone()),
-            })),
-            Err(e) => core_error(&e),
-        }
+        let memory = scoped!(self, p.user_id.as_deref());
+        self.in_flight
+            .run("forget_memory", async move {
+                match memory.request_forget(request).await {
+                    Ok(c) => ok(json!({
+                        "changeset": c.id,
+                        "status": c.status,
+                        "memories": c.related.iter().map(|r| r.memory_id.to_string()).collect::<Vec<_>>(),
+                        "receipt": c.forget.as_ref().and_then(|f| f.receipt.clone()),
+                    })),
+                    Err(e) => core_error(&e),
+                }
+            })
+            .await
     }
 
     #[tool(
@@ -349,46 +362,20 @@ impl HaemaServer {
     )]
     async fn changeset_status(&self, Parameters(p): Parameters<ChangesetParams>) -> Result<CallToolResult, ErrorData> {
         let memory = scoped!(self, p.user_id.as_deref());
+        let max_chars = memory.settings().recall.max_chars;
         match memory.changeset(haema_core::ChangesetId::from(p.changeset)).await {
             Ok(c) => ok(json!({
                 "changeset": c.id,
                 "status": c.status,
                 "decided_by": c.decided_by,
                 "decided_at": c.decided_at_ms.map(haema_core::format_utc),
-                "proposed": c.added().map(|p| p.content.clone()).collect::<Vec<_>>(),
-                "replaces": c.removed().map(|r| r.content.clone()).collect::<Vec<_>>(),
+                "proposed": c.added().map(|p| haema_core::mark(&p.content, max_chars).line()).collect::<Vec<_>>(),
+                "replaces": c.removed().map(|r| haema_core::mark(&r.content, max_chars).line()).collect::<Vec<_>>(),
                 "changes_core": c.core_after.is_some(),
             })),
             Err(e) => core_error(&e),
         }
     }
-}
-
-/// One key of an agent's state as an agent reads it (HatiData's `key`, `value`,
-/// `updated_at`).
-fn state_answer(key: &str, state: Option<&haema_core::AgentState>) -> serde_json::Value {
-    json!({
-        "key": key,
-        "value": state.map(|s| s.value.clone()),
-        "updated_at": state.map(|s| s.updated_at.clone()),
-    })
-}
-
-/// The answer to delete_memory and update_memory.
-fn edit_answer(outcome: &haema_core::AddOutcome, done: &str) -> serde_json::Value {
-    let message = match outcome.status {
-        AddStatus::Committed => done.to_owned(),
-        AddStatus::Pending => "waits for a person's review; nothing changes until it is approved".to_owned(),
-        AddStatus::Noop => "nothing changed: the memory already says that".to_owned(),
-        AddStatus::Stale => "the memory changed meanwhile; read it again and retry".to_owned(),
-    };
-    json!({
-        "status": outcome.status,
-        "changeset": outcome.changeset,
-        "memory_ids": outcome.memory_ids,
-        "message": message,
-        "warnings": outcome.warnings,
-    })
 }
 
 #[tool_handler(router = self.tool_router)]
@@ -423,22 +410,14 @@ impl ServerHandler for HaemaServer {
     ) -> Result<ReadResourceResponse, ErrorData> {
         let text = match request.uri.as_str() {
             CORE_URI => self.memory().get_core().await,
-            LATEST_URI => self
-                .memory()
-                .get_latest_records(1, LATEST_RESOURCE_COUNT)
-                .await
-                .map(|records| {
-                    records
-                        .iter()
-                        .map(|m| {
-                            format!(
-                                "- {} ({})\n",
-                                m.content.replace('\n', " "),
-                                haema_core::format_utc(m.timestamp_ms)
-                            )
-                        })
-                        .collect()
-                }),
+            LATEST_URI => {
+                let memory = self.memory();
+                let max_chars = memory.settings().recall.max_chars;
+                memory
+                    .get_latest_records(1, LATEST_RESOURCE_COUNT)
+                    .await
+                    .map(|records| latest_block(&records, max_chars))
+            }
             other => {
                 return Err(ErrorData::resource_not_found(
                     format!("no resource `{other}`; haema has {CORE_URI} and {LATEST_URI}"),
@@ -458,13 +437,31 @@ impl ServerHandler for HaemaServer {
 pub async fn serve(memory: Memory) -> anyhow::Result<()> {
     let server = HaemaServer::new(memory);
     server.upgrade_in_background();
+    let in_flight = server.in_flight.clone();
     let guarded = lines::guard(tokio::io::stdin(), tokio::io::stdout());
     let service = server
         .serve((guarded.input, guarded.output))
         .await
         .map_err(|e| anyhow::anyhow!("the MCP session could not start: {e}"))?;
     service.waiting().await?;
+    // A write the client left behind (it closed its input mid-call) finishes first.
+    in_flight.close();
+    if in_flight.any_running() {
+        eprintln!("haema: the client closed the connection during a write: finishing it before exiting");
+    }
+    let unanswered = in_flight.finish().await;
     // The last answers reach standard output before the process ends.
     let _ = tokio::time::timeout(std::time::Duration::from_secs(5), guarded.writer).await;
+    for write in &unanswered {
+        let outcome = if write.failed { "NOT stored" } else { "finished" };
+        eprintln!(
+            "haema: {} {outcome} after the client had gone (it never got the answer): {}",
+            write.tool, write.said
+        );
+    }
+    let failed = unanswered.iter().filter(|w| w.failed).count();
+    if failed > 0 {
+        anyhow::bail!("{failed} write(s) the client asked for before it left were not stored (see above)");
+    }
     Ok(())
 }

@@ -140,7 +140,12 @@ impl SqliteStore {
         prepare_connection(&conn)?;
         // The log and shared-memory files SQLite made for an older, looser store.
         notes.extend(super::files::make_private(dir)?);
-        if let Some((_, Some(note))) = super::files::read_core_lossy(&dir.join("core.md"))? {
+        let core = dir.join("core.md");
+        // A folder in core.md's place: commands that need no core.md still work, and those
+        // that read it say once what is wrong.
+        if !super::files::is_folder(&core)
+            && let Some((_, Some(note))) = super::files::read_core_lossy(&core)?
+        {
             notes.push(note);
         }
         let store = Self {

@@ -62,15 +62,15 @@ pub async fn run(args: BenchArgs) -> Result<()> {
         let started = Instant::now();
         let built = workload::build(&source, &dir, n, |done| {
             if !args.json {
-                eprint!("\rhaema bench: building a store of {n} memories: {done}");
+                crate::output::to_stderr_exact(&format!("\rhaema bench: building a store of {n} memories: {done}"));
             }
         })
         .await?;
         if !args.json {
-            eprintln!(
-                "\rhaema bench: store of {n} memories ready in {:.1} s",
+            crate::output::to_stderr_exact(&format!(
+                "\rhaema bench: store of {n} memories ready in {:.1} s\n",
                 started.elapsed().as_secs_f64()
-            );
+            ));
         }
         emit(
             Row::new("build", n)

@@ -9,9 +9,29 @@ use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph, Wra
 use super::Ui;
 use crate::tui::app::Cursor;
 
-/// Text on one line: runs of whitespace (newlines included) become one space.
+/// Text on one line: runs of whitespace (newlines included) become one space, and each
+/// control character (a carriage return too) shows as `�` ([`haema_core::printable`]).
 pub fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    haema_core::printable(text)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `lines` as the terminal may show them: each control character of their text as `�`
+/// (ratatui would drop it silently, and a reviewer would read other text than is stored).
+pub fn printable_lines(lines: Vec<Line<'_>>) -> Vec<Line<'_>> {
+    lines
+        .into_iter()
+        .map(|mut line| {
+            for span in &mut line.spans {
+                if span.content.contains(haema_core::is_unprintable) {
+                    span.content = haema_core::printable(&span.content).into_owned().into();
+                }
+            }
+            line
+        })
+        .collect()
 }
 
 /// A bordered block with a title.
@@ -36,7 +56,7 @@ pub fn list(frame: &mut Frame<'_>, area: Rect, items: Vec<ListItem<'_>>, cursor:
 /// A paragraph that wraps, scrolled by `scroll` lines.
 pub fn text(frame: &mut Frame<'_>, area: Rect, lines: Vec<Line<'_>>, block: Block<'_>, scroll: u16) {
     frame.render_widget(
-        Paragraph::new(lines)
+        Paragraph::new(printable_lines(lines))
             .block(block)
             .wrap(Wrap { trim: false })
             .scroll((scroll, 0)),
@@ -102,5 +122,11 @@ mod tests {
         assert_eq!(thousands(1234), "1,234");
         assert_eq!(thousands(100_000), "100,000");
         assert_eq!(one_line(" a\n b\t c "), "a b c");
+        assert_eq!(
+            one_line("paid\runpaid \u{1b}]0;x\u{7}"),
+            "paid\u{FFFD}unpaid \u{FFFD}]0;x\u{FFFD}"
+        );
+        let lines = printable_lines(vec![Line::from(vec![Span::raw("a\rb"), Span::raw("ok")])]);
+        assert_eq!(lines[0].spans[0].content, "a\u{FFFD}b");
     }
 }
