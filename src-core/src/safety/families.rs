@@ -8,6 +8,8 @@
 //! separated by spaces that must follow each other. The lists per language are in
 //! `words_latin` (Latin script) and `words_world` (Cyrillic, Arabic, Devanagari).
 
+use std::sync::OnceLock;
+
 use super::pattern::{Tok, word_matches};
 
 /// Words of a family, as `|`-separated entries.
@@ -46,20 +48,67 @@ const NEGATIONS: &[&str] = &[
 /// A negation right after a verb: "vergiss nicht", "vergeet niet", "n'oublie pas".
 const NEGATED_AFTER: &[&str] = &["nicht", "niet", "pas", "not"];
 
-/// Where one `|`-entry (several words if it has spaces) matches at `at`, as its length.
-fn entry_at(words: &[&str], at: usize, entries: &str) -> Option<usize> {
-    entries.split('|').filter(|e| !e.is_empty()).find_map(|entry| {
-        let parts: Vec<&str> = entry.split(' ').collect();
-        let fits =
-            parts.len() <= words.len() - at && parts.iter().enumerate().all(|(k, p)| word_matches(words[at + k], &[p]));
-        fits.then_some(parts.len())
+/// A list's entries, each as its words.
+type Entries = Vec<Vec<&'static str>>;
+
+/// A family with its lists split once.
+pub(crate) struct Parsed {
+    verbs: Entries,
+    quals: Entries,
+    targets: Entries,
+    window: usize,
+}
+
+fn split(list: &'static str) -> Entries {
+    list.split('|')
+        .filter(|e| !e.is_empty())
+        .map(|e| e.split(' ').filter(|w| !w.is_empty()).collect())
+        .collect()
+}
+
+pub(crate) fn parse(families: &[Family]) -> Vec<Parsed> {
+    families
+        .iter()
+        .map(|f| Parsed {
+            verbs: split(f.verbs),
+            quals: split(f.quals),
+            targets: split(f.targets),
+            window: f.window,
+        })
+        .collect()
+}
+
+/// Every family of every language, split once.
+fn all() -> &'static [Parsed] {
+    static ALL: OnceLock<Vec<Parsed>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        [
+            ENGLISH,
+            super::words_latin::OVERRIDES,
+            super::words_world::OVERRIDES,
+            super::words_roles::ROLES,
+        ]
+        .iter()
+        .flat_map(|f| parse(f))
+        .collect()
+    })
+}
+
+/// Where one entry (several words if it has spaces) matches at `at`, as its length.
+fn entry_at(words: &[&str], at: usize, entries: &Entries) -> Option<usize> {
+    entries.iter().find_map(|entry| {
+        let fits = entry
+            .iter()
+            .enumerate()
+            .all(|(k, part)| words.get(at + k).is_some_and(|w| word_matches(w, &[part])));
+        fits.then_some(entry.len())
     })
 }
 
 /// The words of the first match of a family in one sentence.
-fn in_sentence(words: &[&str], family: &Family) -> Option<String> {
+fn in_sentence(words: &[&str], family: &Parsed) -> Option<String> {
     for at in 0..words.len() {
-        let Some(len) = entry_at(words, at, family.verbs) else {
+        let Some(len) = entry_at(words, at, &family.verbs) else {
             continue;
         };
         let negated_before = at > 0 && NEGATIONS.contains(&words[at - 1]) && !NEGATIONS.contains(&words[at]);
@@ -72,19 +121,19 @@ fn in_sentence(words: &[&str], family: &Family) -> Option<String> {
         let from = at.saturating_sub(family.window);
         let to = (at + len + family.window).min(words.len());
         let outside = |k: &usize| *k < at || *k >= at + len;
-        let find = |entries: &str, not: Option<usize>| {
+        let find = |entries: &Entries, not: Option<usize>| {
             (from..to)
                 .filter(outside)
                 .filter(|k| Some(*k) != not)
                 .find(|&k| entry_at(words, k, entries).is_some())
         };
-        let Some(target) = find(family.targets, None) else {
+        let Some(target) = find(&family.targets, None) else {
             continue;
         };
         let qual = if family.quals.is_empty() {
             Some(target)
         } else {
-            find(family.quals, Some(target))
+            find(&family.quals, Some(target))
         };
         if let Some(qual) = qual {
             let first = at.min(target).min(qual);
@@ -95,9 +144,14 @@ fn in_sentence(words: &[&str], family: &Family) -> Option<String> {
     None
 }
 
-/// The first match of any family in `tokens`, as the words from the first to the last
-/// word matched.
-pub(crate) fn first_match(tokens: &[Tok], families: &[Family]) -> Option<String> {
+/// The first match of any family of any language in `tokens`, as the words from the first
+/// to the last word matched.
+pub(crate) fn any_match(tokens: &[Tok]) -> Option<String> {
+    first_match(tokens, all())
+}
+
+/// The first match of one of `families` in `tokens`.
+pub(crate) fn first_match(tokens: &[Tok], families: &[Parsed]) -> Option<String> {
     let mut sentences: Vec<Vec<&str>> = vec![Vec::new()];
     for t in tokens {
         match t {
@@ -142,7 +196,7 @@ mod tests {
     use crate::safety::pattern::tokens;
 
     fn english(text: &str) -> Option<String> {
-        first_match(&tokens(&text.to_lowercase()), ENGLISH)
+        first_match(&tokens(&text.to_lowercase()), &parse(ENGLISH))
     }
 
     #[test]

@@ -113,10 +113,7 @@ fn override_phrase(lower: &str) -> Option<String> {
     let tokens = pattern::tokens(lower);
     pattern::first_match(&tokens, phrases::OVERRIDES)
         .or_else(|| pattern::first_match(&tokens, phrases_more::MORE))
-        .or_else(|| families::first_match(&tokens, families::ENGLISH))
-        .or_else(|| families::first_match(&tokens, words_latin::OVERRIDES))
-        .or_else(|| families::first_match(&tokens, words_world::OVERRIDES))
-        .or_else(|| families::first_match(&tokens, words_roles::ROLES))
+        .or_else(|| families::any_match(&tokens))
         .or_else(|| cjk::cjk_match(lower))
         .or_else(|| requests::credential_request(lower))
         .or_else(|| requests::send_to_url(lower, &tokens))

@@ -111,10 +111,18 @@ fn one_edit(a: &[char], b: &[char]) -> bool {
 /// one of seven or more. Another ending (`ignored`, `forgot`) is not a typo. With `prefix`,
 /// only the start of `word` counts.
 pub(crate) fn typo_of(word: &str, target: &str, prefix: bool) -> bool {
-    let t: Vec<char> = target.chars().collect();
-    if t.len() < 5 {
+    // Cheap refusals first: this runs for every word against every alternative.
+    if target.len() < 5 || word.len() + 4 < target.len() || !prefix && word.len() > target.len() + 4 {
         return false;
     }
+    if word.chars().next() != target.chars().next() {
+        return false;
+    }
+    let (w_count, t_count) = (word.chars().count(), target.chars().count());
+    if t_count < 5 || w_count + 1 < t_count || !prefix && w_count > t_count + 1 {
+        return false;
+    }
+    let t: Vec<char> = target.chars().collect();
     let w: Vec<char> = word.chars().collect();
     let lengths: Vec<usize> = if prefix {
         (t.len().saturating_sub(1)..=t.len() + 1)

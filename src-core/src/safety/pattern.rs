@@ -86,13 +86,16 @@ pub(crate) enum Slot {
 use Slot::{Colon, Gap, Marks, Start, W};
 
 fn one_matches(word: &str, a: &str) -> bool {
-    if let Some(part) = a.strip_prefix('~') {
-        return word.contains(part);
+    // Byte tests: this runs for every word against every alternative of every pattern.
+    let bytes = a.as_bytes();
+    if bytes.first() == Some(&b'~') {
+        return word.contains(&a[1..]);
     }
-    match a.strip_suffix('*') {
-        Some(prefix) => word.starts_with(prefix) || normal::typo_of(word, prefix, true),
-        None => word == a || normal::typo_of(word, a, false),
+    if bytes.last() == Some(&b'*') {
+        let prefix = &a[..a.len() - 1];
+        return word.starts_with(prefix) || normal::typo_of(word, prefix, true);
     }
+    word == a || normal::typo_of(word, a, false)
 }
 
 /// Whether `word` is one of `alternatives`; after an elided article (`l'ia`, `un'ia`,
@@ -100,6 +103,9 @@ fn one_matches(word: &str, a: &str) -> bool {
 pub(crate) fn word_matches(word: &str, alternatives: &[&str]) -> bool {
     if alternatives.iter().any(|a| one_matches(word, a)) {
         return true;
+    }
+    if !word.as_bytes().contains(&b'\'') {
+        return false;
     }
     match word.rsplit_once('\'') {
         Some((head, tail)) if head.chars().count() <= 4 && !tail.is_empty() && tail != "t" && tail != "re" => {
