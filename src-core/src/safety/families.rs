@@ -87,6 +87,7 @@ fn all() -> &'static [Parsed] {
             super::words_latin::OVERRIDES,
             super::words_world::OVERRIDES,
             super::words_roles::ROLES,
+            super::words_void::VOID,
         ]
         .iter()
         .flat_map(|f| parse(f))
@@ -224,6 +225,7 @@ mod tests {
             super::super::words_latin::OVERRIDES,
             super::super::words_world::OVERRIDES,
             super::super::words_roles::ROLES,
+            super::super::words_void::VOID,
         ];
         for family in all.iter().flat_map(|f| f.iter()) {
             for list in [family.verbs, family.quals, family.targets] {

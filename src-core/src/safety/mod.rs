@@ -15,8 +15,8 @@
 //!   notes addressed to an AI reading the text, "don't tell the user", DAN and developer
 //!   modes (`phrases`, `phrases_more`, `families`); the same families in German, French,
 //!   Spanish, Italian, Portuguese, Dutch, Polish, Turkish (`words_latin`), Russian,
-//!   Ukrainian, Arabic, Hindi (`words_world`, `words_roles`), Chinese, Japanese and Korean
-//!   (`cjk`); requests to read or send credential files (`~/.ssh/id_rsa`, `.env`,
+//!   Ukrainian, Arabic, Hindi (`words_world`, `words_roles`, `words_void`), Chinese, Japanese
+//!   and Korean (`cjk`); requests to read or send credential files (`~/.ssh/id_rsa`, `.env`,
 //!   `/etc/passwd`, `~/.aws/credentials`, keychains) or to send the conversation or mail to a
 //!   URL or address (`requests`);
 //! - role labels where a turn would start or written as prose never is (`labels`);
@@ -50,6 +50,7 @@ mod phrases_more;
 mod requests;
 mod words_latin;
 mod words_roles;
+mod words_void;
 mod words_world;
 
 use crate::types::{HostileFinding, HostileReason};

@@ -263,6 +263,28 @@ pub(crate) const MORE: &[&[Slot]] = &[
             "leak",
         ]),
     ],
+    // "AI agents: …", "LLM crawlers: …"
+    &[
+        W(&["ai", "llm", "gpt", "chatgpt", "claude", "gemini", "copilot"]),
+        W(&[
+            "agent*",
+            "assistant*",
+            "model*",
+            "system*",
+            "bot*",
+            "crawler*",
+            "reader*",
+            "tool*",
+        ]),
+        Colon,
+    ],
+    // "ignore what you were told"
+    &[
+        W(&["ignore", "disregard", "forget", "discard"]),
+        W(&["what", "whatever", "anything"]),
+        Gap(3),
+        W(&["told", "said", "instructed", "given", "taught", "programmed", "asked"]),
+    ],
     // "New rule from the developer: …"
     &[
         W(NEW_WORDS),
