@@ -6,8 +6,6 @@ use super::pattern::{Tok, word_matches};
 
 /// Paths and names of files that hold credentials, lowercase.
 const CREDENTIAL_FILES: &[&str] = &[
-    "~/.ssh",
-    ".ssh/",
     "id_rsa",
     "id_ed25519",
     "id_ecdsa",
@@ -39,6 +37,8 @@ const CREDENTIAL_FILES: &[&str] = &[
 /// Names that also come up in ordinary work (`.env`, a keychain): asked for only with a verb
 /// of [`LEAK_ACTIONS`].
 const WEAK_CREDENTIAL_FILES: &[&str] = &[
+    "~/.ssh",
+    ".ssh/",
     ".env",
     "authorized_keys",
     "kubeconfig",
@@ -55,7 +55,7 @@ const WEAK_CREDENTIAL_FILES: &[&str] = &[
 ];
 
 /// Verbs that send a file's contents somewhere or put them into a reply.
-const LEAK_ACTIONS: &str = "include|attach|append|paste|embed|insert|dump|cat|reveal|exfiltrat*|leak|contents|content|\
+const LEAK_ACTIONS: &str = "include|attach|append|paste|embed|insert|dump|reveal|exfiltrat*|leak|contents|content|\
      inhalt|contenu|contenido|contenuto|conteudo|содержимое|inhoud|zawartosc|icerigini|~محتوى|~محتويات|सामग्री|内容|내용";
 
 /// Verbs that read, copy or send a file, in many languages (imperatives).

@@ -82,7 +82,8 @@ pub(crate) const ROLES: &[Family] = &[
         verbs: "vergiss alles|vergesst alles|oublie tout|oubliez tout|olvida todo|olvidate de todo|dimentica tutto|\
                 dimenticate tutto|esqueca tudo|esquece tudo|забудь все|забудьте все|vergeet alles|zapomnij wszystko|\
                 zapomnij o wszystkim|her seyi unut|hersey|انس كل|انسي كل|सब कुछ भूल|सब भूल",
-        quals: "",
+        // told to the reader, not said by the writer ("was ich gesagt habe")
+        quals: "dir|man|dich|euch|t'a|t'ont|qu'on|vous|te|ti|lhe|тебе|вам|тобой|jou|je|ci|sana|size|~لك|तुम्हें|आपको|तुमसे",
         targets: "gesagt|erzahlt|beigebracht|gelernt|dit|appris|dicho|dijeron|dije|ensenaron|detto|insegnato|dito|\
                   ensinaram|disseram|ensinado|говорили|сказали|учили|сказано|gezegd|geleerd|verteld|powiedziano|\
                   nauczono|mowiono|soylenen|soylendi|ogrendigin|ogretilen|~قيل|~تعلمت|बताया|सिखाया|कहा",
