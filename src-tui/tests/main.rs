@@ -28,3 +28,4 @@ mod state_cli;
 mod store_choice;
 mod store_files;
 mod tui_tmux;
+mod write_screens_cli;
