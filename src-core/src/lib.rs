@@ -24,11 +24,13 @@
 //! | [`provider`] | embedders and LLMs (OpenAI, Gemini, Ollama, the local model, the Hub) |
 //! | `search` | hybrid, vector and full-text search, and the recall block |
 //! | [`safety`] | hostile text: found at write time, fenced in prompts, neutralised in recall |
+//! | [`secrets`] | credentials: found and replaced by markers before any text is written |
 //! | [`review`] | diffs, the review view of a changeset, a core section's history |
 //! | `transfer` | export, import, HAEMA store folders |
 //! | `maintenance` | `doctor` and `reembed` |
 //! | [`config`] | settings and where they come from |
 //! | [`keys`] | API keys in the OS keyring |
+//! | [`limits`] | the size limits of what a store takes |
 //! | [`eval`] | the LoCoMo search eval and the LLM cost eval |
 
 #![warn(missing_docs)]
@@ -40,6 +42,7 @@ pub mod config;
 mod error;
 pub mod eval;
 pub mod keys;
+pub mod limits;
 mod maintenance;
 mod marked;
 mod memory;
@@ -49,6 +52,7 @@ pub mod provider;
 pub mod review;
 pub mod safety;
 mod search;
+pub mod secrets;
 mod store;
 mod text;
 mod transfer;

@@ -28,5 +28,7 @@ mod reembed;
 mod review_flow;
 mod scopes;
 mod scores;
+mod secrets;
 mod store_files;
 mod transfer;
+mod write_screens;

@@ -30,3 +30,4 @@ mod store_choice;
 mod store_files;
 mod surfaces_cli;
 mod tui_tmux;
+mod write_screens_cli;

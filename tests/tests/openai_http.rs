@@ -430,3 +430,48 @@ async fn core_relevant_over_http_decides_whether_the_core_step_runs() {
     memory.add("Ana lives in Busan.").await.unwrap();
     assert_eq!(chat_stages(&fake)[3..], ["reconstruct", "core_update"]);
 }
+
+/// The key of [`key_mask_settings`]: long enough for a 300-character excerpt to cut it.
+const LONG_KEY: &str = "sk-proj-Zq8Lm2Xv9Rt4Kp7Wn3Hb6Jd1Fs5Gc0YaQe8Uo2Ii4";
+
+fn key_mask_settings(server: &ScriptedServer) -> OpenAiSettings {
+    OpenAiSettings {
+        api_key: Some(LONG_KEY.into()),
+        retry: RetryPolicy {
+            max_retries: 0,
+            ..RetryPolicy::default()
+        },
+        ..settings(server, Duration::from_secs(5))
+    }
+}
+
+/// Whether `text` holds 8 or more consecutive characters of [`LONG_KEY`].
+fn holds_part_of_the_key(text: &str) -> Option<String> {
+    (0..=LONG_KEY.len() - 8)
+        .map(|i| &LONG_KEY[i..i + 8])
+        .find(|part| text.contains(part))
+        .map(str::to_owned)
+}
+
+#[tokio::test]
+async fn the_key_is_masked_before_an_excerpt_cuts_it_in_part_and_in_normal_answers() {
+    let server = ScriptedServer::start().await;
+    // The key where the 300-character excerpt cuts the provider's message.
+    let cut = format!("{}{LONG_KEY} and more", "x".repeat(280));
+    server.push(Reply::status(401, &json!({"error": {"message": cut}}).to_string()));
+    // The key echoed without its first characters.
+    let echoed = format!("Incorrect API key provided: ***{}.", &LONG_KEY[6..]);
+    server.push(Reply::status(401, &json!({"error": {"message": echoed}}).to_string()));
+    // The key inside a normal 200 answer, which is kept in the changeset.
+    let inside = json!({"contents": [format!("the header said {LONG_KEY}")]}).to_string();
+    server.push(Reply::json(&chat_completion(&inside)));
+    let llm = OpenAiLlm::new(key_mask_settings(&server)).unwrap();
+    for _ in 0..2 {
+        let err = ask(&llm).await.unwrap_err().to_string();
+        assert_eq!(holds_part_of_the_key(&err), None, "{err}");
+        assert!(err.contains("sk-…2Ii4"), "the masked key is shown instead: {err}");
+    }
+    let answer = ask(&llm).await.unwrap().to_string();
+    assert_eq!(holds_part_of_the_key(&answer), None, "{answer}");
+    assert!(answer.contains("the header said sk-…"), "{answer}");
+}

@@ -279,6 +279,17 @@ pub struct Settings {
     pub embedder: EmbedderSettings,
     /// The terminal UI.
     pub tui: TuiSettings,
+    /// The secret screen.
+    pub secrets: SecretSettings,
+}
+
+/// Secret screen settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SecretSettings {
+    /// What happens to a change whose text held a secret: `redact` (stored with markers)
+    /// or `hold` (stored with markers, and waits for review).
+    pub policy: crate::secrets::SecretPolicy,
 }
 
 impl Settings {

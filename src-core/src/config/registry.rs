@@ -148,6 +148,19 @@ pub static SETTINGS: &[SettingSpec] = &[
         ..BASE
     },
     SettingSpec {
+        name: "secrets.policy",
+        env: Some("HAEMA_SECRETS_POLICY"),
+        default: "redact",
+        allowed: crate::secrets::SecretPolicy::SPELLINGS,
+        help: "what happens to a change whose text holds a secret (an API key, a token, a password): redact stores it with a marker such as [secret: aws access key] in place of each secret; hold does the same and leaves the change for review. The secret itself is never stored",
+        set: Some(|s, v| {
+            s.secrets.policy = parse(v)?;
+            Ok(())
+        }),
+        show: Some(|s| shown(&s.secrets.policy)),
+        ..BASE
+    },
+    SettingSpec {
         name: "scope",
         default: "shared",
         allowed: super::StoreScope::SPELLINGS,

@@ -29,8 +29,9 @@ impl Memory {
     }
 
     /// Sets one key of `agent_id`'s state to any JSON value (at most 64 KB) and records the
-    /// change in its history. Returns the key as it is now. See the example on
-    /// [`Memory::get_agent_state`].
+    /// change in its history. A secret in a string of the value (an API key, a token, a
+    /// password) is replaced by a marker such as `[secret: github token]`. Returns the key as
+    /// it is now. See the example on [`Memory::get_agent_state`].
     ///
     ///
     /// ```
@@ -46,8 +47,10 @@ impl Memory {
     /// # Errors
     /// [`crate::Error::InvalidArgument`] for an empty agent id, an empty or over-long key or a
     /// value too large.
-    pub async fn set_agent_state(&self, agent_id: &str, key: &str, value: serde_json::Value) -> Result<AgentState> {
+    pub async fn set_agent_state(&self, agent_id: &str, key: &str, mut value: serde_json::Value) -> Result<AgentState> {
         let (agent, key) = (checked_agent(agent_id)?, checked_key(key)?);
+        // Secrets in the value are replaced by markers ([`crate::secrets`]).
+        crate::secrets::SecretTally::default().value(&mut value);
         let text = checked_value(&value)?;
         self.blocking(move |inner| {
             inner

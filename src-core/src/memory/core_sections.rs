@@ -158,7 +158,7 @@ impl Memory {
     }
 
     /// Replaces one section's text as a person's edit (allowed on locked sections: locks
-    /// only keep the LLM out). Returns the new core version id. See the example on
+    /// only keep the LLM out). Secrets in it are replaced by markers ([`crate::secrets`]). Returns the new core version id. See the example on
     /// [`Memory::core_sections`].
     ///
     /// ```
@@ -170,7 +170,7 @@ impl Memory {
     /// # Ok(()) }
     /// ```
     pub async fn set_core_section(&self, section: Section, text: &str) -> Result<CoreVersionId> {
-        let text = text.to_owned();
+        let (text, _) = crate::secrets::redact(text);
         self.blocking(move |inner| {
             let (id, content) = inner.store.write(|tx| {
                 let current = sync_external(tx, &inner.store)?;
@@ -222,7 +222,7 @@ impl Memory {
     }
 
     /// Replaces the whole core.md with `markdown` (which must have the four sections) as a
-    /// person's edit. Returns the new core version id.
+    /// person's edit; secrets in it are replaced by markers ([`crate::secrets`]). Returns the new core version id.
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -232,7 +232,8 @@ impl Memory {
     /// # Ok(()) }
     /// ```
     pub async fn replace_core(&self, markdown: &str) -> Result<CoreVersionId> {
-        let content = CoreSections::parse(markdown)?.render();
+        let (markdown, _) = crate::secrets::redact(markdown);
+        let content = CoreSections::parse(&markdown)?.render();
         self.blocking(move |inner| {
             let id = inner.store.write(|tx| {
                 sync_external(tx, &inner.store)?;

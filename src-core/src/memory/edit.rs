@@ -158,14 +158,28 @@ impl Memory {
         attributes: Option<MemoryAttributes>,
         asker: Asker,
     ) -> Result<AddOutcome> {
+        let mut secrets = crate::secrets::SecretTally::default();
         let content = match content {
             Some(text) if text.trim().is_empty() => {
                 return Err(Error::InvalidArgument(
                     "the new text is empty: to remove a memory, delete it".into(),
                 ));
             }
-            other => other.map(|t| t.trim().to_owned()),
+            Some(text) => {
+                crate::limits::check_memory_size(text.trim())?;
+                Some(text)
+            }
+            None => None,
         };
+        let content = content.map(|t| {
+            let mut text = t.trim().to_owned();
+            secrets.string(&mut text);
+            text
+        });
+        let attributes = attributes.map(|mut a| {
+            secrets.attributes(&mut a);
+            a
+        });
         let lookup = id.clone();
         let found = self
             .blocking(move |inner| inner.store.read(|r| r.memory_by_id(&lookup)))
@@ -210,6 +224,7 @@ impl Memory {
             } else {
                 Vec::new()
             },
+            secrets,
             ..Proposal::default()
         };
         proposal.screen();
@@ -218,6 +233,10 @@ impl Memory {
                 // A person decides at once, but what reads like an injection is still marked.
                 if !proposal.hostile.is_empty() {
                     let warning = crate::safety::person_warning(&proposal.hostile);
+                    proposal.warnings.push(warning);
+                }
+                if !proposal.secrets.is_empty() {
+                    let warning = self.settings().secrets.policy.warning(&proposal.secrets, false);
                     proposal.warnings.push(warning);
                 }
                 (true, DecidedBy::User)

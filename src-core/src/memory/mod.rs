@@ -29,6 +29,7 @@ pub use lineage::Lineage;
 pub use open::{CLIENT_EMBEDDER_PREFIX, LexicalReason, OpenOptions, OpenProgress};
 pub use vector_recall::VectorRecall;
 pub use watch::StoreWatch;
+pub(crate) use write::insert_pending_rows;
 
 use std::path::Path;
 use std::sync::Arc;

@@ -104,7 +104,12 @@ impl Memory {
     /// # Ok(()) }
     /// ```
     pub async fn approve_edited(&self, id: ChangesetId, memories: Vec<String>) -> Result<Changeset> {
-        let memories = normalize(memories);
+        let mut secrets = crate::secrets::SecretTally::default();
+        let mut memories = normalize(memories);
+        for (i, memory) in memories.iter().enumerate() {
+            crate::limits::check_memory_size_of(memory, &format!("edited memory {}", i + 1))?;
+        }
+        memories.iter_mut().for_each(|m| secrets.string(m));
         let changeset = self.changeset(id).await?;
         expect_status(&changeset, &[ChangesetStatus::Pending], ReviewAction::Edit)?;
         not_a_forget(&changeset, ReviewAction::Edit)?;
@@ -166,6 +171,9 @@ impl Memory {
                 tx.write_related_kept(id, &current.related)?;
                 let mut warnings = current.warnings.clone();
                 warnings.push("the proposed memories were edited by a person before approval".into());
+                if !secrets.is_empty() {
+                    warnings.push(crate::secrets::SecretPolicy::Redact.warning(&secrets, false));
+                }
                 tx.set_warnings(id, &warnings)?;
                 write::insert_pending_rows(tx, id, &current)
             })

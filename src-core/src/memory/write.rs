@@ -7,6 +7,7 @@ use super::{Inner, Memory, apply, core_sections};
 use crate::config::ReviewPolicy;
 use crate::pipeline::{self, AddInput, Proposal, related};
 use crate::provider::check_embeddings;
+use crate::secrets::{SecretPolicy, SecretTally};
 use crate::store;
 use crate::store::{MetaKey, Writer};
 use crate::types::{
@@ -100,13 +101,26 @@ impl Memory {
     /// ```
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when an attribute is out of range (nothing is stored), and
-    /// the errors of [`Memory::add`].
+    /// [`Error::InvalidArgument`] when an attribute is out of range, or a text (or an item)
+    /// is larger than [`crate::limits::MAX_MEMORY_BYTES`] (nothing is stored), and the
+    /// errors of [`Memory::add`].
     pub async fn add_with(&self, contents: impl Into<AddInput>, attributes: MemoryAttributes) -> Result<AddOutcome> {
+        // Secrets are replaced before the LLM or the store sees the text.
         let input = contents.into();
-        let attributes = self.scoped_attributes(attributes.checked()?)?;
+        match &input {
+            AddInput::Text(text) => crate::limits::check_memory_size(text.trim())?,
+            AddInput::Items(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    crate::limits::check_memory_size_of(item.trim(), &format!("item {}", i + 1))?;
+                }
+            }
+        }
+        let mut secrets = crate::secrets::SecretTally::default();
+        let input = input.redacted(&mut secrets);
+        let mut attributes = self.scoped_attributes(attributes.checked()?)?;
+        secrets.attributes(&mut attributes);
         for attempt in 1..=MAX_ATTEMPTS {
-            let Some(mut proposal) = self.propose(input.clone(), attributes.clone()).await? else {
+            let Some(mut proposal) = self.propose(input.clone(), attributes.clone(), secrets).await? else {
                 return Ok(AddOutcome {
                     changeset: None,
                     status: AddStatus::Noop,
@@ -132,16 +146,24 @@ impl Memory {
     }
 
     /// Whether the review policy lets `proposal` be committed without a person, with a
-    /// warning for each reason it waits: hostile text, or a pinned memory it would set
-    /// aside (which waits for a person under every policy).
+    /// warning for each reason it waits: hostile text, a secret under `secrets.policy =
+    /// hold`, or a pinned memory it would set aside (which waits for a person under every
+    /// policy).
     pub(crate) fn commits_without_review(&self, proposal: &mut Proposal) -> bool {
         let pinned = proposal.replaces_pinned();
+        let secret_policy = self.inner.settings.secrets.policy;
+        let held_for_secrets = secret_policy == SecretPolicy::Hold && !proposal.secrets.is_empty();
         let commit_now = pinned.is_empty()
+            && !held_for_secrets
             && match self.inner.settings.review {
                 ReviewPolicy::Auto => true,
                 ReviewPolicy::Review => false,
                 ReviewPolicy::Guarded => proposal.is_safe(),
             };
+        if !proposal.secrets.is_empty() {
+            let warning = secret_policy.warning(&proposal.secrets, !commit_now);
+            proposal.warnings.push(warning);
+        }
         if !proposal.hostile.is_empty() {
             let warning = crate::safety::warning(&proposal.hostile, !commit_now);
             proposal.warnings.push(warning);
@@ -157,7 +179,13 @@ impl Memory {
     }
 
     /// Runs the pipeline up to a proposal. `None` when there is nothing to add.
-    pub(crate) async fn propose(&self, input: AddInput, attributes: MemoryAttributes) -> Result<Option<Proposal>> {
+    /// `secrets`: those already replaced in `input` and `attributes`.
+    pub(crate) async fn propose(
+        &self,
+        input: AddInput,
+        attributes: MemoryAttributes,
+        secrets: SecretTally,
+    ) -> Result<Option<Proposal>> {
         let budget = std::time::Duration::from_secs(self.inner.settings.llm.add_deadline_secs);
         let llm = self
             .inner
@@ -166,6 +194,7 @@ impl Memory {
             .map(|llm| Arc::new(crate::provider::WithDeadline::new(llm, budget)) as Arc<dyn crate::provider::Llm>);
         let mut proposal = Proposal {
             attributes,
+            secrets,
             ..Proposal::default()
         };
         let split_short = self.inner.settings.llm.split_short_texts;
@@ -221,6 +250,7 @@ impl Memory {
             let locked: Vec<_> = locked.into_iter().collect();
             pipeline::update_core(llm.as_deref(), &core_text, &locked, &mut proposal).await;
         }
+        proposal.redact_secrets();
         proposal.screen();
         Ok(Some(proposal))
     }
@@ -303,6 +333,9 @@ impl Memory {
         decided_by: DecidedBy,
         last_attempt: bool,
     ) -> Result<Stored> {
+        // The last screen before the store: nothing of a secret is written, whatever built
+        // the proposal.
+        proposal.redact_secrets();
         let texts = proposal
             .proposed
             .iter()

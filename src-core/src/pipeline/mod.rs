@@ -2,6 +2,7 @@
 //! fallback that keeps related memories) → core update. It only *proposes*; the memory
 //! module decides by review policy and commits.
 
+mod input;
 pub(crate) mod prompts;
 pub(crate) mod related;
 pub(crate) mod short_fact;
@@ -16,42 +17,9 @@ use crate::types::core_md::CoreSections;
 use crate::types::{
     HostileFinding, LlmCall, LlmStage, MemoryAttributes, MemoryId, Outcome, ProposedItem, RelatedItem, Section,
 };
+pub use input::AddInput;
 use prompts::{MAX_CORE_CHARS, MAX_RECONSTRUCT_CHARS, MAX_SPLIT_CHARS};
 use stages::normalize;
-
-/// What `add()` was given.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AddInput {
-    /// One text: split into items by the LLM, unless it already is one short fact (one
-    /// short sentence with no sign of a list; see `short_fact`), which is taken as it is.
-    Text(String),
-    /// Items taken as they are.
-    Items(Vec<String>),
-}
-
-impl From<&str> for AddInput {
-    fn from(text: &str) -> Self {
-        Self::Text(text.to_owned())
-    }
-}
-
-impl From<String> for AddInput {
-    fn from(text: String) -> Self {
-        Self::Text(text)
-    }
-}
-
-impl From<Vec<String>> for AddInput {
-    fn from(items: Vec<String>) -> Self {
-        Self::Items(items)
-    }
-}
-
-impl From<&[&str]> for AddInput {
-    fn from(items: &[&str]) -> Self {
-        Self::Items(items.iter().map(|s| (*s).to_owned()).collect())
-    }
-}
 
 /// A changeset before it is stored.
 #[derive(Debug, Clone, Default)]
@@ -74,6 +42,8 @@ pub(crate) struct Proposal {
     pub attributes: MemoryAttributes,
     /// The related memories a person pinned.
     pub pinned: Vec<MemoryId>,
+    /// The secrets replaced by markers in what the add was given and what the LLM answered.
+    pub secrets: crate::secrets::SecretTally,
 }
 
 impl Proposal {
@@ -120,12 +90,34 @@ impl Proposal {
         }
     }
 
+    /// Replaces the secrets left in everything it would write (the LLM's answers, the new
+    /// core.md, the attributes) and counts them with those of the input.
+    pub(crate) fn redact_secrets(&mut self) {
+        let mut tally = std::mem::take(&mut self.secrets);
+        tally.proposal(self);
+        self.secrets = tally;
+    }
+
     /// Looks for hostile text in what was added (the raw text and its items) and in the new
     /// memories the LLM proposed; the findings are kept in [`Proposal::hostile`].
+    ///
+    /// The core.md the LLM proposes is screened the same way, line by line where it differs
+    /// from core.md before (what a person wrote there earlier is not the LLM's doing).
     pub(crate) fn screen(&mut self) {
         let added = self.raw_input.iter().chain(&self.inputs).map(String::as_str);
         let proposed = self.proposed.iter().filter(|p| !p.kept).map(|p| p.content.as_str());
-        self.hostile = crate::safety::screen(added.chain(proposed));
+        let before: std::collections::HashSet<&str> = self
+            .core_before
+            .as_deref()
+            .map(|c| c.lines().collect())
+            .unwrap_or_default();
+        let core_lines = self
+            .core_after
+            .as_deref()
+            .map(|after| after.lines().filter(|l| !before.contains(l)).collect::<Vec<_>>())
+            .unwrap_or_default();
+        let core_new = core_lines.join("\n");
+        self.hostile = crate::safety::screen(added.chain(proposed).chain(std::iter::once(core_new.as_str())));
     }
 }
 

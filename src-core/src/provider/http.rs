@@ -102,11 +102,21 @@ impl JsonClient {
     /// is masked here, the one place every message passes, so that it never reaches a
     /// changeset, an export, a log or a window.
     fn error(&self, kind: ProviderErrorKind, message: impl Into<String>) -> ProviderError {
-        let mut message = message.into();
-        if let Some(key) = self.api_key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
-            message = mask_key(&message, key);
-        }
+        let message = self.masked(&message.into());
         ProviderError::new(&self.provider_id, kind, message)
+    }
+
+    /// The key this client sends, if any.
+    fn key(&self) -> Option<&str> {
+        self.api_key.as_deref().map(str::trim).filter(|k| !k.is_empty())
+    }
+
+    /// `text` with any part of the key masked ([`mask_key`]).
+    fn masked(&self, text: &str) -> String {
+        match self.key() {
+            Some(key) => mask_key(text, key),
+            None => text.to_owned(),
+        }
     }
 
     /// POSTs `body` to `url` and returns the parsed JSON answer.
@@ -157,16 +167,24 @@ impl JsonClient {
             .await
             .map_err(|e| (self.transport_error(url, &e), None))?;
         if status.is_success() {
-            return serde_json::from_str(&text).map_err(|e| {
+            // A key the server echoes in a normal answer is masked too: answers are kept
+            // in changesets (`llm_calls`) and exported.
+            let mut answer: Value = serde_json::from_str(&text).map_err(|e| {
                 (
                     self.error(
                         ProviderErrorKind::BadAnswer,
-                        format!("answer from {url} is not JSON ({e}): {}", excerpt(&text)),
+                        format!("answer from {url} is not JSON ({e}): {}", excerpt(&self.masked(&text))),
                     ),
                     None,
                 )
-            });
+            })?;
+            if let Some(key) = self.key() {
+                mask_value(&mut answer, key);
+            }
+            return Ok(answer);
         }
+        // Masked before any excerpt can cut the key in two.
+        let text = self.masked(&text);
         let mut kind = classify(status);
         // Gemini answers a wrong key with 400 INVALID_ARGUMENT.
         if kind == ProviderErrorKind::BadRequest
@@ -234,12 +252,58 @@ fn provider_message(body: &str) -> String {
     }
 }
 
-/// `text` with every copy of `key` replaced by its masked form (`sk-…wxyz`).
-fn mask_key(text: &str, key: &str) -> String {
-    if text.contains(key) {
-        text.replace(key, &crate::config::mask(key))
-    } else {
-        text.to_owned()
+/// Shortest run of the key's characters that is masked.
+const MIN_KEY_RUN: usize = 8;
+
+/// `text` with every run of 8 or more consecutive characters of `key` (the whole key, or
+/// a part echoed without its first or last characters) replaced by the key's masked form
+/// (`sk-…wxyz`). A key shorter than 8 characters is masked only whole.
+pub(crate) fn mask_key(text: &str, key: &str) -> String {
+    let (t, k) = (text.as_bytes(), key.as_bytes());
+    let shortest = MIN_KEY_RUN.min(k.len());
+    if k.is_empty() || t.len() < shortest {
+        return text.to_owned();
+    }
+    let mask = crate::config::mask(key);
+    let mut out = String::with_capacity(text.len());
+    let (mut i, mut copied) = (0, 0);
+    while i < t.len() {
+        // The longest run of the key starting at `i`.
+        let run = (0..k.len())
+            .map(|j| t[i..].iter().zip(&k[j..]).take_while(|(a, b)| a == b).count())
+            .max()
+            .unwrap_or(0);
+        if run >= shortest && text.is_char_boundary(i) && text.is_char_boundary(i + run) {
+            out.push_str(&text[copied..i]);
+            out.push_str(&mask);
+            i += run;
+            copied = i;
+        } else {
+            i += 1;
+        }
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
+/// [`mask_key`] on every string of a JSON value, keys included.
+pub(crate) fn mask_value(value: &mut Value, key: &str) {
+    match value {
+        Value::String(text) => {
+            let masked = mask_key(text, key);
+            if masked != *text {
+                *text = masked;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| mask_value(v, key)),
+        Value::Object(map) => {
+            let entries = std::mem::take(map);
+            for (name, mut item) in entries {
+                mask_value(&mut item, key);
+                map.insert(mask_key(&name, key), item);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -265,6 +329,16 @@ mod tests {
         assert!(!masked.contains(key), "{masked}");
         assert!(masked.contains("sk-…1234"), "{masked}");
         assert_eq!(mask_key("nothing here", key), "nothing here");
+        // Echoed without its first characters, or only a middle part of 8 or more.
+        for part in [&key[3..], &key[5..20], &key[10..18]] {
+            let masked = mask_key(&format!("provided: {part}!"), key);
+            assert!(!masked.contains(part), "{part}: {masked}");
+        }
+        // Seven characters of it are not the key.
+        assert_eq!(mask_key("abcdefg", key), "abcdefg");
+        let mut answer = serde_json::json!({"echo": [format!("key={key}")], key: 1});
+        mask_value(&mut answer, key);
+        assert!(!answer.to_string().contains(&key[8..]), "{answer}");
     }
 
     #[test]

@@ -108,8 +108,8 @@ pub struct RecallItem {
     /// True when the memory was longer than [`Recall::max_chars`] and was cut; its text ends
     /// with a `[cut: …]` marker.
     pub truncated: bool,
-    /// Why the memory reads like a prompt injection (empty for ordinary text, and for core,
-    /// which a person reviews); such a memory is marked `[flagged: …]` in the block.
+    /// Why the memory (or core.md) reads like a prompt injection (empty for ordinary text);
+    /// such an item is marked `[flagged: …]` in the block.
     pub flags: Vec<HostileReason>,
 }
 
@@ -270,7 +270,11 @@ impl Memory {
             } else {
                 cut_to(&block, budget.saturating_sub(used + 4))
             };
-            let tokens = estimate_tokens(&content) + 4;
+            // core.md is a person's or the LLM's: text in it that reads like an injection
+            // is marked as a memory's is (the marker and the note are counted).
+            let flags = crate::safety::reasons(core_body);
+            let marked = flag_marker(&flags).map_or(0, |m| estimate_tokens(&m) + estimate_tokens(FLAGGED_NOTE));
+            let tokens = estimate_tokens(&content) + 4 + marked;
             used += tokens;
             items.push(RecallItem {
                 reason: RecallReason::Core,
@@ -280,12 +284,12 @@ impl Memory {
                 tokens,
                 sanitized,
                 truncated: false,
-                flags: Vec::new(),
+                flags,
             });
         }
         let max_chars = self.settings().recall.max_chars;
         let mut seen = std::collections::HashSet::new();
-        let mut noted = false;
+        let mut noted = items.iter().any(|i| !i.flags.is_empty());
         let mut add = |memory: &MemoryRecord,
                        reason: RecallReason,
                        score: Option<f64>,
@@ -346,6 +350,10 @@ impl Memory {
             text.push_str(&format!("<{tag}>\n"));
             for item in section {
                 if reason == RecallReason::Core {
+                    if let Some(marker) = flag_marker(&item.flags) {
+                        text.push_str(&marker);
+                        text.push('\n');
+                    }
                     text.push_str(&item.content);
                     text.push('\n');
                 } else {

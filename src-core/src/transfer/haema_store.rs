@@ -57,6 +57,12 @@ pub struct HaemaReport {
     pub only_in_chroma: usize,
     /// What happened to core.md.
     pub core: CoreImport,
+    /// Memories held for review (see [`crate::ItemsReport::held`]).
+    pub held: usize,
+    /// The pending changeset that holds them.
+    pub pending: Option<ChangesetId>,
+    /// The secrets replaced by markers, by kind.
+    pub secrets: crate::secrets::SecretTally,
     /// Things to know.
     pub warnings: Vec<String>,
 }
@@ -354,7 +360,10 @@ impl Memory {
             replaced_not_imported: found.replaced,
             only_in_chroma: found.only_in_chroma,
             core,
-            warnings,
+            held: report.held,
+            pending: report.pending,
+            secrets: report.secrets,
+            warnings: warnings.into_iter().chain(report.warnings).collect(),
         })
     }
 }

@@ -1,16 +1,13 @@
-//! Importing plain memories: JSONL (one memory per line, optional timestamp) and mem0's JSON
-//! export. Each memory is stored as it is, with its timestamp; texts already in the store are
-//! skipped, so importing a file twice adds nothing.
-
-use crate::store::MetaKey;
-use std::collections::HashSet;
+//! Reading plain memories: JSONL (one memory per line, optional timestamp) and mem0's JSON
+//! export (`import_items` stores them). Each memory is stored as it is, with its timestamp;
+//! texts already in the store are skipped, so importing a file twice adds nothing.
 
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::store;
-use crate::types::{Changeset, ChangesetId, MemoryAttributes, MemoryId, MemoryStatus, ProposedItem};
-use crate::{Error, Memory, Result};
+use crate::secrets::SecretTally;
+use crate::types::{ChangesetId, MemoryAttributes};
+use crate::{Error, Result};
 
 /// One memory to import.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -24,7 +21,7 @@ pub struct ImportItem {
 }
 
 /// What a plain import did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct ItemsReport {
     /// Memories added.
     pub added: usize,
@@ -32,6 +29,15 @@ pub struct ItemsReport {
     pub skipped: usize,
     /// The changeset that holds them, if any were added.
     pub changeset: Option<ChangesetId>,
+    /// Items held for review: their text reads like a prompt injection (under the
+    /// `guarded` and `review` policies), or held a secret under `secrets.policy = hold`.
+    pub held: usize,
+    /// The pending changeset that holds them, if any were held.
+    pub pending: Option<ChangesetId>,
+    /// The secrets replaced by markers, by kind (never the secrets).
+    pub secrets: SecretTally,
+    /// What the screens found and did.
+    pub warnings: Vec<String>,
 }
 
 /// Unix ms of an RFC 3339 / ISO 8601 time such as `2024-07-20T01:23:45.678-07:00`,
@@ -201,10 +207,15 @@ fn item_of(value: &Value) -> std::result::Result<Option<ImportItem>, String> {
 /// # Ok::<(), haema_core::Error>(())
 /// ```
 pub fn parse_items(text: &str) -> Result<Vec<ImportItem>> {
+    // A byte-order mark (as some editors on Windows write) is not part of the JSON.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let trimmed = text.trim_start();
     if trimmed.starts_with('[') || (trimmed.starts_with('{') && serde_json::from_str::<Value>(trimmed).is_ok()) {
-        let value: Value = serde_json::from_str(trimmed)
-            .map_err(|e| Error::InvalidArgument(format!("the file is not valid JSON: {e}")))?;
+        let value: Value = serde_json::from_str(trimmed).map_err(|e| {
+            Error::InvalidArgument(format!(
+                "the file starts with `[` but is not a valid JSON list ({e}): give a JSON list of memories, or JSONL with one memory per line"
+            ))
+        })?;
         let list = match &value {
             Value::Array(list) => Some(list),
             Value::Object(o) => o.get("results").or_else(|| o.get("memories")).and_then(Value::as_array),
@@ -215,147 +226,67 @@ pub fn parse_items(text: &str) -> Result<Vec<ImportItem>> {
                 .iter()
                 .enumerate()
                 .map(|(i, v)| match item_of(v) {
-                    Ok(Some(item)) => Ok(item),
+                    Ok(Some(item)) => checked_size(item, &format!("item {}", i + 1)),
                     Ok(None) => Err(Error::InvalidArgument(format!(
-                        "item {} has no `memory`, `content` or `text`",
+                        "item {} has no `memory`, `content` or `text`: each item must be a JSON string or an object with one of them",
                         i + 1
                     ))),
                     Err(why) => Err(Error::InvalidArgument(format!("item {}: {why}", i + 1))),
                 })
                 .collect();
         }
-        if value.is_object() && item_of(&value).ok().flatten().is_none() {
+        // One object: a file of one JSONL line, or a mem0 export without its list.
+        if value.is_object() && trimmed.lines().filter(|l| !l.trim().is_empty()).count() > 1 {
             return Err(Error::InvalidArgument(
-                "the JSON holds no `results` or `memories` list".into(),
+                "the file is one JSON object over several lines with no `results` or `memories` list: give a mem0 export, a JSON list, or JSONL with one memory per line".into(),
             ));
         }
     }
     let mut items = Vec::new();
     for (index, line) in text.lines().enumerate() {
+        let number = index + 1;
         if line.trim().is_empty() {
             continue;
         }
-        let value: Value = serde_json::from_str(line)
-            .map_err(|e| Error::InvalidArgument(format!("line {} is not JSON: {e}", index + 1)))?;
+        let value: Value = serde_json::from_str(line).map_err(|e| {
+            Error::InvalidArgument(format!(
+                "line {number} is not JSON ({e}): each line must be a JSON string or an object with `content`, `memory` or `text`"
+            ))
+        })?;
         match item_of(&value) {
-            Ok(Some(item)) => items.push(item),
-            Ok(None) => {
+            Ok(Some(item)) => items.push(checked_size(item, &format!("line {number}"))?),
+            Ok(None) if value.is_object() => {
                 return Err(Error::InvalidArgument(format!(
-                    "line {} has no `content`, `memory` or `text`",
-                    index + 1
+                    "line {number} has no `content`, `memory` or `text` (nor a `results` or `memories` list): each line must be a JSON string or an object with one of them"
                 )));
             }
-            Err(why) => return Err(Error::InvalidArgument(format!("line {}: {why}", index + 1))),
+            Ok(None) => {
+                return Err(Error::InvalidArgument(format!(
+                    "line {number} is {}, not a memory: each line must be a JSON string or an object with `content`, `memory` or `text`",
+                    kind_of(&value)
+                )));
+            }
+            Err(why) => return Err(Error::InvalidArgument(format!("line {number}: {why}"))),
         }
     }
     Ok(items)
 }
 
-impl Memory {
-    /// Adds the items as memories, as they are (no LLM), keeping their timestamps. Texts
-    /// already in the store, and repeats within the file, are skipped.
-    ///
-    /// ```
-    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
-    /// use haema_core::parse_items;
-    /// let items = parse_items(r#"[{"memory": "The user is vegetarian."}, {"memory": "The user lives in Lyon."}]"#)?;
-    /// let report = memory.import_items(items.clone(), "mem0-export.json").await?;
-    /// assert_eq!((report.added, report.skipped), (2, 0));
-    /// let again = memory.import_items(items, "mem0-export.json").await?;
-    /// assert_eq!((again.added, again.skipped), (0, 2)); // nothing is added twice
-    /// # Ok(()) }
-    /// ```
-    pub async fn import_items(&self, items: Vec<ImportItem>, source: &str) -> Result<ItemsReport> {
-        self.import_items_with_progress(items, source, |_, _| {}).await
-    }
+/// The item, unless its text is larger than one memory may be (`where`: "line 3").
+fn checked_size(item: ImportItem, place: &str) -> Result<ImportItem> {
+    crate::limits::check_memory_size_of(&item.content, &format!("the text of {place}"))?;
+    Ok(item)
+}
 
-    /// [`Memory::import_items`], calling `progress(embedded, to_embed)` as vectors are made.
-    pub async fn import_items_with_progress(
-        &self,
-        items: Vec<ImportItem>,
-        source: &str,
-        progress: impl FnMut(usize, usize) + Send,
-    ) -> Result<ItemsReport> {
-        let total = items.len();
-        let known: HashSet<String> = self
-            .blocking(|inner| {
-                inner.store.read(|conn| {
-                    Ok(conn
-                        .all_memories()?
-                        .into_iter()
-                        .filter(|m| m.status != MemoryStatus::Forgotten)
-                        .map(|m| m.content)
-                        .collect())
-                })
-            })
-            .await?;
-        let mut seen = HashSet::new();
-        let fresh: Vec<ImportItem> = items
-            .into_iter()
-            .filter(|i| !i.content.is_empty() && !known.contains(&i.content) && seen.insert(i.content.clone()))
-            .collect();
-        if fresh.is_empty() {
-            return Ok(ItemsReport {
-                added: 0,
-                skipped: total,
-                changeset: None,
-            });
-        }
-        let added = fresh.len();
-        let vectors = self
-            .document_vectors_with_progress(fresh.iter().map(|i| i.content.clone()).collect(), progress)
-            .await?;
-        let source = source.to_owned();
-        let id = self
-            .blocking(move |inner| {
-                inner.store.write(|tx| {
-                    let now = store::now_ms();
-                    let with_ids: Vec<(MemoryId, &ImportItem)> =
-                        fresh.iter().map(|i| (MemoryId::generate(), i)).collect();
-                    let proposed = with_ids
-                        .iter()
-                        .map(|(id, i)| ProposedItem {
-                            memory_id: Some(id.clone()),
-                            content: i.content.clone(),
-                            kept: false,
-                            attributes: i.attributes.clone(),
-                        })
-                        .collect();
-                    let inputs = fresh.iter().map(|i| i.content.clone()).collect();
-                    let changeset = Changeset::imported(source.clone(), inputs, proposed, now);
-                    let changeset_id = tx.insert_changeset(&changeset)?;
-                    let has_vectors = tx.has_vectors()?;
-                    for (memory_id, item) in &with_ids {
-                        let ts = match item.timestamp_ms {
-                            Some(ts) => ts,
-                            None => tx.next_timestamp()?,
-                        };
-                        let rowid = tx.insert_memory(
-                            memory_id,
-                            &item.content,
-                            MemoryStatus::Active,
-                            ts,
-                            changeset_id,
-                            &item.attributes,
-                        )?;
-                        match (has_vectors, vectors.get(&item.content)) {
-                            (true, Some(vector)) => tx.insert_vector(rowid, vector)?,
-                            // The embedder is missing for now: the next open with it catches up.
-                            (true, None) => tx.set_meta(MetaKey::VectorsBehind, "1")?,
-                            (false, _) => {}
-                        }
-                        tx.index_text(rowid, &item.content)?;
-                    }
-                    Ok(changeset_id)
-                })
-            })
-            .await?;
-        Ok(ItemsReport {
-            added,
-            skipped: total - added,
-            changeset: Some(id),
-        })
+/// `a number`, `a list`, … for an error.
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "true or false",
+        Value::Number(_) => "a number",
+        Value::String(_) => "text",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
     }
 }
 
@@ -416,6 +347,36 @@ mod tests {
             parse_items(r#"{"content": "x", "created_at": null, "timestamp": 1700000000}"#).unwrap()[0].timestamp_ms,
             Some(1_700_000_000_000),
             "a null time is no time: the next field is read"
+        );
+        // A byte-order mark, a file of one line, and errors that say where and what.
+        assert_eq!(
+            parse_items("\u{feff}{\"content\": \"with a BOM\"}\n").unwrap()[0].content,
+            "with a BOM"
+        );
+        assert_eq!(parse_items("\u{feff}[\"a\", \"b\"]").unwrap().len(), 2);
+        assert_eq!(
+            parse_items("{\"content\": \"one line\"}").unwrap()[0].content,
+            "one line"
+        );
+        assert_eq!(parse_items("\"just a string\"").unwrap()[0].content, "just a string");
+        for (bad, says) in [
+            (
+                r#"{"content": "x", "created_at": "soon"}"#,
+                "line 1: `created_at` is \"soon\", not a time",
+            ),
+            ("{\"content\": \"ok\"}\n42\n", "line 2 is a number, not a memory"),
+            ("{\"content\": \"ok\"}\n{\"content\": \n", "line 2 is not JSON"),
+            ("[\"a\", ", "not a valid JSON list"),
+            ("[1]", "item 1 has no `memory`, `content` or `text`"),
+        ] {
+            let error = parse_items(bad).unwrap_err().to_string();
+            assert!(error.contains(says), "{bad}: {error}");
+        }
+        let big = format!("\"small\"\n\"{}\"\n", "x".repeat(crate::limits::MAX_MEMORY_BYTES + 1));
+        let error = parse_items(&big).unwrap_err().to_string();
+        assert!(
+            error.contains("line 2") && error.contains("65,537 bytes") && error.contains("65,536"),
+            "{error}"
         );
         assert!(
             parse_items(r#"{"other": 1}"#)

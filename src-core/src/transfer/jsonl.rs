@@ -58,6 +58,8 @@ pub struct ImportReport {
     pub changesets: usize,
     /// Core versions added.
     pub core_versions: usize,
+    /// The secrets replaced by markers in what was restored, by kind (never the secrets).
+    pub secrets: crate::secrets::SecretTally,
 }
 
 fn line_error(number: usize, e: impl std::fmt::Display) -> Error {
@@ -74,6 +76,7 @@ fn line_error(number: usize, e: impl std::fmt::Display) -> Error {
 /// // The example on `Memory::export_jsonl` writes one that is.
 /// ```
 pub fn is_export(text: &str) -> bool {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
     matches!(serde_json::from_str::<Record>(first), Ok(Record::Header { .. }))
 }
@@ -132,10 +135,26 @@ impl Memory {
         let mut records = Vec::new();
         for (index, line) in input.lines().enumerate() {
             let line = line.map_err(|e| Error::io("read", "the import file", e))?;
+            let line = if index == 0 {
+                line.strip_prefix('\u{feff}').map(str::to_owned).unwrap_or(line)
+            } else {
+                line
+            };
             if line.trim().is_empty() {
                 continue;
             }
             records.push(serde_json::from_str::<Record>(&line).map_err(|e| line_error(index + 1, e))?);
+        }
+        // Secrets are replaced everywhere (memories, changesets, raw answers, core versions)
+        // before anything is written.
+        let mut secrets = crate::secrets::SecretTally::default();
+        for record in &mut records {
+            match record {
+                Record::Memory(m) => secrets.memory(m),
+                Record::Changeset(c) => secrets.changeset(c),
+                Record::CoreVersion(v) => secrets.string(&mut v.content),
+                Record::Header { .. } | Record::Lock { .. } => {}
+            }
         }
         match records.first() {
             Some(Record::Header { format, version: 1, .. }) if format == EXPORT_FORMAT => {}
@@ -190,6 +209,7 @@ impl Memory {
                     tx.delete_core_versions()?;
                     restore(tx, &records, &|m| vectors.get(&m.content).map(Vec::as_slice))
                 })?;
+                let report = ImportReport { secrets, ..report };
                 if let Some(content) = core {
                     crate::memory::finish_core_write(&inner.store, &content)?;
                 }

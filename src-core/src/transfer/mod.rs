@@ -3,6 +3,7 @@
 
 mod dispatch;
 mod haema_store;
+mod import_items;
 mod items;
 mod jsonl;
 mod migrate;

@@ -10,8 +10,8 @@ use crate::{Error, Result};
 pub const DEFAULT_AGENT: &str = "default";
 /// Longest key, in characters.
 const MAX_KEY_CHARS: usize = 256;
-/// Largest value, as JSON, in bytes.
-const MAX_VALUE_BYTES: usize = 64 * 1024;
+/// Largest value, as JSON, in bytes (listed in [`crate::limits`]).
+pub const MAX_STATE_VALUE_BYTES: usize = 64 * 1024;
 
 /// One key of an agent's state and its value now.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -73,11 +73,11 @@ pub(crate) fn checked_key(key: &str) -> Result<String> {
 /// The value as stored (JSON text), or why it is too large.
 pub(crate) fn checked_value(value: &serde_json::Value) -> Result<String> {
     let text = value.to_string();
-    if text.len() > MAX_VALUE_BYTES {
+    if text.len() > MAX_STATE_VALUE_BYTES {
         return Err(Error::InvalidArgument(format!(
             "the state value is {} bytes as JSON, more than {} KB: keep large things as memories or files",
             text.len(),
-            MAX_VALUE_BYTES / 1024
+            MAX_STATE_VALUE_BYTES / 1024
         )));
     }
     Ok(text)

@@ -19,7 +19,7 @@ mod search;
 mod time;
 
 pub use agent_state::{AgentState, AgentStateChange, DEFAULT_AGENT};
-pub(crate) use agent_state::{checked_agent, checked_key, checked_value};
+pub(crate) use agent_state::{MAX_STATE_VALUE_BYTES, checked_agent, checked_key, checked_value};
 pub use attributes::{MAX_METADATA_BYTES, MEMORY_TYPES, MemoryAttributes};
 pub use changeset::{
     AddOutcome, AddStatus, Changeset, ChangesetFilter, ChangesetKind, ChangesetStatus, ChangesetSummary, DecidedBy,

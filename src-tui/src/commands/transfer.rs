@@ -89,12 +89,18 @@ pub async fn import(memory: &Memory, args: ImportArgs) -> Result<()> {
             "Imported {} memories, {} changesets and {} core versions.\n",
             report.memories, report.changesets, report.core_versions
         ),
-        Imported::Items(report) => format!(
-            "Imported {} memories{}; {} skipped (already known or repeated).\n",
-            report.added,
-            as_changeset(report.changeset),
-            report.skipped
-        ),
+        Imported::Items(report) => {
+            let mut text = format!(
+                "Imported {} memories{}; {} skipped (already known or repeated).\n",
+                report.added,
+                as_changeset(report.changeset),
+                report.skipped
+            );
+            for w in &report.warnings {
+                text.push_str(&format!("note: {w}\n"));
+            }
+            text
+        }
         Imported::Haema(report) => haema_words(&report),
     })
 }

@@ -1,0 +1,58 @@
+//! The size limits of what a store takes, in one place.
+//!
+//! | limit | value | what it bounds |
+//! |---|---|---|
+//! | [`MAX_MEMORY_BYTES`] | 64 KiB | one text given to `add` (or one item), one memory's text in an edit, a review edit or an import |
+//! | [`MAX_METADATA_BYTES`] | 16 KiB | a memory's metadata, as JSON |
+//! | [`MAX_STATE_VALUE_BYTES`] | 64 KiB | one agent-state value, as JSON |
+//!
+//! ```
+//! use haema_core::limits::{MAX_MEMORY_BYTES, check_memory_size};
+//! assert!(check_memory_size("The user likes tea.").is_ok());
+//! let error = check_memory_size(&"x".repeat(MAX_MEMORY_BYTES + 1)).unwrap_err();
+//! assert!(error.to_string().contains("65,537 bytes"));
+//! ```
+
+use crate::{Error, Result};
+
+pub use crate::types::MAX_METADATA_BYTES;
+
+/// Largest text of one memory (and of one text given to `add`), in bytes of UTF-8.
+pub const MAX_MEMORY_BYTES: usize = 64 * 1024;
+
+/// Largest agent-state value, as JSON, in bytes.
+pub const MAX_STATE_VALUE_BYTES: usize = crate::types::MAX_STATE_VALUE_BYTES;
+
+/// `1,234,567`.
+pub(crate) fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Why `text` is too large for one memory, if it is: an error naming its size and the
+/// limit.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] when `text` is longer than [`MAX_MEMORY_BYTES`].
+pub fn check_memory_size(text: &str) -> Result<()> {
+    check_memory_size_of(text, "the text")
+}
+
+/// [`check_memory_size`] naming what the text is (`"item 3"`, `"line 7"`).
+pub(crate) fn check_memory_size_of(text: &str, what: &str) -> Result<()> {
+    if text.len() <= MAX_MEMORY_BYTES {
+        return Ok(());
+    }
+    Err(Error::InvalidArgument(format!(
+        "{what} is {} bytes, more than the limit of {} bytes (64 KiB) for one memory: split it into smaller memories (nothing was stored)",
+        grouped(text.len()),
+        grouped(MAX_MEMORY_BYTES)
+    )))
+}

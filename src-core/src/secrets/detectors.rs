@@ -1,0 +1,196 @@
+//! The well-known credential formats, each a pattern and the part of a match that is the
+//! secret (the whole match, or one group: a connection string keeps its user and host).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::SecretKind;
+
+/// One format: the pattern, and the group that holds the secret (0: the whole match).
+pub(super) struct Format {
+    pub kind: SecretKind,
+    pub pattern: Regex,
+    pub group: usize,
+}
+
+fn format(kind: SecretKind, pattern: &str, group: usize) -> Format {
+    Format {
+        kind,
+        // The patterns are constants, checked by the tests.
+        pattern: Regex::new(pattern).unwrap_or_else(|e| unreachable!("secret pattern {pattern}: {e}")),
+        group,
+    }
+}
+
+/// Every format, the most specific first: a span taken by one is not looked at again.
+pub(super) static FORMATS: LazyLock<Vec<Format>> = LazyLock::new(|| {
+    use SecretKind as K;
+    vec![
+        // A PEM private key, to its END line (or to the end of the text when it is cut).
+        format(
+            K::PrivateKey,
+            r"-----BEGIN[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----|\z)",
+            0,
+        ),
+        // A JSON-encoded service-account file names its key's id.
+        format(K::PrivateKey, r#""private_key_id"\s*:\s*"([0-9a-fA-F]{16,})""#, 1),
+        format(
+            K::AwsAccessKey,
+            r"\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b",
+            0,
+        ),
+        format(
+            K::AwsSecretKey,
+            r#"(?i)\baws_?(?:secret_?(?:access_?)?key|secret)\b["']?\s*[:=]\s*["']?([A-Za-z0-9/+]{40})\b"#,
+            1,
+        ),
+        format(K::GoogleApiKey, r"\bAIza[0-9A-Za-z_\-]{35}", 0),
+        format(
+            K::GithubToken,
+            r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})",
+            0,
+        ),
+        format(K::GitlabToken, r"\bgl(?:pat|dt|ptt|rt)-[A-Za-z0-9_\-]{20,}", 0),
+        format(
+            K::SlackWebhook,
+            r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/]{20,}",
+            0,
+        ),
+        format(K::SlackToken, r"\bxox[abposr]-[A-Za-z0-9-]{10,}", 0),
+        format(
+            K::DiscordWebhook,
+            r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{20,}",
+            0,
+        ),
+        format(
+            K::DiscordToken,
+            r"\b[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}\b",
+            0,
+        ),
+        format(K::TelegramToken, r"\b\d{8,10}:AA[A-Za-z0-9_\-]{32,33}\b", 0),
+        format(K::AnthropicKey, r"\bsk-ant-[A-Za-z0-9_\-]{20,}", 0),
+        format(K::StripeKey, r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}", 0),
+        format(
+            K::OpenaiKey,
+            r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,}",
+            0,
+        ),
+        format(
+            K::Jwt,
+            r"\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{10,}",
+            0,
+        ),
+        format(
+            K::AzureKey,
+            r"(?i)\b(?:AccountKey|SharedAccessKey|SharedAccessSignature)=([A-Za-z0-9+/=%]{20,})",
+            1,
+        ),
+        // A password in a URL: `scheme://user:PASSWORD@host` keeps user and host.
+        format(
+            K::Password,
+            r"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/?#@]*:([^\s@/]+)@[^\s@/]",
+            1,
+        ),
+        // `password=…`, `passwd: …`, `pwd=…`, also quoted, in JSON, YAML or prose.
+        format(
+            K::Password,
+            r#"(?i)\b(?:password|passwd|passphrase|pwd|db_pass)\b["']?\s*(?:[:=]|\bis\b)\s*["']?([^\s"',;]{3,})"#,
+            1,
+        ),
+        format(
+            K::ApiKey,
+            r#"(?i)\b(?:api[_\-]?key|apikey|access[_\-]?token|auth[_\-]?token|client[_\-]?secret|secret[_\-]?key|bearer)\b["']?\s*[:=]?\s*["']?([A-Za-z0-9_\-+/.=]{16,})"#,
+            1,
+        ),
+    ]
+});
+
+/// Words after `password is` / `password:` that are not a password but prose.
+pub(super) const NOT_A_PASSWORD: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "not",
+    "too",
+    "very",
+    "still",
+    "now",
+    "being",
+    "was",
+    "is",
+    "required",
+    "needed",
+    "wrong",
+    "incorrect",
+    "correct",
+    "invalid",
+    "expired",
+    "changed",
+    "reset",
+    "set",
+    "saved",
+    "stored",
+    "strong",
+    "weak",
+    "long",
+    "short",
+    "missing",
+    "empty",
+    "blank",
+    "unknown",
+    "secret",
+    "hidden",
+    "forgotten",
+    "same",
+    "different",
+    "in",
+    "on",
+    "at",
+    "for",
+    "from",
+    "with",
+    "my",
+    "your",
+    "his",
+    "her",
+    "their",
+    "our",
+    "its",
+    "this",
+    "that",
+    "manager",
+    "protected",
+    "none",
+    "null",
+    "redacted",
+    "hunter",
+    "<password>",
+    "your_password",
+    "xxx",
+    "***",
+    "[secret:",
+];
+
+/// Whether what a `password`/`api key` pattern caught is prose, a placeholder or already a
+/// marker rather than a value.
+pub(super) fn is_placeholder(kind: SecretKind, value: &str) -> bool {
+    let lower = value.to_lowercase();
+    let bare = lower.trim_matches(|c: char| !c.is_alphanumeric());
+    if lower.starts_with("[secret") || lower.starts_with('$') || lower.starts_with("${") || lower.starts_with('<') {
+        return true;
+    }
+    if bare.is_empty() || bare.chars().all(|c| c == 'x' || c == '*') {
+        return true;
+    }
+    match kind {
+        SecretKind::Password => NOT_A_PASSWORD.contains(&bare),
+        SecretKind::ApiKey => {
+            // An identifier, a sentence or a path is not a key: a key mixes letters and digits.
+            let digits = value.chars().filter(char::is_ascii_digit).count();
+            let letters = value.chars().filter(char::is_ascii_alphabetic).count();
+            digits == 0 || letters == 0
+        }
+        _ => false,
+    }
+}

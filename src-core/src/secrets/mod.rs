@@ -1,0 +1,204 @@
+//! Secrets are kept out of the store: every text that enters it (an add, an import, an
+//! edit, a core.md change, an agent's state, an LLM's answer) is screened first, and each
+//! credential found is replaced by a marker naming its kind, such as
+//! `[secret: aws access key]`, before anything is written or sent to the LLM.
+//!
+//! What is found ([`SecretKind`]):
+//!
+//! - cloud keys: AWS access key ids (`AKIA…`, `ASIA…`) and the secret key written beside
+//!   them, Google API keys (`AIza…`), Azure account and shared-access keys, service-account
+//!   private keys;
+//! - VCS and chat tokens: GitHub (`ghp_`, `gho_`, `ghs_`, `ghu_`, `ghr_`, `github_pat_`),
+//!   GitLab (`glpat-`), Slack (`xoxb-` and the like, webhooks), Discord (bot tokens,
+//!   webhooks), Telegram bot tokens;
+//! - API keys: OpenAI (`sk-`, `sk-proj-`), Anthropic (`sk-ant-`), Stripe (`sk_live_`,
+//!   `rk_live_`), and any value of an `api_key=`, `access_token:`, `client_secret=`, or
+//!   `Bearer` that mixes letters and digits;
+//! - JWTs (`eyJ….eyJ….signature`) and PEM private-key blocks (BEGIN to END);
+//! - passwords: `password=`, `passwd:`, `pwd=`, "my password is …", and the password of a
+//!   connection string (`postgres://user:PASSWORD@host`: the user and host are kept);
+//! - long random-looking tokens (see `entropy`): not hex digests, git SHAs, UUIDs, data
+//!   URLs, paths, words, numbers or dates.
+//!
+//! `secrets.policy` says what happens next ([`SecretPolicy`]): `redact` (the default)
+//! stores the text with its markers; `hold` stores it the same way but leaves the change
+//! for a person's review. Either way the original is never written.
+
+mod detectors;
+mod entropy;
+mod policy;
+pub(crate) mod redact;
+#[cfg(test)]
+mod tests;
+
+use std::ops::Range;
+
+pub use policy::SecretPolicy;
+pub use redact::SecretTally;
+
+closed_set! {
+    /// The kind of a secret found in a text: what its marker names.
+    pub enum SecretKind ("secret kind") {
+        /// `-----BEGIN … PRIVATE KEY-----` to its END line, or a service account's key id.
+        PrivateKey = "private key",
+        /// An AWS access key id (`AKIA…`, `ASIA…`).
+        AwsAccessKey = "aws access key",
+        /// An AWS secret access key, written as one.
+        AwsSecretKey = "aws secret key",
+        /// A Google API key (`AIza…`).
+        GoogleApiKey = "google api key",
+        /// A GitHub token (`ghp_`, `gho_`, `ghs_`, `ghu_`, `ghr_`, `github_pat_`).
+        GithubToken = "github token",
+        /// A GitLab token (`glpat-`).
+        GitlabToken = "gitlab token",
+        /// A Slack token (`xoxb-`, `xoxp-`, …).
+        SlackToken = "slack token",
+        /// A Slack webhook URL.
+        SlackWebhook = "slack webhook",
+        /// A Discord bot token.
+        DiscordToken = "discord token",
+        /// A Discord webhook URL.
+        DiscordWebhook = "discord webhook",
+        /// A Telegram bot token.
+        TelegramToken = "telegram token",
+        /// An Anthropic API key (`sk-ant-`).
+        AnthropicKey = "anthropic api key",
+        /// A Stripe key (`sk_live_`, `rk_live_`, …).
+        StripeKey = "stripe key",
+        /// An OpenAI-style API key (`sk-`, `sk-proj-`).
+        OpenaiKey = "openai api key",
+        /// A JSON Web Token.
+        Jwt = "jwt",
+        /// An Azure storage or shared-access key.
+        AzureKey = "azure key",
+        /// A password: assigned, said, or in a connection string.
+        Password = "password",
+        /// The value of an `api_key`, `access_token`, `client_secret` or `Bearer`.
+        ApiKey = "api key",
+        /// A long random-looking token of no known format.
+        HighEntropy = "high-entropy token",
+    }
+}
+
+impl SecretKind {
+    /// The marker that replaces a secret of this kind: `[secret: aws access key]`.
+    pub fn marker(self) -> String {
+        format!("[secret: {}]", self.as_str())
+    }
+}
+
+/// One secret in a text: its kind and where it is (a byte range).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SecretFinding {
+    /// What it is.
+    pub kind: SecretKind,
+    /// Where it is in the text, in bytes.
+    pub span: Range<usize>,
+}
+
+/// Every secret in `text`, in order; empty for ordinary text.
+///
+/// ```
+/// use haema_core::secrets::{self, SecretKind};
+/// let found = secrets::find("My AWS access key is AKIAIOSFODNN7EXAMPLE");
+/// assert_eq!(found[0].kind, SecretKind::AwsAccessKey);
+/// assert!(secrets::find("The user's commit is 3f786850e387550fdab836ed7e6dc881de23001b").is_empty());
+/// ```
+pub fn find(text: &str) -> Vec<SecretFinding> {
+    let mut found: Vec<SecretFinding> = Vec::new();
+    let overlaps = |found: &[SecretFinding], span: &Range<usize>| {
+        found.iter().any(|f| f.span.start < span.end && span.start < f.span.end)
+    };
+    for format in detectors::FORMATS.iter() {
+        for captures in format.pattern.captures_iter(text) {
+            let Some(m) = captures.get(format.group) else { continue };
+            let span = m.range();
+            if span.is_empty() || overlaps(&found, &span) || detectors::is_placeholder(format.kind, m.as_str()) {
+                continue;
+            }
+            found.push(SecretFinding {
+                kind: format.kind,
+                span,
+            });
+        }
+    }
+    // The secret key written near an access key id: 40 characters of base64.
+    if found.iter().any(|f| f.kind == SecretKind::AwsAccessKey) {
+        for span in aws_secret_candidates(text) {
+            if !overlaps(&found, &span) {
+                found.push(SecretFinding {
+                    kind: SecretKind::AwsSecretKey,
+                    span,
+                });
+            }
+        }
+    }
+    for span in entropy::random_tokens(text) {
+        if !overlaps(&found, &span) {
+            found.push(SecretFinding {
+                kind: SecretKind::HighEntropy,
+                span,
+            });
+        }
+    }
+    found.sort_by_key(|f| f.span.start);
+    found
+}
+
+/// Runs of exactly 40 base64 characters with a digit, an upper- and a lower-case letter.
+fn aws_secret_candidates(text: &str) -> Vec<Range<usize>> {
+    let is_b64 = |c: char| c.is_ascii_alphanumeric() || c == '/' || c == '+';
+    let mut spans = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
+        match (is_b64(c), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                let run = &text[s..i];
+                if run.len() == 40
+                    && run.chars().any(|c| c.is_ascii_digit())
+                    && run.chars().any(|c| c.is_ascii_uppercase())
+                    && run.chars().any(|c| c.is_ascii_lowercase())
+                {
+                    spans.push(s..i);
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    spans
+}
+
+/// `text` with each secret replaced by its kind's marker, and what was replaced.
+///
+/// ```
+/// use haema_core::secrets;
+/// let (clean, tally) = secrets::redact("db: postgres://ana:hunter2x@db.example:5432/app");
+/// assert_eq!(clean, "db: postgres://ana:[secret: password]@db.example:5432/app");
+/// assert_eq!(tally.to_string(), "1 password");
+/// ```
+pub fn redact(text: &str) -> (String, SecretTally) {
+    let mut tally = SecretTally::default();
+    let mut owned = text.to_owned();
+    tally.string(&mut owned);
+    (owned, tally)
+}
+
+/// `text` with its secrets replaced, and their kinds counted into `tally`.
+fn replace(text: &str, tally: &mut SecretTally) -> Option<String> {
+    let found = find(text);
+    if found.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for finding in found {
+        out.push_str(&text[at..finding.span.start]);
+        out.push_str(&finding.kind.marker());
+        at = finding.span.end;
+        tally.count(finding.kind);
+    }
+    out.push_str(&text[at..]);
+    Some(out)
+}

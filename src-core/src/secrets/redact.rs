@@ -1,0 +1,176 @@
+//! Redacting the texts of what is about to be written: strings, JSON values, attributes,
+//! proposals, changesets and memory records, counting what was replaced.
+
+use std::fmt;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{SecretKind, replace};
+use crate::pipeline::Proposal;
+use crate::types::{Changeset, MemoryAttributes, MemoryRecord};
+
+const KINDS: usize = SecretKind::ALL.len();
+
+/// How many secrets of each kind were replaced: the receipt (never the secrets).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SecretTally {
+    counts: [u32; KINDS],
+}
+
+impl SecretTally {
+    /// Counts one secret of `kind`.
+    pub(crate) fn count(&mut self, kind: SecretKind) {
+        if let Some(i) = SecretKind::ALL.iter().position(|k| *k == kind) {
+            self.counts[i] += 1;
+        }
+    }
+
+    /// True when nothing was replaced.
+    pub fn is_empty(&self) -> bool {
+        self.total() == 0
+    }
+
+    /// Secrets replaced, of every kind.
+    pub fn total(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// Each kind replaced, with its count.
+    pub fn kinds(&self) -> Vec<(SecretKind, u32)> {
+        SecretKind::ALL
+            .iter()
+            .zip(self.counts)
+            .filter(|(_, n)| *n > 0)
+            .map(|(k, n)| (*k, n))
+            .collect()
+    }
+
+    /// Adds what `other` counted.
+    pub fn merge(&mut self, other: &Self) {
+        for (mine, theirs) in self.counts.iter_mut().zip(other.counts) {
+            *mine += theirs;
+        }
+    }
+
+    /// Replaces the secrets of `text` in place.
+    pub(crate) fn string(&mut self, text: &mut String) {
+        if let Some(clean) = replace(text, self) {
+            *text = clean;
+        }
+    }
+
+    pub(crate) fn option(&mut self, text: &mut Option<String>) {
+        if let Some(text) = text {
+            self.string(text);
+        }
+    }
+
+    /// Replaces the secrets of every string in a JSON value, keys included.
+    pub(crate) fn value(&mut self, value: &mut Value) {
+        match value {
+            Value::String(text) => self.string(text),
+            Value::Array(items) => items.iter_mut().for_each(|v| self.value(v)),
+            Value::Object(map) => {
+                let entries = std::mem::take(map);
+                for (mut key, mut item) in entries {
+                    self.string(&mut key);
+                    self.value(&mut item);
+                    map.insert(key, item);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The free text of attributes: the source and the metadata. The ids (agent, session,
+    /// user) name who wrote and whom a memory is about: reads and scopes match them as
+    /// they are.
+    pub(crate) fn attributes(&mut self, attributes: &mut MemoryAttributes) {
+        self.option(&mut attributes.source);
+        for item in attributes.metadata.values_mut() {
+            self.value(item);
+        }
+    }
+
+    /// Everything a proposal writes: the text added and its items, the proposed memories
+    /// and their attributes, the new core.md, the LLM's raw answers and errors, the
+    /// warnings. What it was built on (the related memories, core.md before) is already
+    /// in the store and left as it is.
+    pub(crate) fn proposal(&mut self, proposal: &mut Proposal) {
+        self.option(&mut proposal.raw_input);
+        proposal.inputs.iter_mut().for_each(|t| self.string(t));
+        for item in &mut proposal.proposed {
+            if !item.kept {
+                self.string(&mut item.content);
+            }
+            self.attributes(&mut item.attributes);
+        }
+        self.option(&mut proposal.core_after);
+        for call in &mut proposal.llm_calls {
+            if let Some(answer) = &mut call.answer {
+                self.value(answer);
+            }
+            self.option(&mut call.error);
+        }
+        proposal.warnings.iter_mut().for_each(|t| self.string(t));
+        self.attributes(&mut proposal.attributes);
+    }
+
+    /// Everything of a changeset brought in from elsewhere (an export).
+    pub(crate) fn changeset(&mut self, changeset: &mut Changeset) {
+        self.option(&mut changeset.raw_input);
+        changeset.inputs.iter_mut().for_each(|t| self.string(t));
+        for item in &mut changeset.related {
+            self.string(&mut item.content);
+        }
+        for item in &mut changeset.proposed {
+            self.string(&mut item.content);
+            self.attributes(&mut item.attributes);
+        }
+        self.option(&mut changeset.core_before);
+        self.option(&mut changeset.core_after);
+        for call in &mut changeset.llm_calls {
+            if let Some(answer) = &mut call.answer {
+                self.value(answer);
+            }
+            self.option(&mut call.error);
+        }
+        changeset.warnings.iter_mut().for_each(|t| self.string(t));
+        self.attributes(&mut changeset.attributes);
+    }
+
+    /// A memory brought in from elsewhere (an export).
+    pub(crate) fn memory(&mut self, memory: &mut MemoryRecord) {
+        self.string(&mut memory.content);
+        self.attributes(&mut memory.attributes);
+    }
+}
+
+/// `1 aws access key, 2 github tokens`.
+impl fmt::Display for SecretTally {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = self
+            .kinds()
+            .into_iter()
+            .map(|(kind, n)| {
+                let plural = if n == 1 { "" } else { "s" };
+                format!("{n} {kind}{plural}")
+            })
+            .collect();
+        f.write_str(&parts.join(", "))
+    }
+}
+
+/// Serialised as `{"aws access key": 1, …}`.
+impl Serialize for SecretTally {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let kinds = self.kinds();
+        let mut map = serializer.serialize_map(Some(kinds.len()))?;
+        for (kind, n) in kinds {
+            map.serialize_entry(kind.as_str(), &n)?;
+        }
+        map.end()
+    }
+}

@@ -1,0 +1,229 @@
+//! The secret screen against one of each format, and against ordinary text.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use super::*;
+
+/// One example of each format, and the kind it must be found as.
+pub(crate) const SAMPLES: &[(&str, SecretKind)] = &[
+    ("My AWS access key is AKIAIOSFODNN7EXAMPLE", SecretKind::AwsAccessKey),
+    (
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        SecretKind::AwsSecretKey,
+    ),
+    (
+        "temporary key ASIAY34FZKBOKMUTVV7A for the build",
+        SecretKind::AwsAccessKey,
+    ),
+    (
+        "maps key AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe",
+        SecretKind::GoogleApiKey,
+    ),
+    (
+        "token ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+        SecretKind::GithubToken,
+    ),
+    (
+        "oauth gho_16C7e42F292c6912E7710c838347Ae178B4a",
+        SecretKind::GithubToken,
+    ),
+    ("app ghs_16C7e42F292c6912E7710c838347Ae178B4a", SecretKind::GithubToken),
+    ("user ghu_16C7e42F292c6912E7710c838347Ae178B4a", SecretKind::GithubToken),
+    (
+        "fine-grained github_pat_11ABCDEFG0abcdefghijkl_mnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456",
+        SecretKind::GithubToken,
+    ),
+    ("gitlab glpat-xYz12AbCdEfGhIjKlMnO", SecretKind::GitlabToken),
+    (
+        "slack bot xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+        SecretKind::SlackToken,
+    ),
+    (
+        "hook https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+        SecretKind::SlackWebhook,
+    ),
+    (
+        "discord MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB",
+        SecretKind::DiscordToken,
+    ),
+    (
+        "telegram 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1",
+        SecretKind::TelegramToken,
+    ),
+    (
+        "OPENAI_API_KEY=sk-abcdefghijklmnopqrstuvwxyz0123456789ABCDEF",
+        SecretKind::OpenaiKey,
+    ),
+    (
+        "project key sk-proj-AbCdEf0123456789_ghIJklMNopQRstUV-wxYZ",
+        SecretKind::OpenaiKey,
+    ),
+    (
+        "claude sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AA",
+        SecretKind::AnthropicKey,
+    ),
+    ("stripe sk_live_4eC39HqLyjWDarjtT1zdp7dc", SecretKind::StripeKey),
+    ("restricted rk_live_4eC39HqLyjWDarjtT1zdp7dc", SecretKind::StripeKey),
+    (
+        "jwt eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+        SecretKind::Jwt,
+    ),
+    (
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7bq1\nabcdEFGH\n-----END RSA PRIVATE KEY-----",
+        SecretKind::PrivateKey,
+    ),
+    (
+        r#"{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n"}"#,
+        SecretKind::PrivateKey,
+    ),
+    (
+        "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+        SecretKind::AzureKey,
+    ),
+    ("password=hunter2!", SecretKind::Password),
+    ("passwd: S3cr3tP@ss", SecretKind::Password),
+    ("pwd=letmein99", SecretKind::Password),
+    ("The user's wifi password is Tr0ub4dor&3", SecretKind::Password),
+    ("postgres://ana:s3cretpw@db.example.com:5432/app", SecretKind::Password),
+    ("mysql://root:rootpass123@localhost/db", SecretKind::Password),
+    (
+        "mongodb+srv://admin:Adm1nPass@cluster0.mongodb.net/test",
+        SecretKind::Password,
+    ),
+    ("redis://:redispass77@cache:6379/0", SecretKind::Password),
+    ("amqp://guest:guestpw1@rabbit:5672/", SecretKind::Password),
+    ("api_key: 9f8e7d6c5b4a39281706f5e4d3c2b1a0zz", SecretKind::ApiKey),
+    (
+        "Authorization: Bearer 8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f",
+        SecretKind::ApiKey,
+    ),
+    (
+        "unknown service key Zx9Qm2Lp7Rt4Vw8Ks3Hd6Jf1Nb5Gc0Ya",
+        SecretKind::HighEntropy,
+    ),
+];
+
+#[test]
+fn each_format_is_found_as_its_kind() {
+    for (text, kind) in SAMPLES {
+        let found = find(text);
+        assert!(
+            found.iter().any(|f| f.kind == *kind),
+            "{text}: expected {kind}, found {found:?}"
+        );
+    }
+}
+
+#[test]
+fn a_redacted_text_keeps_no_secret_and_says_what_it_was() {
+    let (clean, tally) =
+        redact("My AWS access key is AKIAIOSFODNN7EXAMPLE and my token ghp_16C7e42F292c6912E7710c838347Ae178B4a.");
+    assert_eq!(
+        clean,
+        "My AWS access key is [secret: aws access key] and my token [secret: github token]."
+    );
+    assert_eq!(tally.to_string(), "1 aws access key, 1 github token");
+    assert_eq!(serde_json::to_value(tally).unwrap()["github token"], 1);
+    // A marker is not found again.
+    assert!(find(&clean).is_empty());
+    let (url, _) = redact("mongodb+srv://admin:Adm1nPass@cluster0.mongodb.net/test");
+    assert_eq!(url, "mongodb+srv://admin:[secret: password]@cluster0.mongodb.net/test");
+    let (pem, _) = redact("key:\n-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBg\n-----END PRIVATE KEY-----\nafter");
+    assert_eq!(pem, "key:\n[secret: private key]\nafter");
+    let (aws, tally) = redact("id AKIAIOSFODNN7EXAMPLE secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY");
+    assert_eq!(aws, "id [secret: aws access key] secret [secret: aws secret key]");
+    assert_eq!(tally.total(), 2);
+}
+
+#[test]
+fn redacting_twice_changes_nothing() {
+    for (text, _) in SAMPLES {
+        let (once, tally) = redact(text);
+        assert!(!tally.is_empty() && once.contains("[secret: "), "{text} -> {once}");
+        let (twice, again) = redact(&once);
+        assert_eq!((twice.as_str(), again.total()), (once.as_str(), 0), "{text}");
+    }
+}
+
+/// Ordinary text that looks a little like a secret: none of it may be flagged.
+pub(crate) const BENIGN: &[&str] = &[
+    "The user prefers green tea and lives in Lyon.",
+    "commit 3f786850e387550fdab836ed7e6dc881de23001b fixed the build",
+    "short sha 3f78685 and tag v1.2.3-rc.1",
+    "sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    "md5 d41d8cd98f00b204e9800998ecf8427e",
+    "request id 123e4567-e89b-12d3-a456-426614174000",
+    "UUID 550E8400-E29B-41D4-A716-446655440000 in upper case",
+    "See https://github.com/rust-lang/rust/blob/master/library/core/src/lib.rs",
+    "The doc is at https://docs.google.com/document/d/1A2b3C4d5E6f7G8h9I0jK1lM2nO3pQ4rS5tU6vW7xY8z/edit",
+    "Video https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s",
+    "https://example.com/search?q=rust+async&page=2",
+    "postgres://db.example.com:5432/app has no password",
+    "Open /Users/AnaSmith/Documents/Projects2024/ReportFinal/summary.md",
+    "C:\\Users\\Ana\\AppData\\Local\\Temp\\build-output-2024-06-01.log",
+    "Call me at +1 (555) 123-4567 or +44 20 7946 0958",
+    "Meeting on 2024-06-01T09:30:00Z, then 01/07/2024 at 10:00",
+    "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+    "The password is required for the admin panel.",
+    "Reset your password: the link expires in an hour.",
+    "My password manager is Bitwarden.",
+    "The API key for the weather service is in the vault.",
+    "She uses a passphrase instead of a password.",
+    "The variable is named internationalizationConfigurationManager2024",
+    "CamelCaseIdentifiersLikeHttpRequestHandlerFactory are fine",
+    "Lorem ipsum dolor sit amet, consectetur adipiscing elit.",
+    "Flight LH1234 from FRA to SFO, booking ref ABC123, seat 42K.",
+    "IBAN DE89370400440532013000 for the rent",
+    "The Wi-Fi network is called Home-5G-Network-2024",
+    "Docker image ghcr.io/owner/app:sha-3f78685",
+    "npm package @types/node@20.11.5 and crate tokio-1.37.0",
+    "skip the sk-8 meeting, it is a ski trip",
+    "AKIA is the prefix of AWS key ids.",
+    "pwd prints the working directory",
+    "eyJ is how a JSON object starts in base64",
+    "Bitcoin address bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq was in the news",
+    "the slug my-first-blog-post-about-rust-and-webassembly-2024",
+    "snake_case_identifier_with_many_words_2024_version",
+    "ISBN 978-3-16-148410-0, DOI 10.1000/182",
+];
+
+#[test]
+fn benign_look_alikes_are_not_flagged() {
+    let flagged: Vec<(&str, Vec<SecretFinding>)> = BENIGN
+        .iter()
+        .map(|t| (*t, find(t)))
+        .filter(|(_, f)| !f.is_empty())
+        .collect();
+    assert!(flagged.is_empty(), "{flagged:#?}");
+}
+
+/// The README's false-positive figures: every turn of the LoCoMo dev split (and its image
+/// captions), when the data is beside the repository.
+#[test]
+fn locomo_turns_are_not_flagged() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/locomo-dev/turns.jsonl");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "the LoCoMo dev split is missing at {}",
+            path.display()
+        );
+        return;
+    };
+    let mut scanned = 0;
+    let mut flagged = Vec::new();
+    for line in text.lines() {
+        let turn: serde_json::Value = serde_json::from_str(line).unwrap();
+        for key in ["text", "image_caption"] {
+            if let Some(t) = turn[key].as_str() {
+                scanned += 1;
+                let found = find(t);
+                if !found.is_empty() {
+                    flagged.push((t.to_owned(), found));
+                }
+            }
+        }
+    }
+    eprintln!("LoCoMo dev: {scanned} texts scanned, {} flagged", flagged.len());
+    assert!(scanned > 2_700, "{scanned}");
+    assert!(flagged.is_empty(), "{flagged:#?}");
+}

@@ -1,0 +1,265 @@
+//! The secret screen on a real store: whatever path a secret comes in by (an add, an LLM's
+//! answer, an edit, core.md, agent state, an import), no file of the store folder holds
+//! its bytes afterwards, and the receipt says what was replaced.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use crate::common;
+
+use common::*;
+use haema_core::secrets::SecretPolicy;
+use haema_core::{AddStatus, Memory, ReviewPolicy, Section, Settings};
+use serde_json::json;
+
+/// A text of each format, and its secret (the bytes that must not reach the disk).
+const SECRETS: &[(&str, &str)] = &[
+    ("My AWS access key is AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE"),
+    (
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    ),
+    (
+        "Maps key AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe",
+        "AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe",
+    ),
+    (
+        "GitHub token ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+        "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+    ),
+    (
+        "fine-grained github_pat_11ABCDEFG0abcdefghijkl_mnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456",
+        "github_pat_11ABCDEFG0abcdefghijkl",
+    ),
+    ("GitLab glpat-xYz12AbCdEfGhIjKlMnO", "glpat-xYz12AbCdEfGhIjKlMnO"),
+    (
+        "Slack bot xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+        "xoxb-123456789012-1234567890123",
+    ),
+    (
+        "Slack hook https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+        "T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+    ),
+    (
+        "Discord bot MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB",
+        "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe",
+    ),
+    (
+        "Telegram bot 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1",
+        "AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1",
+    ),
+    (
+        "OpenAI key sk-proj-AbCdEf0123456789_ghIJklMNopQRstUV-wxYZ",
+        "AbCdEf0123456789_ghIJklMNopQRstUV",
+    ),
+    (
+        "Anthropic key sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AA",
+        "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+    ),
+    ("Stripe sk_live_4eC39HqLyjWDarjtT1zdp7dc", "4eC39HqLyjWDarjtT1zdp7dc"),
+    (
+        "JWT eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+        "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    ),
+    (
+        "Key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU\n-----END OPENSSH PRIVATE KEY-----",
+        "b3BlbnNzaC1rZXktdjEAAAAABG5vbmU",
+    ),
+    ("The database password=Hunter2Secret!", "Hunter2Secret"),
+    (
+        "Prod DB postgres://ana:s3cretPw77@db.example.com:5432/app",
+        "s3cretPw77",
+    ),
+    ("Cache redis://:r3disPass99@cache:6379/0", "r3disPass99"),
+    (
+        "Unknown service key Zx9Qm2Lp7Rt4Vw8Ks3Hd6Jf1Nb5Gc0Ya",
+        "Zx9Qm2Lp7Rt4Vw8Ks3Hd6Jf1Nb5Gc0Ya",
+    ),
+];
+
+/// Secrets only an LLM's answer, an edit, core.md, agent state or an import brings.
+const LLM_ECHO: &str = "ghp_LLMechoedTOKEN0123456789abcdefghijkl";
+const CORE_SECRET: &str = "glpat-C0reSectionT0ken12345";
+const EDIT_SECRET: &str = "sk_live_Ed1tedMemoryKey9876543";
+const STATE_SECRET: &str = "AKIAJSTATEVALUE12345";
+const IMPORT_SECRET: &str = "xoxp-1111111111-2222222222-ImportedSlack";
+const LLM_CORE: &str = "AIzaSyLLMcoreUpdate_0123456789abcdefghij";
+
+/// Every file under `dir` that holds one of `needles`, with the needle.
+fn files_holding(dir: &std::path::Path, needles: &[&str]) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(path) = stack.pop() {
+        if path.is_dir() {
+            for entry in std::fs::read_dir(&path).unwrap() {
+                stack.push(entry.unwrap().path());
+            }
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        for needle in needles {
+            if bytes.windows(needle.len()).any(|w| w == needle.as_bytes()) {
+                found.push((path.display().to_string(), (*needle).to_owned()));
+            }
+        }
+    }
+    found
+}
+
+#[tokio::test]
+async fn no_file_of_the_store_holds_a_secret_whatever_path_it_came_by() {
+    let f = folder_fixture(ReviewPolicy::Auto).await;
+    // One text through the LLM pipeline (split, reconstruct, core update), which echoes a
+    // token of its own into a memory and one into core.md.
+    f.llm.push(
+        "reconstruct",
+        json!({"memories": ["My AWS access key is AKIAIOSFODNN7EXAMPLE", format!("Echoed {LLM_ECHO}")], "coverage": "complete"}),
+    );
+    f.llm.push(
+        "core_update",
+        json!({"should_update": true, "core_markdown": format!("# SOUL\n\n# TOOLS\n- maps key {LLM_CORE}\n\n# RULE\n\n# USER\n")}),
+    );
+    let first = f
+        .memory
+        .add("My AWS access key is AKIAIOSFODNN7EXAMPLE and I like tea.")
+        .await
+        .unwrap();
+    assert!(
+        first
+            .warnings
+            .iter()
+            .any(|w| w.contains("secrets were replaced") && w.contains("aws access key")),
+        "the receipt says what was replaced: {:?}",
+        first.warnings
+    );
+    assert!(first.warnings.iter().all(|w| !w.contains("AKIAIOSFODNN7EXAMPLE")));
+    let stored = f.memory.memory(&first.memory_ids[0]).await.unwrap();
+    assert!(
+        stored.content.contains("[secret: aws access key]"),
+        "{}",
+        stored.content
+    );
+    // Each format as an item of its own.
+    let texts: Vec<String> = SECRETS.iter().map(|(t, _)| (*t).to_owned()).collect();
+    let outcome = f.memory.add(texts).await.unwrap();
+    assert_eq!(outcome.status, AddStatus::Committed, "{outcome:?}");
+    // A person's edit, core.md, an agent's state, an import.
+    let id = outcome.memory_ids[0].clone();
+    f.memory
+        .update_memory(&id, &format!("New key {EDIT_SECRET}"))
+        .await
+        .unwrap();
+    f.memory
+        .set_core_section(Section::Rule, &format!("- deploy with {CORE_SECRET}"))
+        .await
+        .unwrap();
+    f.memory
+        .set_agent_state("planner", "creds", json!({"aws": STATE_SECRET, "list": [STATE_SECRET]}))
+        .await
+        .unwrap();
+    let jsonl = format!(
+        "{{\"content\": \"Slack user token {IMPORT_SECRET}\", \"metadata\": {{\"k\": \"{IMPORT_SECRET}\"}}}}\n"
+    );
+    let imported = f.memory.import_text("notes.jsonl", &jsonl, |_, _| {}).await.unwrap();
+    assert_eq!(imported.summary().added, 1);
+
+    let mut needles: Vec<&str> = SECRETS.iter().map(|(_, s)| *s).collect();
+    needles.extend([
+        LLM_ECHO,
+        CORE_SECRET,
+        EDIT_SECRET,
+        STATE_SECRET,
+        IMPORT_SECRET,
+        LLM_CORE,
+    ]);
+    // While the store is open (its -wal holds the newest pages), and after it is closed.
+    assert_eq!(files_holding(f.dir.path(), &needles), Vec::<(String, String)>::new());
+    let core = f.memory.get_core().await.unwrap();
+    assert!(
+        core.contains("[secret: gitlab token]") && core.contains("[secret: google api key]"),
+        "{core}"
+    );
+    drop(f.memory);
+    assert_eq!(files_holding(f.dir.path(), &needles), Vec::<(String, String)>::new());
+}
+
+#[tokio::test]
+async fn every_write_path_redacts_on_both_backends() {
+    let f = fixture(ReviewPolicy::Auto).await;
+    let outcome = f
+        .memory
+        .add(items(&["token ghp_16C7e42F292c6912E7710c838347Ae178B4a"]))
+        .await
+        .unwrap();
+    let memory = f.memory.memory(&outcome.memory_ids[0]).await.unwrap();
+    assert_eq!(memory.content, "token [secret: github token]");
+    let changeset = f.memory.changeset(outcome.changeset.unwrap()).await.unwrap();
+    let whole = serde_json::to_string(&changeset).unwrap();
+    assert!(!whole.contains("ghp_16C7"), "{whole}");
+    let state = f
+        .memory
+        .set_agent_state("a", "k", json!("pwd=Sup3rSecret"))
+        .await
+        .unwrap();
+    assert_eq!(state.value, json!("pwd=[secret: password]"));
+    let edited = f
+        .memory
+        .update_memory(&outcome.memory_ids[0], "key AKIAIOSFODNN7EXAMPLE")
+        .await
+        .unwrap();
+    assert!(
+        edited.warnings.iter().any(|w| w.contains("1 aws access key")),
+        "{edited:?}"
+    );
+    let now = f.memory.memory(&edited.memory_ids[0]).await.unwrap();
+    assert_eq!(now.content, "key [secret: aws access key]");
+}
+
+#[tokio::test]
+async fn the_hold_policy_sends_a_secret_to_review_with_the_secret_masked() {
+    let dir = store_dir();
+    let settings = Settings {
+        secrets: haema_core::config::SecretSettings {
+            policy: SecretPolicy::Hold,
+        },
+        ..settings(ReviewPolicy::Auto)
+    };
+    let memory = Memory::open_with(dir.path(), settings, None, None).await.unwrap();
+    let plain = memory.add(items(&["The user likes tea."])).await.unwrap();
+    assert_eq!(plain.status, AddStatus::Committed, "no secret, no review");
+    let outcome = memory
+        .add(items(&["The deploy key is AKIAIOSFODNN7EXAMPLE"]))
+        .await
+        .unwrap();
+    assert_eq!(outcome.status, AddStatus::Pending);
+    assert!(
+        outcome.warnings.iter().any(|w| w.contains("secrets.policy = hold")),
+        "{:?}",
+        outcome.warnings
+    );
+    let changeset = memory.changeset(outcome.changeset.unwrap()).await.unwrap();
+    assert_eq!(
+        changeset.proposed[0].content,
+        "The deploy key is [secret: aws access key]"
+    );
+    memory.approve(changeset.id).await.unwrap();
+    assert!(
+        memory
+            .get_latest(1, 10)
+            .await
+            .unwrap()
+            .contains(&"The deploy key is [secret: aws access key]".to_owned())
+    );
+    // An import under `hold`: the item with a secret waits, the rest is committed.
+    let imported = memory
+        .import_items(
+            haema_core::parse_items(
+                "\"Ana lives in Lyon.\"\n\"Ana's token ghp_16C7e42F292c6912E7710c838347Ae178B4a\"\n",
+            )
+            .unwrap(),
+            "notes.jsonl",
+        )
+        .await
+        .unwrap();
+    assert_eq!((imported.added, imported.held), (1, 1), "{imported:?}");
+    let held = memory.changeset(imported.pending.unwrap()).await.unwrap();
+    assert_eq!(held.proposed[0].content, "Ana's token [secret: github token]");
+}
