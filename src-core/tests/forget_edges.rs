@@ -218,3 +218,46 @@ async fn the_plan_names_the_agent_state_keys_that_go_whole_before_anything_goes(
     );
     assert!(f.memory.list_agent_state("lisbon-guide").await.unwrap().is_empty());
 }
+
+#[tokio::test]
+async fn forgetting_a_memory_by_id_never_searches_for_short_text_or_removes_names() {
+    let f = fixture_without_llm(ReviewPolicy::Auto).await;
+    f.memory.add(items(&["```", "default", "user"])).await.unwrap();
+    f.memory
+        .set_core_section(Section::Tools, "```bash\n# install deps\nmake\n```")
+        .await
+        .unwrap();
+    f.memory
+        .set_agent_state("default", "user_name", json!("Ana"))
+        .await
+        .unwrap();
+    let ids: Vec<_> = f
+        .memory
+        .get_latest_records(1, 10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|m| m.id)
+        .collect();
+    let plan = f
+        .memory
+        .forget_plan(ForgetRequest {
+            memory_ids: ids.clone(),
+            mentioning: None,
+        })
+        .await
+        .unwrap();
+    assert!(plan.agent_state_removed.is_empty(), "{:?}", plan.agent_state_removed);
+    f.memory
+        .request_forget(ForgetRequest {
+            memory_ids: ids,
+            mentioning: None,
+        })
+        .await
+        .unwrap();
+    assert!(latest(&f.memory).await.is_empty());
+    let core = f.memory.get_core().await.unwrap();
+    let sections = CoreSections::parse(&core).unwrap_or_else(|e| panic!("{e}: {core}"));
+    assert_eq!(sections.get(Section::Tools), "```bash\n# install deps\nmake\n```");
+    assert_eq!(f.memory.list_agent_state("default").await.unwrap().len(), 1);
+}

@@ -974,8 +974,8 @@ export type RecallItem = {
 	 */
 	truncated: boolean,
 	/**
-	 *  Why the memory reads like a prompt injection (empty for ordinary text, and for core,
-	 *  which a person reviews); such a memory is marked `[flagged: …]` in the block.
+	 *  Why the memory (or core.md) reads like a prompt injection (empty for ordinary text);
+	 *  such an item is marked `[flagged: …]` in the block.
 	 */
 	flags: HostileReason[],
 };

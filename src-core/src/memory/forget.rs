@@ -244,11 +244,12 @@ fn check(request: &ForgetRequest) -> Result<()> {
 }
 
 /// The agent state entries a forget removes whole, because their agent id or key holds the
-/// text (a name is never half blanked): each once, in the order they were first written.
+/// phrase asked for (a name is never half blanked): each once, in the order they were first
+/// written.
 fn removed_state(r: &dyn Reader, needles: &Needles) -> Result<Vec<AgentStateKey>> {
     let mut removed: Vec<AgentStateKey> = Vec::new();
     for (agent_id, key, _, _) in r.agent_state_log()? {
-        if (needles.found_in(&agent_id) || needles.found_in(&key))
+        if (needles.names(&agent_id) || needles.names(&key))
             && !removed.iter().any(|e| e.agent_id == agent_id && e.key == key)
         {
             removed.push(AgentStateKey { agent_id, key });
@@ -382,7 +383,7 @@ fn forget_in(
     }
     // Agent state is no memory, but a text to forget may have been copied into it.
     let agent_state = if shared {
-        w.redact_agent_state(&|name| scope.needles.found_in(name), &|value| {
+        w.redact_agent_state(&|name| scope.needles.names(name), &|value| {
             scope.needles.redact_state_value(value)
         })?
     } else {

@@ -167,11 +167,27 @@ pub(crate) fn exfiltration_link(lower: &str) -> Option<String> {
         }
     }
     // [text](https://host/path?d=…): a query that can carry data out
+    const MAX_TARGET_CHARS: usize = 2048;
     let mut from = 0;
     while let Some(at) = lower[from..].find("](").map(|i| i + from) {
         from = at + 2;
         let target = &lower[at + 2..];
-        let target = &target[..target.find([')', ' ', '\n']).unwrap_or(target.len())];
+        // Only so far for the end of the target: no URL is longer, and a text of many `](`
+        // without one would be read to its end from each (quadratic).
+        let end = target
+            .char_indices()
+            .take(MAX_TARGET_CHARS)
+            .find(|(_, c)| matches!(c, ')' | ' ' | '\n'))
+            .map_or_else(
+                || {
+                    target
+                        .char_indices()
+                        .nth(MAX_TARGET_CHARS)
+                        .map_or(target.len(), |(i, _)| i)
+                },
+                |(i, _)| i,
+            );
+        let target = &target[..end];
         if is_remote(target) && carries_data(target) {
             return Some(format!("link with a query to {}", host(target)));
         }
@@ -181,9 +197,11 @@ pub(crate) fn exfiltration_link(lower: &str) -> Option<String> {
     for scheme in ["https://", "http://"] {
         let mut from = 0;
         while let Some(at) = lower[from..].find(scheme).map(|i| i + from) {
-            from = at + scheme.len();
             let url = &lower[at..];
             let url = &url[..url.find(char::is_whitespace).unwrap_or(url.len())];
+            // The next URL starts after this one (read once, not again from each `https://`
+            // inside it).
+            from = at + url.len().max(scheme.len());
             let fill_in = url.contains(['{', '}', '$', '['])
                 || ["%7b", "%24", "%5b", "%3c", "=<"].iter().any(|m| url.contains(m));
             if fill_in {
@@ -211,9 +229,20 @@ pub(crate) fn defuse_links(text: &str) -> (String, bool) {
             break;
         };
         let label = &rest[at + 1..close];
+        if let Some(inner) = label.rfind('[') {
+            // The link's label starts at the last `[` before its `](`: go there at once (one
+            // `[` at a time, a text of many would be read again from each).
+            let mut cut = at + 1 + inner;
+            if rest[..cut].ends_with('!') {
+                cut -= 1; // an image's `!` stays with its label
+            }
+            out.push_str(&rest[..cut]);
+            rest = &rest[cut..];
+            continue;
+        }
         let target = &rest[close + 2..end];
         let tracking = target.contains('?') && target.contains('=') || script_url(target);
-        if label.contains(['[', '\n']) || !is_remote(target) || !(image || tracking) {
+        if label.contains('\n') || !is_remote(target) || !(image || tracking) {
             out.push_str(&rest[..=at]);
             rest = &rest[at + 1..];
             continue;
@@ -270,6 +299,19 @@ fn defuse_img_tags(text: &str) -> (String, bool) {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn nested_labels_and_long_texts_without_ends_are_read_once() {
+        let (out, changed) = defuse_links("[a ![b](https://x.example/y.png) c");
+        assert!(changed && out == "[a [image: b, link withheld] c", "{out}");
+        // A memory of the largest size made of link openings alone (each used to be read
+        // from to the end of the text: 10⁹ steps).
+        for crafted in ["](".repeat(32_768), "[".repeat(65_536), "https://".repeat(8_192)] {
+            let (out, _) = defuse_links(&crafted);
+            assert_eq!(out.len(), crafted.len());
+            let _ = crate::safety::detect(&crafted);
+        }
+    }
     use super::*;
 
     #[test]

@@ -92,10 +92,11 @@ pub(super) static FORMATS: LazyLock<Vec<Format>> = LazyLock::new(|| {
             r"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/?#@]*:([^\s@/]+)@[^\s@/]",
             1,
         ),
-        // `password=…`, `passwd: …`, `pwd=…`, also quoted, in JSON, YAML or prose.
+        // `password=…`, `passwd: …`, `pwd=…`, also quoted, in JSON, YAML or prose: "my
+        // password is: …", "the password is now …", "the wifi password for the office is …".
         format(
             K::Password,
-            r#"(?i)\b(?:password|passwd|passphrase|pwd|db_pass)\b["']?\s*(?:[:=]|\bis\b)\s*["']?([^\s"',;]{3,})"#,
+            r#"(?i)\b(?:password|passwd|passphrase|pwd|db_pass)\b(?:\s+(?:for|of|to|on|at)\s+(?:[\w'’.-]+\s+){0,4}?)?["']?\s*(?:[:=]|\bis\b)\s*(?::\s*)?(?:(?:now|still|currently|actually)\s+)?["']?([^\s"',;]{3,})"#,
             1,
         ),
         format(

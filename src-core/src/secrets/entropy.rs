@@ -97,16 +97,16 @@ pub(super) fn random_tokens(text: &str) -> Vec<std::ops::Range<usize>> {
     let mut spans = Vec::new();
     let mut start = None;
     let bytes_end = text.len();
-    let push = |start: usize, end: usize, spans: &mut Vec<std::ops::Range<usize>>| {
+    // Where the current word (between white space) began: kept as the text is read, so that
+    // looking back at it costs nothing (a 64 KiB text without spaces was quadratic).
+    let mut word_start = 0;
+    let push = |word_start: usize, start: usize, end: usize, spans: &mut Vec<std::ops::Range<usize>>| {
         let token = &text[start..end];
         let before = &text[..start];
         // A data URL's payload (`data:image/png;base64,…`), or a path inside a URL.
         let data_url = before.ends_with("base64,");
-        let in_url = before
-            .rsplit(char::is_whitespace)
-            .next()
-            .is_some_and(|word| word.contains("://") && !word.contains('@'))
-            && !before.ends_with('=');
+        let word = &text[word_start..start];
+        let in_url = word.contains("://") && !word.contains('@') && !before.ends_with('=');
         if !data_url && !in_url && looks_random(token) {
             let padding = text[end..].len() - text[end..].trim_start_matches('=').len();
             spans.push(start..end + padding);
@@ -116,14 +116,17 @@ pub(super) fn random_tokens(text: &str) -> Vec<std::ops::Range<usize>> {
         match (token_char(c), start) {
             (true, None) => start = Some(i),
             (false, Some(s)) => {
-                push(s, i, &mut spans);
+                push(word_start, s, i, &mut spans);
                 start = None;
             }
             _ => {}
         }
+        if c.is_whitespace() {
+            word_start = i + c.len_utf8();
+        }
     }
     if let Some(s) = start {
-        push(s, bytes_end, &mut spans);
+        push(word_start, s, bytes_end, &mut spans);
     }
     spans
 }

@@ -83,6 +83,12 @@ pub(crate) const SAMPLES: &[(&str, SecretKind)] = &[
     ("passwd: S3cr3tP@ss", SecretKind::Password),
     ("pwd=letmein99", SecretKind::Password),
     ("The user's wifi password is Tr0ub4dor&3", SecretKind::Password),
+    ("Ana's password is now Sunflower88", SecretKind::Password),
+    ("My password is: Sunflower88", SecretKind::Password),
+    (
+        "The wifi password for the office is Blue-Falcon-42",
+        SecretKind::Password,
+    ),
     ("postgres://ana:s3cretpw@db.example.com:5432/app", SecretKind::Password),
     ("mysql://root:rootpass123@localhost/db", SecretKind::Password),
     (
@@ -164,6 +170,8 @@ pub(crate) const BENIGN: &[&str] = &[
     "Meeting on 2024-06-01T09:30:00Z, then 01/07/2024 at 10:00",
     "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
     "The password is required for the admin panel.",
+    "The password for my bank is the same as before.",
+    "The password is now stored in the vault.",
     "Reset your password: the link expires in an hour.",
     "My password manager is Bitwarden.",
     "The API key for the weather service is in the vault.",
@@ -226,4 +234,13 @@ fn locomo_turns_are_not_flagged() {
     eprintln!("LoCoMo dev: {scanned} texts scanned, {} flagged", flagged.len());
     assert!(scanned > 2_700, "{scanned}");
     assert!(flagged.is_empty(), "{flagged:#?}");
+}
+
+#[test]
+fn a_largest_memory_without_spaces_is_screened_in_one_pass() {
+    // Each token used to look back to the last space: 10⁹ steps for this text.
+    let crafted = "a.".repeat(32_768);
+    assert!(super::find(&crafted).is_empty());
+    let url = format!("https://x.example/{}", "Zk9QcXJ2TjNtYjhLd1pQc3Y0/".repeat(2_000));
+    assert!(super::find(&url).is_empty(), "a path inside a URL is no secret");
 }

@@ -10,27 +10,33 @@ use std::ops::Range;
 
 use serde_json::Value;
 
+use crate::secrets::SecretKind;
 use crate::text::Phrase;
 use crate::text::fold::Folded;
+use crate::text::phrase::MIN_PHRASE_WEIGHT;
 use crate::types::Section;
 
 /// What forgotten text is replaced with.
 pub(crate) const BLANK: &str = "[forgotten]";
 
-/// Opening of the marker a redacted secret leaves; it ends at the next `]`.
-const SECRET_MARKER: &str = "[secret:";
-
 /// The texts to blank, found in any form and as whole words.
 #[derive(Debug, Default)]
 pub(crate) struct Needles {
     phrases: Vec<Phrase>,
+    /// The phrase a person asked for, alone: what names (agent ids, state keys) are
+    /// removed for. A memory's text found in a name leaves the name alone.
+    asked: Option<Phrase>,
 }
 
 impl Needles {
     /// Needles for `texts` (blank ones are skipped) and `phrase`.
     pub(crate) fn new<'a>(texts: impl IntoIterator<Item = &'a str>, phrase: Option<&str>) -> Self {
         let mut phrases = Vec::new();
-        for text in texts.into_iter().map(str::trim).filter(|t| !t.is_empty()) {
+        // A forgotten memory's text too short to mean anything ("```", "user") is blanked in
+        // its own rows and items by id, never searched for elsewhere: it would blank the
+        // same characters in every other text, structure included.
+        let meaningful = |t: &&str| Phrase::new(t).is_some_and(|p| p.weight() >= MIN_PHRASE_WEIGHT);
+        for text in texts.into_iter().map(str::trim).filter(meaningful) {
             phrases.extend(Phrase::new(text));
             let escaped = serde_json::to_string(text).unwrap_or_default();
             let escaped = escaped.trim_matches('"');
@@ -38,8 +44,15 @@ impl Needles {
                 phrases.extend(Phrase::new(escaped));
             }
         }
-        phrases.extend(phrase.and_then(Phrase::new));
-        Self { phrases }
+        let asked = phrase.and_then(Phrase::new);
+        phrases.extend(asked.clone());
+        Self { phrases, asked }
+    }
+
+    /// Whether a name (an agent id, a state key) holds the phrase asked for: such an entry
+    /// goes whole, since a name is never half blanked.
+    pub(crate) fn names(&self, name: &str) -> bool {
+        self.asked.as_ref().is_some_and(|p| p.is_in(name))
     }
 
     /// `text` with every needle blanked; `None` when nothing was found.
@@ -47,10 +60,11 @@ impl Needles {
         self.redact_outside(text, &markers(text))
     }
 
-    /// core.md (or a version of it) with every needle blanked but in its section headings.
+    /// core.md (or a version of it) with every needle blanked but in its section headings
+    /// and code fence markers (blanking either would change the file's structure).
     pub(crate) fn redact_core(&self, text: &str) -> Option<String> {
         let mut kept = markers(text);
-        kept.extend(section_headings(text));
+        kept.extend(core_structure(text));
         kept.sort_by_key(|r| r.start);
         self.redact_outside(text, &kept)
     }
@@ -173,10 +187,13 @@ fn markers(text: &str) -> Vec<Range<usize>> {
         let rest = &text[start..];
         let len = if rest.starts_with(BLANK) {
             BLANK.len()
-        } else if rest.starts_with(SECRET_MARKER) {
-            rest.find(']').map_or(0, |end| end + 1)
         } else {
-            0
+            // Only a marker the secret screen writes: `[secret: <kind>]` of a known kind.
+            SecretKind::ALL
+                .iter()
+                .map(|kind| kind.marker())
+                .find(|marker| rest.starts_with(marker.as_str()))
+                .map_or(0, |marker| marker.len())
         };
         if len > 0 {
             ranges.push(start..start + len);
@@ -188,14 +205,24 @@ fn markers(text: &str) -> Vec<Range<usize>> {
     ranges
 }
 
-/// The byte ranges of core.md's section heading lines (`# SOUL` …).
-fn section_headings(text: &str) -> Vec<Range<usize>> {
+/// The byte ranges of core.md's structure: its section heading lines (`# SOUL` …) and the
+/// markers of its code fences (the run of backticks or tildes that opens a line).
+fn core_structure(text: &str) -> Vec<Range<usize>> {
     let mut ranges = Vec::new();
     let mut at = 0;
     for line in text.split_inclusive('\n') {
         let title = line.strip_prefix("# ").map(str::trim);
         if title.is_some_and(|t| t.parse::<Section>().is_ok()) {
             ranges.push(at..at + line.len());
+        } else {
+            let indent = line.len() - line.trim_start().len();
+            let rest = &line[indent..];
+            for mark in ['`', '~'] {
+                let run = rest.len() - rest.trim_start_matches(mark).len();
+                if run >= 3 {
+                    ranges.push(at + indent..at + indent + run);
+                }
+            }
         }
         at += line.len();
     }
@@ -255,6 +282,19 @@ mod tests {
             needles.redact("[secret: aws access key] is a secret").as_deref(),
             Some("[secret: aws access key] is a [forgotten]")
         );
+        // Text written to look like a marker is no marker: it can be forgotten.
+        let needles = Needles::new([], Some("garage code"));
+        assert_eq!(
+            needles.redact("[secret: garage code is 4455]").as_deref(),
+            Some("[secret: [forgotten] is 4455]")
+        );
+        // A code fence's marker stays when its info string or a short memory text goes.
+        let core = "# SOUL\n\n# TOOLS\n\n```bash\n# install deps\n```\n\n# RULE\n\n# USER\n";
+        let blanked = Needles::new([], Some("bash")).redact_core(core).unwrap();
+        assert!(blanked.contains("```[forgotten]\n# install deps\n```"), "{blanked}");
+        crate::CoreSections::parse(&blanked).unwrap();
+        assert_eq!(Needles::new([], Some("```bash")).redact_core(core), None);
+        assert_eq!(Needles::new(["```", "user", "e"], None).redact_core(core), None);
         let needles = Needles::new([], Some("rule"));
         let core = "# SOUL\n\n# TOOLS\n\n# RULE\n\nThe parking rule.\n\n# USER\n";
         assert_eq!(
