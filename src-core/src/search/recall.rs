@@ -271,8 +271,11 @@ impl Memory {
                 cut_to(&block, budget.saturating_sub(used + 4))
             };
             // core.md is a person's or the LLM's: text in it that reads like an injection
-            // is marked as a memory's is (the marker and the note are counted).
-            let flags = crate::safety::reasons(core_body);
+            // is marked as a memory's is (the marker and the note are counted). Only what the
+            // block holds is screened: a core.md of megabytes cut to the budget is not read
+            // whole on every recall.
+            let shown: String = core_body.chars().take(content.chars().count() + 64).collect();
+            let flags = crate::safety::reasons(&shown);
             let marked = flag_marker(&flags).map_or(0, |m| estimate_tokens(&m) + estimate_tokens(FLAGGED_NOTE));
             let tokens = estimate_tokens(&content) + 4 + marked;
             used += tokens;
