@@ -23,8 +23,8 @@ pub const MAX_MEMORY_BYTES: usize = 64 * 1024;
 /// Largest agent-state value, as JSON, in bytes.
 pub const MAX_STATE_VALUE_BYTES: usize = crate::types::MAX_STATE_VALUE_BYTES;
 
-/// `1,234,567`.
-pub(crate) fn grouped(n: usize) -> String {
+/// A count with its thousands grouped (`1,234,567`), as every surface writes sizes and counts.
+pub fn grouped(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {

@@ -9,7 +9,7 @@ use crate::common;
 
 use std::collections::BTreeMap;
 
-use common::fixture;
+use common::{decode, fixture};
 use haema_core::provider::fake::block_items;
 use haema_core::{AddInput, AddStatus, HostileReason, ReviewPolicy};
 
@@ -24,32 +24,6 @@ fn corpus(name: &str) -> Vec<String> {
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(decode)
         .collect()
-}
-
-fn decode(line: &str) -> String {
-    let mut out = String::new();
-    let mut rest = line;
-    while let Some(at) = rest.find('\\') {
-        out.push_str(&rest[..at]);
-        let tail = &rest[at + 1..];
-        if let Some(t) = tail.strip_prefix('n') {
-            out.push('\n');
-            rest = t;
-        } else if let Some(t) = tail.strip_prefix('t') {
-            out.push('\t');
-            rest = t;
-        } else if let Some(t) = tail.strip_prefix("u{") {
-            let end = t.find('}').unwrap();
-            out.push(char::from_u32(u32::from_str_radix(&t[..end], 16).unwrap()).unwrap());
-            rest = &t[end + 1..];
-        } else {
-            // `\u003c` and the like are part of the text.
-            out.push('\\');
-            rest = tail;
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 #[test]

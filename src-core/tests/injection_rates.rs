@@ -7,6 +7,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::common::decode;
+
 /// Lines of a corpus file as (language, text), escapes decoded (`\n`, `\t`, `\u{XXXX}`).
 fn corpus(name: &str) -> Vec<(String, String)> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -23,31 +25,6 @@ fn corpus(name: &str) -> Vec<(String, String)> {
             (lang.to_owned(), decode(text))
         })
         .collect()
-}
-
-fn decode(line: &str) -> String {
-    let mut out = String::new();
-    let mut rest = line;
-    while let Some(at) = rest.find('\\') {
-        out.push_str(&rest[..at]);
-        let tail = &rest[at + 1..];
-        if let Some(t) = tail.strip_prefix('n') {
-            out.push('\n');
-            rest = t;
-        } else if let Some(t) = tail.strip_prefix('t') {
-            out.push('\t');
-            rest = t;
-        } else if let Some(t) = tail.strip_prefix("u{") {
-            let end = t.find('}').unwrap();
-            out.push(char::from_u32(u32::from_str_radix(&t[..end], 16).unwrap()).unwrap());
-            rest = &t[end + 1..];
-        } else {
-            out.push('\\');
-            rest = tail;
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 fn percent(part: usize, whole: usize) -> f64 {

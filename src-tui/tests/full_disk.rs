@@ -6,62 +6,50 @@
 
 use crate::common;
 
-use std::path::Path;
+use std::path::PathBuf;
 use std::process::Command;
 
 use common::*;
 
-/// Mounts a tmpfs of `size` at `dir`; unmounted when dropped.
-struct Tmpfs<'a>(&'a Path);
+/// A small tmpfs, unmounted (and its folder removed) when dropped.
+struct Disk {
+    path: PathBuf,
+    _dir: tempfile::TempDir,
+}
 
-impl<'a> Tmpfs<'a> {
-    fn mount(dir: &'a Path, size: &str) -> Result<Self, String> {
+impl Disk {
+    /// Mounts a tmpfs of `size`; `None`, said as a skip of `test`, where it cannot be (it
+    /// needs root).
+    fn mount(size: &str, test: &str) -> Option<Self> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("disk");
+        std::fs::create_dir_all(&path).unwrap();
         let out = Command::new("mount")
             .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-            .arg(dir)
+            .arg(&path)
             .output()
-            .map_err(|e| e.to_string())?;
-        if out.status.success() {
-            Ok(Self(dir))
-        } else {
-            Err(String::from_utf8_lossy(&out.stderr).trim().to_owned())
+            .map_err(|e| e.to_string())
+            .and_then(|out| {
+                if out.status.success() {
+                    Ok(())
+                } else {
+                    Err(String::from_utf8_lossy(&out.stderr).trim().to_owned())
+                }
+            });
+        match out {
+            Ok(()) => Some(Self { path, _dir: dir }),
+            Err(why) => {
+                eprintln!("SKIPPED {test}: cannot mount a tmpfs ({why}); it needs root");
+                None
+            }
         }
     }
-}
 
-impl Drop for Tmpfs<'_> {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg(self.0).status();
-    }
-}
-
-#[test]
-fn a_full_disk_refuses_the_write_clearly_and_loses_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let disk = dir.path().join("disk");
-    std::fs::create_dir_all(&disk).unwrap();
-    let _mounted = match Tmpfs::mount(&disk, "4m") {
-        Ok(m) => m,
-        Err(why) => {
-            eprintln!(
-                "SKIPPED a_full_disk_refuses_the_write_clearly_and_loses_nothing: cannot mount a tmpfs ({why}); it needs root"
-            );
-            return;
-        }
-    };
-    let store = disk.join("store");
-    ok(&haema(
-        &store,
-        &[],
-        &["add", "--items", "The user likes quiet mornings"],
-        None,
-    ));
-    // Leave a little room: the store opens, but the next big write does not fit.
-    let filler = disk.join("filler");
-    let free = || {
+    /// Bytes still free on it.
+    fn free(&self) -> u64 {
         let out = Command::new("df")
             .args(["--output=avail", "-B1"])
-            .arg(&disk)
+            .arg(&self.path)
             .output()
             .unwrap();
         String::from_utf8_lossy(&out.stdout)
@@ -71,12 +59,40 @@ fn a_full_disk_refuses_the_write_clearly_and_loses_nothing() {
             .trim()
             .parse::<u64>()
             .unwrap()
+    }
+
+    /// Fills it but for `room` bytes; the filler file is returned, to remove.
+    fn fill_but(&self, room: u64) -> PathBuf {
+        let filler = self.path.join("filler");
+        std::fs::write(
+            &filler,
+            vec![0u8; usize::try_from(self.free().saturating_sub(room)).unwrap()],
+        )
+        .unwrap();
+        filler
+    }
+}
+
+impl Drop for Disk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.path).status();
+    }
+}
+
+#[test]
+fn a_full_disk_refuses_the_write_clearly_and_loses_nothing() {
+    let Some(disk) = Disk::mount("4m", "a_full_disk_refuses_the_write_clearly_and_loses_nothing") else {
+        return;
     };
-    std::fs::write(
-        &filler,
-        vec![0u8; usize::try_from(free().saturating_sub(256 * 1024)).unwrap()],
-    )
-    .unwrap();
+    let store = disk.path.join("store");
+    ok(&haema(
+        &store,
+        &[],
+        &["add", "--items", "The user likes quiet mornings"],
+        None,
+    ));
+    // Leave a little room: the store opens, but the next big write does not fit.
+    let filler = disk.fill_but(256 * 1024);
 
     let big: Vec<String> = (0..400)
         .map(|i| format!("Fact {i}: {}", "a long note about the garden ".repeat(40)))
@@ -107,19 +123,10 @@ fn a_full_disk_refuses_the_write_clearly_and_loses_nothing() {
 
 #[test]
 fn a_read_only_store_can_be_read_and_says_why_it_cannot_be_changed() {
-    let dir = tempfile::tempdir().unwrap();
-    let disk = dir.path().join("disk");
-    std::fs::create_dir_all(&disk).unwrap();
-    let _mounted = match Tmpfs::mount(&disk, "16m") {
-        Ok(m) => m,
-        Err(why) => {
-            eprintln!(
-                "SKIPPED a_read_only_store_can_be_read_and_says_why_it_cannot_be_changed: cannot mount a tmpfs ({why}); it needs root"
-            );
-            return;
-        }
+    let Some(disk) = Disk::mount("16m", "a_read_only_store_can_be_read_and_says_why_it_cannot_be_changed") else {
+        return;
     };
-    let store = disk.join("store");
+    let store = disk.path.join("store");
     ok(&haema(
         &store,
         &[],
@@ -140,7 +147,7 @@ fn a_read_only_store_can_be_read_and_says_why_it_cannot_be_changed() {
         let remount = |mode: &str| {
             let out = Command::new("mount")
                 .args(["-o", &format!("remount,{mode}")])
-                .arg(&disk)
+                .arg(&disk.path)
                 .output()
                 .unwrap();
             assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -171,19 +178,13 @@ fn a_read_only_store_can_be_read_and_says_why_it_cannot_be_changed() {
 
 #[test]
 fn a_forget_on_a_full_disk_says_it_was_done_and_what_the_next_open_finishes() {
-    let dir = tempfile::tempdir().unwrap();
-    let disk = dir.path().join("disk");
-    std::fs::create_dir_all(&disk).unwrap();
-    let _mounted = match Tmpfs::mount(&disk, "8m") {
-        Ok(m) => m,
-        Err(why) => {
-            eprintln!(
-                "SKIPPED a_forget_on_a_full_disk_says_it_was_done_and_what_the_next_open_finishes: cannot mount a tmpfs ({why}); it needs root"
-            );
-            return;
-        }
+    let Some(disk) = Disk::mount(
+        "8m",
+        "a_forget_on_a_full_disk_says_it_was_done_and_what_the_next_open_finishes",
+    ) else {
+        return;
     };
-    let store = disk.join("store");
+    let store = disk.path.join("store");
     let facts: Vec<String> = (0..300)
         .map(|i| {
             format!(
@@ -203,26 +204,7 @@ fn a_forget_on_a_full_disk_says_it_was_done_and_what_the_next_open_finishes() {
         None,
     ));
     // Room for the forget's own small write, not for the copy of the database its scrub makes.
-    let free = {
-        let out = Command::new("df")
-            .args(["--output=avail", "-B1"])
-            .arg(&disk)
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .nth(1)
-            .unwrap()
-            .trim()
-            .parse::<u64>()
-            .unwrap()
-    };
-    let filler = disk.join("filler");
-    std::fs::write(
-        &filler,
-        vec![0u8; usize::try_from(free.saturating_sub(300 * 1024)).unwrap()],
-    )
-    .unwrap();
+    let filler = disk.fill_but(300 * 1024);
 
     let forgot = haema(&store, &[], &["forget", "--mentioning", "Qvortex-4417", "--yes"], None);
     let said = format!("{}{}", String::from_utf8_lossy(&forgot.stdout), stderr(&forgot));

@@ -36,6 +36,7 @@ mod provider_kind;
 mod registry;
 mod remember;
 mod search;
+mod setting_spec;
 mod tui;
 mod user_file;
 

@@ -19,6 +19,7 @@ mod client;
 mod core_versions;
 mod filter;
 mod forget;
+mod link;
 mod listen;
 mod memories;
 pub(crate) mod migrations;

@@ -101,15 +101,7 @@ pub fn field<'a>(label: &'a str, value: impl Into<String>, ui: &Ui) -> Line<'a> 
 
 /// `1,234`.
 pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    haema_core::limits::grouped(n)
 }
 
 #[cfg(test)]
