@@ -1,8 +1,10 @@
 //! Stored text as every surface shows it: a terminal, a TUI, the desktop, an MCP answer
 //! that a client prints. A control character in a memory, an agent's state key or core.md
 //! could retitle or clear a terminal (`ESC ] 0 ;`), move its cursor, or, as a carriage
-//! return does, make a reviewer read other text than the one stored. Each one is shown as
-//! U+FFFD `�` instead; the stored text is never changed.
+//! return does, make a reviewer read other text than the one stored. The bidirectional
+//! overrides and isolates do the same on screen without a terminal ("Trojan Source": text
+//! shown in another order than it is stored). Each one is shown as U+FFFD `�` instead; the
+//! stored text is never changed.
 
 use std::borrow::Cow;
 
@@ -10,9 +12,12 @@ use std::borrow::Cow;
 pub const REPLACEMENT: char = '\u{FFFD}';
 
 /// Whether `c` is shown as [`REPLACEMENT`]: C0 controls but line feed and tab, DEL, C1
-/// controls, and the carriage return (which moves the cursor back over the line).
+/// controls, the carriage return (which moves the cursor back over the line), and the
+/// bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), which
+/// reorder the text after them. The marks of right-to-left writing (U+200E, U+200F,
+/// U+061C) stay: they reorder nothing beyond their neighbours.
 pub fn is_unprintable(c: char) -> bool {
-    c.is_control() && !matches!(c, '\n' | '\t')
+    (c.is_control() && !matches!(c, '\n' | '\t')) || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// `text` with each control character (see [`is_unprintable`]) shown as `�`; line feeds
@@ -24,6 +29,8 @@ pub fn is_unprintable(c: char) -> bool {
 /// assert_eq!(printable("paid\runpaid"), "paid\u{FFFD}unpaid");
 /// assert_eq!(printable("two\nlines\tand a tab"), "two\nlines\tand a tab");
 /// assert_eq!(printable("\u{9b}31m \u{7f}"), "\u{FFFD}31m \u{FFFD}");
+/// // "paid" shown reversed after a right-to-left override
+/// assert_eq!(printable("un\u{202e}diap"), "un\u{FFFD}diap");
 /// ```
 pub fn printable(text: &str) -> Cow<'_, str> {
     if !text.contains(is_unprintable) {
@@ -66,6 +73,10 @@ mod tests {
                 assert_eq!(shown, "a\u{FFFD}b", "U+{:04X}", c as u32);
             }
         }
+        for c in ('\u{202a}'..='\u{202e}').chain('\u{2066}'..='\u{2069}') {
+            assert_eq!(printable(&format!("a{c}b")), "a\u{FFFD}b", "U+{:04X}", c as u32);
+        }
         assert!(matches!(printable("plain text, ünïcode 東京 😀"), Cow::Borrowed(_)));
+        assert!(matches!(printable("שלום\u{200f} عربي\u{61c}"), Cow::Borrowed(_)));
     }
 }

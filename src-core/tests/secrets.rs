@@ -263,3 +263,141 @@ async fn the_hold_policy_sends_a_secret_to_review_with_the_secret_masked() {
     let held = memory.changeset(imported.pending.unwrap()).await.unwrap();
     assert_eq!(held.proposed[0].content, "Ana's token [secret: github token]");
 }
+
+/// A secret typed into core.md by hand (with the store open, and before it is opened):
+/// no prompt sent to the LLM and no recall holds it, and once the edit is recorded (at the
+/// next change of core.md, or the next open, which says what was replaced) no version of
+/// core.md and not core.md itself keeps it.
+#[tokio::test]
+async fn a_secret_typed_into_core_md_by_hand_is_replaced_and_never_sent() {
+    const HAND: &str = "glpat-HandTyped0Token99887";
+    const LATER: &str = "sk_live_HandTypedWhileClosed42";
+    let f = folder_fixture(ReviewPolicy::Auto).await;
+    let core_path = f.dir.path().join("core.md");
+    let core = std::fs::read_to_string(&core_path).unwrap();
+    std::fs::write(
+        &core_path,
+        core.replace("# TOOLS\n", &format!("# TOOLS\n\n- deploy with {HAND}\n")),
+    )
+    .unwrap();
+    // Recall hands core.md to an agent: the secret is not in it.
+    let recall = f.memory.recall("deploy", 800).await.unwrap();
+    assert!(
+        recall.text.contains("[secret: gitlab token]") && !recall.text.contains(HAND),
+        "{}",
+        recall.text
+    );
+    let marked = haema_core::mark_core(&f.memory.get_core().await.unwrap());
+    assert!(
+        marked.content.contains("[secret: gitlab token]") && marked.sanitized,
+        "{marked:?}"
+    );
+    // An add sends core.md and the related memories to the LLM.
+    f.llm.push(
+        "reconstruct",
+        json!({"memories": ["Ana deploys on Fridays."], "coverage": "complete"}),
+    );
+    f.llm.push("core_update", json!({"should_update": false}));
+    f.memory.add("Ana deploys on Fridays.").await.unwrap();
+    let calls = f.llm.calls();
+    assert!(!calls.is_empty());
+    for call in &calls {
+        assert!(!call.user.contains(HAND), "{}: {}", call.name, call.user);
+    }
+    assert!(
+        calls.iter().any(|c| c.user.contains("[secret: gitlab token]")),
+        "{calls:?}"
+    );
+    // The next change of core.md records the hand edit, its secret replaced, in core.md too.
+    f.memory.set_core_section(Section::Soul, "Be brief.").await.unwrap();
+    assert_eq!(files_holding(f.dir.path(), &[HAND]), Vec::<(String, String)>::new());
+    let core = std::fs::read_to_string(&core_path).unwrap();
+    assert!(core.contains("- deploy with [secret: gitlab token]"), "{core}");
+
+    // An edit made while no one has the store open: the next open replaces it and says so.
+    drop(f.memory);
+    std::fs::write(
+        &core_path,
+        core.replace("# USER\n", &format!("# USER\n\nStripe: {LATER}\n")),
+    )
+    .unwrap();
+    let memory = Memory::open_with(
+        f.dir.path(),
+        settings(ReviewPolicy::Auto),
+        None,
+        Some(f.embedder.clone()),
+    )
+    .await
+    .unwrap();
+    let notes = memory.open_notes();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("core.md was edited outside haema") && n.contains("1 stripe key")),
+        "{notes:?}"
+    );
+    assert!(notes.iter().all(|n| !n.contains(LATER)), "{notes:?}");
+    assert_eq!(
+        files_holding(f.dir.path(), &[HAND, LATER]),
+        Vec::<(String, String)>::new()
+    );
+    let versions = memory.core_versions().await.unwrap();
+    assert!(versions.iter().all(|v| !v.content.contains(LATER)));
+}
+
+/// Names (ids, state keys) are matched and shown as they are: one holding a credential is
+/// refused with the reason; metadata keys are free text and are redacted like values.
+#[tokio::test]
+async fn a_secret_in_a_name_is_refused_and_in_a_metadata_key_replaced() {
+    let f = fixture(ReviewPolicy::Auto).await;
+    let token = "ghp_16C7e42F292c6912E7710c838347Ae178B4a";
+    let refused = f
+        .memory
+        .add_with(
+            items(&["Ana likes tea."]),
+            haema_core::MemoryAttributes {
+                agent_id: Some(token.to_owned()),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        refused.contains("`agent_id` holds what looks like a secret (github token)"),
+        "{refused}"
+    );
+    assert!(!refused.contains(token), "{refused}");
+    let key = f
+        .memory
+        .set_agent_state("planner", token, json!(1))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(key.contains("the state key holds what looks like a secret"), "{key}");
+    let agent = f
+        .memory
+        .set_agent_state(token, "k", json!(1))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(agent.contains("the agent id holds what looks like a secret"), "{agent}");
+    // A random-looking session id is a name, not a secret.
+    let session = "sess_9fQ2xL7mRt4Vw8Ks3Hd6Jf1Nb5Gc0YaPz";
+    let kept = f
+        .memory
+        .add_with(
+            items(&["Ana likes green tea."]),
+            haema_core::MemoryAttributes {
+                session_id: Some(session.to_owned()),
+                metadata: [(format!("key {token}"), json!("v"))].into_iter().collect(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    let stored = f.memory.memory(&kept.memory_ids[0]).await.unwrap();
+    assert_eq!(stored.attributes.session_id.as_deref(), Some(session));
+    let keys: Vec<&String> = stored.attributes.metadata.keys().collect();
+    assert_eq!(keys, ["key [secret: github token]"]);
+}

@@ -4,9 +4,11 @@ type Child = Node | string | null | undefined | false;
 
 // Control characters as every haema surface shows them (haema_core::printable): each C0
 // control but line feed and tab, DEL, each C1 control, and the carriage return (which would
-// make a reviewer read other text than is stored) is shown as U+FFFD. Only what is shown:
-// an edit box gets the stored text itself (`value`), never this.
-const UNPRINTABLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
+// make a reviewer read other text than is stored) is shown as U+FFFD, and so is each
+// bidirectional embedding, override and isolate (U+202A-U+202E, U+2066-U+2069), which would
+// show the text after it in another order than it is stored. Only what is shown: an edit
+// box gets the stored text itself (`value`), never this.
+const UNPRINTABLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
 
 export function printable(text: string): string {
   return text.replace(UNPRINTABLE, "\uFFFD");

@@ -45,12 +45,14 @@ impl Memory {
     /// ```
     ///
     /// # Errors
-    /// [`crate::Error::InvalidArgument`] for an empty agent id, an empty or over-long key or a
-    /// value too large.
+    /// [`crate::Error::InvalidArgument`] for an empty agent id, an empty or over-long key, an
+    /// id or key that holds a credential, or a value too large.
     pub async fn set_agent_state(&self, agent_id: &str, key: &str, mut value: serde_json::Value) -> Result<AgentState> {
         let (agent, key) = (checked_agent(agent_id)?, checked_key(key)?);
+        crate::secrets::refuse_in_name("the agent id", &agent)?;
+        crate::secrets::refuse_in_name("the state key", &key)?;
         // Secrets in the value are replaced by markers ([`crate::secrets`]).
-        crate::secrets::SecretTally::default().value(&mut value);
+        crate::secrets::redact_value(&mut value);
         let text = checked_value(&value)?;
         self.blocking(move |inner| {
             inner

@@ -55,18 +55,31 @@ pub(crate) fn finish_write(store: &Store, content: &str) -> Result<()> {
     })
 }
 
+/// core.md as edited outside haema, with each secret typed or pasted into it replaced by
+/// its marker, in the file too (the original is then in no file of the store), and what
+/// was replaced.
+fn screened_edit(store: &Store, text: String) -> Result<(String, crate::secrets::SecretTally)> {
+    let (clean, tally) = crate::secrets::redact(&text);
+    if tally.is_empty() {
+        return Ok((text, tally));
+    }
+    store.write_core(&clean)?;
+    Ok((clean, tally))
+}
+
 /// Brings core.md and the version history in line when a store is opened: finishes a
 /// core write a crash interrupted, creates core.md from the template (or restores the
 /// newest version if the file was deleted), and records an edit made outside as an
-/// `external` version.
-pub(crate) fn recover(store: &Store) -> Result<()> {
+/// `external` version, its secrets replaced. Returns a note for the person when it
+/// replaced some.
+pub(crate) fn recover(store: &Store) -> Result<Option<String>> {
     if store
         .core_file()
         .is_some_and(|path| crate::store::files::is_folder(&path))
     {
         // A folder in its place: nothing to recover until it is moved; the open says so,
         // and reading core says so again.
-        return Ok(());
+        return Ok(None);
     }
     let pending = store.read(|conn| {
         let Some(id) = conn
@@ -79,19 +92,13 @@ pub(crate) fn recover(store: &Store) -> Result<()> {
         conn.core_version(id)
     })?;
     if let Some(version) = pending {
-        return finish_write(store, &version.content);
+        return finish_write(store, &version.content).map(|()| None);
     }
     let latest = store.read(|c| c.latest_core_version())?;
-    match (store.core_text()?, latest) {
-        (Some(text), None) => store.write(|tx| {
-            tx.insert_core_version(&text, CoreAuthor::Initial, None, store::now_ms())
-                .map(drop)
-        }),
-        (Some(text), Some(latest)) if text != latest.content => store.write(|tx| {
-            tx.insert_core_version(&text, CoreAuthor::External, None, store::now_ms())
-                .map(drop)
-        }),
-        (Some(_), Some(_)) => Ok(()),
+    let (author, text) = match (store.core_text()?, latest) {
+        (Some(text), None) => (CoreAuthor::Initial, text),
+        (Some(text), Some(latest)) if text != latest.content => (CoreAuthor::External, text),
+        (Some(_), Some(_)) => return Ok(None),
         (None, latest) => {
             let content = match latest {
                 Some(version) => version.content,
@@ -100,14 +107,20 @@ pub(crate) fn recover(store: &Store) -> Result<()> {
                     TEMPLATE.to_owned()
                 }
             };
-            store.write_core(&content)
+            return store.write_core(&content).map(|()| None);
         }
-    }
+    };
+    let (text, tally) = screened_edit(store, text)?;
+    store.write(|tx| tx.insert_core_version(&text, author, None, store::now_ms()).map(drop))?;
+    Ok((!tally.is_empty()).then(|| {
+        format!("core.md was edited outside haema with secrets in it: {tally} replaced by markers, in core.md too")
+    }))
 }
 
-/// Records an outside edit of core.md (if any) before the engine changes it.
+/// Records an outside edit of core.md (if any, its secrets replaced: the markers in
+/// core.md say so) before the engine changes it.
 pub(crate) fn sync_external(tx: &dyn Writer, store: &Store) -> Result<String> {
-    let text = store.read_core()?;
+    let (text, _) = screened_edit(store, store.read_core()?)?;
     if tx.latest_core_version()?.is_none_or(|v| v.content != text) {
         tx.insert_core_version(&text, CoreAuthor::External, None, store::now_ms())?;
     }

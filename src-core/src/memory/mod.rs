@@ -118,9 +118,9 @@ impl Memory {
         let (store, resolved) = open::open_store(&dir, &settings, &options).await?;
         let scope = settings.scope;
         let store = tokio::task::spawn_blocking(move || -> Result<Arc<Store>> {
-            let unfinished = finish_interrupted(&store)?;
+            let notes = finish_interrupted(&store)?;
             let mut store = scope::settle(&store, scope)?;
-            store.add_notes(unfinished);
+            store.add_notes(notes);
             Ok(Arc::new(store))
         })
         .await
@@ -164,9 +164,9 @@ impl Memory {
         let store = tokio::task::spawn_blocking(move || -> Result<Arc<Store>> {
             let store = Store::open(&dir)?;
             open::check(&store, embedder_identity)?;
-            let unfinished = finish_interrupted(&store)?;
+            let notes = finish_interrupted(&store)?;
             let mut store = scope::settle(&store, scope)?;
-            store.add_notes(unfinished);
+            store.add_notes(notes);
             Ok(Arc::new(store))
         })
         .await
@@ -408,7 +408,8 @@ impl Memory {
     }
 
     /// What opening the store changed that a person should know (its folder or files were
-    /// readable by others and are now private); empty most of the time.
+    /// readable by others and are now private, secrets typed into core.md by hand were
+    /// replaced, a forget's scrub is still to finish); empty most of the time.
     pub fn open_notes(&self) -> Vec<String> {
         self.inner.store.notes().to_vec()
     }
@@ -437,15 +438,17 @@ impl Memory {
 }
 
 /// Finishes what a crash may have interrupted before a store is used: a core.md write
-/// (and an edit made outside, recorded as a version) and a forget's scrub. Returns a note
-/// when the scrub could not finish: the forget itself is done, reading and writing work
-/// without it (a full disk has no room for the copy it makes), and the next open tries again.
-fn finish_interrupted(store: &Store) -> Result<Option<String>> {
-    core_sections::recover(store)?;
-    Ok(forget::finish_scrub(store).err().map(|e| {
+/// (and an edit made outside, recorded as a version) and a forget's scrub. Returns notes:
+/// when a hand edit of core.md held secrets (replaced), and when the scrub could not finish
+/// (the forget itself is done, reading and writing work without it: a full disk has no room
+/// for the copy it makes, and the next open tries again).
+fn finish_interrupted(store: &Store) -> Result<Vec<String>> {
+    let mut notes: Vec<String> = core_sections::recover(store)?.into_iter().collect();
+    notes.extend(forget::finish_scrub(store).err().map(|e| {
         format!(
             "old copies of forgotten text are still in the store's files: the scrub could not finish ({}); it is tried again at the next open",
             forget::cause(&e)
         )
-    }))
+    }));
+    Ok(notes)
 }

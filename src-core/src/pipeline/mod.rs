@@ -98,8 +98,9 @@ impl Proposal {
         self.secrets = tally;
     }
 
-    /// Looks for hostile text in what was added (the raw text and its items) and in the new
-    /// memories the LLM proposed; the findings are kept in [`Proposal::hostile`].
+    /// Looks for hostile text in what was added (the raw text, its items and its
+    /// attributes) and in the new memories the LLM proposed; the findings are kept in
+    /// [`Proposal::hostile`].
     ///
     /// The core.md the LLM proposes is screened the same way, line by line where it differs
     /// from core.md before (what a person wrote there earlier is not the LLM's doing).
@@ -117,7 +118,9 @@ impl Proposal {
             .map(|after| after.lines().filter(|l| !before.contains(l)).collect::<Vec<_>>())
             .unwrap_or_default();
         let core_new = core_lines.join("\n");
-        self.hostile = crate::safety::screen(added.chain(proposed).chain(std::iter::once(core_new.as_str())));
+        // The attributes go with every new memory, and an agent reads them beside its text.
+        let attributes = self.attributes.screened_text();
+        self.hostile = crate::safety::screen(added.chain(proposed).chain([core_new.as_str(), attributes.as_str()]));
     }
 }
 

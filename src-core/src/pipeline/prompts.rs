@@ -24,13 +24,17 @@ pub(crate) fn fence_item(text: &str) -> String {
     format!("- {}", crate::safety::fence::json_string(text))
 }
 
+/// One fenced block of a prompt. Every text sent to the LLM passes here, and passes the
+/// secret screen here: what was added is already screened, but a memory or a core.md
+/// stored before the screen existed, or core.md edited by hand, may still hold a secret,
+/// and none leaves for the provider.
 fn block(tag: &str, items: &[String]) -> String {
     let mut out = format!("<{tag}>\n");
     if items.is_empty() {
         out.push_str("- (none)\n");
     }
     for item in items {
-        out.push_str(&fence_item(item));
+        out.push_str(&fence_item(&crate::secrets::redact(item).0));
         out.push('\n');
     }
     out.push_str(&format!("</{tag}>\n"));

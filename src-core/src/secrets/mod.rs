@@ -185,6 +185,41 @@ pub fn redact(text: &str) -> (String, SecretTally) {
     (owned, tally)
 }
 
+/// `value` with the secrets of its strings and keys replaced in place, and what was
+/// replaced.
+///
+/// ```
+/// use haema_core::secrets;
+/// let mut value = serde_json::json!({"token": "ghp_a8Kd93LxQ2mZp7Rt5Vw1Ny4Bc6Fh0Js3Ue9G"});
+/// let tally = secrets::redact_value(&mut value);
+/// assert_eq!(value["token"], "[secret: github token]");
+/// assert_eq!(tally.total(), 1);
+/// ```
+pub fn redact_value(value: &mut serde_json::Value) -> SecretTally {
+    let mut tally = SecretTally::default();
+    tally.value(value);
+    tally
+}
+
+/// The receipt of a write whose secrets `tally` counted (`None` when there were none):
+/// "secrets were replaced by markers before anything was stored: 1 github token".
+pub fn receipt(tally: &SecretTally) -> Option<String> {
+    (!tally.is_empty()).then(|| SecretPolicy::Redact.warning(tally, false))
+}
+
+/// Refuses a name (an agent, session or user id, a state key) that holds a credential of
+/// a known format: a name is matched and shown as it is, so it cannot be redacted, and a
+/// secret has no place in it. Random-looking tokens are fine: many ids are.
+pub(crate) fn refuse_in_name(field: &str, name: &str) -> crate::Result<()> {
+    match find(name).into_iter().find(|f| f.kind != SecretKind::HighEntropy) {
+        Some(found) => Err(crate::Error::InvalidArgument(format!(
+            "{field} holds what looks like a secret ({}): names are stored and shown as they are, so give a plain name and keep the secret out of memory",
+            found.kind
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// `text` with its secrets replaced, and their kinds counted into `tally`.
 fn replace(text: &str, tally: &mut SecretTally) -> Option<String> {
     let found = find(text);

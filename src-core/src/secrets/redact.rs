@@ -83,13 +83,17 @@ impl SecretTally {
         }
     }
 
-    /// The free text of attributes: the source and the metadata. The ids (agent, session,
-    /// user) name who wrote and whom a memory is about: reads and scopes match them as
-    /// they are.
+    /// The free text of attributes: the source and the metadata, keys included. The ids
+    /// (agent, session, user) name who wrote and whom a memory is about: reads and scopes
+    /// match them as they are, so one holding a secret is refused instead
+    /// ([`super::refuse_in_name`]).
     pub(crate) fn attributes(&mut self, attributes: &mut MemoryAttributes) {
         self.option(&mut attributes.source);
-        for item in attributes.metadata.values_mut() {
-            self.value(item);
+        let metadata = std::mem::take(&mut attributes.metadata);
+        for (mut key, mut item) in metadata {
+            self.string(&mut key);
+            self.value(&mut item);
+            attributes.metadata.insert(key, item);
         }
     }
 

@@ -85,7 +85,8 @@ impl Memory {
         let (mut held, mut commit): (Vec<ImportItem>, Vec<ImportItem>) = (Vec::new(), Vec::new());
         let mut held_for_secrets = false;
         for (item, had_secret) in fresh {
-            let is_hostile = !crate::safety::detect(&item.content).is_empty();
+            let is_hostile = !crate::safety::detect(&item.content).is_empty()
+                || !crate::safety::detect(&item.attributes.screened_text()).is_empty();
             let hold_hostile = is_hostile && policy != ReviewPolicy::Auto;
             let hold_secret = had_secret && secret_policy == SecretPolicy::Hold;
             if is_hostile {

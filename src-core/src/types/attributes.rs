@@ -70,6 +70,22 @@ fn check_name(field: &str, value: Option<&str>, max: usize) -> Result<()> {
 }
 
 impl MemoryAttributes {
+    /// The text an agent reads in the attributes, screened for prompt injection as a
+    /// memory's text is: the source, the ids, and the metadata's keys and strings, one per
+    /// line (empty when none is set).
+    pub(crate) fn screened_text(&self) -> String {
+        let mut lines: Vec<&str> = [&self.source, &self.agent_id, &self.session_id, &self.user_id]
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+            .collect();
+        for (key, value) in &self.metadata {
+            lines.push(key);
+            crate::text::json_strings(value, &mut lines);
+        }
+        lines.join("\n")
+    }
+
     /// True when no attribute is set.
     pub fn is_empty(&self) -> bool {
         *self == Self::default()
@@ -119,6 +135,11 @@ impl MemoryAttributes {
             ("user_id", &mut self.user_id),
         ] {
             check_name(field, value.as_deref(), MAX_NAME_CHARS)?;
+            if field != "source"
+                && let Some(v) = value.as_deref()
+            {
+                crate::secrets::refuse_in_name(&format!("`{field}`"), v)?;
+            }
             if let Some(v) = value {
                 *v = v.trim().to_owned();
             }

@@ -34,6 +34,9 @@ pub async fn run(memory: &Memory, command: CoreCommand) -> Result<()> {
         CoreCommand::Set { section, file } => {
             let text = read_source(&file)?;
             let version = memory.set_core_section(section, &text).await?;
+            if let Some(receipt) = haema_core::secrets::receipt(&haema_core::secrets::redact(&text).1) {
+                eprintln!("haema: warning: {receipt}");
+            }
             print(&format!("Section {section} saved (core version {version}).\n"))
         }
         CoreCommand::Lock { section } => {

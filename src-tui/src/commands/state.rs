@@ -25,7 +25,11 @@ pub async fn run(memory: &Memory, command: StateCommand) -> Result<()> {
                 value
             };
             let value = parse_value(text);
+            let redacted = haema_core::secrets::redact_value(&mut value.clone());
             let state = memory.set_agent_state(&agent.agent_id, &key, value).await?;
+            if let Some(receipt) = haema_core::secrets::receipt(&redacted) {
+                eprintln!("haema: warning: {receipt}");
+            }
             if agent.json {
                 return output::json(&state);
             }
@@ -161,10 +165,11 @@ fn canonical(number: &str) -> (bool, String, i64) {
     };
     let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     let digits = format!("{whole}{fraction}");
-    let mut power = exponent - i64::try_from(fraction.len()).unwrap_or(0);
+    // Saturating: an exponent such as e-9223372036854775808 is valid JSON.
+    let mut power = exponent.saturating_sub(i64::try_from(fraction.len()).unwrap_or(i64::MAX));
     let trimmed = digits.trim_start_matches('0');
     let significant = trimmed.trim_end_matches('0');
-    power += i64::try_from(trimmed.len() - significant.len()).unwrap_or(0);
+    power = power.saturating_add(i64::try_from(trimmed.len() - significant.len()).unwrap_or(i64::MAX));
     if significant.is_empty() {
         return (false, String::new(), 0);
     }
@@ -183,6 +188,7 @@ mod tests {
             "-9223372036854775808",
             "1.5",
             "1e3",
+            "0",
             "0.1",
             "{\"a\": [1, 2.25, \"12345678901234567890123\"]}",
         ] {
@@ -201,6 +207,18 @@ mod tests {
         ] {
             assert!(inexact_number(inexact).is_some(), "{inexact}");
             assert_eq!(parse_value(inexact.to_owned()), Value::String(inexact.to_owned()));
+        }
+        // Exponents at the ends of 64 bits: kept as text, no overflow.
+        for extreme in [
+            "1.5e-9223372036854775808",
+            "10e9223372036854775807",
+            "0.5e-9223372036854775808",
+        ] {
+            assert_eq!(
+                parse_value(extreme.to_owned()),
+                Value::String(extreme.to_owned()),
+                "{extreme}"
+            );
         }
         assert_eq!(canonical("1.50e2"), canonical("150"));
         assert_eq!(canonical("-0.0"), canonical("0"));

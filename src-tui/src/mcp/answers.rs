@@ -26,9 +26,10 @@ pub fn memory_json(m: &haema_core::MemoryRecord) -> Value {
 /// A memory as search_memory and latest_memories give it: [`memory_json`] with its text
 /// quoted as the recall block quotes it (`content` neutralised and on one line, cut at
 /// `recall.max_chars`), `sanitized` and `truncated` saying what was done to it, and `flags`,
-/// why it reads like a prompt injection (empty for ordinary text).
+/// why it (or its source, ids or metadata) reads like a prompt injection (empty for
+/// ordinary text).
 pub fn marked_json(m: &haema_core::MemoryRecord, max_chars: usize) -> Value {
-    let marked = haema_core::mark(&m.content, max_chars);
+    let marked = haema_core::mark_record(m, max_chars);
     let mut row = memory_json(m);
     row["content"] = json!(marked.content);
     row["sanitized"] = json!(marked.sanitized);
@@ -44,7 +45,7 @@ pub fn latest_block(records: &[haema_core::MemoryRecord], max_chars: usize) -> S
         .iter()
         .map(|m| {
             (
-                haema_core::mark(&m.content, max_chars),
+                haema_core::mark_record(m, max_chars),
                 haema_core::format_utc(m.timestamp_ms),
             )
         })
@@ -92,12 +93,14 @@ pub fn bad_value(error: &haema_core::UnknownValue) -> Result<CallToolResult, Err
 }
 
 /// One key of an agent's state as an agent reads it (HatiData's `key`, `value`,
-/// `updated_at`).
+/// `updated_at`), exactly as stored, with `flags`: why its text reads like a prompt
+/// injection (empty for ordinary data).
 pub fn state_answer(key: &str, state: Option<&haema_core::AgentState>) -> serde_json::Value {
     json!({
         "key": key,
         "value": state.map(|s| s.value.clone()),
         "updated_at": state.map(|s| s.updated_at.clone()),
+        "flags": state.map(|s| haema_core::value_flags(&s.value)).unwrap_or_default(),
     })
 }
 
