@@ -384,23 +384,36 @@ impl Engine {
         json(&outcome)
     }
 
-    #[pyo3(signature = (id, content=None, attributes=None))]
+    /// Replaces one memory's text, its attributes or both: at once as a person (`by_agent`
+    /// false), or, for an agent's new text, as the review policy says (`request_update`).
+    #[pyo3(signature = (id, content=None, attributes=None, by_agent=false))]
     fn update_memory(
         &self,
         py: Python<'_>,
         id: &str,
         content: Option<String>,
         attributes: Option<&str>,
+        by_agent: bool,
     ) -> PyResult<String> {
         let id = MemoryId::from(id);
         let attributes: Option<MemoryAttributes> = match attributes {
             Some(text) => Some(parse("attributes", Some(text))?),
             None => None,
         };
+        if by_agent && attributes.is_some() {
+            return Err(invalid(
+                "an agent's update replaces a memory's text only: change its attributes as a person (by_agent=False)"
+                    .into(),
+            ));
+        }
         let outcome = self.run(py, |m| async move {
             let mut outcome = None;
             if let Some(content) = content {
-                let made = m.update_memory(&id, &content).await?;
+                let made = if by_agent {
+                    m.request_update(&id, &content).await?
+                } else {
+                    m.update_memory(&id, &content).await?
+                };
                 outcome = Some(made);
             }
             if let Some(attributes) = attributes {

@@ -28,6 +28,9 @@ logger = logging.getLogger("haema_rs")
 PathLike = str | os.PathLike[str]
 Time = datetime | int | float
 
+#: The attributes a memory may carry (``add_with``'s keywords, ``update``'s).
+_ATTRIBUTES = ("memory_type", "importance", "source", "agent_id", "session_id", "user_id", "metadata")
+
 
 def _text(text: str) -> str:
     """``text``, which must be valid Unicode (a lone surrogate cannot be stored)."""
@@ -397,12 +400,23 @@ class Memory:
         asks, and the review policy decides (under ``auto`` it is done at once)."""
         return AddOutcome.from_dict(json.loads(self._engine.delete_memory(memory_id, by_agent)))
 
-    def update(self, memory_id: str, content: str | None = None, **attributes: Any) -> AddOutcome:
+    def update(
+        self, memory_id: str, content: str | None = None, *, by_agent: bool = False, **attributes: Any
+    ) -> AddOutcome:
         """Replaces a memory's text, its attributes or both: a new memory (new id) takes its
-        place, as a change :meth:`revert` undoes."""
+        place, as a change :meth:`revert` undoes. ``by_agent``: an agent asks for a new text,
+        and the review policy decides, as for :meth:`delete` (under ``auto`` it is done at
+        once; under ``guarded`` and ``review``, and for a pinned memory, it waits for a
+        person); an agent's update takes no attributes (``InvalidArgumentError``). A keyword
+        that is not an attribute is a ``TypeError``, never ignored."""
+        for name in attributes:
+            if name not in _ATTRIBUTES:
+                raise TypeError(
+                    f"update() got an unexpected keyword argument {name!r}: the attributes are {', '.join(_ATTRIBUTES)}"
+                )
         values = _drop_none(**attributes)
         text = None if content is None else _text(content)
-        answer = self._engine.update_memory(memory_id, text, _json(values) if values else None)
+        answer = self._engine.update_memory(memory_id, text, _json(values) if values else None, by_agent)
         return AddOutcome.from_dict(json.loads(answer))
 
     def pin(self, memory_id: str) -> MemoryRecord:
