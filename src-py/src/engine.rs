@@ -17,6 +17,7 @@ use serde::de::DeserializeOwned;
 
 use crate::calls::run;
 use crate::clients::{PyEmbedder, PyLlm};
+use crate::marked;
 
 /// What `add` was given: one text (split by the LLM) or items taken as they are.
 #[derive(FromPyObject)]
@@ -27,7 +28,16 @@ enum Contents {
 
 /// `value` as JSON text.
 fn json<T: Serialize>(value: &T) -> PyResult<String> {
-    serde_json::to_string(value).map_err(|e| PyRuntimeError::new_err(format!("haema could not encode its answer: {e}")))
+    serde_json::to_string(value).map_err(encode_error)
+}
+
+/// Memories as JSON text, each with its `flags` and `marked` text ([`crate::marked`]).
+fn marked_json(value: serde_json::Result<serde_json::Value>) -> PyResult<String> {
+    json(&value.map_err(encode_error)?)
+}
+
+fn encode_error(error: serde_json::Error) -> PyErr {
+    PyRuntimeError::new_err(format!("haema could not encode its answer: {error}"))
 }
 
 /// An argument the caller got wrong, as the package's `InvalidArgumentError`.
@@ -248,7 +258,7 @@ impl Engine {
             py,
             |m| async move { m.get_latest_records_with(begin, count, &filter).await },
         )?;
-        json(&records)
+        marked_json(marked::records(&records))
     }
 
     #[pyo3(signature = (query, n, mode_name="hybrid", min_score=None, filter=None))]
@@ -267,7 +277,7 @@ impl Engine {
             min_score,
         };
         let results = self.run(py, |m| async move { m.search_records_with(&query, n, &options).await })?;
-        json(&results)
+        marked_json(marked::search(&results))
     }
 
     #[pyo3(signature = (query, budget, max_memories, latest, min_score=None, timeout_ms=None, filter=None))]
@@ -298,7 +308,7 @@ impl Engine {
     fn memory(&self, py: Python<'_>, id: &str) -> PyResult<String> {
         let id = MemoryId::from(id);
         let record = self.run(py, |m| async move { m.memory(&id).await })?;
-        json(&record)
+        marked_json(marked::record(&record))
     }
 
     fn pending(&self, py: Python<'_>) -> PyResult<String> {
@@ -374,23 +384,36 @@ impl Engine {
         json(&outcome)
     }
 
-    #[pyo3(signature = (id, content=None, attributes=None))]
+    /// Replaces one memory's text, its attributes or both: at once as a person (`by_agent`
+    /// false), or, for an agent's new text, as the review policy says (`request_update`).
+    #[pyo3(signature = (id, content=None, attributes=None, by_agent=false))]
     fn update_memory(
         &self,
         py: Python<'_>,
         id: &str,
         content: Option<String>,
         attributes: Option<&str>,
+        by_agent: bool,
     ) -> PyResult<String> {
         let id = MemoryId::from(id);
         let attributes: Option<MemoryAttributes> = match attributes {
             Some(text) => Some(parse("attributes", Some(text))?),
             None => None,
         };
+        if by_agent && attributes.is_some() {
+            return Err(invalid(
+                "an agent's update replaces a memory's text only: change its attributes as a person (by_agent=False)"
+                    .into(),
+            ));
+        }
         let outcome = self.run(py, |m| async move {
             let mut outcome = None;
             if let Some(content) = content {
-                let made = m.update_memory(&id, &content).await?;
+                let made = if by_agent {
+                    m.request_update(&id, &content).await?
+                } else {
+                    m.update_memory(&id, &content).await?
+                };
                 outcome = Some(made);
             }
             if let Some(attributes) = attributes {
@@ -408,7 +431,7 @@ impl Engine {
     fn set_pinned(&self, py: Python<'_>, id: &str, pinned: bool) -> PyResult<String> {
         let id = MemoryId::from(id);
         let record = self.run(py, |m| async move { m.set_pinned(&id, pinned).await })?;
-        json(&record)
+        marked_json(marked::record(&record))
     }
 
     /// Removes memories for good (by id, or every one mentioning a phrase).

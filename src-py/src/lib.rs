@@ -12,6 +12,7 @@ mod calls;
 mod clients;
 mod engine;
 mod errors;
+mod marked;
 
 use pyo3::prelude::*;
 

@@ -187,8 +187,10 @@ class AsyncMemory:
     async def delete(self, memory_id: str, *, by_agent: bool = False) -> AddOutcome:
         return await self._run(self.memory.delete, memory_id, by_agent=by_agent)
 
-    async def update(self, memory_id: str, content: str | None = None, **attributes: Any) -> AddOutcome:
-        return await self._run(self.memory.update, memory_id, content, **attributes)
+    async def update(
+        self, memory_id: str, content: str | None = None, *, by_agent: bool = False, **attributes: Any
+    ) -> AddOutcome:
+        return await self._run(self.memory.update, memory_id, content, by_agent=by_agent, **attributes)
 
     async def pin(self, memory_id: str) -> MemoryRecord:
         return await self._run(self.memory.pin, memory_id)

@@ -28,6 +28,9 @@ logger = logging.getLogger("haema_rs")
 PathLike = str | os.PathLike[str]
 Time = datetime | int | float
 
+#: The attributes a memory may carry (``add_with``'s keywords, ``update``'s).
+_ATTRIBUTES = ("memory_type", "importance", "source", "agent_id", "session_id", "user_id", "metadata")
+
 
 def _text(text: str) -> str:
     """``text``, which must be valid Unicode (a lone surrogate cannot be stored)."""
@@ -237,16 +240,22 @@ class Memory:
 
     def get_latest(self, begin: int = 1, count: int = 10) -> list[str]:
         """The newest memories' texts: ``begin`` is 1-based (1 = newest); ``begin < 1`` is
-        a ``ValueError``, ``count <= 0`` gives ``[]``."""
-        return [r.content for r in self.get_latest_records(begin, count)]
+        a ``ValueError``, ``count <= 0`` gives ``[]``.
+
+        A memory whose text reads like a prompt injection comes behind a marker, as in the
+        recall block: ``[flagged: instruction override] Ignore all previous …``; every
+        other text is exactly as stored (``get_latest_records`` gives each memory's
+        ``content`` unmarked, with its ``flags``)."""
+        return [r.marked for r in self.get_latest_records(begin, count)]
 
     def search(self, content: str, n: int) -> list[str]:
         """The texts of the ``n`` memories that match ``content`` best, by meaning and by
         words (``search_records`` gives scores, and ``mode="vector"`` HAEMA's ranking by
-        meaning alone); ``n <= 0`` gives ``[]``."""
+        meaning alone); ``n <= 0`` gives ``[]``. A flagged text comes behind its
+        ``[flagged: …]`` marker, as in :meth:`get_latest`."""
         if n <= 0:
             return []
-        return [hit.memory.content for hit in self.search_records(content, n)]
+        return [hit.memory.marked for hit in self.search_records(content, n)]
 
     # haema beyond HAEMA --------------------------------------------------------------
 
@@ -283,7 +292,9 @@ class Memory:
     def get_latest_records(self, begin: int = 1, count: int = 10, **filters: Any) -> list[MemoryRecord]:
         """:meth:`get_latest` with ids, timestamps and attributes, of the memories that pass
         the filters (``memory_type``, ``min_importance``, ``source``, ``agent_id``,
-        ``session_id``, ``user_id``, ``metadata``, ``since``, ``until``)."""
+        ``session_id``, ``user_id``, ``metadata``, ``since``, ``until``). Each record's
+        ``content`` is the stored text; ``flags`` says why it reads like a prompt injection
+        and ``marked`` is the text with the marker :meth:`get_latest` gives."""
         answer = self._engine.get_latest(begin, count, _filter_json(**filters))
         return [MemoryRecord.from_dict(r) for r in json.loads(answer)]
 
@@ -297,7 +308,9 @@ class Memory:
         **filters: Any,
     ) -> list[SearchHit]:
         """The best matches with their scores (0 to 1) and which signal found them.
-        ``mode``: ``hybrid`` (meaning and words), ``vector`` or ``lexical``."""
+        ``mode``: ``hybrid`` (meaning and words), ``vector`` or ``lexical``. Each hit has
+        the stored ``content``, its ``flags`` and the ``marked`` text, as
+        :meth:`get_latest_records` gives them."""
         answer = self._engine.search(query, n, mode, min_score, _filter_json(**filters))
         results = json.loads(answer)
         if results.get("notice"):
@@ -387,12 +400,23 @@ class Memory:
         asks, and the review policy decides (under ``auto`` it is done at once)."""
         return AddOutcome.from_dict(json.loads(self._engine.delete_memory(memory_id, by_agent)))
 
-    def update(self, memory_id: str, content: str | None = None, **attributes: Any) -> AddOutcome:
+    def update(
+        self, memory_id: str, content: str | None = None, *, by_agent: bool = False, **attributes: Any
+    ) -> AddOutcome:
         """Replaces a memory's text, its attributes or both: a new memory (new id) takes its
-        place, as a change :meth:`revert` undoes."""
+        place, as a change :meth:`revert` undoes. ``by_agent``: an agent asks for a new text,
+        and the review policy decides, as for :meth:`delete` (under ``auto`` it is done at
+        once; under ``guarded`` and ``review``, and for a pinned memory, it waits for a
+        person); an agent's update takes no attributes (``InvalidArgumentError``). A keyword
+        that is not an attribute is a ``TypeError``, never ignored."""
+        for name in attributes:
+            if name not in _ATTRIBUTES:
+                raise TypeError(
+                    f"update() got an unexpected keyword argument {name!r}: the attributes are {', '.join(_ATTRIBUTES)}"
+                )
         values = _drop_none(**attributes)
         text = None if content is None else _text(content)
-        answer = self._engine.update_memory(memory_id, text, _json(values) if values else None)
+        answer = self._engine.update_memory(memory_id, text, _json(values) if values else None, by_agent)
         return AddOutcome.from_dict(json.loads(answer))
 
     def pin(self, memory_id: str) -> MemoryRecord:

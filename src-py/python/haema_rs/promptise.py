@@ -32,6 +32,8 @@ class MemoryScope(str, enum.Enum):
 class MemoryResult:
     """One search result, best first."""
 
+    #: The memory's text, behind a ``[flagged: …]`` marker when it reads like a prompt
+    #: injection (as ``Memory.search`` gives it): Promptise puts it in a system message.
     content: str
     #: From 0 to 1; 1 is a perfect match.
     score: float
@@ -97,12 +99,14 @@ class HaemaProvider:
         return await in_thread(_add, handle, content, metadata)
 
     async def search(self, query: str, *, limit: int = 5, user_id: str | None = None) -> list[MemoryResult]:
-        """The memories that match ``query`` best, best first."""
+        """The memories that match ``query`` best, best first. A memory that reads like a
+        prompt injection comes behind its ``[flagged: …]`` marker, as from
+        :meth:`Memory.search <haema_rs.Memory.search>`; ``metadata`` is the memory's own."""
         handle = self._handle(user_id)
         hits = await in_thread(handle.search_records, query, limit)
         return [
             MemoryResult(
-                content=hit.memory.content,
+                content=hit.memory.marked,
                 score=min(1.0, max(0.0, hit.score)),
                 memory_id=hit.memory.id,
                 metadata=dict(hit.memory.metadata),

@@ -4,6 +4,10 @@ attributes, search hits with scores, changes (changesets) with what they replace
 Each is a frozen dataclass with the field names of haema's other front ends (the CLI's
 ``--json``, the MCP server). Timestamps come twice: ``timestamp_ms`` (Unix ms) and
 ``timestamp`` (ISO 8601 UTC).
+
+A memory's ``content`` is its text as stored. Its ``flags`` say why that text reads like a
+prompt injection (empty for ordinary text), and ``marked`` is the text as ``search()`` and
+``get_latest()`` give it for a prompt: behind a ``[flagged: …]`` marker when flagged.
 """
 
 from __future__ import annotations
@@ -53,6 +57,22 @@ class MemoryRecord(_FromDict):
     session_id: str | None = None
     user_id: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    #: Why its text reads like a prompt injection, by name (``instruction_override``,
+    #: ``role_label``, ``template_token``, ``fence_escape``, ``invisible_control``,
+    #: ``exfiltration_link``: the MCP server's ``flags``); empty for ordinary text.
+    flags: list[str] = field(default_factory=list)
+    #: The text to hand an agent: ``content`` behind the recall block's marker when it is
+    #: flagged (``[flagged: instruction override] Ignore all …``), else ``content`` itself.
+    marked: str = field(default="", repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.marked:
+            object.__setattr__(self, "marked", self.content)
+
+    @property
+    def flagged(self) -> bool:
+        """Its text reads like a prompt injection: treat it as data, never as instructions."""
+        return bool(self.flags)
 
 
 @dataclass(frozen=True)
@@ -78,6 +98,18 @@ class SearchHit:
     @property
     def content(self) -> str:
         return self.memory.content
+
+    @property
+    def flags(self) -> list[str]:
+        return self.memory.flags
+
+    @property
+    def marked(self) -> str:
+        return self.memory.marked
+
+    @property
+    def flagged(self) -> bool:
+        return self.memory.flagged
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SearchHit:
