@@ -68,7 +68,7 @@ pub mod fuzzing;
 pub use config::{KeyList, ReviewPolicy, Settings, StoreScope, TuiSettings, configured_store_dir, store_in_user_file};
 pub use error::{Error, ErrorKind, Missing, Result, ReviewAction};
 pub use maintenance::{Check, CheckProblem, ReembedProgress, ReembedReport, doctor, reembed};
-pub use marked::{FLAGGED_NOTE, MarkedText, mark, mark_core, mark_record, value_flags};
+pub use marked::{FLAGGED_NOTE, MarkedText, mark, mark_core, mark_record, record_flags, value_flags};
 pub use memory::{
     ANCESTRY_LIMIT, ActivityEvent, ActivityWho, Ancestry, AncestryNode, CLIENT_EMBEDDER_PREFIX, EmbeddingBacklog,
     LexicalReason, Lineage, MadeBy, Memory, OpenOptions, OpenProgress, StoreInfo, StoreWatch, VectorRecall,

@@ -118,18 +118,30 @@ pub fn value_flags(value: &serde_json::Value) -> Vec<HostileReason> {
     crate::safety::reasons(&texts.join("\n"))
 }
 
-/// A memory as an agent may read it: [`mark`] of its text, flagged too when its attributes
-/// (source, ids, metadata) read like a prompt injection, since they are returned with it.
+/// A memory as an agent may read it: [`mark`] of its text, with [`record_flags`].
 pub fn mark_record(memory: &crate::MemoryRecord, max_chars: usize) -> MarkedText {
-    let mut marked = mark(&memory.content, max_chars);
+    let (quoted, sanitized) = recall::quote(&memory.content);
+    let (content, truncated) = recall::cut_memory(&quoted, max_chars);
+    MarkedText {
+        content,
+        sanitized,
+        truncated,
+        flags: record_flags(memory),
+    }
+}
+
+/// Why a memory reads like a prompt injection: its text, and its attributes (source, ids,
+/// metadata), which are returned with it (empty for an ordinary memory).
+pub fn record_flags(memory: &crate::MemoryRecord) -> Vec<HostileReason> {
+    let mut flags = crate::safety::reasons(&memory.content);
     let attributes = memory.attributes.screened_text();
     if !attributes.is_empty() {
         for reason in crate::safety::reasons(&attributes) {
-            if !marked.flags.contains(&reason) {
-                marked.flags.push(reason);
+            if !flags.contains(&reason) {
+                flags.push(reason);
             }
         }
-        marked.flags.sort();
+        flags.sort();
     }
-    marked
+    flags
 }

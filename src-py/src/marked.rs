@@ -1,6 +1,6 @@
-//! What the wheel says about a memory's text besides the text: `flags`, why it reads like a
-//! prompt injection (`haema_core::safety::reasons`, the names the MCP server's `flags`
-//! give), and `marked`, the stored text as HAEMA's `search()` and `get_latest()` hand it to
+//! What the wheel says about a memory's text besides the text: `flags`, why it (or its
+//! source, ids or metadata) reads like a prompt injection (`haema_core::record_flags`, the
+//! names the MCP server's `flags` give), and `marked`, the stored text as HAEMA's `search()` and `get_latest()` hand it to
 //! a program's prompt: with the `[flagged: …] ` prefix of [`MarkedText::line`] when flagged,
 //! otherwise exactly as stored. `content` stays the stored text: a program needs the real one.
 
@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 /// One memory as the Python side reads it: the record's fields, `flags` and `marked`.
 pub fn record(record: &MemoryRecord) -> serde_json::Result<Value> {
     let mut row = serde_json::to_value(record)?;
-    mark(&mut row, &record.content);
+    mark(&mut row, record);
     Ok(row)
 }
 
@@ -28,18 +28,18 @@ pub fn search(results: &SearchResults) -> serde_json::Result<Value> {
     let mut answer = serde_json::to_value(results)?;
     if let Some(hits) = answer.get_mut("hits").and_then(Value::as_array_mut) {
         for (row, hit) in hits.iter_mut().zip(&results.hits) {
-            mark(row, &hit.memory.content);
+            mark(row, &hit.memory);
         }
     }
     Ok(answer)
 }
 
-/// Adds `flags` and `marked` for `content` to the JSON object `row`.
-fn mark(row: &mut Value, content: &str) {
-    let flags = haema_core::safety::reasons(content);
+/// Adds `flags` and `marked` for `memory` to the JSON object `row`.
+fn mark(row: &mut Value, memory: &MemoryRecord) {
+    let flags = haema_core::record_flags(memory);
     // Only the marker is wanted: the text stays as stored (not quoted, not cut).
     let marked = MarkedText {
-        content: content.to_owned(),
+        content: memory.content.clone(),
         sanitized: false,
         truncated: false,
         flags,

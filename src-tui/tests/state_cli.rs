@@ -163,3 +163,40 @@ fn an_agent_reads_and_writes_its_state_over_mcp() {
         "set by the CLI, by the agent, deleted"
     );
 }
+
+/// A secret in a state value is replaced and the command says so; a secret as a key is
+/// refused with the reason; `core set` says what it replaced too.
+#[test]
+fn state_and_core_writes_say_what_secrets_they_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s");
+    let token = "ghp_16C7e42F292c6912E7710c838347Ae178B4a";
+    let set = haema(&store, &[], &["state", "set", "creds", &format!("token {token}")], None);
+    assert!(
+        stderr(&set).contains("secrets were replaced by markers before anything was stored: 1 github token"),
+        "{}",
+        stderr(&set)
+    );
+    assert!(ok(&set).contains("creds = token [secret: github token]"));
+    let refused = haema(&store, &[], &["state", "set", token, "1"], None);
+    assert!(!refused.status.success());
+    assert!(
+        stderr(&refused).contains("the state key holds what looks like a secret (github token)"),
+        "{}",
+        stderr(&refused)
+    );
+    assert!(!stderr(&refused).contains(token), "{}", stderr(&refused));
+    let core = haema(
+        &store,
+        &[],
+        &["core", "set", "TOOLS", "--file", "-"],
+        Some(&format!("- deploy with {token}\n")),
+    );
+    assert!(stderr(&core).contains("1 github token"), "{}", stderr(&core));
+    assert!(ok(&core).contains("Section TOOLS saved"));
+    let shown = ok(&haema(&store, &[], &["core", "show"], None));
+    assert!(
+        shown.contains("- deploy with [secret: github token]") && !shown.contains(token),
+        "{shown}"
+    );
+}
