@@ -2,8 +2,8 @@
 //!
 //! A token is a run of letters, digits and `+/_-` at least [`MIN_LEN`] long. It is a
 //! secret when it mixes upper case, lower case and digits, switches between them often (as
-//! random text does, and words, CamelCase names and paths do not) and its Shannon entropy
-//! is high. Never flagged: hex (git SHAs, digests), UUIDs, base64 after `base64,` (a data
+//! random text does, and words, CamelCase names and paths do not), its long parts do not
+//! read as words run together (by their letter pairs), and its Shannon entropy is high. Never flagged: hex (git SHAs, digests), UUIDs, base64 after `base64,` (a data
 //! URL such as an inline image), words, paths and URLs made of words, numbers, dates.
 
 /// Shortest token looked at.
@@ -59,6 +59,29 @@ fn class(c: char) -> Class {
     }
 }
 
+/// Common letter pairs of English words and of the names made of them (`th`, `er`, `ht`,
+/// `tp`…): a quarter of all pairs, most pairs of a word, few of a random text's.
+const WORD_PAIRS: &str = "th he in er an re on at en nd ti es or te of ed is it al ar st to nt ng se ha as ou io le ve co me de hi ri ro ic ne ea ra ce li ch ll be ma si om ur ca el ta la ns di fo ho pe ec pr no ct us ac ot il tr ly nc et ut ss so rs un lo wa ge ie wh ee wi em ad ol rt po we na ul ni ts mo ow pa im mi ai sh ir su id os iv ia am fi ci vi pl ig tu ev ld ry mp fe bl ab gh ty op wo sa ay ex ke fr oo av ag if ap gr od bo sp rd do uc bu ei ov by rm ep tt oc fa ef cu rn sc gi da yo cr cl du ga qu ue ff ba ey ls va um pp ua up lu go ht ru ug ds lt pi rc rr eg au ck ew mu br bi pt ak pu ui rg ib tl ny ki rk ys ob mm fu ph og ms ye ud mb ip ub oi rl gu dr hr cc tw ft wn nu tc gl ya ps ks tp xm ml js sq ql";
+
+/// Whether `part` reads as words run together (`UserProfile2Card`,
+/// `AbstractSingletonProxyFactoryBean2Impl`, `deployStaging2EuWest1`): at least 70 % of its
+/// neighbouring letters are a common pair of words. Random text has a fifth of them (of
+/// random base62 tokens of 24 characters, under 1 % read as words).
+fn reads_as_words(part: &str) -> bool {
+    let bytes = part.as_bytes();
+    let (mut pairs, mut common) = (0u32, 0u32);
+    for pair in bytes.windows(2) {
+        if pair[0].is_ascii_alphabetic() && pair[1].is_ascii_alphabetic() {
+            pairs += 1;
+            let lower = [pair[0].to_ascii_lowercase(), pair[1].to_ascii_lowercase()];
+            if WORD_PAIRS.split(' ').any(|p| p.as_bytes() == lower) {
+                common += 1;
+            }
+        }
+    }
+    pairs >= 6 && common * 10 >= pairs * 7
+}
+
 /// Whether one token (already cut out of its text) looks random enough to be a secret.
 pub(super) fn looks_random(token: &str) -> bool {
     let token = token.trim_end_matches('=');
@@ -81,9 +104,14 @@ pub(super) fn looks_random(token: &str) -> bool {
     if token.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
         return false;
     }
-    // Words joined by separators (a path, a slug, a snake_case name): no long random part.
-    let longest_part = token.split(['/', '_', '-', '+', '=']).map(str::len).max().unwrap_or(0);
-    if longest_part < 16 {
+    // Words joined by separators (a path, a slug, a snake_case name): no long random part;
+    // and a long part that reads as words (`UserProfile2Card`, `Q3Report2026Final`) is a
+    // name, not a key.
+    let long_parts: Vec<&str> = token
+        .split(['/', '_', '-', '+', '='])
+        .filter(|p| p.len() >= 16)
+        .collect();
+    if long_parts.iter().all(|p| reads_as_words(p)) {
         return false;
     }
     let chars: Vec<char> = token.chars().collect();

@@ -96,15 +96,34 @@ pub struct SecretFinding {
     pub span: Range<usize>,
 }
 
-/// Every secret in `text`, in order; empty for ordinary text.
+/// Every secret in `text`, in order; empty for ordinary text. It is looked for in the text
+/// as a reader gets it (full-width letters as ASCII, invisible characters dropped: a key
+/// split by a zero-width space is whole again when quoted), and its span covers the
+/// characters hidden inside it.
 ///
 /// ```
 /// use haema_core::secrets::{self, SecretKind};
 /// let found = secrets::find("My AWS access key is AKIAIOSFODNN7EXAMPLE");
 /// assert_eq!(found[0].kind, SecretKind::AwsAccessKey);
 /// assert!(secrets::find("The user's commit is 3f786850e387550fdab836ed7e6dc881de23001b").is_empty());
+/// let split = "key AKIA\u{200B}IOSFODNN7EXAMPLE";
+/// assert_eq!(&split[secrets::find(split)[0].span.clone()], "AKIA\u{200B}IOSFODNN7EXAMPLE");
 /// ```
 pub fn find(text: &str) -> Vec<SecretFinding> {
+    match crate::text::visible::Visible::of(text) {
+        None => find_in(text),
+        Some(visible) => find_in(&visible.text)
+            .into_iter()
+            .map(|f| SecretFinding {
+                kind: f.kind,
+                span: visible.original(&f.span),
+            })
+            .collect(),
+    }
+}
+
+/// [`find`] in a text already in its visible form.
+fn find_in(text: &str) -> Vec<SecretFinding> {
     let mut found: Vec<SecretFinding> = Vec::new();
     let overlaps = |found: &[SecretFinding], span: &Range<usize>| {
         found.iter().any(|f| f.span.start < span.end && span.start < f.span.end)

@@ -119,6 +119,32 @@ fn each_format_is_found_as_its_kind() {
     }
 }
 
+/// A secret with an invisible character inside, or in full-width letters, is the secret
+/// once quoted (the recall block drops invisible characters): it is found whole, and the
+/// invisible characters go with it.
+#[test]
+fn a_secret_split_by_invisible_characters_or_written_wide_is_found_whole() {
+    for (text, secret) in [
+        ("aws AKIA\u{2060}IOSFODNN7EXAMPLE", "AKIA\u{2060}IOSFODNN7EXAMPLE"),
+        (
+            "openai sk-proj-Abc123Def456\u{200B}Ghi789Jkl012Mno345",
+            "sk-proj-Abc123Def456\u{200B}Ghi789Jkl012Mno345",
+        ),
+        (
+            "token ghp_16C7e42F2\u{AD}92c6912E7710c838347Ae178B4a.",
+            "ghp_16C7e42F2\u{AD}92c6912E7710c838347Ae178B4a",
+        ),
+        ("wide ＡＫＩＡＩＯＳＦＯＤＮＮ７ＥＸＡＭＰＬＥ", "ＡＫＩＡＩＯＳＦＯＤＮＮ７ＥＸＡＭＰＬＥ"),
+        ("bell AKIA\u{7}IOSFODNN7EXAMPLE", "AKIA\u{7}IOSFODNN7EXAMPLE"),
+    ] {
+        let (clean, tally) = redact(text);
+        assert_eq!(tally.total(), 1, "{text:?} -> {clean:?}");
+        assert!(!clean.contains(secret), "{clean:?}");
+        let found = find(text);
+        assert_eq!(&text[found[0].span.clone()], secret, "{text:?}");
+    }
+}
+
 #[test]
 fn a_redacted_text_keeps_no_secret_and_says_what_it_was() {
     let (clean, tally) =
@@ -192,6 +218,15 @@ pub(crate) const BENIGN: &[&str] = &[
     "the slug my-first-blog-post-about-rust-and-webassembly-2024",
     "snake_case_identifier_with_many_words_2024_version",
     "ISBN 978-3-16-148410-0, DOI 10.1000/182",
+    // Paths and names a coding agent remembers (a hostile review found each flagged).
+    "Tests live in src/components/UserProfile2Card/index.test.tsx",
+    "Run ./scripts/deployStaging2EuWest1.sh first",
+    "The migration 20240115_AddUserTable2Index was applied",
+    "See docs/adr/0003-UseRedis6ForSessionCache.md",
+    "The class is AbstractSingletonProxyFactoryBean2Impl in Spring",
+    "The file is at /home/ana/projects/Q3Report2026Final/summary_v2.docx",
+    "Bump k8sClusterAutoscalerV2Config to 3 replicas",
+    "The test getUserById2ReturnsNullWhenMissing fails on CI",
 ];
 
 #[test]
@@ -243,4 +278,28 @@ fn a_largest_memory_without_spaces_is_screened_in_one_pass() {
     assert!(super::find(&crafted).is_empty());
     let url = format!("https://x.example/{}", "Zk9QcXJ2TjNtYjhLd1pQc3Y0/".repeat(2_000));
     assert!(super::find(&url).is_empty(), "a path inside a URL is no secret");
+}
+
+/// Random tokens of no known format are still found, now that names reading as words are
+/// left alone: of 2,000 random base62 tokens of 32 characters (a fixed generator), at least
+/// 95 % are flagged.
+#[test]
+fn random_tokens_are_still_found() {
+    const BASE62: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        usize::try_from(state % 62).unwrap_or(0)
+    };
+    let tokens: Vec<String> = (0..2_000)
+        .map(|_| (0..32).map(|_| char::from(BASE62[next()])).collect())
+        .collect();
+    let found = tokens
+        .iter()
+        .filter(|t| !find(&format!("the key is {t}")).is_empty())
+        .count();
+    eprintln!("{found} of {} random tokens found", tokens.len());
+    assert!(found >= 1_900, "{found} of {}", tokens.len());
 }

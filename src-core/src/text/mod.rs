@@ -1,8 +1,9 @@
 //! Text rules shared by the engine: how a phrase is found whatever form it was written in,
-//! and which text a JSON value holds.
+//! the form a reader gets, and which text a JSON value holds.
 
 pub(crate) mod fold;
 pub(crate) mod phrase;
+pub(crate) mod visible;
 
 pub(crate) use phrase::Phrase;
 
