@@ -222,7 +222,8 @@ impl Engine {
     }
 
     fn get_core(&self, py: Python<'_>) -> PyResult<String> {
-        self.run(py, |m| async move { m.get_core().await })
+        let text = self.run(py, |m| async move { m.get_core().await })?;
+        Ok(crate::marked::core(&text))
     }
 
     fn core_sections(&self, py: Python<'_>) -> PyResult<String> {

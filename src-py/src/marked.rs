@@ -49,3 +49,16 @@ fn mark(row: &mut Value, memory: &MemoryRecord) {
         object.insert("flags".into(), json!(marked.flags));
     }
 }
+
+/// core.md as HAEMA's `get_core()` hands it to a program's prompt: as stored, with the
+/// recall block's note and the `[flagged: …]` marker on lines above it when text in it
+/// reads like a prompt injection ([`MarkedText::block`]).
+pub fn core(text: &str) -> String {
+    MarkedText {
+        content: text.to_owned(),
+        sanitized: false,
+        truncated: false,
+        flags: haema_core::safety::reasons(text),
+    }
+    .block()
+}

@@ -91,10 +91,8 @@ pub async fn write_copy(state: State<'_, AppState>, path: PathBuf, kind: CopyKin
             dir.display()
         )));
     }
-    let written = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&path)
+    // The owner's alone (0600), as every file of the store is.
+    let written = haema_core::create_private(&path)
         .and_then(|mut f| std::io::Write::write_all(&mut f, &text).and_then(|()| f.sync_all()));
     if let Err(e) = written {
         let _ = std::fs::remove_file(&path);

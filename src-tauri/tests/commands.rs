@@ -295,6 +295,13 @@ async fn a_backup_and_a_page_are_written_to_new_files_only_and_the_backup_import
     let page = backup::write_copy(state(), out.path().join("page.md"), CopyKind::Readable)
         .await
         .unwrap();
+    // The owner's alone, as every file of the store is (the backup holds every memory).
+    #[cfg(unix)]
+    for file in [&path, &page.path] {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{}", file.display());
+    }
     assert!(
         std::fs::read_to_string(&page.path)
             .unwrap()

@@ -34,13 +34,16 @@ fn hint(error: &anyhow::Error) -> String {
 fn main() -> ExitCode {
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            // The error quotes the argument it refused: a control character in it (an escape
+            // sequence that would retitle the terminal) is shown as `�`, without colours.
+            haema_tui::output::to_stderr(&e.render().to_string());
+            return ExitCode::from(2);
+        }
         Err(e) => {
+            // Help and version.
             let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            };
+            return ExitCode::SUCCESS;
         }
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()

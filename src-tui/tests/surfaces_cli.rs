@@ -51,6 +51,16 @@ fn control_characters_in_stored_text_print_as_replacement_characters() {
     let missing = haema(&store, &ENV, &["state", "get", "x\u{1b}[2J"], None);
     assert_eq!(missing.status.code(), Some(1));
     assert_printable(&stderr(&missing), "an error");
+    // An argument the command line refuses is quoted in its error: printable too.
+    for args in [
+        &["review", "show", "X\u{1b}]0;PWNED\u{7}Y\rZ"][..],
+        &["search", "tea", "--mode", "\u{1b}[2Jx"],
+        &["no-such-\u{1b}]0;T\u{7}command"],
+    ] {
+        let refused = haema(&store, &ENV, args, None);
+        assert_eq!(refused.status.code(), Some(2), "{args:?}");
+        assert_printable(&stderr(&refused), &args.join(" "));
+    }
 
     ok(&haema(
         &store,

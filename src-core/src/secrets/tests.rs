@@ -134,7 +134,10 @@ fn a_secret_split_by_invisible_characters_or_written_wide_is_found_whole() {
             "token ghp_16C7e42F2\u{AD}92c6912E7710c838347Ae178B4a.",
             "ghp_16C7e42F2\u{AD}92c6912E7710c838347Ae178B4a",
         ),
-        ("wide ＡＫＩＡＩＯＳＦＯＤＮＮ７ＥＸＡＭＰＬＥ", "ＡＫＩＡＩＯＳＦＯＤＮＮ７ＥＸＡＭＰＬＥ"),
+        (
+            "wide ＡＫＩＡＩＯＳＦＯＤＮＮ７ＥＸＡＭＰＬＥ",
+            "ＡＫＩＡＩＯＳＦＯＤＮＮ７ＥＸＡＭＰＬＥ",
+        ),
         ("bell AKIA\u{7}IOSFODNN7EXAMPLE", "AKIA\u{7}IOSFODNN7EXAMPLE"),
     ] {
         let (clean, tally) = redact(text);

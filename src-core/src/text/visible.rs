@@ -52,7 +52,11 @@ impl Visible {
 
     /// The bytes of the original behind `span`, a byte range of the visible form.
     pub(crate) fn original(&self, span: &Range<usize>) -> Range<usize> {
-        let at = |byte: usize| self.origins.partition_point(|(start, _)| *start <= byte).saturating_sub(1);
+        let at = |byte: usize| {
+            self.origins
+                .partition_point(|(start, _)| *start <= byte)
+                .saturating_sub(1)
+        };
         let first = &self.origins[at(span.start)].1;
         let last = &self.origins[at(span.end.saturating_sub(1).max(span.start))].1;
         first.start..last.end

@@ -235,7 +235,9 @@ class Memory:
         self.add_with(contents)
 
     def get_core(self) -> str:
-        """The whole core.md text."""
+        """The whole core.md text, as a prompt may take it: when text in it reads like a
+        prompt injection, two lines above it say so (the recall block's note and
+        ``[flagged: …]``); :meth:`core_sections` gives the sections as stored."""
         return self._engine.get_core()
 
     def get_latest(self, begin: int = 1, count: int = 10) -> list[str]:
