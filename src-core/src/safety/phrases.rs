@@ -237,6 +237,14 @@ pub(crate) const OVERRIDES: &[&[Slot]] = &[
         W(OBEY),
     ],
     &[W(&["from"]), W(&["now"]), W(&["on"]), Gap(3), W(&["you", "your", "u"])],
+    // "act as DAN", "pretend to be DAN", "DAN mode enabled", "enter jailbreak mode"
+    &[
+        W(&["act", "acting", "behave", "roleplay"]),
+        W(&["as", "like"]),
+        W(&["dan"]),
+    ],
+    &[W(&["pretend"]), W(&["to", "you"]), W(&["be", "are"]), W(&["dan"])],
+    &[W(&["dan", "jailbreak", "jailbroken"]), W(&["mode"])],
     &[
         W(&["from", "starting"]),
         W(&["this", "here", "today"]),
