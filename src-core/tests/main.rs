@@ -25,6 +25,7 @@ mod postgres;
 mod postgres_migrations;
 mod postgres_tls;
 mod reembed;
+mod restore_screens;
 mod review_flow;
 mod scopes;
 mod scores;

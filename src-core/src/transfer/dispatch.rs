@@ -39,7 +39,8 @@ impl Imported {
     pub fn summary(&self) -> ImportSummary {
         match self {
             Self::Export(r) => ImportSummary {
-                added: r.memories,
+                // Those held for review are not added yet.
+                added: r.memories - r.held,
                 skipped: r.already_present,
                 changeset: None,
             },
