@@ -21,6 +21,7 @@ mod injection_rates;
 mod insight;
 mod keyring_secret_service;
 mod llm_cost;
+mod migrate_secrets;
 mod postgres;
 mod postgres_migrations;
 mod postgres_tls;

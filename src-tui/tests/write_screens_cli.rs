@@ -176,3 +176,61 @@ fn importing_an_export_from_elsewhere_screens_it() {
     assert_eq!(waiting[0]["proposed"][0]["content"], hostile, "{waiting}");
     assert_eq!(holding(&store, AWS), Vec::<String>::new());
 }
+
+#[test]
+fn migrate_replaces_old_secrets_in_the_copy_and_says_how_to_remove_them_from_the_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("source");
+    ok(&haema(
+        &source,
+        &[],
+        &[
+            "add",
+            "--items",
+            "The user lives in Lyon.",
+            "The deploy key is PLANTED.",
+        ],
+        None,
+    ));
+    // A store written before the secret screen existed.
+    let conn = rusqlite::Connection::open(source.join("memory.db")).unwrap();
+    for (table, column) in [
+        ("memories", "content"),
+        ("changeset_items", "content"),
+        ("changesets", "inputs"),
+    ] {
+        conn.execute(
+            &format!("UPDATE {table} SET {column} = replace({column}, 'PLANTED', ?1)"),
+            [AWS],
+        )
+        .unwrap();
+    }
+    drop(conn);
+    let copy = dir.path().join("copy");
+    let out = haema(
+        &source,
+        &[],
+        &[
+            "migrate",
+            "--from",
+            source.to_str().unwrap(),
+            "--to",
+            copy.to_str().unwrap(),
+        ],
+        None,
+    );
+    let said = ok(&out);
+    assert!(
+        said.contains("Secrets: 2 records of the source hold what looks like a secret (")
+            && said.contains("aws access key")
+            && said.contains("forget --mentioning")
+            && !said.contains(AWS),
+        "{said}"
+    );
+    assert_eq!(holding(&copy, AWS), Vec::<String>::new());
+    let latest = contents(&json_of(&haema(&copy, &[], &["latest", "--json"], None)));
+    assert!(
+        latest.contains(&"The deploy key is [secret: aws access key].".to_owned()),
+        "{latest:?}"
+    );
+}
