@@ -68,9 +68,10 @@ async fn an_export_from_elsewhere_is_screened_before_it_is_restored() {
     let Imported::Export(report) = imported else {
         panic!("{imported:?}")
     };
-    assert_eq!((summary.added, report.held), (2, 1), "{summary:?}");
+    assert_eq!((summary.added, summary.held), (2, 1), "{summary:?}");
     let kinds: Vec<SecretKind> = report.secrets.kinds().into_iter().map(|(k, _)| k).collect();
     assert_eq!(kinds, [SecretKind::AwsAccessKey, SecretKind::GithubToken], "{report:?}");
+    assert_eq!(summary.secrets, report.secrets.total());
     let said = report.warnings.join("\n");
     assert!(
         said.contains("secrets were replaced") && said.contains("prompt injection") && said.contains("wait for review"),
