@@ -83,27 +83,6 @@ const STATE_SECRET: &str = "AKIAJSTATEVALUE12345";
 const IMPORT_SECRET: &str = "xoxp-1111111111-2222222222-ImportedSlack";
 const LLM_CORE: &str = "AIzaSyLLMcoreUpdate_0123456789abcdefghij";
 
-/// Every file under `dir` that holds one of `needles`, with the needle.
-fn files_holding(dir: &std::path::Path, needles: &[&str]) -> Vec<(String, String)> {
-    let mut found = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(path) = stack.pop() {
-        if path.is_dir() {
-            for entry in std::fs::read_dir(&path).unwrap() {
-                stack.push(entry.unwrap().path());
-            }
-            continue;
-        }
-        let bytes = std::fs::read(&path).unwrap();
-        for needle in needles {
-            if bytes.windows(needle.len()).any(|w| w == needle.as_bytes()) {
-                found.push((path.display().to_string(), (*needle).to_owned()));
-            }
-        }
-    }
-    found
-}
-
 #[tokio::test]
 async fn no_file_of_the_store_holds_a_secret_whatever_path_it_came_by() {
     let f = folder_fixture(ReviewPolicy::Auto).await;

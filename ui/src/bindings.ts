@@ -645,7 +645,7 @@ export type HostileReason =
  */
 "exfiltration_link";
 
-/**  The three numbers every front end shows after an import. */
+/**  The numbers every front end shows after an import. */
 export type ImportSummary = {
 	/**  Memories added. */
 	added: number,
@@ -653,6 +653,14 @@ export type ImportSummary = {
 	skipped: number,
 	/**  The changeset that holds them, when one was made (it can be reverted). */
 	changeset: ChangesetId | null,
+	/**
+	 *  Memories that wait for a person's review instead of being added: their text reads
+	 *  like a prompt injection (under the `guarded` and `review` policies), or held a
+	 *  secret under `secrets.policy = hold`.
+	 */
+	held: number,
+	/**  Secrets replaced by markers before anything was stored. */
+	secrets: number,
 };
 
 /**  One memory on one side of a change. */

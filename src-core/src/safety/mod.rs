@@ -162,7 +162,8 @@ pub(crate) fn person_warning(findings: &[HostileFinding]) -> String {
     warning_then(findings, "it was committed because a person made the change")
 }
 
-fn warning_then(findings: &[HostileFinding], then: &str) -> String {
+/// The warning for `findings`, ending with what became of the text (`then`).
+pub(crate) fn warning_then(findings: &[HostileFinding], then: &str) -> String {
     let parts: Vec<String> = findings
         .iter()
         .map(|f| format!("{} ({:?})", f.reason.describe(), f.evidence))

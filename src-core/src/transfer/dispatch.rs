@@ -22,7 +22,7 @@ pub enum Imported {
     Haema(HaemaReport),
 }
 
-/// The three numbers every front end shows after an import.
+/// The numbers every front end shows after an import.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ImportSummary {
@@ -32,26 +32,40 @@ pub struct ImportSummary {
     pub skipped: usize,
     /// The changeset that holds them, when one was made (it can be reverted).
     pub changeset: Option<ChangesetId>,
+    /// Memories that wait for a person's review instead of being added: their text reads
+    /// like a prompt injection (under the `guarded` and `review` policies), or held a
+    /// secret under `secrets.policy = hold`.
+    pub held: usize,
+    /// Secrets replaced by markers before anything was stored.
+    pub secrets: u32,
 }
 
 impl Imported {
-    /// Added, skipped and the changeset, whatever the source.
+    /// Added, skipped, the changeset, held for review and secrets replaced, whatever the
+    /// source.
     pub fn summary(&self) -> ImportSummary {
         match self {
             Self::Export(r) => ImportSummary {
-                added: r.memories,
+                // Those held for review are not added yet.
+                added: r.memories - r.held,
                 skipped: r.already_present,
                 changeset: None,
+                held: r.held,
+                secrets: r.secrets.total(),
             },
             Self::Items(r) => ImportSummary {
                 added: r.added,
                 skipped: r.skipped,
                 changeset: r.changeset,
+                held: r.held,
+                secrets: r.secrets.total(),
             },
             Self::Haema(r) => ImportSummary {
                 added: r.added,
                 skipped: r.skipped,
                 changeset: r.changeset,
+                held: r.held,
+                secrets: r.secrets.total(),
             },
         }
     }

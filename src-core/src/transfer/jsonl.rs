@@ -3,7 +3,9 @@
 //! The JSONL file has one record per line, each with a `type`: a `header`, then every
 //! `core_version`, `lock`, `changeset` and `memory` exactly as stored (ids, timestamps,
 //! statuses, raw LLM answers). Importing it into an empty store gives the same store; vectors
-//! are made again with the configured embedder.
+//! are made again with the configured embedder. A file from elsewhere goes through the
+//! screens every write goes through first (`screen`): too large a memory fails the import,
+//! secrets are replaced, and what reads like a prompt injection waits for review.
 
 use crate::store::MetaKey;
 use crate::store::Writer;
@@ -11,9 +13,10 @@ use std::io::{BufRead, Write};
 
 use serde::{Deserialize, Serialize};
 
+use super::screen;
 use crate::store;
 use crate::types::{
-    Changeset, ChangesetFilter, CoreAuthor, CoreVersion, MemoryId, MemoryRecord, MemoryStatus, Section,
+    Changeset, ChangesetFilter, ChangesetId, CoreAuthor, CoreVersion, MemoryId, MemoryRecord, MemoryStatus, Section,
 };
 
 use crate::{Error, Memory, Result};
@@ -48,18 +51,26 @@ pub enum Record {
 }
 
 /// What an import did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct ImportReport {
-    /// Memories added.
+    /// Memories added (those held for review included).
     pub memories: usize,
     /// Memories already in the store (a second import of the same file).
     pub already_present: usize,
-    /// Changesets added.
+    /// Changesets added (those that hold memories for review included).
     pub changesets: usize,
     /// Core versions added.
     pub core_versions: usize,
+    /// Memories that were active in the export and now wait for review: their text reads
+    /// like a prompt injection (under the `guarded` and `review` policies), or held a
+    /// secret under `secrets.policy = hold`.
+    pub held: usize,
+    /// The pending changesets that hold them (one per user they are for).
+    pub pending: Vec<ChangesetId>,
     /// The secrets replaced by markers in what was restored, by kind (never the secrets).
     pub secrets: crate::secrets::SecretTally,
+    /// What the screens found and did.
+    pub warnings: Vec<String>,
 }
 
 fn line_error(number: usize, e: impl std::fmt::Display) -> Error {
@@ -122,6 +133,15 @@ impl Memory {
     /// Reads a JSONL export into this store. The store must be empty, or already hold
     /// exactly this export (then nothing is added). See the example on
     /// [`Memory::export_jsonl`].
+    ///
+    /// The file is screened as every write is: a memory larger than
+    /// [`crate::limits::MAX_MEMORY_BYTES`] fails the import (naming its line) before
+    /// anything is written; secrets are replaced by markers in every record; an active
+    /// memory that reads like a prompt injection waits for review in a new pending
+    /// changeset under the `guarded` and `review` policies (as does one that held a secret
+    /// under `secrets.policy = hold`), instead of becoming active. The report says what
+    /// was held and replaced. An export of a store that passed these screens is restored
+    /// exactly as it was.
     pub async fn import_jsonl(&self, input: impl BufRead) -> Result<ImportReport> {
         self.import_jsonl_with_progress(input, |_, _| {}).await
     }
@@ -143,18 +163,10 @@ impl Memory {
             if line.trim().is_empty() {
                 continue;
             }
-            records.push(serde_json::from_str::<Record>(&line).map_err(|e| line_error(index + 1, e))?);
-        }
-        // Secrets are replaced everywhere (memories, changesets, raw answers, core versions)
-        // before anything is written.
-        let mut secrets = crate::secrets::SecretTally::default();
-        for record in &mut records {
-            match record {
-                Record::Memory(m) => secrets.memory(m),
-                Record::Changeset(c) => secrets.changeset(c),
-                Record::CoreVersion(v) => secrets.string(&mut v.content),
-                Record::Header { .. } | Record::Lock { .. } => {}
-            }
+            let record = serde_json::from_str::<Record>(&line).map_err(|e| line_error(index + 1, e))?;
+            // Too large a memory fails the whole import before anything is written.
+            screen::check_size(&record, index + 1)?;
+            records.push(record);
         }
         match records.first() {
             Some(Record::Header { format, version: 1, .. }) if format == EXPORT_FORMAT => {}
@@ -164,6 +176,10 @@ impl Memory {
                 ));
             }
         }
+        // Secrets replaced everywhere, and what may not become active without a person held
+        // for review (see `screen`), before anything is written.
+        let settings = self.settings();
+        let screened = screen::screen(&mut records, settings.review, settings.secrets.policy, store::now_ms());
         let mems: Vec<&MemoryRecord> = records
             .iter()
             .filter_map(|r| if let Record::Memory(m) = r { Some(&**m) } else { None })
@@ -209,7 +225,13 @@ impl Memory {
                     tx.delete_core_versions()?;
                     restore(tx, &records, &|m| vectors.get(&m.content).map(Vec::as_slice))
                 })?;
-                let report = ImportReport { secrets, ..report };
+                let report = ImportReport {
+                    held: screened.held,
+                    pending: screened.pending,
+                    secrets: screened.secrets,
+                    warnings: screened.warnings,
+                    ..report
+                };
                 if let Some(content) = core {
                     crate::memory::finish_core_write(&inner.store, &content)?;
                 }

@@ -8,6 +8,16 @@
 //! and checked inside it before it commits: the same records (a SHA-256 of the lossless
 //! export of both), the same number of vectors and of agent state changes, the same access
 //! statistics. An interrupted or failed copy leaves the target as it was: empty.
+//!
+//! One thing is not copied as stored: a secret. A store written before the secret screen
+//! existed can hold credentials in its texts; a migration is a write into a new store, so
+//! they go through the screen every write goes through ([`crate::secrets`]): each is
+//! replaced by its marker in the copy (memories and their attributes, changesets with their
+//! raw LLM answers, core versions, agent state and its history, core.md), the vector of a
+//! memory whose text changed is left to be made again from the new text (it was made from
+//! the secret), and the check compares the copy with the source's export with the same
+//! secrets replaced. The source is only read: the report says how many of its records
+//! still hold what looks like a secret, and `haema forget --mentioning` removes them there.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -15,6 +25,7 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 
 use super::jsonl::{Record, export_records, restore};
+use crate::secrets::SecretTally;
 use crate::store::{MetaKey, Reader, Store};
 use crate::types::MemoryId;
 use crate::{Error, Result};
@@ -36,8 +47,19 @@ pub struct MigrateReport {
     pub agent_state_changes: usize,
     /// Memories with access statistics (how often they were returned, and when last).
     pub access_stats: usize,
-    /// SHA-256 of the lossless export of both stores, which matched.
+    /// SHA-256 of the lossless export of the copy, which matched the source's (with its
+    /// secrets replaced by markers, when it held any).
     pub checksum: String,
+    /// Secrets replaced by markers in the copy, by kind (never the secrets): texts the
+    /// source stored before the secret screen existed.
+    pub secrets: SecretTally,
+    /// Records of the source that hold what looks like a secret (memories, changesets, core
+    /// versions, agent state changes, core.md): the copy has markers in their place, the
+    /// source still has them.
+    pub records_with_secrets: usize,
+    /// Vectors not copied because their memory's text changed: made again from the new text
+    /// by the next open (or `haema embed-pending`) with the store's embedder.
+    pub vectors_to_remake: usize,
 }
 
 /// The values a store records about itself that a copy keeps (the rest belong to one
@@ -68,6 +90,82 @@ fn checksum(records: &[Record]) -> Result<String> {
         hash.update(b"\n");
     }
     Ok(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// What replacing the secrets of a snapshot did.
+struct Redacted {
+    secrets: SecretTally,
+    records: usize,
+    vectors_dropped: usize,
+}
+
+/// Replaces the secrets of everything a copy writes (the records, the agent state log,
+/// core.md), and drops the vectors of memories whose text changed: they are made again.
+fn redact(taken: &mut Snapshot, core_text: &mut Option<String>) -> Redacted {
+    let mut done = Redacted {
+        secrets: SecretTally::default(),
+        records: 0,
+        vectors_dropped: 0,
+    };
+    let latest_core = taken.records.iter().rev().find_map(|r| match r {
+        Record::CoreVersion(v) => Some(v.content.clone()),
+        _ => None,
+    });
+    let mut latest_redacted = None;
+    for record in &mut taken.records {
+        let mut mine = SecretTally::default();
+        match record {
+            Record::Memory(m) => {
+                mine.memory(m);
+                if !mine.is_empty() && taken.vectors_by_id.remove(&m.id).is_some() {
+                    done.vectors_dropped += 1;
+                    // What the copy says of it: its vector is still to be made.
+                    m.has_embedding = false;
+                }
+            }
+            Record::Changeset(c) => mine.changeset(c),
+            Record::CoreVersion(v) => {
+                mine.string(&mut v.content);
+                latest_redacted = Some(v.content.clone());
+            }
+            Record::Header { .. } | Record::Lock { .. } => {}
+        }
+        done.records += usize::from(!mine.is_empty());
+        done.secrets.merge(&mine);
+    }
+    for (_, _, value, _) in &mut taken.agent_log {
+        let Some(text) = value else { continue };
+        let mut mine = SecretTally::default();
+        match serde_json::from_str::<serde_json::Value>(text) {
+            Ok(mut json) => {
+                mine.value(&mut json);
+                if !mine.is_empty() {
+                    *text = json.to_string();
+                }
+            }
+            Err(_) => mine.string(text),
+        }
+        done.records += usize::from(!mine.is_empty());
+        done.secrets.merge(&mine);
+    }
+    // core.md is the newest version's text (then it is that version's copy), or was edited
+    // outside since (then it is a text of its own).
+    if let Some(text) = core_text {
+        if latest_core.as_ref() == Some(text) {
+            if let Some(clean) = latest_redacted {
+                *text = clean;
+            }
+        } else {
+            let mut mine = SecretTally::default();
+            mine.string(text);
+            done.records += usize::from(!mine.is_empty());
+            done.secrets.merge(&mine);
+        }
+    }
+    if done.vectors_dropped > 0 && !taken.meta.iter().any(|(k, _)| *k == MetaKey::VectorsBehind) {
+        taken.meta.push((MetaKey::VectorsBehind, "1".into()));
+    }
+    done
 }
 
 fn snapshot(conn: &dyn Reader) -> Result<Snapshot> {
@@ -113,17 +211,19 @@ pub fn migrate_store(from: &Path, to: &Path) -> Result<MigrateReport> {
         )));
     }
     let source = Store::open(from)?;
-    let taken = source.read(snapshot)?;
+    let mut taken = source.read(snapshot)?;
     if taken.staged {
         return Err(Error::InvalidState(
             "a re-embedding is half done in the source store: finish it (`haema reembed`) before moving the store"
                 .into(),
         ));
     }
-    let core_text = source.core_text()?;
+    let mut core_text = source.core_text()?;
+    let redacted = redact(&mut taken, &mut core_text);
     let target = Store::open(to)?;
     let target_shown = target.location();
     let expected = checksum(&taken.records)?;
+    let expected_vectors = taken.vectors - redacted.vectors_dropped;
     let dims: usize = taken
         .meta
         .iter()
@@ -159,12 +259,12 @@ pub fn migrate_store(from: &Path, to: &Path) -> Result<MigrateReport> {
         let vectors = tx.all_vectors()?.len();
         let log = tx.agent_state_log()?;
         let access = tx.all_access_stats()?;
-        if found != expected || vectors != taken.vectors || log != taken.agent_log || access != taken.access {
+        if found != expected || vectors != expected_vectors || log != taken.agent_log || access != taken.access {
             return Err(Error::InvalidState(format!(
                 "the copy does not match the source (records {}, vectors {vectors} of {}, agent state changes {} of {}, \
                  access statistics {} of {}): nothing was written",
                 if found == expected { "match" } else { "differ" },
-                taken.vectors,
+                expected_vectors,
                 log.len(),
                 taken.agent_log.len(),
                 access.len(),
@@ -181,6 +281,9 @@ pub fn migrate_store(from: &Path, to: &Path) -> Result<MigrateReport> {
             agent_state_changes: log.len(),
             access_stats: access.len(),
             checksum: found,
+            secrets: redacted.secrets,
+            records_with_secrets: redacted.records,
+            vectors_to_remake: redacted.vectors_dropped,
         })
     })?;
     let latest = taken.records.iter().rev().find_map(|r| match r {

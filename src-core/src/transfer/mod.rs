@@ -7,6 +7,7 @@ mod import_items;
 mod items;
 mod jsonl;
 mod migrate;
+mod screen;
 
 pub use dispatch::{ImportSummary, Imported};
 pub use haema_store::{CoreImport, HaemaReport, HaemaStore, is_haema_store, read_haema_store};

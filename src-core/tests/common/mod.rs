@@ -152,3 +152,24 @@ pub fn decode(line: &str) -> String {
     out.push_str(rest);
     out
 }
+
+/// Every file under `dir` that holds one of `needles`, with the needle.
+pub fn files_holding(dir: &std::path::Path, needles: &[&str]) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(path) = stack.pop() {
+        if path.is_dir() {
+            for entry in std::fs::read_dir(&path).unwrap() {
+                stack.push(entry.unwrap().path());
+            }
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        for needle in needles {
+            if bytes.windows(needle.len()).any(|w| w == needle.as_bytes()) {
+                found.push((path.display().to_string(), (*needle).to_owned()));
+            }
+        }
+    }
+    found
+}

@@ -24,9 +24,9 @@ pub async fn migrate(args: MigrateArgs) -> Result<()> {
     if args.json {
         return output::json(&json!({"from": from_shown, "to": to_shown, "report": report}));
     }
-    print(&format!(
+    let mut text = format!(
         "Copied {from_shown} to {to_shown}: {} memories, {} changesets, {} core versions, {} locks, \
-         {} vectors, {} agent state changes, access statistics of {} memories.\nChecked: the export of both is the same (SHA-256 {}).\n",
+         {} vectors, {} agent state changes, access statistics of {} memories.\n",
         report.memories,
         report.changesets,
         report.core_versions,
@@ -34,8 +34,43 @@ pub async fn migrate(args: MigrateArgs) -> Result<()> {
         report.vectors,
         report.agent_state_changes,
         report.access_stats,
-        report.checksum
-    ))
+    );
+    if report.records_with_secrets == 0 {
+        text.push_str(&format!(
+            "Checked: the export of both is the same (SHA-256 {}).\n",
+            report.checksum
+        ));
+    } else {
+        text.push_str(&secrets_words(&report, &from_shown, &to_shown));
+    }
+    print(&text)
+}
+
+/// What a migration did with the secrets the source held, and how to remove them there.
+fn secrets_words(report: &haema_core::MigrateReport, from: &str, to: &str) -> String {
+    let records = match report.records_with_secrets {
+        1 => "1 record of the source holds".to_owned(),
+        n => format!("{n} records of the source hold"),
+    };
+    let mut text = format!(
+        "Secrets: {records} what looks like a secret ({}), stored before haema screened for them. The copy has \
+         a marker such as [secret: aws access key] in place of each.\n\
+         Checked: the export of the copy is the source's with those secrets replaced (SHA-256 {}).\n",
+        report.secrets, report.checksum
+    );
+    if report.vectors_to_remake > 0 {
+        text.push_str(&format!(
+            "{} memories of the copy get their search vectors made again from their new text on its next open \
+             (or `haema embed-pending`).\n",
+            report.vectors_to_remake
+        ));
+    }
+    text.push_str(&format!(
+        "The source still holds them. The copy's markers show where: `haema --store {to} search secret --mode lexical`. \
+         Remove each from the source with `haema --store {from} forget --mentioning '<the secret>'` (it goes from its \
+         memories, history, core versions and agent state), or delete the source once you no longer need it.\n"
+    ));
+    text
 }
 
 /// A store name as people are shown it: a URL without its password.

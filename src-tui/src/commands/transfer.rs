@@ -85,10 +85,16 @@ pub async fn import(memory: &Memory, args: ImportArgs) -> Result<()> {
             "Nothing to import: all {} memories are already in this store.\n",
             report.already_present
         ),
-        Imported::Export(report) => format!(
-            "Imported {} memories, {} changesets and {} core versions.\n",
-            report.memories, report.changesets, report.core_versions
-        ),
+        Imported::Export(report) => {
+            let mut text = format!(
+                "Imported {} memories, {} changesets and {} core versions.\n",
+                report.memories, report.changesets, report.core_versions
+            );
+            for w in &report.warnings {
+                text.push_str(&format!("note: {w}\n"));
+            }
+            text
+        }
         Imported::Items(report) => {
             let mut text = format!(
                 "Imported {} memories{}; {} skipped (already known or repeated).\n",

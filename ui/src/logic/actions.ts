@@ -130,12 +130,24 @@ export async function decide(view: ChangesetView, draft: Draft | "reject"): Prom
   };
 }
 
+/** What an import did, in sentences: added, held for review, secrets replaced. */
+export function importWords(name: string, summary: ImportSummary): string {
+  const sentences = [
+    `Brought in ${countWords(summary.added, "memory", "memories")} from ${name}${
+      summary.skipped > 0 ? ` (${summary.skipped} already known)` : ""
+    }`,
+  ];
+  if (summary.held === 1) sentences.push("1 memory waits for you in Review: look at it before it is kept");
+  else if (summary.held > 1) sentences.push(`${countWords(summary.held, "memory", "memories")} wait for you in Review: look at them before they are kept`);
+  if (summary.secrets === 1) sentences.push("1 password or key was replaced by a marker, so it is not kept");
+  else if (summary.secrets > 1) sentences.push(`${countWords(summary.secrets, "password or key", "passwords or keys")} were replaced by markers, so they are not kept`);
+  return sentences.join(". ");
+}
+
 /** Imports a file's text; the undo reverts the import's change when it made one. */
 export async function importText(name: string, text: string): Promise<Undoable | string> {
   const summary: ImportSummary = await api.importFile(name, text);
-  const words = `Brought in ${countWords(summary.added, "memory", "memories")} from ${name}${
-    summary.skipped > 0 ? ` (${summary.skipped} already known)` : ""
-  }`;
+  const words = importWords(name, summary);
   const id = summary.changeset;
   if (id === null) return `${words}.`;
   return {

@@ -1,7 +1,7 @@
 // A small in-memory stand-in for the Rust side, behind @tauri-apps/api's mockIPC: enough
 // state for the views' logic to be tested (the real app is driven by the e2e tests).
 import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
-import type { ActivityEvent, AiSetup, Ancestry, AncestryNode, ChangesetView, Connection, ConnectionState, CoreView, LocalAi, MemoryRecord, ReviewPolicy, Section, SectionChange, Service, SettingLine, StoreEntry, StoreInfo, StoreSettings, WeekSummary } from "../api";
+import type { ActivityEvent, AiSetup, Ancestry, AncestryNode, ChangesetView, Connection, ConnectionState, CoreView, ImportSummary, LocalAi, MemoryRecord, ReviewPolicy, Section, SectionChange, Service, SettingLine, StoreEntry, StoreInfo, StoreSettings, WeekSummary } from "../api";
 
 export interface Call {
   cmd: string;
@@ -201,6 +201,7 @@ export class Backend {
   week: WeekSummary = { active: 2, waiting: 1, added: 3, removed: 1, profile_versions: 2, profile_lines_changed: 4 };
   failOn = new Map<string, { kind: string; message: string; remedy?: unknown }>();
   nextChangeset = 100;
+  imported: ImportSummary = { added: 3, skipped: 1, changeset: 55, held: 0, secrets: 0 };
 
   constructor() {
     mockIPC((cmd, args) => this.handle(cmd, (args ?? {}) as Record<string, unknown>), { shouldMockEvents: true });
@@ -275,7 +276,7 @@ export class Backend {
       case "recall":
         return { text: "## Core\nCalm.", items: [], tokens: 12, budget: args.budget, max_chars: 1000 };
       case "import_file":
-        return { added: 3, skipped: 1, changeset: 55 };
+        return this.imported;
       case "settings":
         return this.settings;
       case "ai_setup":

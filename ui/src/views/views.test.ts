@@ -405,6 +405,22 @@ describe("stores", () => {
     expect(backend.named("import_file")[0]?.args).toEqual({ name: "notes.jsonl", text: '{"content":"a"}' });
     expect(typeof result === "string" ? result : result.done).toBe("Brought in 3 memories from notes.jsonl (1 already known)");
   });
+
+  it("says what an import held for review and which secrets it replaced", async () => {
+    const { backend } = await start((b) => (b.imported = { added: 2, skipped: 0, changeset: 56, held: 1, secrets: 3 }));
+    const { importText } = await import("../logic/actions");
+    const result = await importText("notes.jsonl", "[]");
+    expect(typeof result === "string" ? result : result.done).toBe(
+      "Brought in 2 memories from notes.jsonl. 1 memory waits for you in Review: look at it before it is kept. " +
+        "3 passwords or keys were replaced by markers, so they are not kept",
+    );
+    // A haema export makes no change of its own to undo: the words alone.
+    backend.imported = { added: 0, skipped: 0, changeset: null, held: 2, secrets: 1 };
+    expect(await importText("backup.jsonl", "")).toBe(
+      "Brought in 0 memories from backup.jsonl. 2 memories wait for you in Review: look at them before they are kept. " +
+        "1 password or key was replaced by a marker, so it is not kept.",
+    );
+  });
 });
 
 describe("settings", () => {
