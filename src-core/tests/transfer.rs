@@ -47,6 +47,17 @@ async fn rich_store() -> Fixture {
         .unwrap();
     review.reject(rejected).await.unwrap();
     let _ = pending;
+    // Agent state with a history: a value changed, a key deleted.
+    f.memory
+        .set_agent_state("planner", "task", json!("ship v1"))
+        .await
+        .unwrap();
+    f.memory
+        .set_agent_state("planner", "task", json!({"step": 2, "of": 5}))
+        .await
+        .unwrap();
+    f.memory.set_agent_state("default", "cursor", json!(42)).await.unwrap();
+    f.memory.delete_agent_state("default", "cursor").await.unwrap();
     f
 }
 
@@ -83,6 +94,17 @@ async fn an_export_imported_into_a_new_store_exports_the_same() {
         original.iter().filter(|r| matches!(r, Record::Memory(_))).count()
     );
     assert!(report.changesets >= 5 && report.core_versions >= 3, "{report:?}");
+    // Agent state travels too, with its history (the export is the whole store).
+    assert_eq!(report.agent_state_changes, 4, "{report:?}");
+    assert_eq!(
+        copy.get_agent_state("planner", "task").await.unwrap().map(|s| s.value),
+        Some(json!({"step": 2, "of": 5}))
+    );
+    assert!(copy.get_agent_state("default", "cursor").await.unwrap().is_none());
+    assert_eq!(
+        copy.agent_state_history("planner", "task").await.unwrap(),
+        f.memory.agent_state_history("planner", "task").await.unwrap()
+    );
     assert_eq!(export(&copy).await[1..], original[1..], "every record is identical");
     assert_eq!(copy.get_core().await.unwrap(), f.memory.get_core().await.unwrap());
     assert_eq!(

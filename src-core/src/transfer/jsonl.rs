@@ -2,7 +2,7 @@
 //!
 //! The JSONL file has one record per line, each with a `type`: a `header`, then every
 //! `core_version`, `lock`, `changeset` and `memory` exactly as stored (ids, timestamps,
-//! statuses, raw LLM answers). Importing it into an empty store gives the same store; vectors
+//! statuses, raw LLM answers), then every `agent_state` change, oldest first. Importing it into an empty store gives the same store; vectors
 //! are made again with the configured embedder. A file from elsewhere goes through the
 //! screens every write goes through first (`screen`): too large a memory fails the import,
 //! secrets are replaced, and what reads like a prompt injection waits for review.
@@ -48,6 +48,18 @@ pub enum Record {
     Changeset(Box<Changeset>),
     /// A memory in any status.
     Memory(Box<MemoryRecord>),
+    /// One change of an agent's state, oldest first: the value it was given, or `null`
+    /// when the key was deleted. Replayed in order, they give the same state and history.
+    AgentState {
+        /// The agent.
+        agent_id: String,
+        /// The key.
+        key: String,
+        /// The value given (any JSON), or `None` for a deletion.
+        value: Option<serde_json::Value>,
+        /// When (Unix ms).
+        at_ms: i64,
+    },
 }
 
 /// What an import did.
@@ -61,6 +73,8 @@ pub struct ImportReport {
     pub changesets: usize,
     /// Core versions added.
     pub core_versions: usize,
+    /// Changes of agent state replayed (values and deletions, with their times).
+    pub agent_state_changes: usize,
     /// Memories that were active in the export and now wait for review: their text reads
     /// like a prompt injection (under the `guarded` and `review` policies), or held a
     /// secret under `secrets.policy = hold`.
@@ -112,7 +126,15 @@ impl Memory {
     /// # let _ = records; Ok(()) }
     /// ```
     pub async fn export_jsonl(&self, out: &mut (impl Write + Send)) -> Result<usize> {
-        let (records, embedder) = self.blocking(|inner| inner.store.read(export_records)).await?;
+        let (records, embedder) = self
+            .blocking(|inner| {
+                inner.store.read(|conn| {
+                    let (mut records, embedder) = export_records(conn)?;
+                    records.extend(agent_state_records(conn)?);
+                    Ok((records, embedder))
+                })
+            })
+            .await?;
         let header = Record::Header {
             format: EXPORT_FORMAT.into(),
             version: 1,
@@ -257,6 +279,24 @@ pub(crate) fn export_records(conn: &dyn store::Reader) -> Result<(Vec<Record>, S
     Ok((records, conn.meta(MetaKey::Embedder)?.unwrap_or_else(|| "none".into())))
 }
 
+/// Every change of every agent's state, oldest first, as export records.
+pub(crate) fn agent_state_records(conn: &dyn store::Reader) -> Result<Vec<Record>> {
+    Ok(state_records(conn.agent_state_log()?))
+}
+
+/// Agent state changes as export records (a value that is not JSON, which haema never
+/// writes, is kept as a JSON string).
+pub(crate) fn state_records(log: Vec<store::backend::AgentStateLogEntry>) -> Vec<Record> {
+    log.into_iter()
+        .map(|(agent_id, key, value, at_ms)| Record::AgentState {
+            agent_id,
+            key,
+            value: value.map(|text| serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text))),
+            at_ms,
+        })
+        .collect()
+}
+
 pub(crate) fn restore<'v>(
     tx: &dyn Writer,
     records: &[Record],
@@ -282,6 +322,20 @@ pub(crate) fn restore<'v>(
                 report.core_versions += 1;
             }
             Record::Lock { section } => tx.set_core_lock(*section, true, store::now_ms())?,
+            Record::AgentState {
+                agent_id,
+                key,
+                value,
+                at_ms,
+            } => {
+                match value {
+                    Some(value) => tx.put_agent_state(agent_id, key, &value.to_string(), *at_ms)?,
+                    None => {
+                        tx.delete_agent_state(agent_id, key, *at_ms)?;
+                    }
+                }
+                report.agent_state_changes += 1;
+            }
             Record::Memory(m) => {
                 let rowid = tx.restore_memory(m)?;
                 last_ts = last_ts.max(m.timestamp_ms);

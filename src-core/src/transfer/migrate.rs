@@ -24,7 +24,7 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
-use super::jsonl::{Record, export_records, restore};
+use super::jsonl::{Record, agent_state_records, export_records, restore, state_records};
 use crate::secrets::SecretTally;
 use crate::store::{MetaKey, Reader, Store};
 use crate::types::MemoryId;
@@ -128,7 +128,8 @@ fn redact(taken: &mut Snapshot, core_text: &mut Option<String>) -> Redacted {
                 mine.string(&mut v.content);
                 latest_redacted = Some(v.content.clone());
             }
-            Record::Header { .. } | Record::Lock { .. } => {}
+            // Not in a store's records: its agent state log is copied on its own.
+            Record::Header { .. } | Record::Lock { .. } | Record::AgentState { .. } => {}
         }
         done.records += usize::from(!mine.is_empty());
         done.secrets.merge(&mine);
@@ -222,7 +223,8 @@ pub fn migrate_store(from: &Path, to: &Path) -> Result<MigrateReport> {
     let redacted = redact(&mut taken, &mut core_text);
     let target = Store::open(to)?;
     let target_shown = target.location();
-    let expected = checksum(&taken.records)?;
+    // The export's records, then its agent state: what `haema export` of the copy writes.
+    let expected = checksum(&[taken.records.clone(), state_records(taken.agent_log.clone())].concat())?;
     let expected_vectors = taken.vectors - redacted.vectors_dropped;
     let dims: usize = taken
         .meta
@@ -254,7 +256,8 @@ pub fn migrate_store(from: &Path, to: &Path) -> Result<MigrateReport> {
             }
         }
         // The check, before anything commits.
-        let (copied, _) = export_records(tx)?;
+        let (mut copied, _) = export_records(tx)?;
+        copied.extend(agent_state_records(tx)?);
         let found = checksum(&copied)?;
         let vectors = tx.all_vectors()?.len();
         let log = tx.agent_state_log()?;

@@ -54,7 +54,7 @@ pub(super) fn check_size(record: &Record, line: usize) -> Result<()> {
                 &format!("a memory proposed by the changeset on line {line} of the import file"),
             )
         }),
-        Record::Header { .. } | Record::CoreVersion(_) | Record::Lock { .. } => Ok(()),
+        Record::Header { .. } | Record::CoreVersion(_) | Record::Lock { .. } | Record::AgentState { .. } => Ok(()),
     }
 }
 
@@ -81,9 +81,10 @@ pub(super) fn screen(
                 if m.status != MemoryStatus::Active {
                     continue;
                 }
-                let is_hostile = !crate::safety::detect(&m.content).is_empty();
+                // Its text, and its source, ids and metadata, which are read beside it.
+                let is_hostile = !crate::record_flags(m).is_empty();
                 if is_hostile {
-                    hostile.push(m.content.clone());
+                    hostile.push(format!("{}\n{}", m.content, m.attributes.screened_text()));
                 }
                 let hold_secret = !mine.is_empty() && secret_policy == SecretPolicy::Hold;
                 held_for_secrets |= hold_secret;
@@ -93,7 +94,8 @@ pub(super) fn screen(
             }
             Record::Changeset(c) => screened.secrets.changeset(c),
             Record::CoreVersion(v) => screened.secrets.string(&mut v.content),
-            Record::Header { .. } | Record::Lock { .. } => {}
+            Record::AgentState { value: Some(value), .. } => screened.secrets.value(value),
+            Record::Header { .. } | Record::Lock { .. } | Record::AgentState { value: None, .. } => {}
         }
     }
     if !screened.secrets.is_empty() {

@@ -87,8 +87,8 @@ pub async fn import(memory: &Memory, args: ImportArgs) -> Result<()> {
         ),
         Imported::Export(report) => {
             let mut text = format!(
-                "Imported {} memories, {} changesets and {} core versions.\n",
-                report.memories, report.changesets, report.core_versions
+                "Imported {} memories, {} changesets, {} core versions and {} changes of agent state.\n",
+                report.memories, report.changesets, report.core_versions, report.agent_state_changes
             );
             for w in &report.warnings {
                 text.push_str(&format!("note: {w}\n"));
