@@ -2,6 +2,7 @@
 //! it is restored: secrets replaced in every record (no file of the store holds them), an
 //! active memory that reads like a prompt injection held for review under `guarded`, too
 //! large a memory refused naming its line; a clean export is restored byte for byte.
+//! The tests that read no file of the store run on PostgreSQL too (see `store_dir`).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::common;
@@ -140,7 +141,7 @@ async fn an_export_from_elsewhere_is_screened_before_it_is_restored() {
 #[tokio::test]
 async fn a_rejected_held_memory_stays_out_and_auto_restores_it_with_a_warning() {
     let (_source, file) = tampered_export().await;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = store_dir();
     let review = open(dir.path(), settings(ReviewPolicy::Review)).await;
     let report = review.import_jsonl(file.as_bytes()).await.unwrap();
     assert_eq!(report.held, 1, "{report:?}");
@@ -148,7 +149,7 @@ async fn a_rejected_held_memory_stays_out_and_auto_restores_it_with_a_warning() 
     assert!(!latest(&review).await.contains(&HOSTILE.to_owned()));
     assert_eq!(latest(&review).await.len(), 2);
 
-    let dir = tempfile::tempdir().unwrap();
+    let dir = store_dir();
     let auto = open(dir.path(), settings(ReviewPolicy::Auto)).await;
     let report = auto.import_jsonl(file.as_bytes()).await.unwrap();
     assert_eq!((report.held, report.pending.len()), (0, 0), "{report:?}");
@@ -166,7 +167,7 @@ async fn a_rejected_held_memory_stays_out_and_auto_restores_it_with_a_warning() 
 #[tokio::test]
 async fn under_the_hold_policy_a_memory_that_held_a_secret_waits() {
     let (_source, file) = tampered_export().await;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = store_dir();
     let hold = Settings {
         secrets: haema_core::config::SecretSettings {
             policy: SecretPolicy::Hold,
@@ -209,7 +210,7 @@ async fn too_large_a_memory_fails_the_restore_naming_its_line() {
         })
         .collect();
     assert!(line_of_memory > 1);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = store_dir();
     let target = open(dir.path(), settings(ReviewPolicy::Guarded)).await;
     let error = target
         .import_jsonl(tampered.join("\n").as_bytes())
