@@ -14,6 +14,7 @@ mod embedder_outage;
 mod filters;
 mod forget;
 mod forget_edges;
+mod forget_review;
 mod haema_contract;
 mod hostile_corpus;
 mod import_haema;

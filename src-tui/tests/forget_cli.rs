@@ -173,3 +173,71 @@ fn forgetting_killed_at_any_moment_is_all_or_nothing_and_leaves_no_bytes_once_do
     eprintln!("killed runs: {untouched} left untouched, {forgotten} forgotten");
     assert!(forgotten > 0, "the longest runs finish");
 }
+
+/// An agent's forget request (MCP `forget_memory`, under review) shows what approving it
+/// does before it is approved: in `review list`, `review show` and the question `review
+/// approve` asks (refused without --yes), the phrase and the agent state it removes.
+#[test]
+fn an_agents_forget_request_shows_what_approving_it_removes() {
+    use common::mcp::{Client, structured};
+    use serde_json::json;
+
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("agent");
+    let env = [("HAEMA_EMBEDDER", "none"), ("HAEMA_REVIEW", "guarded")];
+    ok(&haema(&store, &env, &["state", "set", "task", "ship v2"], None));
+    ok(&haema(&store, &env, &["state", "set", "cursor", "42"], None));
+    let mut client = Client::start(&store, &env);
+    client.request(
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test-client", "version": "1.0"}}),
+    );
+    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let asked = structured(&client.call("forget_memory", json!({"mentioning": "default"}))).clone();
+    assert_eq!(asked["status"], "pending", "{asked}");
+    drop(client.input.take());
+    client.child.wait().unwrap();
+    let id = asked["changeset"].as_i64().unwrap().to_string();
+
+    let list = ok(&haema(&store, &env, &["review", "list"], None));
+    assert!(
+        list.contains("forget “default”: 0 memories, 2 agent-state keys removed"),
+        "{list}"
+    );
+    let listed = json_of(&haema(&store, &env, &["review", "list", "--json"], None));
+    assert_eq!(
+        listed[0]["pending_forget"]["plan"]["agent_state_removed"],
+        json!([{"agent_id": "default", "key": "task"}, {"agent_id": "default", "key": "cursor"}])
+    );
+    let show = ok(&haema(&store, &env, &["review", "show", &id], None));
+    for expected in [
+        "“default”",
+        "agent default  key task",
+        "agent default  key cursor",
+        "haema export",
+    ] {
+        assert!(show.contains(expected), "{expected:?} missing from:\n{show}");
+    }
+
+    let refused = haema(&store, &env, &["review", "approve", &id], None);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    let said = stderr(&refused);
+    for expected in [
+        "“default”",
+        "2 agent-state keys removed",
+        "agent default  key task",
+        "--yes",
+    ] {
+        assert!(said.contains(expected), "{expected:?} missing from:\n{said}");
+    }
+    let state = ok(&haema(&store, &env, &["state", "list"], None));
+    assert!(state.contains("ship v2"), "nothing was approved: {state}");
+
+    let approved = ok(&haema(&store, &env, &["review", "approve", &id, "--yes"], None));
+    assert!(
+        approved.contains(&format!("The receipt is changeset {id}")),
+        "{approved}"
+    );
+    let state = ok(&haema(&store, &env, &["state", "list"], None));
+    assert!(!state.contains("ship v2"), "{state}");
+}

@@ -43,6 +43,17 @@ impl Memory {
     /// # Errors
     /// [`Error::InvalidArgument`] for an empty request; [`Error::NotFound`] for an unknown id.
     pub async fn forget_plan(&self, request: ForgetRequest) -> Result<ForgetPlan> {
+        self.plan_forget(request, None).await
+    }
+
+    /// [`Memory::forget_plan`] of the request pending changeset `existing` carries (when
+    /// given): that changeset is left out of the changes blanked, as its approval rewrites
+    /// it as the receipt.
+    pub(super) async fn plan_forget(
+        &self,
+        request: ForgetRequest,
+        existing: Option<ChangesetId>,
+    ) -> Result<ForgetPlan> {
         check(&request)?;
         let shared = self.user().is_none();
         self.blocking(move |inner| {
@@ -52,7 +63,7 @@ impl Memory {
                 let changesets = r
                     .changesets(ChangesetFilter::All, None)?
                     .into_iter()
-                    .filter(|c| scope.redact(c.clone()).is_some())
+                    .filter(|c| Some(c.id) != existing && scope.redact(c.clone()).is_some())
                     .count();
                 // One user's forget leaves the shared core and agent state alone.
                 let core_versions = if shared {
@@ -156,10 +167,7 @@ impl Memory {
 
     /// Carries out a pending forget request (its approval).
     pub(super) async fn approve_forget(&self, changeset: Changeset) -> Result<Changeset> {
-        let request = ForgetRequest {
-            memory_ids: changeset.related.iter().map(|r| r.memory_id.clone()).collect(),
-            mentioning: changeset.forget.as_ref().and_then(|f| f.mentioning.clone()),
-        };
+        let request = super::forget_review::forget_request_of(&changeset);
         self.run_forget(request, Some(changeset.id), DecidedBy::User).await
     }
 

@@ -7,6 +7,7 @@ mod core_sections;
 mod deferred;
 mod edit;
 mod forget;
+mod forget_review;
 mod history;
 mod info;
 mod insight;

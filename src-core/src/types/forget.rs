@@ -118,6 +118,50 @@ impl ForgetPlan {
     }
 }
 
+/// A pending forget request (an agent's, waiting for review) with what approving it would
+/// remove now: the phrase asked for and the plan. From
+/// [`Memory::pending_forget`](crate::Memory::pending_forget), computed each time it is asked
+/// for, so it always says what an approval would do at that moment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct PendingForget {
+    /// The request's changeset.
+    pub changeset: super::ChangesetId,
+    /// The phrase asked for, as the agent wrote it (blanked everywhere once approved).
+    pub mentioning: Option<String>,
+    /// The memories the request names: those asked for by id and those that mentioned the
+    /// phrase when it was made (each forgets the older memories it was built from too).
+    pub memory_ids: Vec<MemoryId>,
+    /// What approving it would remove now.
+    pub plan: ForgetPlan,
+}
+
+impl PendingForget {
+    /// The request and what it removes, on one line (the phrase made printable):
+    /// `forget “default”: 0 memories, 2 agent-state keys removed, 4 agent-state entries
+    /// blanked or removed, 0 earlier changes and 0 core versions blanked`.
+    pub fn summary(&self) -> String {
+        let plan = &self.plan;
+        let what = match &self.mentioning {
+            Some(phrase) => format!("forget “{}”", crate::printable_line(phrase)),
+            None => format!("forget {} by id", count(self.memory_ids.len(), "memory", "memories")),
+        };
+        format!(
+            "{what}: {}, {} removed, {} blanked or removed, {} and {} blanked",
+            count(plan.memories.len(), "memory", "memories"),
+            count(plan.agent_state_removed.len(), "agent-state key", "agent-state keys"),
+            count(plan.agent_state, "agent-state entry", "agent-state entries"),
+            count(plan.changesets, "earlier change", "earlier changes"),
+            count(plan.core_versions, "core version", "core versions"),
+        )
+    }
+}
+
+/// `n` and the word for it.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// What purging a user removed, for good: counts, never the text.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]

@@ -26,7 +26,7 @@ pub use changeset::{
     LlmCall, LlmStage, Outcome, ProposedItem, RelatedItem, SUMMARY_INPUT_CHARS,
 };
 pub use filter::{MemoryFilter, parse_when};
-pub use forget::{AgentStateKey, ForgetPlan, ForgetReceipt, ForgetRecord, ForgetRequest, PurgeReceipt};
+pub use forget::{AgentStateKey, ForgetPlan, ForgetReceipt, ForgetRecord, ForgetRequest, PendingForget, PurgeReceipt};
 pub use hostile::{HostileFinding, HostileReason};
 pub use ids::{ChangesetId, CoreVersionId, MemoryId};
 pub use memory::{MemoryRecord, MemoryStatus};

@@ -2,7 +2,7 @@
 //! mentioning a phrase; `--yes` for scripts. The receipt stays in history.
 
 use anyhow::Result;
-use haema_core::{Changeset, ForgetPlan, ForgetRequest, Memory};
+use haema_core::{Changeset, ForgetPlan, ForgetRequest, Memory, PendingForget};
 use serde_json::json;
 
 use crate::UsageError;
@@ -49,7 +49,37 @@ pub async fn run(memory: &Memory, args: ForgetArgs) -> Result<()> {
 
 /// Shows what would go and asks; only a "y" or "yes" goes on.
 fn confirm(plan: &ForgetPlan) -> Result<()> {
+    super::confirm::confirm(&super::confirm::Question {
+        shown: &plan_text(plan),
+        ask: "Forget for good? This cannot be undone.",
+        without_terminal: "forgetting cannot be undone; pass --yes to forget without being asked",
+        declined: "nothing was forgotten",
+    })
+}
+
+/// What an agent's pending forget request would remove if approved now: the phrase it
+/// asked for, then [`plan_text`].
+pub(crate) fn pending_text(pending: &PendingForget) -> String {
+    let mut text = match &pending.mentioning {
+        Some(phrase) => format!(
+            "Approving it forgets every memory that mentions “{}” and blanks the phrase wherever it is written (changes, core.md, agent state).\n",
+            one_line(phrase)
+        ),
+        None => format!(
+            "Approving it forgets the {} memories it names, with the older memories they were built from.\n",
+            pending.memory_ids.len()
+        ),
+    };
+    text.push_str(&plan_text(&pending.plan));
+    text
+}
+
+/// What a forget would remove, as shown before it is confirmed.
+pub(crate) fn plan_text(plan: &ForgetPlan) -> String {
     let mut text = String::new();
+    if plan.memories.is_empty() {
+        text.push_str("No memory is forgotten.\n");
+    }
     if !plan.memories.is_empty() {
         text.push_str(&format!("These {} memories will be forgotten:\n", plan.memories.len()));
         for m in &plan.memories {
@@ -77,15 +107,10 @@ fn confirm(plan: &ForgetPlan) -> Result<()> {
         plan.changesets, plan.core_versions
     ));
     text.push_str(COPIES_OUTSIDE);
-    super::confirm::confirm(&super::confirm::Question {
-        shown: &text,
-        ask: "Forget for good? This cannot be undone.",
-        without_terminal: "forgetting cannot be undone; pass --yes to forget without being asked",
-        declined: "nothing was forgotten",
-    })
+    text
 }
 
-fn receipt_text(c: &Changeset) -> String {
+pub(crate) fn receipt_text(c: &Changeset) -> String {
     let receipt = c.forget.as_ref().and_then(|f| f.receipt.clone()).unwrap_or_default();
     let ids: Vec<String> = c.related.iter().map(|r| r.memory_id.to_string()).collect();
     let mut text = format!(

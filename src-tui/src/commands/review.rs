@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use haema_core::review::diff::{self, Change};
-use haema_core::{AddStatus, Changeset, ChangesetId, ChangesetSummary, Memory};
+use haema_core::{AddStatus, Changeset, ChangesetId, ChangesetSummary, Memory, PendingForget};
 use serde_json::{Value, json};
 
 use super::read_source;
@@ -35,6 +35,15 @@ fn detail(c: &Changeset) -> Value {
         "reverts": c.reverts_id,
         "reverted_by": c.reverted_by_id,
     })
+}
+
+/// A changeset's JSON with, for a pending forget request, what approving it would remove
+/// now under `pending_forget`.
+fn with_forget(mut value: Value, forget: Option<&PendingForget>) -> Value {
+    if let (Some(forget), Some(object)) = (forget, value.as_object_mut()) {
+        object.insert("pending_forget".into(), json!(forget));
+    }
+    value
 }
 
 /// A changeset as text a person can review.
@@ -97,16 +106,27 @@ pub async fn run(memory: &Memory, command: ReviewCommand) -> Result<()> {
     match command {
         ReviewCommand::List(flag) => {
             let pending = memory.pending().await?;
+            let mut forgets = Vec::with_capacity(pending.len());
+            for c in &pending {
+                forgets.push(memory.pending_forget(c.id).await?);
+            }
             if flag.json {
-                return output::json(&pending.iter().map(detail).collect::<Vec<_>>());
+                let entries: Vec<Value> = pending
+                    .iter()
+                    .zip(&forgets)
+                    .map(|(c, forget)| with_forget(detail(c), forget.as_ref()))
+                    .collect();
+                return output::json(&entries);
             }
             if pending.is_empty() {
                 return print("No changesets wait for review.\n");
             }
             let text: String = pending
                 .iter()
-                .map(|c| {
-                    format!(
+                .zip(&forgets)
+                .map(|(c, forget)| match forget {
+                    Some(forget) => format!("{:>5}  {}  {}\n", c.id, utc(c.created_at_ms), forget.summary()),
+                    None => format!(
                         "{:>5}  {}  −{} +{}{}  {}\n",
                         c.id,
                         utc(c.created_at_ms),
@@ -114,22 +134,27 @@ pub async fn run(memory: &Memory, command: ReviewCommand) -> Result<()> {
                         c.added().count(),
                         if c.core_after.is_some() { " core" } else { "" },
                         one_line(&c.inputs.join(" · "))
-                    )
+                    ),
                 })
                 .collect();
             print(&format!("{text}\nShow one with `haema review show ID`.\n"))
         }
         ReviewCommand::Show { id, json: as_json } => {
             let changeset = memory.changeset(id).await?;
+            let forget = memory.pending_forget(id).await?;
             if as_json {
-                output::json(&changeset)
+                output::json(&with_forget(serde_json::to_value(&changeset)?, forget.as_ref()))
             } else {
-                print(&render(&changeset))
+                let mut text = render(&changeset);
+                if let Some(forget) = &forget {
+                    text.push_str(&format!("\nIf approved now:\n{}", super::forget::pending_text(forget)));
+                }
+                print(&text)
             }
         }
         ReviewCommand::Approve { id, edited, yes } => {
             if edited.is_none() && !yes {
-                confirm_approval(&memory.changeset(id).await?)?;
+                confirm_approval(&memory.changeset(id).await?, memory.pending_forget(id).await?.as_ref())?;
             }
             let changeset = match edited {
                 Some(path) => {
@@ -138,6 +163,13 @@ pub async fn run(memory: &Memory, command: ReviewCommand) -> Result<()> {
                 }
                 None => memory.approve(id).await?,
             };
+            if changeset.kind == haema_core::ChangesetKind::Forget {
+                return print(&format!(
+                    "Approved changeset {}. {}",
+                    changeset.id,
+                    super::forget::receipt_text(&changeset)
+                ));
+            }
             print(&format!(
                 "Approved changeset {}: {} memories added, {} replaced{}.\n",
                 changeset.id,
@@ -198,12 +230,14 @@ fn summary_json(s: &ChangesetSummary) -> Value {
 
 /// Asks before approving what removes without adding, or forgets: only with a terminal to
 /// ask on, else `--yes` is needed.
-fn confirm_approval(changeset: &Changeset) -> Result<()> {
-    let question = if changeset.kind == haema_core::ChangesetKind::Forget {
+fn confirm_approval(changeset: &Changeset, forget: Option<&PendingForget>) -> Result<()> {
+    let mut shown = String::new();
+    let question = if let Some(forget) = forget {
+        shown = super::forget::pending_text(forget);
         format!(
-            "Changeset {} forgets {} memories for good; their text goes everywhere it is written.",
+            "Changeset {} would {} for good; this cannot be undone.",
             changeset.id,
-            changeset.related.len()
+            forget.summary()
         )
     } else if changeset.added().count() == 0 && changeset.removed().count() > 0 {
         format!(
@@ -215,7 +249,7 @@ fn confirm_approval(changeset: &Changeset) -> Result<()> {
         return Ok(());
     };
     super::confirm::confirm(&super::confirm::Question {
-        shown: "",
+        shown: &shown,
         ask: &format!("{question} Approve it?"),
         without_terminal: &format!("{question} Pass --yes to approve it."),
         declined: "nothing was approved",

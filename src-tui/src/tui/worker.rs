@@ -102,9 +102,19 @@ async fn run(memory: &Memory, effect: Effect) -> Outcome {
             let new = memory.restore_core_version(id).await.map_err(tag("restoring"))?;
             vec![Msg::Done(format!("restored version {id} as version {new}"))]
         }
-        Effect::LoadReview => vec![Msg::Review(
-            memory.awaiting_review().await.map_err(tag("loading the review"))?,
-        )],
+        Effect::LoadReview => {
+            let items = memory.awaiting_review().await.map_err(tag("loading the review"))?;
+            let mut forgets = Vec::new();
+            for c in items.iter().filter(|c| c.kind == haema_core::ChangesetKind::Forget) {
+                forgets.extend(
+                    memory
+                        .pending_forget(c.id)
+                        .await
+                        .map_err(tag("working out what a forget request removes"))?,
+                );
+            }
+            vec![Msg::Review(items, forgets)]
+        }
         Effect::Approve(id) => {
             memory.approve(id).await.map_err(tag("approve"))?;
             vec![Msg::Done(format!("approved changeset #{id}"))]

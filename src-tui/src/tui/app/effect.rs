@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use haema_core::{
     AddOutcome, AddStatus, Changeset, ChangesetId, ChangesetSummary, CoreSections, CoreVersion, CoreVersionId,
-    ForgetPlan, Lineage, MemoryId, MemoryRecord, Recall, SearchMode, SearchResults, Section, StoreInfo,
+    ForgetPlan, Lineage, MemoryId, MemoryRecord, PendingForget, Recall, SearchMode, SearchResults, Section, StoreInfo,
 };
 
 /// Work for the runtime: store reads and writes, provider calls, the external editor.
@@ -185,8 +185,9 @@ pub enum Msg {
     },
     /// core.md versions, newest first.
     CoreVersions(Vec<CoreVersion>),
-    /// Pending and stale changesets, newest first.
-    Review(Vec<Changeset>),
+    /// Pending and stale changesets, newest first, and what approving each pending forget
+    /// request among them would remove.
+    Review(Vec<Changeset>, Vec<PendingForget>),
     /// One changeset whole, for the details window.
     Changeset(Box<Changeset>),
     /// History page.
@@ -252,10 +253,65 @@ pub fn forget_question(plan: &ForgetPlan) -> String {
         question.push_str(&format!(" and {} more", plan.memories.len() - 3));
     }
     question.push_str(&format!(
-        ". Their text also goes from {} earlier changes and {} core versions. This cannot be undone. (y/n)",
+        ". Their text also goes from {} earlier changes and {} core versions",
         plan.changesets, plan.core_versions
     ));
+    question.push_str(&state_words(plan));
+    question.push_str(&format!(". {COPIES_OUTSIDE} This cannot be undone. (y/n)"));
     question
+}
+
+/// What a forget does to agent state, after a clause: ` and 4 agent state entries (keys
+/// removed whole: default/task, default/cursor)`; empty when it touches none.
+fn state_words(plan: &ForgetPlan) -> String {
+    if plan.agent_state == 0 && plan.agent_state_removed.is_empty() {
+        return String::new();
+    }
+    format!(" and {} agent state entries{}", plan.agent_state, state_keys(plan))
+}
+
+/// What a forget cannot reach.
+const COPIES_OUTSIDE: &str = "Copies outside the store (exports, backups) still hold the text.";
+
+/// The question before approving an agent's forget request: what approving it would remove
+/// now, and that it cannot be undone.
+pub fn pending_forget_question(forget: &PendingForget) -> String {
+    format!(
+        "Approve changeset #{}: {}{}? {COPIES_OUTSIDE} This cannot be undone. (y/n)",
+        forget.changeset,
+        forget.summary(),
+        state_keys(&forget.plan),
+    )
+}
+
+/// The agent state keys a forget removes whole: ` (keys removed whole: default/task,
+/// default/cursor)`; empty when none.
+fn state_keys(plan: &ForgetPlan) -> String {
+    if plan.agent_state_removed.is_empty() {
+        return String::new();
+    }
+    let keys: Vec<String> = plan
+        .agent_state_removed
+        .iter()
+        .take(5)
+        .map(|k| {
+            format!(
+                "{}/{}",
+                haema_core::printable_line(&k.agent_id),
+                haema_core::printable_line(&k.key)
+            )
+        })
+        .collect();
+    let more = plan.agent_state_removed.len() - keys.len();
+    format!(
+        " (keys removed whole: {}{})",
+        keys.join(", "),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    )
 }
 
 /// One line about what a forget did.

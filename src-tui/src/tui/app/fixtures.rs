@@ -4,8 +4,9 @@
 use std::collections::BTreeSet;
 
 use haema_core::{
-    Changeset, ChangesetId, ChangesetKind, ChangesetStatus, CoreAuthor, CoreSections, CoreVersion, CoreVersionId,
-    DecidedBy, MemoryRecord, MemoryStatus, Outcome, ProposedItem, RelatedItem, ReviewPolicy, Section, StoreInfo,
+    AgentStateKey, Changeset, ChangesetId, ChangesetKind, ChangesetStatus, CoreAuthor, CoreSections, CoreVersion,
+    CoreVersionId, DecidedBy, ForgetPlan, ForgetRecord, MemoryRecord, MemoryStatus, Outcome, PendingForget,
+    ProposedItem, RelatedItem, ReviewPolicy, Section, StoreInfo,
 };
 
 /// 2026-11-18 11:06:40 UTC.
@@ -138,6 +139,52 @@ pub fn merge(id: i64) -> Changeset {
         reverted_by_id: None,
         forget: None,
     }
+}
+
+/// An agent's pending request to forget everything mentioning "default" (MCP's
+/// `forget_memory`), and what approving it would remove: one memory, and the agent
+/// `default`'s two state keys.
+pub fn forget_request(id: i64) -> (Changeset, PendingForget) {
+    let changeset = Changeset {
+        kind: ChangesetKind::Forget,
+        outcome: Outcome::Forget,
+        raw_input: None,
+        inputs: Vec::new(),
+        related: vec![RelatedItem {
+            memory_id: "m9".into(),
+            content: "The default editor is vim.".into(),
+            distance: None,
+            kept: false,
+        }],
+        proposed: Vec::new(),
+        core_before: None,
+        core_after: None,
+        llm: None,
+        embedder: None,
+        forget: Some(ForgetRecord {
+            mentioning: Some("default".into()),
+            receipt: None,
+        }),
+        ..merge(id)
+    };
+    let key = |key: &str| AgentStateKey {
+        agent_id: "default".into(),
+        key: key.into(),
+    };
+    let plan = ForgetPlan {
+        memories: vec![memory("m9", "The default editor is vim.", 90, 3)],
+        changesets: 1,
+        core_versions: 0,
+        agent_state: 4,
+        agent_state_removed: vec![key("task"), key("cursor")],
+    };
+    let pending = PendingForget {
+        changeset: ChangesetId::from(id),
+        mentioning: Some("default".into()),
+        memory_ids: vec!["m9".into()],
+        plan,
+    };
+    (changeset, pending)
 }
 
 /// A stale changeset with CJK text.

@@ -435,8 +435,8 @@ impl App {
                 self.core.receive_versions(versions);
                 Vec::new()
             }
-            Msg::Review(changesets) => {
-                self.review.receive(changesets);
+            Msg::Review(changesets, forgets) => {
+                self.review.receive(changesets, forgets);
                 Vec::new()
             }
             Msg::History { append, page, limit } => {

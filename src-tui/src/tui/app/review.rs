@@ -1,7 +1,7 @@
 //! Review: pending and stale changesets; approve, reject, edit then approve, approve all,
 //! re-run.
 
-use haema_core::{Changeset, ChangesetId, ChangesetKind, ChangesetStatus};
+use haema_core::{Changeset, ChangesetId, ChangesetKind, ChangesetStatus, PendingForget};
 
 use super::{Ctx, Cursor, EditTarget, Effect, Overlay, PAGE_STEP, Pane, Reply};
 use crate::tui::action::Action;
@@ -13,15 +13,19 @@ pub struct ReviewState {
     pub items: Vec<Changeset>,
     /// Selection.
     pub cursor: Cursor,
+    /// What approving each pending forget request among them would remove, worked out
+    /// when the list was loaded.
+    pub forgets: Vec<PendingForget>,
     /// The first answer arrived.
     pub loaded: bool,
 }
 
 impl ReviewState {
     /// Takes the list, keeping the selection on the same changeset.
-    pub fn receive(&mut self, items: Vec<Changeset>) {
+    pub fn receive(&mut self, items: Vec<Changeset>, forgets: Vec<PendingForget>) {
         let keep = self.selected().map(|c| c.id);
         self.items = items;
+        self.forgets = forgets;
         self.loaded = true;
         if let Some(pos) = keep.and_then(|id| self.items.iter().position(|c| c.id == id)) {
             self.cursor.selected = pos;
@@ -32,6 +36,11 @@ impl ReviewState {
     /// The selected changeset.
     pub fn selected(&self) -> Option<&Changeset> {
         self.items.get(self.cursor.selected)
+    }
+
+    /// What approving pending forget request `id` would remove, when it is one.
+    pub fn forget_of(&self, id: ChangesetId) -> Option<&PendingForget> {
+        self.forgets.iter().find(|f| f.changeset == id)
     }
 }
 
@@ -75,13 +84,16 @@ impl Pane for ReviewState {
             Action::Approve | Action::EditProposal if status == ChangesetStatus::Stale => Reply::fail(format!(
                 "changeset #{id} is stale: the memories it was built on changed; re-run it (R) or reject it (n)"
             )),
-            Action::Approve if selected.kind == ChangesetKind::Forget => Reply::overlay(Overlay::Confirm {
-                question: format!(
-                    "Forget the {} memories changeset #{id} names, for good? Their text goes everywhere it is written. This cannot be undone. (y/n)",
-                    selected.related.len()
-                ),
-                effects: vec![Effect::Approve(id)],
-            }),
+            Action::Approve if selected.kind == ChangesetKind::Forget => match self.forget_of(id) {
+                Some(forget) => Reply::overlay(Overlay::Confirm {
+                    question: super::effect::pending_forget_question(forget),
+                    effects: vec![Effect::Approve(id)],
+                }),
+                // Never approved without showing what goes.
+                None => Reply::fail(format!(
+                    "what approving changeset #{id} would forget is not worked out yet; try again"
+                )),
+            },
             Action::Approve if selected.added().count() == 0 && selected.removed().count() > 0 => {
                 Reply::overlay(Overlay::Confirm {
                     question: format!(

@@ -119,7 +119,7 @@ fn ctrl(app: &mut App, c: char) -> Vec<Effect> {
 fn reviewing() -> App {
     let mut a = app();
     key(&mut a, KeyCode::Char('4'));
-    a.update(Msg::Review(vec![fixtures::merge(7), fixtures::stale(5)]));
+    a.update(Msg::Review(vec![fixtures::merge(7), fixtures::stale(5)], Vec::new()));
     a
 }
 
@@ -152,11 +152,10 @@ fn review_keys_approve_reject_and_refuse_stale_approval() {
 fn approve_all_asks_first_and_goes_oldest_first() {
     let mut a = app();
     key(&mut a, KeyCode::Char('4'));
-    a.update(Msg::Review(vec![
-        fixtures::merge(9),
-        fixtures::merge(8),
-        fixtures::stale(5),
-    ]));
+    a.update(Msg::Review(
+        vec![fixtures::merge(9), fixtures::merge(8), fixtures::stale(5)],
+        Vec::new(),
+    ));
     assert!(key(&mut a, KeyCode::Char('Y')).is_empty());
     assert!(matches!(a.overlay, Some(Overlay::Confirm { .. })));
     assert!(key(&mut a, KeyCode::Char('n')).is_empty());

@@ -1,7 +1,7 @@
 //! The Review view: the changesets waiting for a decision and, for the selected one, what
 //! it replaces next to what it proposes, and the core.md diff.
 
-use haema_core::{ChangesetStatus, ChangesetSummary};
+use haema_core::{ChangesetStatus, ChangesetSummary, PendingForget};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -45,7 +45,10 @@ pub fn draw(state: &ReviewState, frame: &mut Frame<'_>, area: Rect, app: &App, u
                 Span::styled(format!("#{:<5}", cs.id), ui.theme.dim()),
                 tag,
                 Span::styled(format!("{}  ", ui.clock.format(cs.created_at_ms)), ui.theme.dim()),
-                Span::raw(summary(&ChangesetSummary::from(cs))),
+                Span::raw(match state.forget_of(cs.id) {
+                    Some(forget) => forget.summary(),
+                    None => summary(&ChangesetSummary::from(cs)),
+                }),
             ]))
         })
         .collect();
@@ -54,6 +57,11 @@ pub fn draw(state: &ReviewState, frame: &mut Frame<'_>, area: Rect, app: &App, u
     let Some(cs) = state.selected() else {
         return;
     };
+    if let Some(forget) = state.forget_of(cs.id) {
+        let title = format!(" If approved now · {} forgets ", app.keymap.label(Action::Approve));
+        widgets::text(frame, detail_area, forget_lines(forget, ui), block(title, ui), 0);
+        return;
+    }
     let core = core_lines(cs, ui);
     let (sides_area, core_area) = if core.is_empty() {
         (detail_area, None)
@@ -88,3 +96,55 @@ pub fn draw(state: &ReviewState, frame: &mut Frame<'_>, area: Rect, app: &App, u
         widgets::text(frame, core_area, core, block(" core.md ", ui), 0);
     }
 }
+
+/// What approving an agent's forget request would remove now: the phrase, the memories,
+/// the agent state keys removed whole, what else is blanked, and what it cannot reach.
+fn forget_lines(forget: &PendingForget, ui: &Ui) -> Vec<Line<'static>> {
+    let plan = &forget.plan;
+    let mut lines = vec![match &forget.mentioning {
+        Some(phrase) => Line::from(vec![
+            Span::raw("An agent asks to forget everything that mentions “"),
+            Span::styled(phrase.clone(), ui.theme.removed()),
+            Span::raw("”, and to blank it wherever it is written."),
+        ]),
+        None => Line::from(format!(
+            "An agent asks to forget {} memories by id, with the older ones they were built from.",
+            forget.memory_ids.len()
+        )),
+    }];
+    lines.push(Line::from(""));
+    lines.push(Line::from(format!("{} memories forgotten:", plan.memories.len())));
+    for m in plan.memories.iter().take(SHOWN) {
+        lines.push(Line::from(Span::styled(format!("- {}", m.content), ui.theme.removed())));
+    }
+    if plan.memories.len() > SHOWN {
+        lines.push(Line::from(Span::styled(
+            format!("… and {} more", plan.memories.len() - SHOWN),
+            ui.theme.dim(),
+        )));
+    }
+    if !plan.agent_state_removed.is_empty() {
+        lines.push(Line::from(format!(
+            "{} agent state keys removed whole, with their history (the agent or the key is named by it):",
+            plan.agent_state_removed.len()
+        )));
+        for k in &plan.agent_state_removed {
+            lines.push(Line::from(Span::styled(
+                format!("- agent {}  key {}", k.agent_id, k.key),
+                ui.theme.removed(),
+            )));
+        }
+    }
+    lines.push(Line::from(format!(
+        "Blanked or removed: {} agent state entries (now or in their history), {} earlier changes, {} core.md versions.",
+        plan.agent_state, plan.changesets, plan.core_versions
+    )));
+    lines.push(Line::from(Span::styled(
+        "Copies outside the store (exports, backups) still hold the text. This cannot be undone.",
+        ui.theme.warning(),
+    )));
+    lines
+}
+
+/// Memories listed before `… and N more`.
+const SHOWN: usize = 8;

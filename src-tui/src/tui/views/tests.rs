@@ -203,7 +203,7 @@ fn core_view() {
 fn review(items: Vec<haema_core::Changeset>, pending: usize) -> App {
     let mut app = app(View::Review);
     app.update(Msg::Info(fixtures::info(1234, pending)));
-    app.update(Msg::Review(items));
+    app.update(Msg::Review(items, Vec::new()));
     app
 }
 
@@ -221,6 +221,17 @@ fn review_view() {
     snap("review_long", &review(vec![long], 1));
     snap("review_unicode_stale", &review(vec![fixtures::stale(9)], 0));
     snap("review_error", &failing(review(vec![fixtures::merge(7)], 1), "approve"));
+}
+
+/// An agent's forget request shows what approving it removes: the phrase, the memories,
+/// the agent state keys removed whole, and what else is blanked.
+#[test]
+fn review_view_of_a_forget_request() {
+    let (request, pending) = fixtures::forget_request(11);
+    let mut app = app(View::Review);
+    app.update(Msg::Info(fixtures::info(1234, 2)));
+    app.update(Msg::Review(vec![request, fixtures::merge(7)], vec![pending]));
+    snap("review_forget_request", &app);
 }
 
 fn history(items: Vec<haema_core::Changeset>) -> App {

@@ -84,11 +84,64 @@ fn approving_a_change_that_only_sets_memories_aside_asks_first() {
         kept: false,
     }];
     let id = removal.id;
-    a.update(Msg::Review(vec![removal]));
+    a.update(Msg::Review(vec![removal], Vec::new()));
     assert_eq!(key(&mut a, KeyCode::Char('y')), Vec::<Effect>::new());
     match &a.overlay {
         Some(Overlay::Confirm { question, .. }) => assert!(question.contains("adds nothing"), "{question}"),
         _ => panic!("expected a question"),
     }
     assert_eq!(key(&mut a, KeyCode::Char('y')), vec![Effect::Approve(id)]);
+}
+
+#[test]
+fn approving_an_agents_forget_request_says_what_goes_first() {
+    let mut a = app();
+    key(&mut a, KeyCode::Char('4'));
+    let (request, pending) = fixtures::forget_request(11);
+    // Until what it removes is known, nothing is approved.
+    a.update(Msg::Review(vec![request.clone()], Vec::new()));
+    assert_eq!(key(&mut a, KeyCode::Char('y')), Vec::<Effect>::new());
+    assert!(a.overlay.is_none());
+    a.update(Msg::Review(vec![request], vec![pending]));
+    assert_eq!(key(&mut a, KeyCode::Char('y')), Vec::<Effect>::new());
+    match &a.overlay {
+        Some(Overlay::Confirm { question, .. }) => {
+            for expected in [
+                "“default”",
+                "1 memory",
+                "2 agent-state keys removed",
+                "default/task, default/cursor",
+                "exports",
+                "cannot be undone",
+            ] {
+                assert!(question.contains(expected), "{expected:?} missing from {question}");
+            }
+        }
+        _ => panic!("expected a question"),
+    }
+    assert_eq!(key(&mut a, KeyCode::Char('y')), vec![Effect::Approve(11.into())]);
+}
+
+#[test]
+fn forgetting_a_memory_names_the_agent_state_it_touches_and_copies_outside() {
+    let mut a = app();
+    a.update(Msg::Latest {
+        append: false,
+        records: vec![record(1)],
+        limit: PAGE,
+    });
+    key(&mut a, KeyCode::Char('F'));
+    let (_, pending) = fixtures::forget_request(11);
+    a.update(Msg::ForgetPlan {
+        id: "m1".into(),
+        plan: Box::new(pending.plan),
+    });
+    match &a.overlay {
+        Some(Overlay::Confirm { question, .. }) => {
+            for expected in ["4 agent state entries", "default/task", "exports"] {
+                assert!(question.contains(expected), "{expected:?} missing from {question}");
+            }
+        }
+        _ => panic!("expected a question"),
+    }
 }
