@@ -38,6 +38,7 @@ pub const COMMANDS: &[&str] = &[
     "ancestry",
     "week_summary",
     "forget_plan",
+    "pending_forget",
     "forget",
     "update_memory",
     "update_attributes",

@@ -3,7 +3,7 @@
 //! themselves, so the forget runs at once whatever the review policy (the policy holds an
 //! agent's `forget_memory` for a person; here the person is asking).
 
-use haema_core::{ForgetPlan, ForgetReceipt, ForgetRequest};
+use haema_core::{ChangesetId, ForgetPlan, ForgetReceipt, ForgetRequest, PendingForget};
 use tauri::{AppHandle, State};
 
 use crate::error::{CommandError, CommandResult, Problem};
@@ -27,6 +27,16 @@ fn checked(request: ForgetRequest) -> CommandResult<ForgetRequest> {
 pub async fn forget_plan(state: State<'_, AppState>, request: ForgetRequest) -> CommandResult<ForgetPlan> {
     let request = checked(request)?;
     Ok(state.memory().await?.forget_plan(request).await?)
+}
+
+/// What approving an assistant's forget request (a pending change) would remove now: the
+/// phrase it asked for, the memories, the assistant notes removed whole and the ones
+/// blanked, the changes and profile versions whose words go. `None` when `id` is no
+/// pending forget request. Nothing is changed.
+#[tauri::command]
+#[specta::specta]
+pub async fn pending_forget(state: State<'_, AppState>, id: ChangesetId) -> CommandResult<Option<PendingForget>> {
+    Ok(state.memory().await?.pending_forget(id).await?)
 }
 
 /// Forgets for good: the memories' text, vectors and search entries, their text in every

@@ -78,6 +78,7 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             pictures::ancestry,
             pictures::week_summary,
             forget::forget_plan,
+            forget::pending_forget,
             forget::forget,
             edits::update_memory,
             edits::update_attributes,

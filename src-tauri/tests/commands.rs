@@ -233,6 +233,32 @@ async fn a_forget_shows_what_goes_then_removes_it_for_good_whatever_the_policy()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_assistants_forget_request_shows_what_approving_it_removes() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_with_store(dir.path()).await;
+    let state = || app.state::<AppState>();
+    let memory = state().memory().await.unwrap();
+    memory
+        .set_agent_state("default", "task", serde_json::json!("ship v2"))
+        .await
+        .unwrap();
+    let asked = memory
+        .request_forget(ForgetRequest {
+            memory_ids: Vec::new(),
+            mentioning: Some("default".into()),
+        })
+        .await
+        .unwrap();
+    let pending = forget::pending_forget(state(), asked.id).await.unwrap().unwrap();
+    assert_eq!(pending.mentioning.as_deref(), Some("default"));
+    assert_eq!(pending.plan.agent_state_removed.len(), 1);
+    assert_eq!(pending.plan.agent_state_removed[0].key, "task");
+    review::approve(state(), asked.id).await.unwrap();
+    assert_eq!(forget::pending_forget(state(), asked.id).await.unwrap(), None);
+    assert!(memory.list_agent_state("default").await.unwrap().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_memory_is_changed_pinned_and_deleted_at_once_whatever_the_policy() {
     let dir = tempfile::tempdir().unwrap();
     let app = app_with_store(dir.path()).await;

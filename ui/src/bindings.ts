@@ -123,6 +123,13 @@ export const commands = {
 	 */
 	forgetPlan: (request: ForgetRequest) => __TAURI_INVOKE<ForgetPlan>("forget_plan", { request }),
 	/**
+	 *  What approving an assistant's forget request (a pending change) would remove now: the
+	 *  phrase it asked for, the memories, the assistant notes removed whole and the ones
+	 *  blanked, the changes and profile versions whose words go. `None` when `id` is no
+	 *  pending forget request. Nothing is changed.
+	 */
+	pendingForget: (id: ChangesetId) => __TAURI_INVOKE<PendingForget | null>("pending_forget", { id }),
+	/**
 	 *  Forgets for good: the memories' text, vectors and search entries, their text in every
 	 *  change and profile version, and the old bytes on disk. Cannot be undone; the receipt
 	 *  (counts, never the text) stays in the history.
@@ -883,6 +890,26 @@ export type Outcome =
 "edited" | 
 /**  One memory set aside on request (a revert brings it back). */
 "deleted";
+
+/**
+ *  A pending forget request (an agent's, waiting for review) with what approving it would
+ *  remove now: the phrase asked for and the plan. From
+ *  [`Memory::pending_forget`](crate::Memory::pending_forget), computed each time it is asked
+ *  for, so it always says what an approval would do at that moment.
+ */
+export type PendingForget = {
+	/**  The request's changeset. */
+	changeset: ChangesetId,
+	/**  The phrase asked for, as the agent wrote it (blanked everywhere once approved). */
+	mentioning: string | null,
+	/**
+	 *  The memories the request names: those asked for by id and those that mentioned the
+	 *  phrase when it was made (each forgets the older memories it was built from too).
+	 */
+	memory_ids: MemoryId[],
+	/**  What approving it would remove now. */
+	plan: ForgetPlan,
+};
 
 /**  One piece of a diff. */
 export type Piece = {

@@ -1,7 +1,7 @@
 // A small in-memory stand-in for the Rust side, behind @tauri-apps/api's mockIPC: enough
 // state for the views' logic to be tested (the real app is driven by the e2e tests).
 import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
-import type { ActivityEvent, AiSetup, Ancestry, AncestryNode, ChangesetView, Connection, ConnectionState, CoreView, ImportSummary, LocalAi, MemoryRecord, ReviewPolicy, Section, SectionChange, Service, SettingLine, StoreEntry, StoreInfo, StoreSettings, WeekSummary } from "../api";
+import type { ActivityEvent, AiSetup, Ancestry, AncestryNode, ChangesetView, Connection, ConnectionState, CoreView, ImportSummary, LocalAi, MemoryRecord, PendingForget, ReviewPolicy, Section, SectionChange, Service, SettingLine, StoreEntry, StoreInfo, StoreSettings, WeekSummary } from "../api";
 
 export interface Call {
   cmd: string;
@@ -79,6 +79,46 @@ export function mergeView(id = 7): ChangesetView {
     after_more: 0,
     core: null,
   };
+}
+
+/** An assistant's pending request to forget everything that mentions "default" (MCP's
+ * forget_memory), and what approving it would remove: no memory, and two notes of the
+ * assistant "default" whole. */
+export function forgetRequest(id = 11): { view: ChangesetView; pending: PendingForget } {
+  const base = mergeView(id);
+  const view: ChangesetView = {
+    ...base,
+    changeset: {
+      ...base.changeset,
+      kind: "forget",
+      outcome: "forget",
+      raw_input: null,
+      inputs: [],
+      related: [],
+      proposed: [],
+      llm: null,
+      llm_calls: [],
+      forget: { mentioning: "default" },
+    },
+    before: [],
+    after: [],
+  };
+  const pending: PendingForget = {
+    changeset: id,
+    mentioning: "default",
+    memory_ids: [],
+    plan: {
+      memories: [],
+      changesets: 0,
+      core_versions: 0,
+      agent_state: 4,
+      agent_state_removed: [
+        { agent_id: "default", key: "task" },
+        { agent_id: "default", key: "cursor" },
+      ],
+    },
+  };
+  return { view, pending };
 }
 
 export function storeInfo(dir = "/home/ann/.local/share/haema/default", pending = 0, active = 2): StoreInfo {
@@ -179,6 +219,8 @@ export class Backend {
     { ...memory("b", "The user lives in Oslo", 90), memory_type: "fact", importance: 0.9, source: "onboarding", metadata: { city: "Oslo" } },
   ];
   waiting: ChangesetView[] = [];
+  /** What approving each pending forget request would remove (`pending_forget`). */
+  pendingForgets = new Map<number, PendingForget>();
   history: ChangesetView[] = [];
   core: CoreView = {
     sections: { SOUL: "Calm and brief.", TOOLS: "", RULE: "", USER: "- Likes jazz." },
@@ -240,6 +282,8 @@ export class Backend {
         return { changeset: this.nextChangeset++, status: "committed", warnings: [] };
       case "awaiting_review":
         return this.waiting;
+      case "pending_forget":
+        return this.pendingForgets.get(args.id as number) ?? null;
       case "approve":
       case "approve_edited":
       case "reject":
@@ -249,6 +293,11 @@ export class Backend {
         const found = this.waiting.find((v) => v.changeset.id === id) ?? this.history.find((v) => v.changeset.id === id);
         if (cmd !== "reopen" && cmd !== "revert") this.waiting = this.waiting.filter((v) => v.changeset.id !== id);
         const view = found ?? mergeView(id);
+        const plan = this.pendingForgets.get(id)?.plan;
+        if (cmd === "approve" && view.changeset.kind === "forget" && plan) {
+          const receipt = { memories: plan.memories.length, changesets: plan.changesets, core_versions: plan.core_versions, agent_state: plan.agent_state, phrase: true };
+          return { ...view, changeset: { ...view.changeset, status: "committed", forget: { receipt } } };
+        }
         return { ...view, changeset: { ...view.changeset, id: cmd === "revert" ? this.nextChangeset++ : id } };
       }
       case "history":

@@ -37,7 +37,7 @@ export async function confirmForget(app: App, request: ForgetRequest): Promise<b
 }
 
 /** The dialog; resolves to true for "Forget for good", false for "Keep" or Escape. */
-function ask(title: string, memories: string[], notes: string[]): Promise<boolean> {
+export function ask(title: string, memories: string[], notes: string[]): Promise<boolean> {
   const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   const keep = h("button", { type: "button", id: "forget-keep" }, "Keep everything");
   const confirm = h("button", { type: "button", class: "danger", id: "forget-confirm" }, "Forget for good");

@@ -1,7 +1,7 @@
 // "Changes waiting for you": each change as a before/after with the changed words marked;
 // every new memory can be kept, edited or left out and every replaced one kept too, then
 // the change approved (as drafted) or rejected. Every decision can be undone.
-import { api, type ChangesetView } from "../api";
+import { api, type ChangesetView, type PendingForget } from "../api";
 import type { App, View } from "../app";
 import { h } from "../dom";
 import { type Choice, type Draft, freshDraft, isEdited, planWords } from "../logic/review";
@@ -9,6 +9,7 @@ import { when } from "../logic/time";
 import { decide, decideAll } from "../logic/actions";
 import { changeHeadline, inputWords, outcomeNote } from "../logic/words";
 import { lineDiff, pieces, technical } from "./pieces";
+import { forgetRequestCard } from "./review-forget";
 
 export function reviewView(app: App): View {
   const drafts = new Map<number, Draft>();
@@ -16,18 +17,28 @@ export function reviewView(app: App): View {
   const intro = h("p", { class: "muted" });
   const approveAll = h("button", { type: "button" }, "Approve all as suggested");
   let waiting: ChangesetView[] = [];
+  // What approving each of an assistant's forget requests would remove, worked out when
+  // the list is loaded; never approved all at once.
+  const forgets = new Map<number, PendingForget | null>();
+  const approvable = (): ChangesetView[] => waiting.filter((v) => v.changeset.kind !== "forget");
 
-  approveAll.addEventListener("click", () => void app.act(() => decideAll(waiting)));
+  approveAll.addEventListener("click", () => void app.act(() => decideAll(approvable())));
 
   function render(): void {
-    const pending = waiting.filter((v) => v.changeset.status === "pending");
+    const pending = approvable().filter((v) => v.changeset.status === "pending");
     intro.textContent =
       waiting.length === 0
         ? "Nothing is waiting. When something new changes what your assistant already knows, it waits here for you."
         : "Your assistant wants to change what it remembers. Look at each change, adjust it if you like, then approve or reject it.";
     approveAll.hidden = pending.length < 2;
     const focused = document.activeElement?.id;
-    list.replaceChildren(...waiting.map((view) => card(app, view, draftFor(view), () => render())));
+    list.replaceChildren(
+      ...waiting.map((view) =>
+        view.changeset.kind === "forget" && view.changeset.status === "pending"
+          ? forgetRequestCard(app, view, forgets.get(view.changeset.id) ?? null)
+          : card(app, view, draftFor(view), () => render()),
+      ),
+    );
     if (focused) document.getElementById(focused)?.focus();
   }
 
@@ -53,6 +64,12 @@ export function reviewView(app: App): View {
     element,
     async refresh() {
       waiting = await api.awaitingReview();
+      forgets.clear();
+      for (const view of waiting) {
+        if (view.changeset.kind === "forget" && view.changeset.status === "pending") {
+          forgets.set(view.changeset.id, await api.pendingForget(view.changeset.id));
+        }
+      }
       const ids = new Set(waiting.map((v) => v.changeset.id));
       for (const id of drafts.keys()) if (!ids.has(id)) drafts.delete(id);
       render();

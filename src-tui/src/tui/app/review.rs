@@ -57,12 +57,14 @@ impl Pane for ReviewState {
             let ids: Vec<ChangesetId> = self
                 .items
                 .iter()
-                .filter(|c| c.status == ChangesetStatus::Pending)
+                // A forget request cannot be undone: it is approved on its own, after its
+                // plan was shown.
+                .filter(|c| c.status == ChangesetStatus::Pending && c.kind != ChangesetKind::Forget)
                 .map(|c| c.id)
                 .rev()
                 .collect();
             return if ids.is_empty() {
-                Reply::fail("nothing pending to approve")
+                Reply::fail("nothing pending to approve all at once (forget requests are approved one by one, with y)")
             } else {
                 Reply::overlay(Overlay::Confirm {
                     question: format!("Approve all {} pending changesets, oldest first? (y/n)", ids.len()),

@@ -120,6 +120,14 @@ fn approving_an_agents_forget_request_says_what_goes_first() {
         _ => panic!("expected a question"),
     }
     assert_eq!(key(&mut a, KeyCode::Char('y')), vec![Effect::Approve(11.into())]);
+    // Never among the changesets approved all at once.
+    let (request, pending) = fixtures::forget_request(11);
+    a.update(Msg::Review(vec![request, fixtures::merge(7)], vec![pending]));
+    key(&mut a, KeyCode::Char('Y'));
+    match &a.overlay {
+        Some(Overlay::Confirm { effects, .. }) => assert_eq!(effects, &vec![Effect::ApproveAll(vec![7.into()])]),
+        _ => panic!("expected a question"),
+    }
 }
 
 #[test]
