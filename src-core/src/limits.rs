@@ -2,7 +2,7 @@
 //!
 //! | limit | value | what it bounds |
 //! |---|---|---|
-//! | [`MAX_MEMORY_BYTES`] | 64 KiB | one text given to `add` (or one item), one memory's text in an edit, a review edit or an import |
+//! | [`MAX_MEMORY_BYTES`] | 64 KiB | one text given to `add` (or one item), one memory's text in an edit, a review edit or an import, and one memory an LLM proposes; measured before and after secrets are replaced by their markers, so every stored memory keeps to it |
 //! | [`MAX_METADATA_BYTES`] | 16 KiB | a memory's metadata, as JSON |
 //! | [`MAX_STATE_VALUE_BYTES`] | 64 KiB | one agent-state value, as JSON |
 //!
@@ -45,14 +45,51 @@ pub fn check_memory_size(text: &str) -> Result<()> {
     check_memory_size_of(text, "the text")
 }
 
-/// [`check_memory_size`] naming what the text is (`"item 3"`, `"line 7"`).
+/// [`check_memory_size`] naming what the text is (`"item 3"`, `"line 7"`). The text is
+/// measured as given and as it would be stored, its secrets replaced by their markers (a
+/// marker can be longer than the secret it stands for): every stored memory keeps to the
+/// limit, so a store's own export always restores.
 pub(crate) fn check_memory_size_of(text: &str, what: &str) -> Result<()> {
-    if text.len() <= MAX_MEMORY_BYTES {
-        return Ok(());
-    }
+    let (size, then) = if text.len() > MAX_MEMORY_BYTES {
+        (text.len(), "")
+    } else {
+        let stored = crate::secrets::redact(text).0.len();
+        if stored <= MAX_MEMORY_BYTES {
+            return Ok(());
+        }
+        (stored, " once its secrets are replaced by markers")
+    };
     Err(Error::InvalidArgument(format!(
-        "{what} is {} bytes, more than the limit of {} bytes (64 KiB) for one memory: split it into smaller memories (nothing was stored)",
-        grouped(text.len()),
+        "{what} is {} bytes{then}, more than the limit of {} bytes (64 KiB) for one memory: split it into smaller memories (nothing was stored)",
+        grouped(size),
         grouped(MAX_MEMORY_BYTES)
     )))
+}
+
+/// Why a memory an LLM proposed is too large, if one is: the reason given back to the model
+/// (which then splits it, or the pipeline falls back to the texts as given).
+pub(crate) fn oversized_proposal(memories: &[String]) -> Option<String> {
+    memories.iter().enumerate().find_map(|(i, text)| {
+        check_memory_size_of(text, &format!("memory {}", i + 1))
+            .err()
+            .map(|e| e.to_string().replace(" (nothing was stored)", ""))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_text_that_grows_past_the_limit_once_redacted_is_refused() {
+        // Each 3-character password becomes an 18-character marker.
+        let text = "password=abc ".repeat(MAX_MEMORY_BYTES / 13);
+        assert!(text.len() <= MAX_MEMORY_BYTES);
+        let error = check_memory_size_of(&text, "item 1").unwrap_err().to_string();
+        assert!(
+            error.contains("item 1 is") && error.contains("once its secrets are replaced by markers"),
+            "{error}"
+        );
+        assert!(check_memory_size_of(&"password=abc ".repeat(100), "item 1").is_ok());
+    }
 }

@@ -261,3 +261,19 @@ async fn forgetting_a_memory_by_id_never_searches_for_short_text_or_removes_name
     assert_eq!(sections.get(Section::Tools), "```bash\n# install deps\nmake\n```");
     assert_eq!(f.memory.list_agent_state("default").await.unwrap().len(), 1);
 }
+
+#[tokio::test]
+async fn an_agents_request_naming_a_secret_is_refused_and_nothing_records_it() {
+    let f = folder_fixture_without_llm(ReviewPolicy::Guarded).await;
+    f.memory.add(items(&["The user likes tea"])).await.unwrap();
+    let key = "AKIAIOSFODNN7EXAMPLE";
+    match f.memory.request_forget(mentioning(key)).await {
+        Err(Error::InvalidArgument(why)) => assert!(
+            why.contains("aws access key") && why.contains("by memory id") && !why.contains(key),
+            "{why}"
+        ),
+        other => panic!("the request was not refused: {other:?}"),
+    }
+    assert!(f.memory.pending().await.unwrap().is_empty());
+    assert_eq!(files_holding(f.dir.path(), &[key]), Vec::<(String, String)>::new());
+}

@@ -255,3 +255,45 @@ async fn a_clean_export_is_restored_byte_for_byte_under_guarded() {
     assert!(report.secrets.is_empty());
     assert_eq!(export_text(&target).await, file);
 }
+
+#[tokio::test]
+async fn a_credential_in_a_name_fails_the_restore_naming_its_line() {
+    let f = folder_fixture_without_llm(ReviewPolicy::Auto).await;
+    let attributes = haema_core::MemoryAttributes {
+        user_id: Some("PLANTEDUSER".into()),
+        ..haema_core::MemoryAttributes::default()
+    };
+    f.memory
+        .add_with(items(&["The user lives in Lyon."]), attributes)
+        .await
+        .unwrap();
+    f.memory
+        .set_agent_state("planner", "PLANTEDKEY", serde_json::json!(1))
+        .await
+        .unwrap();
+    let file = export_text(&f.memory).await;
+    let line_of = |needle: &str| file.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    // The first record naming the user: the change that made the memory.
+    let (user_line, state_line) = (line_of("PLANTEDUSER"), line_of("PLANTEDKEY"));
+    let dir = store_dir();
+    let target = open(dir.path(), settings(ReviewPolicy::Guarded)).await;
+    let in_user = file.replace("PLANTEDUSER", GITHUB).replace("PLANTEDKEY", "step");
+    let error = target.import_jsonl(in_user.as_bytes()).await.unwrap_err().to_string();
+    assert!(
+        error.contains(&format!(
+            "`user_id` of the changeset on line {user_line} of the import file"
+        )) && error.contains("github token")
+            && !error.contains(GITHUB),
+        "{error}"
+    );
+    let in_key = file.replace("PLANTEDUSER", "ana").replace("PLANTEDKEY", AWS);
+    let error = target.import_jsonl(in_key.as_bytes()).await.unwrap_err().to_string();
+    assert!(
+        error.contains(&format!("the state key on line {state_line}")),
+        "{error}"
+    );
+    // Nothing was written: the file with plain names is restored.
+    assert!(latest(&target).await.is_empty());
+    let plain = file.replace("PLANTEDUSER", "ana").replace("PLANTEDKEY", "step");
+    assert_eq!(target.import_jsonl(plain.as_bytes()).await.unwrap().memories, 1);
+}

@@ -219,6 +219,23 @@ async fn markdown_export_is_for_people() {
         text.contains("## History") && text.contains("revert committed"),
         "{text}"
     );
+    // A page printed to a terminal as often as saved: no control character reaches it.
+    f.memory
+        .add(common::items(&["esc \u{1b}]0;PWNED\u{7} title", "cr abc\rXYZ"]))
+        .await
+        .unwrap();
+    f.memory
+        .set_core_section(haema_core::Section::Tools, "- \u{1b}[2J \u{202e}txt.exe")
+        .await
+        .unwrap();
+    let mut out = Vec::new();
+    f.memory.export_markdown(&mut out).await.unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(!text.contains(['\u{1b}', '\u{7}', '\r', '\u{202e}']), "{text:?}");
+    assert!(
+        text.contains("esc \u{FFFD}]0;PWNED\u{FFFD} title") && text.contains("cr abc\u{FFFD}XYZ"),
+        "{text}"
+    );
 }
 
 #[tokio::test]

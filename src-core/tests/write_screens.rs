@@ -147,6 +147,12 @@ async fn attributes_that_read_like_an_injection_are_held_and_marked() {
         panic!("{imported:?}")
     };
     assert_eq!((report.added, report.held), (0, 1), "{report:?}");
+    // The warning names what was found in the metadata.
+    let warned = report.warnings.join("\n");
+    assert!(
+        warned.contains("reads like a prompt injection: instruction override"),
+        "{warned}"
+    );
     // Approved, the memory is marked when read, by its metadata.
     f.memory.approve(outcome.changeset.unwrap()).await.unwrap();
     let record = f.memory.get_latest_records(1, 1).await.unwrap().remove(0);

@@ -227,7 +227,7 @@ impl Engine {
     }
 
     fn core_sections(&self, py: Python<'_>) -> PyResult<String> {
-        let sections = self.run(py, |m| async move { m.core_sections().await })?;
+        let sections = self.run(py, |m| async move { crate::marked::sections(&m.get_core().await?) })?;
         json(&sections)
     }
 

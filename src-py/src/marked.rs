@@ -3,6 +3,9 @@
 //! names the MCP server's `flags` give), and `marked`, the stored text as HAEMA's `search()` and `get_latest()` hand it to
 //! a program's prompt: with the `[flagged: …] ` prefix of [`MarkedText::line`] when flagged,
 //! otherwise exactly as stored. `content` stays the stored text: a program needs the real one.
+//! Every text passes the secret screen on the way out, as every MCP read does: a secret
+//! stored before the screen existed, or typed into core.md while the store is open, comes
+//! out as its marker (`[secret: aws access key]`).
 
 use haema_core::{MarkedText, MemoryRecord, SearchResults};
 use serde_json::{Value, json};
@@ -37,9 +40,15 @@ pub fn search(results: &SearchResults) -> serde_json::Result<Value> {
 /// Adds `flags` and `marked` for `memory` to the JSON object `row`.
 fn mark(row: &mut Value, memory: &MemoryRecord) {
     let flags = haema_core::record_flags(memory);
+    let (content, secrets) = haema_core::secrets::redact(&memory.content);
+    if !secrets.is_empty()
+        && let Some(object) = row.as_object_mut()
+    {
+        object.insert("content".into(), json!(content));
+    }
     // Only the marker is wanted: the text stays as stored (not quoted, not cut).
     let marked = MarkedText {
-        content: memory.content.clone(),
+        content,
         sanitized: false,
         truncated: false,
         flags,
@@ -54,11 +63,18 @@ fn mark(row: &mut Value, memory: &MemoryRecord) {
 /// recall block's note and the `[flagged: …]` marker on lines above it when text in it
 /// reads like a prompt injection ([`MarkedText::block`]).
 pub fn core(text: &str) -> String {
+    let (text, _) = haema_core::secrets::redact(text);
+    let flags = haema_core::safety::reasons(&text);
     MarkedText {
-        content: text.to_owned(),
+        content: text,
         sanitized: false,
         truncated: false,
-        flags: haema_core::safety::reasons(text),
+        flags,
     }
     .block()
+}
+
+/// The sections of core.md `text`, each passed through the secret screen as [`core`] is.
+pub fn sections(text: &str) -> haema_core::Result<haema_core::CoreSections> {
+    haema_core::CoreSections::parse(&haema_core::secrets::redact(text).0)
 }

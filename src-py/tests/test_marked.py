@@ -135,3 +135,14 @@ def test_get_core_says_when_core_md_reads_like_an_injection(tmp_path: Path) -> N
     assert second == "[flagged: instruction override]"
     assert rest.startswith("# SOUL") and HOSTILE in rest
     assert memory.core_sections()["RULE"] == HOSTILE  # the sections as stored
+
+
+def test_a_secret_typed_into_core_md_while_open_comes_out_as_its_marker(tmp_path: Path) -> None:
+    memory = Memory(tmp_path / "db", 3, KeywordEmbeddingClient(), None)
+    memory.set_core_section("USER", "Name: Ana.")
+    core_md = tmp_path / "db" / "core.md"
+    text = core_md.read_text()
+    core_md.write_text(text.replace("Name: Ana.", "Name: Ana. Deploy key AKIAIOSFODNN7EXAMPLE, password=Hunter2Secret!x"))
+    for read in (memory.get_core(), memory.core_sections()["USER"]):
+        assert "AKIAIOSFODNN7EXAMPLE" not in read and "Hunter2Secret" not in read, read
+        assert "[secret: aws access key]" in read and "[secret: password]" in read, read

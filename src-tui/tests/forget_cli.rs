@@ -195,6 +195,12 @@ fn an_agents_forget_request_shows_what_approving_it_removes() {
     client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
     let asked = structured(&client.call("forget_memory", json!({"mentioning": "default"}))).clone();
     assert_eq!(asked["status"], "pending", "{asked}");
+    // The agent is told what approving it would remove, before anything goes.
+    assert_eq!(asked["removes"]["memories"], 0, "{asked}");
+    assert_eq!(
+        asked["removes"]["agent_state_keys_removed"],
+        json!([{"agent_id": "default", "key": "task"}, {"agent_id": "default", "key": "cursor"}])
+    );
     drop(client.input.take());
     client.child.wait().unwrap();
     let id = asked["changeset"].as_i64().unwrap().to_string();

@@ -140,6 +140,17 @@ impl Memory {
         if self.inner.settings.review == ReviewPolicy::Auto {
             return self.run_forget(request, None, DecidedBy::Auto).await;
         }
+        // A waiting request records its phrase: a secret has no place in it.
+        if let Some(found) = request
+            .phrase()
+            .and_then(|p| crate::secrets::find(p).into_iter().next())
+        {
+            return Err(Error::InvalidArgument(format!(
+                "the phrase holds what looks like a secret ({}), and a forget request waits for a person with its phrase recorded, so it was not made: \
+                 no write stores a secret (each is replaced by a marker such as `[secret: {}]`); to forget a memory stored with one, ask for it by memory id",
+                found.kind, found.kind
+            )));
+        }
         let id = self
             .blocking(move |inner| {
                 inner.store.write(|w| {

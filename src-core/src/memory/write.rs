@@ -107,14 +107,7 @@ impl Memory {
     pub async fn add_with(&self, contents: impl Into<AddInput>, attributes: MemoryAttributes) -> Result<AddOutcome> {
         // Secrets are replaced before the LLM or the store sees the text.
         let input = contents.into();
-        match &input {
-            AddInput::Text(text) => crate::limits::check_memory_size(text.trim())?,
-            AddInput::Items(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    crate::limits::check_memory_size_of(item.trim(), &format!("item {}", i + 1))?;
-                }
-            }
-        }
+        input.check_size()?;
         let mut secrets = crate::secrets::SecretTally::default();
         let input = input.redacted(&mut secrets);
         let mut attributes = self.scoped_attributes(attributes.checked()?)?;

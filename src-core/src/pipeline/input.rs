@@ -29,6 +29,18 @@ impl From<Vec<String>> for AddInput {
 }
 
 impl AddInput {
+    /// Refuses a text or item larger than one memory may be (as given, or once its secrets
+    /// are replaced by markers: [`crate::limits::check_memory_size`]).
+    pub(crate) fn check_size(&self) -> crate::Result<()> {
+        match self {
+            Self::Text(text) => crate::limits::check_memory_size(text.trim()),
+            Self::Items(items) => items
+                .iter()
+                .enumerate()
+                .try_for_each(|(i, item)| crate::limits::check_memory_size_of(item.trim(), &format!("item {}", i + 1))),
+        }
+    }
+
     /// The input with its secrets replaced by markers, counted into `tally`.
     pub(crate) fn redacted(mut self, tally: &mut crate::secrets::SecretTally) -> Self {
         match &mut self {

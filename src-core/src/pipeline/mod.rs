@@ -242,7 +242,9 @@ pub(crate) async fn normalise(
                 for chunk in prompts::chunk_text(&stripped, MAX_SPLIT_CHARS) {
                     let user = prompts::split_user(&chunk);
                     let split = call_stage(llm, &stage, &user, &mut proposal.llm_calls, |a| {
-                        stages::parse::<stages::PreSplit>(a).map(|p| normalize(p.contents))
+                        stages::parse::<stages::PreSplit>(a)
+                            .map(|p| normalize(p.contents))
+                            .and_then(|items| crate::limits::oversized_proposal(&items).map_or(Ok(items), Err))
                     })
                     .await;
                     match split {

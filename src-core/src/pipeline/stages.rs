@@ -105,6 +105,9 @@ pub(crate) fn accept_reconstruction(answer: &Value) -> Result<Accepted, String> 
     if parsed.coverage != Coverage::Complete {
         return Err("the model reported its answer as incomplete".into());
     }
+    if let Some(why) = crate::limits::oversized_proposal(&memories) {
+        return Err(why);
+    }
     Ok(Accepted {
         memories,
         core_relevant: parsed.core_relevant.as_ref().and_then(Value::as_bool),
@@ -119,6 +122,13 @@ mod tests {
     fn normalize_trims_drops_empty_and_dedupes_in_order() {
         let items = ["  b ", "a", "", "b", "   ", "A"].map(String::from);
         assert_eq!(normalize(items), vec!["b", "a", "A"]);
+    }
+
+    #[test]
+    fn a_memory_over_the_size_limit_is_refused() {
+        let big = "word ".repeat(20_000);
+        let error = accept_reconstruction(&json!({"memories": ["small", big], "coverage": "complete"})).unwrap_err();
+        assert!(error.contains("memory 2 is 99,999 bytes"), "{error}");
     }
 
     #[test]

@@ -12,30 +12,38 @@ fn is_terminal_control(c: char) -> bool {
     c.is_control() && !matches!(c, '\t' | '\n' | '\r')
 }
 
-/// Characters that hide or reorder text wherever they are.
+/// Characters that hide or reorder text wherever they are: the format controls and the
+/// rest of Unicode's default-ignorable code points (which render as nothing), but the
+/// joiners and variation selectors below, which writing systems need.
 fn always_hidden(c: char) -> bool {
     is_terminal_control(c)
         || matches!(c,
             '\u{200B}'                      // zero-width space
             | '\u{200E}' | '\u{200F}'       // left-to-right and right-to-left marks
             | '\u{202A}'..='\u{202E}'       // bidi embeddings and overrides
-            | '\u{2060}'..='\u{2064}'       // word joiner, invisible operators
-            | '\u{2066}'..='\u{2069}'       // bidi isolates
-            | '\u{206A}'..='\u{206F}'       // deprecated format controls
+            | '\u{2060}'..='\u{206F}'       // word joiner, invisible operators, bidi isolates, deprecated controls
             | '\u{FEFF}'                    // zero-width no-break space (byte-order mark)
             | '\u{061C}'                    // Arabic letter mark
             | '\u{180E}'                    // Mongolian vowel separator
-            | '\u{E0000}'..='\u{E007F}'     // tag characters ("ASCII smuggling")
+            | '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' // Hangul fillers (blank "letters")
+            | '\u{17B4}' | '\u{17B5}'       // Khmer inherent vowels (deprecated, invisible)
+            | '\u{FFF0}'..='\u{FFFB}'       // unassigned ignorables, interlinear annotation controls
+            | '\u{13430}'..='\u{1343F}'     // Egyptian hieroglyph format controls
+            | '\u{1BCA0}'..='\u{1BCA3}'     // shorthand format controls
+            | '\u{1D173}'..='\u{1D17A}'     // musical symbol format controls
+            | '\u{E0000}'..='\u{E00FF}'     // tag characters ("ASCII smuggling") and their block
+            | '\u{E01F0}'..='\u{E0FFF}'     // the rest of the ignorable plane-14 range
         )
 }
 
 fn is_variation_selector(c: char) -> bool {
-    matches!(c, '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}')
+    matches!(c, '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}' | '\u{180B}'..='\u{180D}' | '\u{180F}')
 }
 
-/// Zero-width non-joiner, zero-width joiner and the soft hyphen.
+/// Zero-width non-joiner, zero-width joiner, the soft hyphen and the combining grapheme
+/// joiner.
 fn is_joiner(c: char) -> bool {
-    matches!(c, '\u{200C}' | '\u{200D}' | '\u{00AD}')
+    matches!(c, '\u{200C}' | '\u{200D}' | '\u{00AD}' | '\u{034F}')
 }
 
 /// Any character of the classes above, hiding text or not.
@@ -159,6 +167,44 @@ mod tests {
             describe_hidden(&['\u{200B}', '\u{200B}', '\u{202E}']),
             "U+200B ×2, U+202E"
         );
+    }
+
+    #[test]
+    fn every_default_ignorable_character_between_letters_is_hidden() {
+        for c in [
+            '\u{034F}',
+            '\u{115F}',
+            '\u{1160}',
+            '\u{17B4}',
+            '\u{17B5}',
+            '\u{180B}',
+            '\u{180F}',
+            '\u{2065}',
+            '\u{3164}',
+            '\u{FFA0}',
+            '\u{FFF0}',
+            '\u{FFF9}',
+            '\u{FFFB}',
+            '\u{13430}',
+            '\u{1343F}',
+            '\u{1BCA0}',
+            '\u{1BCA3}',
+            '\u{1D173}',
+            '\u{1D17A}',
+            '\u{E0080}',
+            '\u{E0FFF}',
+        ] {
+            let (text, hidden) = strip_hidden(&format!("AKIA{c}IOSF"));
+            assert_eq!(
+                (text.as_str(), hidden.as_slice()),
+                ("AKIAIOSF", &[c][..]),
+                "U+{:04X}",
+                c as u32
+            );
+        }
+        // Korean keeps its letters; a Mongolian free variation selector after its letter stays.
+        assert_eq!(strip_hidden("사용자는 녹차").1, Vec::<char>::new());
+        assert_eq!(strip_hidden("ᠠ\u{180B}").1, Vec::<char>::new());
     }
 
     #[test]

@@ -92,16 +92,18 @@ pub(super) static FORMATS: LazyLock<Vec<Format>> = LazyLock::new(|| {
             r"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/?#@]*:([^\s@/]+)@[^\s@/]",
             1,
         ),
-        // `password=…`, `passwd: …`, `pwd=…`, also quoted, in JSON, YAML or prose: "my
+        // `password=…`, `passwd: …`, `pwd=…`, also as the end of a name (`DB_PASSWORD=`,
+        // `PGPASSWORD=`, `SMTP_PASS=`), quoted, in JSON, YAML or prose: "my
         // password is: …", "the password is now …", "the wifi password for the office is …".
         format(
             K::Password,
-            r#"(?i)\b(?:password|passwd|passphrase|pwd|db_pass)\b(?:\s+(?:for|of|to|on|at)\s+(?:[\w'’.-]+\s+){0,4}?)?["']?\s*(?:[:=]|\bis\b)\s*(?::\s*)?(?:(?:now|still|currently|actually)\s+)?["']?([^\s"',;]{3,})"#,
+            r#"(?i)\b[a-z0-9_]*?(?:password|passwd|passphrase|pwd|_pass)\b(?:\s+(?:for|of|to|on|at)\s+(?:[\w'’.-]+\s+){0,4}?)?["']?\s*(?:[:=]|\bis\b)\s*(?::\s*)?(?:(?:now|still|currently|actually)\s+)?["']?([^\s"',;]{3,})"#,
             1,
         ),
+        // The same for `api_key=…` and its kin, also as the end of a name (`SERVICE_API_KEY=`).
         format(
             K::ApiKey,
-            r#"(?i)\b(?:api[_\-]?key|apikey|access[_\-]?token|auth[_\-]?token|client[_\-]?secret|secret[_\-]?key|bearer)\b["']?\s*[:=]?\s*["']?([A-Za-z0-9_\-+/.=]{16,})"#,
+            r#"(?i)\b[a-z0-9_]*?(?:api[_\-]?key|apikey|access[_\-]?token|auth[_\-]?token|client[_\-]?secret|secret[_\-]?key|bearer)\b["']?\s*[:=]?\s*["']?([A-Za-z0-9_\-+/.=]{16,})"#,
             1,
         ),
     ]

@@ -82,6 +82,16 @@ pub(crate) const SAMPLES: &[(&str, SecretKind)] = &[
     ("password=hunter2!", SecretKind::Password),
     ("passwd: S3cr3tP@ss", SecretKind::Password),
     ("pwd=letmein99", SecretKind::Password),
+    // The `.env` spellings: the word as the end of a name.
+    ("POSTGRES_PASSWORD=hunter2horse", SecretKind::Password),
+    ("MYSQL_ROOT_PASSWORD=hunter2horse", SecretKind::Password),
+    ("db_password: hunter2horse", SecretKind::Password),
+    (r#"{"admin_password": "hunter2horse"}"#, SecretKind::Password),
+    ("PGPASSWORD=hunter2horse", SecretKind::Password),
+    ("SMTP_PASS=hunter2horse", SecretKind::Password),
+    ("SERVICE_API_KEY=abcd1234efgh5678", SecretKind::ApiKey),
+    ("APP_CLIENT_SECRET=abcd1234efgh5678", SecretKind::ApiKey),
+    ("SLACK_ACCESS_TOKEN=abcd1234efgh5678", SecretKind::ApiKey),
     ("The user's wifi password is Tr0ub4dor&3", SecretKind::Password),
     ("Ana's password is now Sunflower88", SecretKind::Password),
     ("My password is: Sunflower88", SecretKind::Password),
@@ -139,6 +149,10 @@ fn a_secret_split_by_invisible_characters_or_written_wide_is_found_whole() {
             "ＡＫＩＡＩＯＳＦＯＤＮＮ７ＥＸＡＭＰＬＥ",
         ),
         ("bell AKIA\u{7}IOSFODNN7EXAMPLE", "AKIA\u{7}IOSFODNN7EXAMPLE"),
+        // The blank "letters" and the other default-ignorable characters.
+        ("key AKIAIOSF\u{3164}ODNN7EXAMPLE", "AKIAIOSF\u{3164}ODNN7EXAMPLE"),
+        ("key AKIAIOSF\u{34F}ODNN7EXAMPLE", "AKIAIOSF\u{34F}ODNN7EXAMPLE"),
+        ("key AKIAIOSF\u{1D173}ODNN7EXAMPLE", "AKIAIOSF\u{1D173}ODNN7EXAMPLE"),
     ] {
         let (clean, tally) = redact(text);
         assert_eq!(tally.total(), 1, "{text:?} -> {clean:?}");

@@ -329,12 +329,14 @@ closed_set! {
 }
 
 /// Whether memory `m`'s text, source or metadata holds `phrase` (in any form, as whole
-/// words: [`crate::text::Phrase`]): what forgetting a phrase finds, on every backend.
+/// words: [`crate::text::Phrase`], outside the markers of secrets and forgotten text): what
+/// forgetting a phrase finds, on every backend.
 pub(crate) fn mentions(m: &crate::types::MemoryRecord, phrase: &crate::text::Phrase) -> bool {
     let metadata = || serde_json::to_string(&m.attributes.metadata).unwrap_or_default();
-    phrase.is_in(&m.content)
-        || m.attributes.source.as_ref().is_some_and(|s| phrase.is_in(s))
-        || (!m.attributes.metadata.is_empty() && phrase.is_in(&metadata()))
+    let mentions = |text: &str| crate::memory::mentions(phrase, text);
+    mentions(&m.content)
+        || m.attributes.source.as_deref().is_some_and(mentions)
+        || (!m.attributes.metadata.is_empty() && mentions(&metadata()))
 }
 
 /// Wall-clock time in Unix ms.

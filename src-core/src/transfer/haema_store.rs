@@ -320,6 +320,7 @@ impl Memory {
             .await
             .map_err(|e| Error::Internal(e.to_string()))??;
         let mut warnings = found.warnings.clone();
+        let mut core_secrets = crate::secrets::SecretTally::default();
         let core = match &found.core {
             None => CoreImport::Missing,
             Some(text) => match CoreSections::parse(text) {
@@ -330,11 +331,17 @@ impl Memory {
                     CoreImport::KeptYours
                 }
                 Ok(theirs) => {
+                    // Compared and applied with its secrets replaced, as every core write is.
+                    let (core, tally) = crate::secrets::redact(&theirs.render());
+                    let theirs = CoreSections::parse(&core)?;
                     let ours = self.core_sections().await?;
                     if ours == theirs {
                         CoreImport::Same
                     } else if ours.iter().all(|(_, text)| text.trim().is_empty()) {
-                        self.replace_core(&theirs.render()).await?;
+                        warnings.extend(crate::secrets::receipt(&tally).map(|r| format!("in HAEMA's core.md, {r}")));
+                        warnings.extend(crate::safety::core_warning(&core, "HAEMA's core.md"));
+                        core_secrets = tally;
+                        self.replace_core(&core).await?;
                         CoreImport::Imported
                     } else {
                         warnings.push(format!(
@@ -353,6 +360,8 @@ impl Memory {
                 progress,
             )
             .await?;
+        let mut secrets = report.secrets;
+        secrets.merge(&core_secrets);
         Ok(HaemaReport {
             added: report.added,
             skipped: report.skipped,
@@ -362,7 +371,7 @@ impl Memory {
             core,
             held: report.held,
             pending: report.pending,
-            secrets: report.secrets,
+            secrets,
             warnings: warnings.into_iter().chain(report.warnings).collect(),
         })
     }

@@ -85,12 +85,14 @@ impl Memory {
         let (mut held, mut commit): (Vec<ImportItem>, Vec<ImportItem>) = (Vec::new(), Vec::new());
         let mut held_for_secrets = false;
         for (item, had_secret) in fresh {
-            let is_hostile = !crate::safety::detect(&item.content).is_empty()
-                || !crate::safety::detect(&item.attributes.screened_text()).is_empty();
+            // Its text, and its source, ids and metadata, which are read beside it: the
+            // warning names what was found in either.
+            let screened_text = format!("{}\n{}", item.content, item.attributes.screened_text());
+            let is_hostile = !crate::safety::detect(&screened_text).is_empty();
             let hold_hostile = is_hostile && policy != ReviewPolicy::Auto;
             let hold_secret = had_secret && secret_policy == SecretPolicy::Hold;
             if is_hostile {
-                hostile.push(item.content.clone());
+                hostile.push(screened_text);
             }
             held_for_secrets |= hold_secret;
             if hold_hostile || hold_secret {

@@ -186,8 +186,9 @@ impl Memory {
                 continue;
             }
             let record = serde_json::from_str::<Record>(&line).map_err(|e| line_error(index + 1, e))?;
-            // Too large a memory fails the whole import before anything is written.
-            screen::check_size(&record, index + 1)?;
+            // Too large a memory, or a secret in a name, fails the whole import before
+            // anything is written.
+            screen::check_record(&record, index + 1)?;
             records.push(record);
         }
         match records.first() {
@@ -379,7 +380,9 @@ pub(crate) fn restore<'v>(
 
 impl Memory {
     /// Writes the store for people: core.md, the active memories newest first, and the
-    /// history of changesets.
+    /// history of changesets. A page for people, printed to a terminal as often as saved:
+    /// control characters are shown as `�` ([`crate::printable`]), as on every surface (the
+    /// JSONL export and `core export` keep the text exact).
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -402,13 +405,17 @@ impl Memory {
                 })
             })
             .await?;
-        let mut text = format!("# Memory of {}\n\n## Core\n\n", self.dir().display());
+        let mut text = format!(
+            "# Memory of {}\n\n## Core\n\n",
+            crate::printable_line(&self.dir().display().to_string())
+        );
         for line in core.lines() {
             // Core headings become third-level headings under "Core".
+            let line = crate::printable(line);
             match line.strip_prefix("# ") {
                 Some(title) => text.push_str(&format!("### {title}\n")),
                 None => {
-                    text.push_str(line);
+                    text.push_str(&line);
                     text.push('\n');
                 }
             }
@@ -418,7 +425,7 @@ impl Memory {
             text.push_str(&format!(
                 "- {} — {}\n",
                 crate::types::format_utc(m.timestamp_ms),
-                m.content.replace('\n', " ")
+                crate::printable_line(&m.content)
             ));
         }
         text.push_str(&format!(

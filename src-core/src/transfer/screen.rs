@@ -41,21 +41,48 @@ pub(super) struct Screened {
     pub(super) warnings: Vec<String>,
 }
 
-/// Refuses a record that would store a memory larger than one memory may be, naming its
-/// line of the file.
-pub(super) fn check_size(record: &Record, line: usize) -> Result<()> {
+/// Refuses a record that would store a memory larger than one memory may be, or a name
+/// (an agent, session or user id, a state key) holding a credential, naming its line of
+/// the file: names are matched and shown as they are, so they cannot be redacted.
+pub(super) fn check_record(record: &Record, line: usize) -> Result<()> {
+    let at = format!("on line {line} of the import file");
     match record {
         Record::Memory(m) => {
-            crate::limits::check_memory_size_of(&m.content, &format!("the memory on line {line} of the import file"))
+            crate::limits::check_memory_size_of(&m.content, &format!("the memory {at}"))?;
+            check_names(&m.attributes, &format!("of the memory {at}"))
         }
-        Record::Changeset(c) => c.proposed.iter().filter(|p| !p.kept).try_for_each(|p| {
-            crate::limits::check_memory_size_of(
-                &p.content,
-                &format!("a memory proposed by the changeset on line {line} of the import file"),
-            )
-        }),
-        Record::Header { .. } | Record::CoreVersion(_) | Record::Lock { .. } | Record::AgentState { .. } => Ok(()),
+        Record::Changeset(c) => {
+            check_names(&c.attributes, &format!("of the changeset {at}"))?;
+            c.proposed.iter().try_for_each(|p| {
+                if !p.kept {
+                    crate::limits::check_memory_size_of(
+                        &p.content,
+                        &format!("a memory proposed by the changeset {at}"),
+                    )?;
+                }
+                check_names(&p.attributes, &format!("of a memory proposed by the changeset {at}"))
+            })
+        }
+        Record::AgentState { agent_id, key, .. } => {
+            crate::secrets::refuse_in_name(&format!("the agent id of the agent state {at}"), agent_id)?;
+            crate::secrets::refuse_in_name(&format!("the state key {at}"), key)
+        }
+        Record::Header { .. } | Record::CoreVersion(_) | Record::Lock { .. } => Ok(()),
     }
+}
+
+/// Refuses ids of `attributes` that hold a credential (`whose` says where they are).
+fn check_names(attributes: &MemoryAttributes, whose: &str) -> Result<()> {
+    for (field, value) in [
+        ("agent_id", &attributes.agent_id),
+        ("session_id", &attributes.session_id),
+        ("user_id", &attributes.user_id),
+    ] {
+        if let Some(name) = value {
+            crate::secrets::refuse_in_name(&format!("`{field}` {whose}"), name)?;
+        }
+    }
+    Ok(())
 }
 
 /// Replaces the secrets of every record, and holds the active memories the policies do
@@ -201,13 +228,5 @@ fn core_warning(records: &[Record]) -> Option<String> {
         .iter()
         .filter_map(|r| if let Record::CoreVersion(v) = r { Some(v) } else { None })
         .max_by_key(|v| v.id)?;
-    let findings = crate::safety::detect(&latest.content);
-    if findings.is_empty() {
-        return None;
-    }
-    Some(crate::safety::warning_then(
-        &findings,
-        "it is the core.md of the export, restored as it is and marked as flagged in every recall: \
-         change it with `haema core set`, or go back to an earlier version with `haema core restore`",
-    ))
+    crate::safety::core_warning(&latest.content, "the core.md of the export")
 }

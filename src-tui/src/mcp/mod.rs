@@ -361,11 +361,23 @@ impl HaemaServer {
         let memory = scoped!(self, p.user_id.as_deref());
         self.in_flight
             .run("forget_memory", async move {
+                // What it removes (or would, once a person approves), said before it is gone.
+                let plan = match memory.forget_plan(request.clone()).await {
+                    Ok(plan) => plan,
+                    Err(e) => return core_error(&e),
+                };
                 match memory.request_forget(request).await {
                     Ok(c) => ok(json!({
                         "changeset": c.id,
                         "status": c.status,
                         "memories": c.related.iter().map(|r| r.memory_id.to_string()).collect::<Vec<_>>(),
+                        "removes": {
+                            "memories": plan.memories.len(),
+                            "changesets_blanked": plan.changesets,
+                            "core_versions_blanked": plan.core_versions,
+                            "agent_state_entries": plan.agent_state,
+                            "agent_state_keys_removed": plan.agent_state_removed,
+                        },
                         "receipt": c.forget.as_ref().and_then(|f| f.receipt.clone()),
                     })),
                     Err(e) => core_error(&e),

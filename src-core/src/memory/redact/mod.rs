@@ -5,7 +5,7 @@ mod needles;
 
 use serde_json::Value;
 
-pub(crate) use needles::{BLANK, Needles};
+pub(crate) use needles::{BLANK, Needles, mentions};
 
 use crate::types::{Changeset, ChangesetKind, MemoryAttributes, MemoryId};
 

@@ -178,6 +178,19 @@ impl Needles {
     }
 }
 
+/// Whether `phrase` is in `text` outside its markers: `[secret: password]` mentions no
+/// password, and `[forgotten]` nothing forgotten.
+pub(crate) fn mentions(phrase: &Phrase, text: &str) -> bool {
+    let mut at = 0;
+    for range in markers(text).into_iter().chain(std::iter::once(text.len()..text.len())) {
+        if phrase.is_in(&text[at..range.start]) {
+            return true;
+        }
+        at = range.end;
+    }
+    false
+}
+
 /// The byte ranges of the markers in `text` (`[forgotten]`, `[secret: …]`), in order.
 fn markers(text: &str) -> Vec<Range<usize>> {
     let mut ranges = Vec::new();
@@ -268,6 +281,15 @@ mod tests {
             needles.redact("likes green tea every day and tea").as_deref(),
             Some("likes [forgotten] and [forgotten]")
         );
+    }
+
+    #[test]
+    fn a_marker_mentions_nothing() {
+        let password = Phrase::new("password").unwrap();
+        assert!(!mentions(&password, "the office [secret: password] and more"));
+        assert!(mentions(&password, "[secret: password] is the wifi password"));
+        let split = Phrase::new("office and").unwrap();
+        assert!(!mentions(&split, "office [forgotten] and"));
     }
 
     #[test]
