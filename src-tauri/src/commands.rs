@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use haema_core::{Memory, MemoryRecord, StoreInfo};
+use haema_core::{Memory, MemoryRecord, StoreInfo, StoreStatus};
 use serde::Serialize;
 use tauri::State;
 
@@ -15,6 +15,9 @@ use crate::state::{AppState, default_store, is_store};
 pub struct AppStatus {
     /// The open store's counts, if one is open.
     pub store: Option<StoreInfo>,
+    /// How the open store stands (search, review), worded for people: every view says it
+    /// in these words.
+    pub status: Option<StoreStatus>,
     /// The store to open at start: `--store DIR`, else `HAEMA_STORE`, else the `store` of
     /// the user's `config.toml`, else the last one opened, when it exists.
     pub start_store: Option<PathBuf>,
@@ -41,6 +44,7 @@ pub async fn app_status(state: State<'_, AppState>) -> CommandResult<AppStatus> 
     let default = configured.or_else(default_store);
     let default_exists = default.as_deref().is_some_and(is_store);
     Ok(AppStatus {
+        status: store.as_ref().map(StoreInfo::status),
         store,
         start_store,
         default_store: default,

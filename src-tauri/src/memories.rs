@@ -1,6 +1,7 @@
 //! Commands of the memories and search views: adding, searching, recall, lineage, and the
 //! long work of importing and re-embedding (with progress events).
 
+use haema_core::review::ProfileLine;
 use haema_core::{
     AddInput, AddOutcome, ChangesetView, ImportSummary, Lineage, MemoryId, MemoryRecord, Recall, SearchMode,
     SearchResults,
@@ -35,7 +36,17 @@ pub async fn add(app: AppHandle, state: State<'_, AppState>, text: String) -> Co
     Ok(outcome?)
 }
 
-/// Searches long-term memory.
+/// What a search found: the memories, and the lines of the profile its words are in.
+#[derive(Debug, Serialize, specta::Type)]
+pub struct Found {
+    /// The memories, best first.
+    pub results: SearchResults,
+    /// The profile's lines that hold the search's words (the profile is always given to
+    /// the assistant, but search itself never returns it).
+    pub profile: Vec<ProfileLine>,
+}
+
+/// Searches long-term memory, and the profile's lines for the same words.
 #[tauri::command]
 #[specta::specta]
 pub async fn search(
@@ -43,12 +54,18 @@ pub async fn search(
     query: String,
     mode: Option<SearchMode>,
     count: Option<i64>,
-) -> CommandResult<SearchResults> {
-    Ok(state
-        .memory()
-        .await?
+) -> CommandResult<Found> {
+    let memory = state.memory().await?;
+    let results = memory
         .search_records(&query, count.unwrap_or(20).clamp(1, 100), mode.unwrap_or_default())
-        .await?)
+        .await?;
+    // A profile that cannot be read shows no lines; the Profile view says why.
+    let profile = memory
+        .core_sections()
+        .await
+        .map(|core| haema_core::review::profile_lines(&core, &query, 10))
+        .unwrap_or_default();
+    Ok(Found { results, profile })
 }
 
 /// What an assistant would be given for `query`.

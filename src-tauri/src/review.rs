@@ -1,7 +1,8 @@
 //! Commands of the review and history views: changes as before/after views, and deciding
 //! them (each decision can be undone: approve by revert, reject by reopen).
 
-use haema_core::{AddOutcome, ChangesetFilter, ChangesetId, ChangesetView};
+use haema_core::{AddOutcome, Changeset, ChangesetFilter, ChangesetId, ChangesetView, Memory, Section};
+use serde::Serialize;
 use tauri::State;
 
 use crate::error::CommandResult;
@@ -67,11 +68,42 @@ pub async fn rerun(state: State<'_, AppState>, id: ChangesetId) -> CommandResult
     Ok(state.memory().await?.rerun(id).await?)
 }
 
-/// Undoes a committed change (as a new change, itself undoable).
+/// A change of the history, with what its undo left in place.
+#[derive(Debug, Serialize, specta::Type)]
+pub struct HistoryEntry {
+    /// The change.
+    pub view: ChangesetView,
+    /// For a change that was undone, or one that undid another: the profile sections the
+    /// undo left as they were, because they had been changed again since (empty when the
+    /// undo was whole, and for every other change).
+    pub profile_left: Vec<Section>,
+}
+
+/// Undoes a committed change (as a new change, itself undoable); says what the undo left.
 #[tauri::command]
 #[specta::specta]
-pub async fn revert(state: State<'_, AppState>, id: ChangesetId) -> CommandResult<ChangesetView> {
-    Ok(ChangesetView::new(state.memory().await?.revert(id).await?))
+pub async fn revert(state: State<'_, AppState>, id: ChangesetId) -> CommandResult<HistoryEntry> {
+    let memory = state.memory().await?;
+    let revert = memory.revert(id).await?;
+    entry(&memory, revert).await
+}
+
+/// `changeset` with what its undo left in place ([`haema_core::review::revert_left`]).
+async fn entry(memory: &Memory, changeset: Changeset) -> CommandResult<HistoryEntry> {
+    use haema_core::review::revert_left;
+    // An undo's only warnings are the profile sections it left; a change without a profile
+    // part leaves none.
+    let profile_left = match (changeset.reverts_id, changeset.reverted_by_id) {
+        (Some(undone), _) if !changeset.warnings.is_empty() => {
+            revert_left(&memory.changeset(undone).await?, &changeset)
+        }
+        (None, Some(by)) if changeset.core_after.is_some() => revert_left(&changeset, &memory.changeset(by).await?),
+        _ => Vec::new(),
+    };
+    Ok(HistoryEntry {
+        view: ChangesetView::new(changeset),
+        profile_left,
+    })
 }
 
 /// A page of every change, newest first.
@@ -81,12 +113,14 @@ pub async fn history(
     state: State<'_, AppState>,
     before: Option<ChangesetId>,
     count: usize,
-) -> CommandResult<Vec<ChangesetView>> {
-    Ok(views(
-        state
-            .memory()
-            .await?
-            .changesets_page(ChangesetFilter::All, before, count.clamp(1, 200))
-            .await?,
-    ))
+) -> CommandResult<Vec<HistoryEntry>> {
+    let memory = state.memory().await?;
+    let page = memory
+        .changesets_page(ChangesetFilter::All, before, count.clamp(1, 200))
+        .await?;
+    let mut out = Vec::with_capacity(page.len());
+    for changeset in page {
+        out.push(entry(&memory, changeset).await?);
+    }
+    Ok(out)
 }

@@ -44,20 +44,30 @@ async fn a_change_is_reviewed_searched_traced_undone_and_listed() {
     assert_eq!(latest.len(), 1);
     assert_eq!(latest[0].status, MemoryStatus::Active);
     let found = memories::search(state(), "green tea".into(), None, None).await.unwrap();
-    assert_eq!(found.hits.len(), 1);
+    assert_eq!(found.results.hits.len(), 1);
     let lineage = memories::lineage(state(), latest[0].id.clone()).await.unwrap();
     assert_eq!(lineage.origin.map(|o| o.changeset.id), Some(id));
     let recall = memories::recall(state(), "tea".into(), Some(200)).await.unwrap();
     assert!(recall.text.contains("green tea"), "{}", recall.text);
 
     let undone = review::revert(state(), id).await.unwrap();
-    assert_eq!(undone.changeset.reverts_id, Some(id));
+    assert_eq!(undone.view.changeset.reverts_id, Some(id));
+    assert!(undone.profile_left.is_empty(), "a whole undo");
     assert!(commands::latest(state(), None, 10).await.unwrap().is_empty());
     let history = review::history(state(), None, 10).await.unwrap();
     assert_eq!(history.len(), 2);
-    assert_eq!(history[1].changeset.status, ChangesetStatus::Reverted);
+    assert_eq!(history[1].view.changeset.status, ChangesetStatus::Reverted);
     let status = commands::app_status(state()).await.unwrap();
     assert_eq!(status.store.map(|s| s.active), Some(0));
+    let words = status.status.unwrap();
+    assert_eq!(
+        (words.by_meaning, words.search.as_str(), words.review.as_str()),
+        (
+            false,
+            "Search finds memories by their words only: no search model is chosen.",
+            "Nothing waits for you in Review."
+        )
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -207,8 +217,8 @@ async fn a_forget_shows_what_goes_then_removes_it_for_good_whatever_the_policy()
     assert_eq!(left.len(), 1);
     assert_eq!(left[0].content, "The user drinks green tea.");
     let history = review::history(state(), None, 10).await.unwrap();
-    assert_eq!(history[0].changeset.kind, ChangesetKind::Forget);
-    assert_eq!(history[0].changeset.status, ChangesetStatus::Committed);
+    assert_eq!(history[0].view.changeset.kind, ChangesetKind::Forget);
+    assert_eq!(history[0].view.changeset.status, ChangesetStatus::Committed);
     let json = serde_json::to_string(&history).unwrap();
     assert!(!json.to_lowercase().contains("elm street"), "{json}");
     drop(memory);
@@ -375,4 +385,61 @@ async fn the_ai_settings_are_written_as_the_cli_reads_them() {
     let lines = haema_core::Settings::explain_with(dir.path(), None, |_| None).unwrap();
     let model = lines.iter().find(|l| l.key == "llm.model").unwrap();
     assert_eq!((model.value.as_str(), model.source), ("llama3.1:8b", Source::File));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_undo_that_leaves_the_profile_says_so_and_search_shows_the_profile() {
+    use haema_core::provider::fake::ScriptedLlm;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("haema.toml"),
+        "review = \"auto\"\n\n[embedder]\nprovider = \"none\"\n",
+    )
+    .unwrap();
+    // A change that wrote the profile, made by an AI, then the profile edited by hand.
+    let llm = std::sync::Arc::new(ScriptedLlm::new());
+    let md =
+        "# SOUL\n\n# TOOLS\n\n# RULE\n- Peanuts are a hard no in any food suggestion.\n\n# USER\n- Drinks coffee.\n";
+    llm.push(
+        "core_update",
+        serde_json::json!({"should_update": true, "core_markdown": md}),
+    );
+    let settings = haema_core::Settings::load(dir.path()).unwrap();
+    let id = {
+        let writer = haema_core::Memory::open_with(dir.path(), settings, Some(llm), None)
+            .await
+            .unwrap();
+        writer
+            .add(vec!["drinks coffee".to_owned()])
+            .await
+            .unwrap()
+            .changeset
+            .unwrap()
+    };
+    let app = tauri::test::mock_app();
+    app.manage(AppState::new(None));
+    let state = || app.state::<AppState>();
+    state().open(dir.path().to_path_buf()).await.unwrap();
+    core_view::set_section(state(), Section::User, "- Drinks water.".into())
+        .await
+        .unwrap();
+
+    let found = memories::search(state(), "food".into(), None, None).await.unwrap();
+    assert!(found.results.hits.is_empty());
+    assert_eq!(found.profile.len(), 1);
+    assert_eq!(
+        (found.profile[0].section, found.profile[0].text.as_str()),
+        (Section::Rule, "Peanuts are a hard no in any food suggestion.")
+    );
+
+    let undone = review::revert(state(), id).await.unwrap();
+    assert_eq!(
+        undone.profile_left,
+        [Section::User],
+        "USER was edited since; RULE went back"
+    );
+    let history = review::history(state(), None, 10).await.unwrap();
+    let of = |id: ChangesetId| history.iter().find(|e| e.view.changeset.id == id).unwrap();
+    assert_eq!(of(id).profile_left, [Section::User]);
+    assert_eq!(of(undone.view.changeset.id).profile_left, [Section::User]);
 }

@@ -14,6 +14,9 @@ export function sleep(ms: number): Promise<void> {
 
 export class WebDriverError extends Error {}
 
+/** WebDriver's codes of the keys that are not letters. */
+export const KEY = { tab: "\uE004", enter: "\uE007", escape: "\uE00C", space: " ", shift: "\uE008", control: "\uE009", alt: "\uE00A", end: "\uE010" };
+
 async function call(base: string, method: string, path: string, body?: unknown): Promise<unknown> {
   const response = await fetch(base + path, {
     method,
@@ -73,6 +76,35 @@ export class Session {
 
   async type(element: string, text: string): Promise<void> {
     await call(this.base, "POST", this.path(`/element/${element}/value`), { text });
+  }
+
+  /** Presses keys as a person does, on whatever has the focus: each argument is a key or a
+   * chord held together (`KEY.control + "z"`). Plain text is typed letter by letter. */
+  async press(...chords: string[]): Promise<void> {
+    for (const chord of chords) {
+      const keys = [...chord];
+      const actions = [...keys.map((value) => ({ type: "keyDown", value })), ...keys.reverse().map((value) => ({ type: "keyUp", value }))];
+      await call(this.base, "POST", this.path("/actions"), { actions: [{ type: "key", id: "keyboard", actions }] });
+    }
+  }
+
+  /** Presses Tab (Shift+Tab with `back`) until the focused element matches `css`, as a
+   * person moves through the window; fails after `most` presses. */
+  async tabTo(css: string, most = 120, back = false): Promise<void> {
+    for (let i = 0; i < most; i++) {
+      if ((await this.script(`return document.activeElement?.matches(arguments[0]) ?? false;`, [css])) === true) return;
+      await this.press(back ? KEY.shift + KEY.tab : KEY.tab);
+    }
+    throw new WebDriverError(`Tab never reached “${css}” in ${most} presses`);
+  }
+
+  /** A description of the focused element: its tag, id, data-action and text. */
+  async focused(): Promise<{ tag: string; id: string; action: string | null; text: string; row: string | null }> {
+    return (await this.script(
+      `const e = document.activeElement;
+       return { tag: e.tagName.toLowerCase(), id: e.id, action: e.dataset?.action ?? null, text: e.textContent.trim(),
+                row: e.closest("[data-row]")?.dataset.key ?? null };`,
+    )) as { tag: string; id: string; action: string | null; text: string; row: string | null };
   }
 
   /** Waits until an element matching `css` has text containing `wanted`; returns it. */

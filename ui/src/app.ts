@@ -1,8 +1,9 @@
 // The window's shell: which store is open, which view shows, notices with Undo, errors in
 // plain words, progress of long work, keyboard shortcuts and live refresh. Views get an
 // `App` to act through; they keep no business logic of their own.
-import { api, errorText, isCommandError, type Remedy, type StoreInfo } from "./api";
+import { api, errorText, isCommandError, type Remedy, type StoreInfo, type StoreStatus } from "./api";
 import { h, printable } from "./dom";
+import { focusPlace, restoreFocus } from "./focus";
 import { applyTheme, loadTheme, nextTheme, THEME_WORDS, type ThemeChoice } from "./logic/theme";
 import { type Undoable, UndoStack } from "./logic/undo";
 import { storeName } from "./logic/words";
@@ -31,6 +32,8 @@ const NAV: Array<{ name: ViewName; label: string }> = [
 
 export class App {
   store: StoreInfo | null = null;
+  /** How the open store stands (search, review), in the core's words: every view says it so. */
+  status: StoreStatus | null = null;
   readonly undos = new UndoStack();
   private current: ViewName = "latest";
   private view: View | null = null;
@@ -45,7 +48,6 @@ export class App {
   private theme: ThemeChoice;
   private readonly systemDark =
     typeof window.matchMedia === "function" ? window.matchMedia("(prefers-color-scheme: dark)") : null;
-  private noticeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly root: HTMLElement,
@@ -67,6 +69,7 @@ export class App {
     document.addEventListener("keydown", (e) => this.onKey(e));
     try {
       const status = await api.appStatus();
+      this.status = status.status;
       if (status.store) {
         this.store = status.store;
       } else if (status.start_store) {
@@ -223,6 +226,7 @@ export class App {
     try {
       const status = await api.appStatus();
       if (status.store) this.store = status.store;
+      this.status = status.status;
       this.renderNav();
       await this.view?.refresh();
     } catch (e) {
@@ -230,20 +234,25 @@ export class App {
     }
   }
 
-  /** Runs something that changes the store: shows its result with Undo, or its error. */
-  async act(work: () => Promise<Undoable | string | null>): Promise<boolean> {
+  /** Runs something that changes the store: shows its result with Undo, or its error.
+   * Keyboard focus then goes where work goes on: the control the action started from, or
+   * the same control of the next item of its list (`then` names the control, by its
+   * `data-action`, when another one fits better), or the list. */
+  async act(work: () => Promise<Undoable | string | null>, then?: string): Promise<boolean> {
     this.clearAlert();
+    const place = focusPlace(document.activeElement, then);
+    let ok = true;
     try {
       const result = await work();
       if (typeof result === "string") this.say(result);
-      else if (result) this.say(`${result.done}.`, result);
-      await this.refresh();
-      return true;
+      else if (result) this.say(sentence(result.done), result);
     } catch (e) {
       this.fail(e);
-      await this.refresh();
-      return false;
+      ok = false;
     }
+    await this.refresh();
+    restoreFocus(place, this.main);
+    return ok;
   }
 
   /** Undoes the newest action. */
@@ -255,18 +264,17 @@ export class App {
     await this.act(async () => this.undos.undo());
   }
 
-  /** A notice; with an undoable action, it offers Undo (also Ctrl+Z). */
+  /** A notice; with an undoable action, it offers Undo (also Ctrl+Z). It stays until the
+   * next notice: an Undo never runs out of time. */
   say(text: string, undoable?: Undoable): void {
     if (undoable) this.undos.push(undoable);
     const children: Node[] = [h("span", {}, text)];
     if (undoable) {
-      const button = h("button", { type: "button", class: "undo" }, "Undo");
+      const button = h("button", { type: "button", class: "undo", id: "undo-button", title: `Undo this (Ctrl+Z)` }, "Undo");
       button.addEventListener("click", () => void this.undo());
       children.push(button);
     }
     this.notice.replaceChildren(...children);
-    clearTimeout(this.noticeTimer);
-    this.noticeTimer = setTimeout(() => this.notice.replaceChildren(), 12_000);
   }
 
   /** Shows an error in plain words, with the button that is the way out when there is one. */
@@ -320,7 +328,7 @@ export class App {
     if (tab && this.store) {
       e.preventDefault();
       void this.show(tab.name);
-    } else if ((e.ctrlKey || e.metaKey) && e.key === "z" && !typing && this.store) {
+    } else if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === "z" && !hasOwnUndo(e.target) && this.store) {
       e.preventDefault();
       void this.undo();
     } else if (e.key === "/" && !typing && this.store) {
@@ -330,12 +338,30 @@ export class App {
   }
 }
 
+/** Whether keys typed at `target` are text (a letter is no shortcut there). */
 function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
+  return isTextField(target) || target instanceof HTMLSelectElement;
+}
+
+function isTextField(target: EventTarget | null): target is HTMLInputElement | HTMLTextAreaElement {
+  if (target instanceof HTMLTextAreaElement) return true;
+  return target instanceof HTMLInputElement && !["checkbox", "radio", "range", "button", "submit", "file", "color"].includes(target.type);
+}
+
+/** Whether Ctrl+Z at `target` belongs to the field's own text undo: a text field whose text
+ * was changed from what it started with. Elsewhere (and in a field as it started, such as an
+ * empty "remember" box) Ctrl+Z undoes the newest action. */
+export function hasOwnUndo(target: EventTarget | null): boolean {
+  return isTextField(target) && target.value !== target.defaultValue;
+}
+
+/** `text` as a sentence: a full stop unless it ends with one already. */
+function sentence(text: string): string {
+  return /[.!?…]$/.test(text) ? text : `${text}.`;
 }
 
 function emptyStatus(): import("./api").AppStatus {
-  return { store: null, start_store: null, default_store: null, default_exists: false };
+  return { store: null, status: null, start_store: null, default_store: null, default_exists: false };
 }
 
 export function closeButton(onClose: () => void): HTMLButtonElement {
@@ -350,7 +376,7 @@ export function remedyWords(remedy: Remedy): string {
     case "rerun":
       return "Build it again";
     case "reembed":
-      return "Make the search vectors again";
+      return "Prepare the memories for search again";
     case "revert_first":
       return "Undo the later change";
   }
@@ -364,7 +390,7 @@ async function runRemedy(remedy: Remedy): Promise<string> {
       return "Built it again against the memories as they are now.";
     case "reembed":
       await api.reembed();
-      return "The search vectors were made again.";
+      return "The memories are prepared for search again.";
     case "revert_first":
       await api.revert(remedy.changeset);
       return "Undid the later change; you can undo this one now.";

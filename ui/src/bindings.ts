@@ -28,8 +28,8 @@ export const commands = {
 	 *  Runs on the async runtime, never on the window's thread.
 	 */
 	add: (text: string) => __TAURI_INVOKE<AddOutcome>("add", { text }),
-	/**  Searches long-term memory. */
-	search: (query: string, mode: SearchMode | null, count: number | null) => __TAURI_INVOKE<SearchResults>("search", { query, mode, count }),
+	/**  Searches long-term memory, and the profile's lines for the same words. */
+	search: (query: string, mode: SearchMode | null, count: number | null) => __TAURI_INVOKE<Found>("search", { query, mode, count }),
 	/**  What an assistant would be given for `query`. */
 	recall: (query: string, budget: number | null) => __TAURI_INVOKE<Recall>("recall", { query, budget }),
 	/**  Where a memory came from and what became of it. */
@@ -61,10 +61,10 @@ export const commands = {
 	reopen: (id: ChangesetId) => __TAURI_INVOKE<ChangesetView>("reopen", { id }),
 	/**  Builds an outdated change again against the memories as they are now. */
 	rerun: (id: ChangesetId) => __TAURI_INVOKE<AddOutcome>("rerun", { id }),
-	/**  Undoes a committed change (as a new change, itself undoable). */
-	revert: (id: ChangesetId) => __TAURI_INVOKE<ChangesetView>("revert", { id }),
+	/**  Undoes a committed change (as a new change, itself undoable); says what the undo left. */
+	revert: (id: ChangesetId) => __TAURI_INVOKE<HistoryEntry>("revert", { id }),
 	/**  A page of every change, newest first. */
-	history: (before: ChangesetId | null, count: number) => __TAURI_INVOKE<ChangesetView[]>("history", { before, count }),
+	history: (before: ChangesetId | null, count: number) => __TAURI_INVOKE<HistoryEntry[]>("history", { before, count }),
 	/**  The core profile. */
 	core: () => __TAURI_INVOKE<CoreView>("core"),
 	/**  Saves a person's text for a section; returns the new version. */
@@ -272,6 +272,11 @@ export type AncestryNode = {
 export type AppStatus = {
 	/**  The open store's counts, if one is open. */
 	store: StoreInfo | null,
+	/**
+	 *  How the open store stands (search, review), worded for people: every view says it
+	 *  in these words.
+	 */
+	status: StoreStatus | null,
 	/**
 	 *  The store to open at start: `--store DIR`, else `HAEMA_STORE`, else the `store` of
 	 *  the user's `config.toml`, else the last one opened, when it exists.
@@ -609,6 +614,17 @@ export type ForgetRequest = {
 	mentioning?: string | null,
 };
 
+/**  What a search found: the memories, and the lines of the profile its words are in. */
+export type Found = {
+	/**  The memories, best first. */
+	results: SearchResults,
+	/**
+	 *  The profile's lines that hold the search's words (the profile is always given to
+	 *  the assistant, but search itself never returns it).
+	 */
+	profile: ProfileLine[],
+};
+
 /**  Which retrieval signal found a search hit. */
 export type FoundBy = 
 /**  Vector similarity only. */
@@ -617,6 +633,18 @@ export type FoundBy =
 "lexical" | 
 /**  Both signals. */
 "both";
+
+/**  A change of the history, with what its undo left in place. */
+export type HistoryEntry = {
+	/**  The change. */
+	view: ChangesetView,
+	/**
+	 *  For a change that was undone, or one that undid another: the profile sections the
+	 *  undo left as they were, because they had been changed again since (empty when the
+	 *  undo was whole, and for every other change).
+	 */
+	profile_left: Section[],
+};
 
 /**  One reason a text looks like a prompt injection. */
 export type HostileReason = 
@@ -937,6 +965,14 @@ export type Problem =
 "no_user" | 
 /**  A bug. */
 "internal";
+
+/**  One line of the profile that matches a search. */
+export type ProfileLine = {
+	/**  The section it is in. */
+	section: Section,
+	/**  The line, without its list marker. */
+	text: string,
+};
 
 /**  The `progress` event: one step of a long task. */
 export type Progress = {
@@ -1333,6 +1369,31 @@ export type StoreSettings = {
 	 *  opened with: the values shown apply once the store is opened again.
 	 */
 	reopen_needed: boolean,
+};
+
+/**  How a store stands now, in sentences for people (see [`StoreInfo::status`]). */
+export type StoreStatus = {
+	/**
+	 *  Whether search understands meaning now; when not, it finds memories by their words,
+	 *  and a search "by meaning" is answered by words.
+	 */
+	by_meaning: boolean,
+	/**  How search works now, in one sentence. */
+	search: string,
+	/**
+	 *  What a person can do about it, when anything (`None`: nothing to do, or it comes by
+	 *  itself).
+	 */
+	search_fix: string | null,
+	/**
+	 *  The precise reason, for those who want it (the model's name, an environment
+	 *  variable); `None` when search understands meaning.
+	 */
+	search_detail: string | null,
+	/**  Changes waiting for review. */
+	waiting: number,
+	/**  What waits for review, in one sentence. */
+	review: string,
 };
 
 /**  Which long task a progress event is about. */

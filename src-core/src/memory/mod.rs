@@ -17,6 +17,7 @@ mod redact;
 mod review;
 mod scope;
 mod searching;
+mod status;
 mod vector_recall;
 mod watch;
 mod write;
@@ -29,6 +30,7 @@ pub use insight::{ANCESTRY_LIMIT, ActivityEvent, ActivityWho, Ancestry, Ancestry
 pub use lineage::Lineage;
 pub use open::{CLIENT_EMBEDDER_PREFIX, LexicalReason, OpenOptions, OpenProgress};
 pub(crate) use redact::mentions;
+pub use status::StoreStatus;
 pub use vector_recall::VectorRecall;
 pub use watch::StoreWatch;
 pub(crate) use write::insert_pending_rows;

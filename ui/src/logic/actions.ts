@@ -2,8 +2,17 @@
 // the result; nothing here touches the DOM.
 import { type AddOutcome, api, type ChangesetView, type ImportSummary, type MemoryAttributes, type MemoryRecord, type Section } from "../api";
 import { type Draft, plan } from "./review";
+import { profileLeftWords } from "./history-words";
 import type { Undoable } from "./undo";
 import { countWords, SECTION_WORDS } from "./words";
+
+/** Reverts change `id`; resolves to `whole`, or, when the undo left part of the profile as
+ * it is now (changed again since), to what it left. */
+async function revertSaying(id: number, whole: string): Promise<string> {
+  const revert = await api.revert(id);
+  const left = profileLeftWords(revert.profile_left);
+  return left ? `Partly undone. ${left}` : whole;
+}
 
 /** Saves a section's new text; the undo puts the old text back. */
 export async function saveSection(section: Section, before: string, text: string): Promise<Undoable | string> {
@@ -23,7 +32,7 @@ export async function lockSection(section: Section, locked: boolean): Promise<Un
   await api.setLock(section, locked);
   const title = SECTION_WORDS[section].title;
   return {
-    done: locked ? `Locked “${title}”: the language model will not change it` : `Unlocked “${title}”`,
+    done: locked ? `Locked “${title}”: the AI will not change it` : `Unlocked “${title}”`,
     undo: async () => {
       await api.setLock(section, !locked);
       return locked ? `Unlocked “${title}” again.` : `Locked “${title}” again.`;
@@ -34,10 +43,11 @@ export async function lockSection(section: Section, locked: boolean): Promise<Un
 /** Undoes a saved change; the undo undoes the undoing. */
 export async function undoChange(view: ChangesetView): Promise<Undoable> {
   const revert = await api.revert(view.changeset.id);
+  const left = profileLeftWords(revert.profile_left);
   return {
-    done: "Undone",
+    done: left ? `Partly undone. ${left}` : "Undone",
     undo: async () => {
-      await api.revert(revert.changeset.id);
+      await api.revert(revert.view.changeset.id);
       return "The change is back.";
     },
   };
@@ -82,10 +92,7 @@ export async function remember(text: string): Promise<Undoable | string> {
   }
   return {
     done: `Remembered${warning}`,
-    undo: async () => {
-      await api.revert(id);
-      return "Forgotten again.";
-    },
+    undo: () => revertSaying(id, "Forgotten again."),
   };
 }
 
@@ -99,8 +106,10 @@ export async function decideAll(views: ChangesetView[]): Promise<Undoable> {
   return {
     done: `Approved ${done.length} changes`,
     undo: async () => {
-      for (const id of done.reverse()) await api.revert(id);
-      return `Undid ${done.length} changes.`;
+      const said: string[] = [];
+      for (const id of done.reverse()) said.push(await revertSaying(id, ""));
+      const partly = said.filter((s) => s !== "");
+      return partly.length > 0 ? `Undid ${done.length} changes. ${partly.join(" ")}` : `Undid ${done.length} changes.`;
     },
   };
 }
@@ -112,7 +121,7 @@ export async function decide(view: ChangesetView, draft: Draft | "reject"): Prom
   if (p.kind === "reject") {
     await api.reject(id);
     return {
-      done: "Rejected: nothing was changed",
+      done: "Rejected: nothing was changed. Undo puts it back in Review",
       undo: async () => {
         await api.reopen(id);
         return "The change is waiting for you again.";
@@ -123,10 +132,7 @@ export async function decide(view: ChangesetView, draft: Draft | "reject"): Prom
   else await api.approveEdited(id, p.memories);
   return {
     done: p.kind === "approve" ? "Approved" : "Approved with your edits",
-    undo: async () => {
-      await api.revert(id);
-      return "Undone: your assistant remembers what it did before.";
-    },
+    undo: () => revertSaying(id, "Undone: your assistant remembers what it did before."),
   };
 }
 
@@ -152,10 +158,7 @@ export async function importText(name: string, text: string): Promise<Undoable |
   if (id === null) return `${words}.`;
   return {
     done: words,
-    undo: async () => {
-      await api.revert(id);
-      return "The imported memories are gone again.";
-    },
+    undo: () => revertSaying(id, "The imported memories are gone again."),
   };
 }
 
@@ -166,10 +169,7 @@ function undoEdit(outcome: AddOutcome, done: string, undone: string): Undoable |
   if (outcome.status === "stale") return "The memory changed meanwhile; look at it again and retry.";
   return {
     done,
-    undo: async () => {
-      await api.revert(id);
-      return undone;
-    },
+    undo: () => revertSaying(id, undone),
   };
 }
 

@@ -13,7 +13,7 @@ export interface ServiceChoice {
 export function serviceChoices(role: Role): ServiceChoice[] {
   if (role === "llm") {
     return [
-      { service: "none", label: "No AI (just keep what I type)", detail: "Everything is kept as it is given: nothing is split, merged or summed up, and nothing waits for review." },
+      { service: "none", label: "No AI (just keep what I type)", detail: "Everything is kept as it is given: nothing is split, merged or summed up. What waits for you in Review follows “When should haema ask you?” below." },
       { service: "this_computer", label: "An AI on this computer", detail: "Ollama, running here: nothing you remember leaves this computer." },
       { service: "openai", label: "OpenAI", detail: "Needs an API key from platform.openai.com. What you remember is sent to OpenAI." },
       { service: "gemini", label: "Google Gemini", detail: "Needs an API key from aistudio.google.com. What you remember is sent to Google." },

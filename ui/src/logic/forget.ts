@@ -3,13 +3,42 @@
 import type { ChangesetView, ForgetPlan, ForgetReceipt, ForgetRequest } from "../api";
 import { countWords } from "./words";
 
-/** The confirmation for a plan: a question, the memories' texts and what else goes. */
+/** A memory a forget would remove: its text, and what it is besides a memory in use. */
+export interface ForgetItem {
+  text: string;
+  /** "pinned", or "no longer in use" (replaced or deleted earlier); `null` otherwise. */
+  tag: string | null;
+}
+
+/** The confirmation for a plan: a question, how many memories go, their texts and what
+ * else goes. */
 export interface ForgetQuestion {
   title: string;
-  /** The text of each memory that would be forgotten, oldest first. */
-  memories: string[];
+  /** How many memories go, in use and replaced earlier, in a sentence. */
+  count: string;
+  /** Each memory that would be forgotten, oldest first. */
+  memories: ForgetItem[];
   /** Everything else that is removed, and that it cannot be undone. */
   notes: string[];
+}
+
+/** How many memories a plan removes, in words: those in use (pinned ones said) and those
+ * no longer in use (older versions, deleted ones), which go too. */
+export function countSentence(plan: ForgetPlan): string {
+  const n = plan.memories.length;
+  if (n === 0) return "No memory is forgotten.";
+  const replaced = plan.memories.filter((m) => m.status === "superseded").length;
+  const inUse = n - replaced;
+  const pinned = plan.memories.filter((m) => m.pinned && m.status !== "superseded").length;
+  const parts: string[] = [];
+  if (inUse > 0) parts.push(`${countWords(inUse, "memory in use", "memories in use")}${pinned > 0 ? ` (${pinned === inUse ? (inUse === 1 ? "it is pinned" : "all pinned") : `${pinned} of them pinned`})` : ""}`);
+  if (replaced > 0) parts.push(`${replaced.toLocaleString("en")} no longer in use (replaced or deleted earlier)`);
+  return `${countWords(n, "memory goes", "memories go")} for good: ${parts.join(" and ")}.`;
+}
+
+function tagOf(memory: ForgetPlan["memories"][number]): string | null {
+  if (memory.status === "superseded") return "no longer in use";
+  return memory.pinned ? "pinned" : null;
 }
 
 /** Whether a plan would remove anything at all. */
@@ -46,7 +75,7 @@ export function forgetQuestion(plan: ForgetPlan, request: ForgetRequest): Forget
     "This cannot be undone: the text is removed from the disk too. The history keeps a note that something was forgotten, never what.",
   );
   notes.push(COPIES_OUTSIDE);
-  return { title, memories: plan.memories.map((m) => m.content), notes };
+  return { title, count: countSentence(plan), memories: plan.memories.map((m) => ({ text: m.content, tag: tagOf(m) })), notes };
 }
 
 /** What a finished forget removed, in one sentence. */

@@ -70,7 +70,11 @@ describe("plain words", () => {
     const plan = { memories: [memory("a", "Old address"), memory("b", "I live at 12 Elm Street")], changesets: 3, core_versions: 1 };
     const byId = forgetQuestion(plan, { memory_ids: ["b"], mentioning: null });
     expect(byId.title).toBe("Forget 2 memories for good?");
-    expect(byId.memories).toEqual(["Old address", "I live at 12 Elm Street"]);
+    expect(byId.memories).toEqual([
+      { text: "Old address", tag: null },
+      { text: "I live at 12 Elm Street", tag: null },
+    ]);
+    expect(byId.count).toBe("2 memories go for good: 2 memories in use.");
     expect(byId.notes[0]).toBe("This includes 1 older memory it was built from: the same fact in earlier words.");
     expect(byId.notes[1]).toBe("The words are also removed from 3 earlier changes and 1 version of the profile.");
     expect(byId.notes.at(-2)).toContain("cannot be undone");

@@ -19,7 +19,7 @@ const GROUP_WORDS: Record<string, { title: string; help: string }> = {
     help: "How memories are quoted in the block your assistant reads before it answers.",
   },
   llm: {
-    title: "Language model",
+    title: "The AI",
     help: "The model that combines something new with related memories. Without one, things are remembered as they were said.",
   },
   embedder: {

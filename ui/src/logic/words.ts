@@ -10,7 +10,7 @@ export const SECTION_WORDS: Record<Section, { title: string; help: string }> = {
 };
 
 export const MODE_WORDS: Record<SearchMode, string> = {
-  hybrid: "Best match (meaning and words)",
+  hybrid: "Best match",
   vector: "By meaning",
   lexical: "By exact words",
 };
@@ -103,9 +103,9 @@ export function statusWords(view: ChangesetView): string {
 export function outcomeNote(view: ChangesetView): string | null {
   switch (view.changeset.outcome) {
     case "fallback":
-      return "The language model could not help, so the new text is kept as it was typed.";
+      return "The AI could not help, so the new text is kept as it was typed.";
     case "no_llm":
-      return "No language model is set up, so the new text is kept as it was typed.";
+      return "No AI is connected, so the new text is kept as it was typed.";
     default:
       return null;
   }

@@ -1,7 +1,7 @@
 // A small in-memory stand-in for the Rust side, behind @tauri-apps/api's mockIPC: enough
 // state for the views' logic to be tested (the real app is driven by the e2e tests).
 import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
-import type { ActivityEvent, AiSetup, Ancestry, AncestryNode, ChangesetView, Connection, ConnectionState, CoreView, ImportSummary, LocalAi, MemoryRecord, PendingForget, ReviewPolicy, Section, SectionChange, Service, SettingLine, StoreEntry, StoreInfo, StoreSettings, WeekSummary } from "../api";
+import type { StoreStatus, ActivityEvent, AiSetup, Ancestry, AncestryNode, ChangesetView, Connection, ConnectionState, CoreView, ImportSummary, LocalAi, MemoryRecord, PendingForget, ReviewPolicy, Section, SectionChange, Service, SettingLine, StoreEntry, StoreInfo, StoreSettings, WeekSummary } from "../api";
 
 export interface Call {
   cmd: string;
@@ -222,6 +222,19 @@ export class Backend {
   /** What approving each pending forget request would remove (`pending_forget`). */
   pendingForgets = new Map<number, PendingForget>();
   history: ChangesetView[] = [];
+  /** What `recall` answers; a short block when `null`. */
+  recallAnswer: unknown = null;
+  /** Per change id: the profile sections its undo left (`profile_left`). */
+  profileLeft = new Map<number, Section[]>();
+  /** How the store stands, as the core words it (`StoreInfo::status`). */
+  status: StoreStatus = {
+    by_meaning: false,
+    search: "Search finds memories by their words only: no search model is chosen.",
+    search_fix: "To search by meaning too, choose a search model in the settings.",
+    search_detail: "this store has no embedder, so search is lexical (by words only)",
+    waiting: 0,
+    review: "Nothing waits for you in Review.",
+  };
   core: CoreView = {
     sections: { SOUL: "Calm and brief.", TOOLS: "", RULE: "", USER: "- Likes jazz." },
     locked: [],
@@ -264,7 +277,7 @@ export class Backend {
     const info = () => (this.open ? { ...this.open, pending_changesets: this.waiting.length } : null);
     switch (cmd) {
       case "app_status":
-        return { store: info(), start_store: this.startStore, default_store: "/home/ann/.local/share/haema/default", default_exists: false };
+        return { store: info(), status: this.open ? this.status : null, start_store: this.startStore, default_store: "/home/ann/.local/share/haema/default", default_exists: false };
       case "open_store":
         this.open = storeInfo((args.dir as string | null) ?? "/home/ann/.local/share/haema/default");
         return info();
@@ -298,10 +311,11 @@ export class Backend {
           const receipt = { memories: plan.memories.length, changesets: plan.changesets, core_versions: plan.core_versions, agent_state: plan.agent_state, phrase: true };
           return { ...view, changeset: { ...view.changeset, status: "committed", forget: { receipt } } };
         }
-        return { ...view, changeset: { ...view.changeset, id: cmd === "revert" ? this.nextChangeset++ : id } };
+        const changed = { ...view, changeset: { ...view.changeset, id: cmd === "revert" ? this.nextChangeset++ : id } };
+        return cmd === "revert" ? { view: changed, profile_left: this.profileLeft.get(id) ?? [] } : changed;
       }
       case "history":
-        return this.history;
+        return this.history.map((view) => ({ view, profile_left: this.profileLeft.get(view.changeset.id) ?? [] }));
       case "core":
         return this.core;
       case "set_section":
@@ -314,16 +328,18 @@ export class Backend {
       }
       case "section_history":
         return this.sectionHistory;
-      case "search":
-        return {
-          mode: args.mode,
-          notice: null,
-          hits: this.memories
-            .filter((m) => m.content.toLowerCase().includes(String(args.query).toLowerCase()))
-            .map((m) => ({ ...m, score: 0.9, rank_score: 0.6, found_by: "lexical", distance: null, bm25: 1.2 })),
-        };
+      case "search": {
+        const query = String(args.query).toLowerCase();
+        const profile = Object.entries(this.core.sections).flatMap(([section, body]) =>
+          body.split("\n").filter((l) => l.toLowerCase().includes(query)).map((l) => ({ section, text: l.replace(/^- /, "") })),
+        );
+        const hits = this.memories
+          .filter((m) => m.content.toLowerCase().includes(query))
+          .map((m) => ({ ...m, score: 0.9, rank_score: 0.6, found_by: "lexical", distance: null, bm25: 1.2 }));
+        return { results: { mode: this.status.by_meaning ? args.mode : "lexical", notice: this.status.by_meaning ? null : "search is lexical", hits }, profile };
+      }
       case "recall":
-        return { text: "## Core\nCalm.", items: [], tokens: 12, budget: args.budget, max_chars: 1000 };
+        return this.recallAnswer ?? { text: "## Core\nCalm.", items: [], tokens: 12, budget: args.budget, max_chars: 1000 };
       case "import_file":
         return this.imported;
       case "settings":

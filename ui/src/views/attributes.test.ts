@@ -9,7 +9,7 @@ afterEach(() => backend?.stop());
 
 function set(root: HTMLElement, label: string, value: string): void {
   const id = [...root.querySelectorAll("label")].find((l) => l.textContent === label)?.getAttribute("for") ?? "";
-  const input = root.querySelector<HTMLInputElement | HTMLTextAreaElement>(`#${id}`);
+  const input = root.querySelector<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>(`#${id}`);
   if (!input) throw new Error(`no field ${label}`);
   input.value = value;
 }
@@ -21,30 +21,26 @@ describe("a memory's attributes", () => {
     const { root } = started;
     const card = [...root.querySelectorAll<HTMLElement>("li.memory")].find((li) => li.textContent?.includes("Oslo"));
     expect(card).toBeDefined();
-    button(card!, "Attributes").click();
+    button(card!, "Details").click();
     await settle();
     const field = (label: string) => {
       const id = [...root.querySelectorAll("label")].find((l) => l.textContent === label)?.getAttribute("for") ?? "";
       return root.querySelector<HTMLInputElement | HTMLTextAreaElement>(`#${id}`)?.value;
     };
-    expect(field("Kind")).toBe("fact");
-    expect(field("Importance")).toBe("0.9");
-    expect(field("Source")).toBe("onboarding");
-    expect(JSON.parse(field("Metadata") ?? "{}")).toEqual({ city: "Oslo" });
+    expect(field("What sort of memory")).toBe("fact");
+    expect(field("How much it matters")).toBe("0.9");
+    expect(field("Where it came from")).toBe("onboarding");
+    expect(JSON.parse(field("Other details") ?? "{}")).toEqual({ city: "Oslo" });
 
-    set(root, "Importance", "3");
+    set(root, "How much it matters", "0.5");
+    set(root, "Other details", "{city: Oslo}");
     button(root, "Save").click();
     await settle();
-    expect(text(root.querySelector(".alert"))).toContain("from 0 to 1");
-    set(root, "Importance", "0.5");
-    set(root, "Metadata", "{city: Oslo}");
-    button(root, "Save").click();
-    await settle();
-    expect(text(root.querySelector(".alert"))).toContain("not JSON");
+    expect(text(root.querySelector(".alert"))).toContain("not written as names and values");
     expect(backend.named("update_attributes")).toHaveLength(0);
 
-    set(root, "Metadata", '{"city": "Bergen"}');
-    set(root, "Kind", "preference");
+    set(root, "Other details", '{"city": "Bergen"}');
+    set(root, "What sort of memory", "preference");
     button(root, "Save").click();
     await settle();
     expect(backend.named("update_attributes")[0]?.args).toEqual({

@@ -180,6 +180,8 @@ export function connectionSection(app: App, role: Role, onSaved: (setup: AiSetup
     setup = next;
     const state = next[role];
     now.textContent = nowWords(role, state.connection.service, state.model_in_force);
+    // How search works now, in the core's words (the model chosen may not be here yet).
+    if (role === "embedder" && app.status) now.textContent += ` ${app.status.search}${app.status.search_fix ? ` ${app.status.search_fix}` : ""}`;
     if (!dirty) {
       for (const radio of radios) radio.checked = radio.value === state.connection.service;
       model.value = state.connection.model ?? "";
@@ -222,6 +224,6 @@ function defaultModel(service: Service): string {
 
 function nowWords(role: Role, service: Service, model: string): string {
   const choice = serviceChoices(role).find((c) => c.service === service);
-  if (service === "none") return role === "llm" ? "Now: no AI. What is added is kept as it is given." : "Now: search by words only.";
-  return `Now: ${choice?.label ?? service}${model ? `, ${model}` : ""}.`;
+  if (service === "none") return role === "llm" ? "Now: no AI. What is added is kept as it is given." : "Chosen: by words only.";
+  return `${role === "llm" ? "Now" : "Chosen"}: ${choice?.label ?? service}${model ? `, ${model}` : ""}.`;
 }

@@ -1,5 +1,5 @@
 // "What your assistant always knows": the four sections of the core profile as cards.
-// Each can be edited (with a preview of what changes), locked against the language model,
+// Each can be edited (with a preview of what changes), locked against the AI,
 // and rolled back to any text it had; every action can be undone.
 import { api, type CoreView, type Section, SECTIONS, type SectionChange } from "../api";
 import type { App, View } from "../app";
@@ -10,7 +10,7 @@ import { SECTION_WORDS } from "../logic/words";
 import { lineDiff } from "./pieces";
 
 const AUTHOR_WORDS: Record<string, string> = {
-  llm: "suggested by the language model",
+  llm: "suggested by the AI",
   user: "written by you",
   external: "edited in a file",
   initial: "the start",
@@ -39,6 +39,8 @@ export function coreView(app: App): View {
     const draft = editing.get(section);
     if (draft !== undefined) {
       const area = h("textarea", { id: `${id}-edit`, rows: "8", "aria-label": `${words.title}: your text` });
+      // As it started: Ctrl+Z in the box undoes the newest action until something is typed.
+      area.defaultValue = text;
       area.value = draft;
       area.addEventListener("input", () => editing.set(section, area.value));
       const save = h("button", { type: "button", class: "primary", id: `${id}-save` }, "Save");
@@ -47,6 +49,7 @@ export function coreView(app: App): View {
         if (ok) {
           editing.delete(section);
           render();
+          document.getElementById(`${id}-editbtn`)?.focus();
         }
       });
       const cancel = h("button", { type: "button", id: `${id}-cancel` }, "Cancel");
@@ -76,7 +79,7 @@ export function coreView(app: App): View {
       { type: "button", id: `${id}-lock`, "aria-pressed": String(locked) },
       locked ? "Locked" : "Lock",
     );
-    lock.title = locked ? "The language model cannot change this. Click to unlock." : "Stop the language model from changing this.";
+    lock.title = locked ? "The AI cannot change this. Click to unlock." : "Stop the AI from changing this.";
     lock.addEventListener("click", () => void app.act(() => lockSection(section, !locked)));
     const historyButton = h(
       "button",
@@ -106,7 +109,7 @@ export function coreView(app: App): View {
     "section",
     { class: "view", "aria-labelledby": "core-title" },
     h("h1", { id: "core-title" }, "What your assistant always knows"),
-    h("p", { class: "muted" }, "A short profile your assistant reads every time. Edit it freely; lock a part to keep the language model from changing it."),
+    h("p", { class: "muted" }, "A short profile your assistant reads every time. Edit it freely; lock a part to keep the AI from changing it."),
     cards,
   );
   return {

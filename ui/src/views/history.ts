@@ -1,18 +1,20 @@
-// "Everything that changed": every change, newest first, in words; a change that was
-// saved can be undone, a rejected one looked at again.
-import { api, type ChangesetView } from "../api";
+// "Everything that changed": every change, newest first, in words: a title that says what
+// it did, with the memory's text; who decided and when (and when it was proposed, when that
+// was another time); what an undo left in place. A change that was saved can be undone, a
+// rejected one looked at again.
+import { api, type HistoryEntry } from "../api";
 import type { App, View } from "../app";
 import { h } from "../dom";
 import { PagedList } from "../logic/paged";
-import { when } from "../logic/time";
 import { historyActions, lookAgain, undoChange } from "../logic/actions";
-import { changeHeadline, inputWords, statusWords } from "../logic/words";
+import { changeTitle, decidedWords, profileLeftWords } from "../logic/history-words";
+import { inputWords } from "../logic/words";
 import { beforeAfter, technical } from "./pieces";
 import { activityPicture } from "./pictures";
 
 export function historyView(app: App): View {
-  const list = new PagedList<ChangesetView>((after, count) => api.history(after?.changeset.id ?? null, count), 30);
-  const items = h("ol", { class: "history", "aria-label": "Changes, newest first" });
+  const list = new PagedList<HistoryEntry>((after, count) => api.history(after?.view.changeset.id ?? null, count), 30);
+  const items = h("ol", { class: "history", id: "history-list", "aria-label": "Changes, newest first" });
   const picture = h("div", { class: "activity-box" });
   const more = h("button", { type: "button" }, "Show earlier changes");
   more.addEventListener("click", async () => {
@@ -21,7 +23,7 @@ export function historyView(app: App): View {
   });
 
   function render(): void {
-    items.replaceChildren(...list.items.map((view) => row(app, view)));
+    items.replaceChildren(...list.items.map((entry) => row(app, entry)));
     if (list.items.length === 0) items.replaceChildren(h("li", { class: "empty" }, "Nothing has changed yet."));
     more.hidden = list.done;
   }
@@ -47,21 +49,29 @@ export function historyView(app: App): View {
   };
 }
 
-function row(app: App, view: ChangesetView): HTMLElement {
+function row(app: App, entry: HistoryEntry): HTMLElement {
+  const view = entry.view;
   const cs = view.changeset;
   const actions = h("div", { class: "actions" });
   for (const action of historyActions(view)) {
-    const button = h("button", { type: "button" }, action === "undo" ? "Undo this change" : "Look at it again");
+    const button = h(
+      "button",
+      { type: "button", "data-action": action },
+      action === "undo" ? "Undo this change" : "Look at it again",
+    );
     button.addEventListener("click", () => void app.act(() => (action === "undo" ? undoChange(view) : lookAgain(view))));
     actions.append(button);
   }
   const input = inputWords(view);
+  const left = profileLeftWords(entry.profile_left);
+  const titleId = `history-${cs.id}`;
   return h(
     "li",
-    { class: `change ${cs.status}` },
-    h("h2", {}, changeHeadline(view)),
-    h("p", { class: "meta" }, `${statusWords(view)} · ${when(cs.created_at_ms, app.now())}`),
-    input ? h("p", {}, `From: “${input}”`) : null,
+    { class: `change ${cs.status}`, "data-row": "", "data-key": String(cs.id), "aria-labelledby": titleId },
+    h("h2", { id: titleId }, changeTitle(view)),
+    h("p", { class: "meta" }, decidedWords(view, app.now())),
+    left ? h("p", { class: "warning partly" }, cs.kind === "revert" ? `Partly undone. ${left}` : `Undone only in part. ${left}`) : null,
+    input && cs.kind !== "revert" ? h("p", {}, `From: “${input}”`) : null,
     h("details", {}, h("summary", {}, "What changed"), beforeAfter(view), technical(view)),
     actions,
   );

@@ -13,7 +13,7 @@ export function latestView(app: App): View {
   const list = new PagedList<MemoryRecord>((after, count) => api.latest(after, count));
   const summary = h("p", { class: "muted" });
   const week = h("div", { class: "week-box" });
-  const items = h("ul", { class: "memories", "aria-label": "Memories, newest first" });
+  const items = h("ul", { class: "memories", id: "latest-list", "aria-label": "Memories, newest first" });
   const more = h("button", { type: "button" }, "Show older memories");
   more.addEventListener("click", async () => {
     await list.more().catch((e: unknown) => app.fail(e));

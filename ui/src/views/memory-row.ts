@@ -56,29 +56,37 @@ export function memoryRow(app: App, memory: MemoryRecord, note?: string): HTMLEl
       }
     }
   });
-  const forget = h("button", { type: "button", class: "quiet", "aria-label": `Forget “${short(memory.content)}”…` }, "Forget…");
+  const forget = h(
+    "button",
+    { type: "button", class: "danger-quiet", "data-action": "forget", "aria-label": `Forget “${short(memory.content)}” for good…`, title: "Removes it for good: this cannot be undone" },
+    "Forget for good…",
+  );
   forget.addEventListener("click", () => void confirmForget(app, { memory_ids: [memory.id], mentioning: null }));
   const content = h("p", { class: "content" }, memory.content);
-  const change = h("button", { type: "button", class: "quiet", "aria-label": `Change “${short(memory.content)}”` }, "Change");
+  const change = h("button", { type: "button", class: "quiet", "data-action": "change", "aria-label": `Change “${short(memory.content)}”` }, "Change");
   change.addEventListener("click", () => content.replaceWith(changeForm(app, memory, content)));
   const attributesButton = h(
     "button",
-    { type: "button", class: "quiet", "aria-label": `Attributes of “${short(memory.content)}”` },
-    "Attributes",
+    { type: "button", class: "quiet", "data-action": "attributes", "aria-label": `Details of “${short(memory.content)}”` },
+    "Details",
   );
   attributesButton.addEventListener("click", () => content.replaceWith(attributesForm(app, memory, content)));
-  const remove = h("button", { type: "button", class: "quiet", "aria-label": `Delete “${short(memory.content)}”` }, "Delete");
+  const remove = h(
+    "button",
+    { type: "button", class: "quiet", "data-action": "delete", "aria-label": `Delete “${short(memory.content)}”`, title: "Sets it aside; Undo brings it back" },
+    "Delete",
+  );
   remove.addEventListener("click", () => void app.act(() => deleteMemory(memory)));
   const pin = h(
     "button",
-    { type: "button", class: "quiet", "aria-pressed": String(memory.pinned), "aria-label": `Pin “${short(memory.content)}”` },
+    { type: "button", class: "quiet", "data-action": "pin", "aria-pressed": String(memory.pinned), "aria-label": `Pin “${short(memory.content)}”` },
     memory.pinned ? "Pinned" : "Pin",
   );
   pin.addEventListener("click", () => void app.act(() => pinMemory(memory, !memory.pinned)));
   const attributes = attributeWords(memory);
   return h(
     "li",
-    { class: memory.pinned ? "memory pinned" : "memory" },
+    { class: memory.pinned ? "memory pinned" : "memory", "data-row": "", "data-key": memory.id },
     content,
     memory.pinned ? h("p", { class: "meta" }, "Pinned: nothing replaces or rewrites it without asking you.") : null,
     attributes ? h("p", { class: "meta attributes" }, attributes) : null,
@@ -90,7 +98,7 @@ export function memoryRow(app: App, memory: MemoryRecord, note?: string): HTMLEl
       attributesButton,
       remove,
       pin,
-      forget,
+      h("span", { class: "apart" }, forget),
     ),
     details,
   );
@@ -99,14 +107,16 @@ export function memoryRow(app: App, memory: MemoryRecord, note?: string): HTMLEl
 /** The text of a memory being changed, with Save and Cancel (Escape cancels too). */
 function changeForm(app: App, memory: MemoryRecord, content: HTMLElement): HTMLElement {
   const area = h("textarea", { "aria-label": "The memory's new text", rows: "3" }) as HTMLTextAreaElement;
-  area.value = memory.content;
-  const save = h("button", { type: "button" }, "Save");
+  // As it started: Ctrl+Z in the box undoes the newest action until something is typed.
+  area.defaultValue = memory.content;
+  const save = h("button", { type: "button", class: "primary" }, "Save");
   const cancel = h("button", { type: "button", class: "quiet" }, "Cancel");
   const form = h("div", { class: "change-memory" }, area, h("p", {}, save, " ", cancel));
   const close = () => {
     form.replaceWith(content);
+    content.closest("li")?.querySelector<HTMLElement>("[data-action=change]")?.focus();
   };
-  save.addEventListener("click", () => void app.act(() => changeMemory(memory, area.value)));
+  save.addEventListener("click", () => void app.act(() => changeMemory(memory, area.value), "change"));
   cancel.addEventListener("click", close);
   area.addEventListener("keydown", (e) => {
     if (e.key === "Escape") close();

@@ -54,15 +54,15 @@ export function beforeAfter(view: ChangesetView): HTMLElement {
   );
 }
 
-/** Ids, models and the language model's raw answers, folded away. */
+/** Ids, models and the AI's raw answers, folded away. */
 export function technical(view: ChangesetView): HTMLElement {
   const cs = view.changeset;
   const rows: Array<[string, string]> = [
     ["Change number", String(cs.id)],
-    ["Kind", `${cs.kind} (${cs.outcome})`],
+    ["Type of change", `${cs.kind} (${cs.outcome})`],
     ["Status", cs.status + (cs.decided_by ? ` by ${cs.decided_by}` : "")],
-    ["Language model", cs.llm ?? "none"],
-    ["Embedder", cs.embedder ?? "none"],
+    ["AI", cs.llm ?? "none"],
+    ["Search model", cs.embedder ?? "none"],
   ];
   if (cs.reverts_id !== null) rows.push(["Undoes change", String(cs.reverts_id)]);
   if (cs.reverted_by_id !== null) rows.push(["Undone by change", String(cs.reverted_by_id)]);
@@ -75,7 +75,7 @@ export function technical(view: ChangesetView): HTMLElement {
       h(
         "div",
         {},
-        h("h4", {}, `Language model answer (${call.stage})`),
+        h("h4", {}, `The AI's answer (${call.stage})`),
         call.error ? h("p", { class: "warning" }, call.error) : null,
         h("pre", {}, JSON.stringify(call.answer, null, 2)),
       ),

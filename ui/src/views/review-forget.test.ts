@@ -44,6 +44,7 @@ describe("review of an assistant's forget request", () => {
 
     button(root.querySelector("article.change") as HTMLElement, "Forget for good…").click();
     await settle();
+    document.querySelector<HTMLInputElement>("#forget-sure")?.click();
     document.querySelector<HTMLButtonElement>("#forget-confirm")?.click();
     await settle();
     expect(backend.named("approve").map((c) => c.args.id)).toEqual([7, 8, 11]);

@@ -32,7 +32,7 @@ export function forgetRequestCard(app: App, view: ChangesetView, pending: Pendin
         : h(
             "ul",
             { class: "forget-memories", "aria-label": "Memories forgotten" },
-            ...shown.map((text) => h("li", {}, text)),
+            ...shown.map((item) => h("li", {}, item.text, item.tag ? h("span", { class: "tag" }, item.tag) : null)),
             question.memories.length > shown.length
               ? h("li", { class: "muted" }, `and ${question.memories.length - shown.length} more`)
               : null,
@@ -45,7 +45,7 @@ export function forgetRequestCard(app: App, view: ChangesetView, pending: Pendin
   buttons.append(reject);
   return h(
     "article",
-    { class: `change ${cs.status}`, "aria-labelledby": titleId },
+    { class: `change ${cs.status}`, "aria-labelledby": titleId, "data-row": "", "data-key": String(cs.id) },
     h("h2", { id: titleId }, forgetHeadline(view)),
     h("p", { class: "meta" }, `Your assistant asked for this · ${when(cs.created_at_ms, app.now())}`),
     ...cs.warnings.map((w) => h("p", { class: "warning" }, w)),
@@ -56,7 +56,7 @@ export function forgetRequestCard(app: App, view: ChangesetView, pending: Pendin
 
 /** Asks once more in the forget dialog, then approves: the receipt says what went. */
 async function approveForget(app: App, id: number, question: ReturnType<typeof forgetQuestion>): Promise<void> {
-  if (!(await ask(question.title, question.memories, question.notes))) {
+  if (!(await ask(question.title, question.memories, question.notes, question.count))) {
     app.say("Nothing was forgotten.");
     return;
   }

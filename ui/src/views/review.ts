@@ -13,7 +13,7 @@ import { forgetRequestCard } from "./review-forget";
 
 export function reviewView(app: App): View {
   const drafts = new Map<number, Draft>();
-  const list = h("div", { class: "changes" });
+  const list = h("div", { class: "changes", id: "review-list", "aria-label": "Changes waiting" });
   const intro = h("p", { class: "muted" });
   const approveAll = h("button", { type: "button" }, "Approve all as suggested");
   let waiting: ChangesetView[] = [];
@@ -85,7 +85,7 @@ function card(app: App, view: ChangesetView, draft: Draft, rerender: () => void)
   const note = outcomeNote(view);
   const buttons = h("div", { class: "actions" });
   const explain = h("p", { class: "muted", "aria-live": "polite" }, stale ? "" : planWords(view, draft));
-  const approve = h("button", { type: "button", class: "primary" });
+  const approve = h("button", { type: "button", class: "primary", "data-action": "approve" });
   // Typing in an edit box updates these in place (a redraw would swallow a click on
   // Approve that ends the typing).
   const summarise = (): void => {
@@ -94,7 +94,7 @@ function card(app: App, view: ChangesetView, draft: Draft, rerender: () => void)
   };
   summarise();
   if (stale) {
-    const again = h("button", { type: "button", class: "primary" }, "Build it again");
+    const again = h("button", { type: "button", class: "primary", "data-action": "approve" }, "Build it again");
     again.addEventListener("click", () =>
       void app.act(async () => {
         await api.rerun(cs.id);
@@ -103,11 +103,11 @@ function card(app: App, view: ChangesetView, draft: Draft, rerender: () => void)
     );
     buttons.append(again);
   } else {
-    approve.addEventListener("click", () => void app.act(() => decide(view, draft)));
+    approve.addEventListener("click", () => void app.act(() => decide(view, draft), "approve"));
     buttons.append(approve);
   }
-  const reject = h("button", { type: "button" }, "Reject");
-  reject.addEventListener("click", () => void app.act(() => decide(view, "reject")));
+  const reject = h("button", { type: "button", "data-action": "reject" }, "Reject");
+  reject.addEventListener("click", () => void app.act(() => decide(view, "reject"), "approve"));
   buttons.append(reject);
 
   const before = view.before.map((item, i) => {
@@ -128,7 +128,7 @@ function card(app: App, view: ChangesetView, draft: Draft, rerender: () => void)
 
   return h(
     "article",
-    { class: `change ${cs.status}`, "aria-labelledby": titleId },
+    { class: `change ${cs.status}`, "aria-labelledby": titleId, "data-row": "", "data-key": String(cs.id) },
     h("h2", { id: titleId }, changeHeadline(view)),
     h("p", { class: "meta" }, `Because your assistant learned: “${inputWords(view)}” · ${when(cs.created_at_ms, app.now())}`),
     stale ? h("p", { class: "warning" }, "This change is out of date: the memories it was built on changed since. Build it again or reject it.") : null,

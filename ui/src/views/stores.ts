@@ -29,12 +29,12 @@ export function storesView(app: App): View {
     await app.act(() => importText(chosen.name, text));
     file.value = "";
   });
-  const reembed = h("button", { type: "button" }, "Make search vectors again");
+  const reembed = h("button", { type: "button", title: "Makes every memory's search vector again (after changing the search model)" }, "Prepare every memory for search again");
   const embedder = h("p", { class: "muted" });
   reembed.addEventListener("click", () =>
     void app.act(async () => {
       const report = await api.reembed();
-      return `Search vectors made again with ${report.to} for ${countWords(report.embedded, "memory", "memories")}.`;
+      return `${countWords(report.embedded, "memory is", "memories are")} prepared for search again, with ${report.to}.`;
     }),
   );
 
@@ -60,12 +60,11 @@ export function storesView(app: App): View {
         return row;
       }),
     );
-    const info = app.store;
-    embedder.textContent = info
-      ? info.embedder === "none"
-        ? "Search uses words only (no embedder is set up in haema.toml)."
-        : `Search vectors: ${info.embedder}, ${info.dims} numbers each. Make them again after changing the embedder in haema.toml.`
+    const status = app.status;
+    embedder.textContent = status
+      ? `${status.search} ${status.search_fix ?? ""} After choosing another search model in Settings, prepare every memory for it here.`.replace("  ", " ")
       : "";
+    if (status?.search_detail) embedder.title = status.search_detail;
   }
 
   const element = h(
@@ -79,7 +78,7 @@ export function storesView(app: App): View {
     h(
       "p",
       { class: "muted" },
-      "A haema export, or a file with one memory per line (JSON lines) or mem0's JSON. Nothing already known is added twice.",
+      "A backup written by haema, or memories exported from another memory app (a file with one memory on each line, or the export of mem0). Nothing already known is added twice.",
     ),
     h("label", { for: "import-file" }, "Choose a file"),
     file,

@@ -310,7 +310,7 @@ describe("search", () => {
     expect(backend.named("search").at(-1)?.args).toEqual({ query: "green", mode: "lexical", count: 20 });
     button(root, "What would your assistant be told?").click();
     await settle();
-    expect(text(root.querySelector(".recall"))).toContain("About 12 tokens");
+    expect(text(root.querySelector(".recall"))).toContain("12 of 800 tokens");
   });
 });
 
@@ -319,7 +319,7 @@ describe("forget", () => {
     const { root, backend } = await start(undefined, "latest");
     const card = [...root.querySelectorAll(".memory")].find((li) => text(li).includes("lives in Oslo"));
     if (!card) throw new Error("no Oslo card");
-    button(card, "Forget…").click();
+    button(card, "Forget for good…").click();
     await settle();
     const dialog = document.querySelector<HTMLElement>("#forget-dialog");
     expect(dialog?.getAttribute("role")).toBe("alertdialog");
@@ -328,16 +328,18 @@ describe("forget", () => {
     expect(text(card)).toContain("Fact · importance 0.9 · from onboarding · city: Oslo");
     expect(text(dialog)).toContain("cannot be undone");
     expect(document.activeElement?.id).toBe("forget-keep");
+    // "Forget for good" is off until "I understand" is ticked: Tab goes past it.
     dialog?.dispatchEvent(new KeyboardEvent("keydown", { key: "Tab", bubbles: true }));
-    expect(document.activeElement?.id).toBe("forget-confirm");
+    expect(document.activeElement?.id).toBe("forget-sure");
     dialog?.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
     await settle();
     expect(document.querySelector("#forget-dialog")).toBeNull();
     expect(backend.named("forget")).toHaveLength(0);
     expect(text(root.querySelector(".notice"))).toContain("Nothing was forgotten");
 
-    button(card, "Forget…").click();
+    button(card, "Forget for good…").click();
     await settle();
+    document.querySelector<HTMLInputElement>("#forget-sure")?.click();
     document.querySelector<HTMLButtonElement>("#forget-confirm")?.click();
     await settle();
     expect(backend.named("forget").map((c) => c.args.request)).toEqual([{ memory_ids: ["b"], mentioning: null }]);
@@ -351,16 +353,17 @@ describe("forget", () => {
     const phrase = root.querySelector<HTMLInputElement>("#settings-forget-phrase");
     if (!phrase) throw new Error("no phrase field");
     phrase.value = "elm street";
-    button(root, "Forget everything that mentions it…").click();
+    button(root, "Forget everything that mentions it for good…").click();
     await settle();
     expect(document.querySelector("#forget-dialog")).toBeNull();
     expect(text(root.querySelector(".notice"))).toContain("Nothing mentions “elm street”");
     expect(backend.named("forget")).toHaveLength(0);
 
     phrase.value = "GREEN tea";
-    button(root, "Forget everything that mentions it…").click();
+    button(root, "Forget everything that mentions it for good…").click();
     await settle();
     expect(text(document.querySelector("#forget-dialog"))).toContain("Forget everything that mentions “GREEN tea”?");
+    document.querySelector<HTMLInputElement>("#forget-sure")?.click();
     document.querySelector<HTMLButtonElement>("#forget-confirm")?.click();
     await settle();
     expect(backend.named("forget").at(-1)?.args.request).toEqual({ memory_ids: [], mentioning: "GREEN tea" });
@@ -432,7 +435,7 @@ describe("settings", () => {
     expect(root.querySelector(".how-to pre")?.textContent).toBe("[merge]\ntop_k = 5");
     expect(root.querySelector<HTMLElement>("#settings-file-missing")?.hidden).toBe(true);
     const groups = [...root.querySelectorAll(".setting-group h2")].map((g) => text(g));
-    expect(groups).toEqual(["Reviewing changes", "Finding related memories", "Language model", "Terminal app", "Model downloads"]);
+    expect(groups).toEqual(["Reviewing changes", "Finding related memories", "The AI", "Terminal app", "Model downloads"]);
     const row = (key: string) => root.querySelector(`.setting[data-key="${key}"]`) as HTMLElement;
     expect(text(row("merge.top_k").querySelector("dt"))).toBe("Related memories looked up per new content (> 0)");
     expect(text(row("merge.top_k").querySelector(".value"))).toBe("5");
