@@ -36,6 +36,35 @@ fn always_hidden(c: char) -> bool {
         )
 }
 
+fn is_tag(c: char) -> bool {
+    matches!(c, '\u{E0000}'..='\u{E007F}')
+}
+
+/// Whether the tag character at `i` belongs to a subdivision flag (🏴 then two to six tag
+/// letters or digits and the cancel tag: Scotland, Wales, England): the only tag sequence
+/// emoji use. Any other run of tags is a hidden message.
+fn in_flag_sequence(chars: &[char], i: usize) -> bool {
+    let mut start = i;
+    while start > 0 && is_tag(chars[start - 1]) {
+        start -= 1;
+    }
+    let mut end = i;
+    while end + 1 < chars.len() && is_tag(chars[end + 1]) {
+        end += 1;
+    }
+    let run = &chars[start..=end];
+    let Some((cancel, letters)) = run.split_last() else {
+        return false;
+    };
+    start > 0
+        && chars[start - 1] == '\u{1F3F4}'
+        && *cancel == '\u{E007F}'
+        && (2..=6).contains(&letters.len())
+        && letters
+            .iter()
+            .all(|c| matches!(c, '\u{E0030}'..='\u{E0039}' | '\u{E0061}'..='\u{E007A}'))
+}
+
 fn is_variation_selector(c: char) -> bool {
     matches!(c, '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}' | '\u{180B}'..='\u{180D}' | '\u{180F}')
 }
@@ -56,14 +85,19 @@ pub(crate) fn is_invisible(c: char) -> bool {
 /// neighbour is non-ASCII.
 fn hides(chars: &[char], i: usize) -> bool {
     let c = chars[i];
+    if is_tag(c) {
+        return !in_flag_sequence(chars, i);
+    }
     if always_hidden(c) {
         return true;
     }
     if is_variation_selector(c) {
-        return !i
-            .checked_sub(1)
-            .and_then(|p| chars.get(p))
-            .is_some_and(|p| !p.is_ascii() && !is_invisible(*p));
+        let before = i.checked_sub(1).and_then(|p| chars.get(p));
+        // A keycap emoji: a digit, `#` or `*`, the emoji selector, the keycap mark (1️⃣).
+        let keycap = c == '\u{FE0F}'
+            && before.is_some_and(|p| p.is_ascii_digit() || matches!(p, '#' | '*'))
+            && chars.get(i + 1) == Some(&'\u{20E3}');
+        return !keycap && !before.is_some_and(|p| !p.is_ascii() && !is_invisible(*p));
     }
     if is_joiner(c) {
         let before = chars[..i].iter().rev().find(|p| !is_invisible(**p));
@@ -202,6 +236,24 @@ mod tests {
                 c as u32
             );
         }
+        // Keycaps and subdivision flags are emoji, not hidden text; a longer tag run after
+        // a flag is.
+        for emoji in [
+            "1\u{FE0F}\u{20E3} taxes",
+            "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F} rugby",
+        ] {
+            assert_eq!(strip_hidden(emoji).1, Vec::<char>::new(), "{emoji}");
+        }
+        let smuggled: String = std::iter::once('\u{1F3F4}')
+            .chain(
+                "ignore all"
+                    .chars()
+                    .map(|c| char::from_u32(0xE0000 + c as u32).unwrap()),
+            )
+            .chain(['\u{E007F}'])
+            .collect();
+        assert_eq!(strip_hidden(&smuggled).1.len(), 11);
+        assert_eq!(strip_hidden("1\u{FE0F} plain").1, vec!['\u{FE0F}']);
         // Korean keeps its letters; a Mongolian free variation selector after its letter stays.
         assert_eq!(strip_hidden("사용자는 녹차").1, Vec::<char>::new());
         assert_eq!(strip_hidden("ᠠ\u{180B}").1, Vec::<char>::new());

@@ -7,6 +7,13 @@ use regex::Regex;
 
 use super::SecretKind;
 
+/// The value of a `password`/`name=` pattern: quoted whole (spaces and all), or one word.
+const VALUE: &str = r#"(?:"([^"\n]{3,200})"|'([^'\n]{3,200})'|["']?([^\s"',;]{3,}))"#;
+
+/// The group of a format that holds the secret when it has several (the quoted and the
+/// bare value): the first that took part in the match.
+pub(super) const ANY_GROUP: usize = usize::MAX;
+
 /// One format: the pattern, and the group that holds the secret (0: the whole match).
 pub(super) struct Format {
     pub kind: SecretKind,
@@ -27,10 +34,12 @@ fn format(kind: SecretKind, pattern: &str, group: usize) -> Format {
 pub(super) static FORMATS: LazyLock<Vec<Format>> = LazyLock::new(|| {
     use SecretKind as K;
     vec![
-        // A PEM private key, to its END line (or to the end of the text when it is cut).
+        // A PEM private key, to its END line; when it is cut (no END line), its base64 lines
+        // up to the first blank line or other character (a heading, a bracket): what follows
+        // a cut key is never swallowed.
         format(
             K::PrivateKey,
-            r"-----BEGIN[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----|\z)",
+            r"-----BEGIN[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----|(?:[ \t]*\r?\n?[ \t]*[A-Za-z0-9+/=]+)*)",
             0,
         ),
         // A JSON-encoded service-account file names its key's id.
@@ -92,18 +101,37 @@ pub(super) static FORMATS: LazyLock<Vec<Format>> = LazyLock::new(|| {
             r"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/?#@]*:([^\s@/]+)@[^\s@/]",
             1,
         ),
-        // `password=…`, `passwd: …`, `pwd=…`, also as the end of a name (`DB_PASSWORD=`,
-        // `PGPASSWORD=`, `SMTP_PASS=`), quoted, in JSON, YAML or prose: "my
-        // password is: …", "the password is now …", "the wifi password for the office is …".
+        // `password=…`, `passwd: …`, `pwd=…`, quoted (a quoted value is taken whole, spaces
+        // and all), in JSON, YAML or prose: "my password is: …", "the password is now …",
+        // "the wifi password for the office is …".
         format(
             K::Password,
-            r#"(?i)\b[a-z0-9_]*?(?:password|passwd|passphrase|pwd|_pass)\b(?:\s+(?:for|of|to|on|at)\s+(?:[\w'’.-]+\s+){0,4}?)?["']?\s*(?:[:=]|\bis\b)\s*(?::\s*)?(?:(?:now|still|currently|actually)\s+)?["']?([^\s"',;]{3,})"#,
-            1,
+            &format!(
+                r#"(?i)\b(?:password|passwd|passphrase|pwd)\b(?:\s+(?:for|of|to|on|at)\s+(?:[\w'’.-]+\s+){{0,4}}?)?["']?\s*(?:[:=]|\bis\b)\s*(?::\s*)?(?:(?:now|still|currently|actually)\s+)?{VALUE}"#
+            ),
+            ANY_GROUP,
         ),
-        // The same for `api_key=…` and its kin, also as the end of a name (`SERVICE_API_KEY=`).
+        // A name ending so, assigned (`DB_PASSWORD=`, `PGPASSWORD=`, `"admin_password":`,
+        // `SMTP_PASS=`); never prose ("1Password is installed", "the reset_password page").
+        format(
+            K::Password,
+            &format!(
+                r#"(?i)\b[a-z0-9_.\-]*?(?:password|passwd|passphrase|pwd|(?:db|smtp|ftp|mail|email|mysql|pg|postgres|redis|root|admin|user|app|proxy|ldap|sql)_?pass)["']?\s*[:=]\s*{VALUE}"#
+            ),
+            ANY_GROUP,
+        ),
+        // `api_key=…` and its kin, also as the end of a name (`SERVICE_API_KEY=`).
         format(
             K::ApiKey,
             r#"(?i)\b[a-z0-9_]*?(?:api[_\-]?key|apikey|access[_\-]?token|auth[_\-]?token|client[_\-]?secret|secret[_\-]?key|bearer)\b["']?\s*[:=]?\s*["']?([A-Za-z0-9_\-+/.=]{16,})"#,
+            1,
+        ),
+        // A name ending in `secret` or `token`, assigned (`SESSION_SECRET=…`, `API_TOKEN: …`),
+        // or "the webhook secret is …": the value of `openssl rand -hex 32` is hex, which the
+        // random-token screen leaves alone.
+        format(
+            K::ApiKey,
+            r#"(?i)\b[a-z0-9_.\-]*?(?:secret|token)(?:["']?\s*[:=]\s*["']?|\s+is\s+)([A-Za-z0-9_\-+/.=]{16,})"#,
             1,
         ),
     ]
@@ -175,6 +203,37 @@ pub(super) const NOT_A_PASSWORD: &[&str] = &[
     "[secret:",
 ];
 
+/// Values of settings, not secrets.
+const NOT_A_VALUE: &[&str] = &[
+    "true", "false", "yes", "no", "on", "off", "enabled", "disabled", "optional", "1", "0",
+];
+
+/// The kind of secret a JSON key names, when a string value under it is one whatever it
+/// looks like (`{"password": "hunter2horse"}`, `{"API_TOKEN": "…"}`): a name that ends in a
+/// word for a secret. `password_reset_url` or `api_key_id` name no secret.
+pub(super) fn secret_named_by(key: &str) -> Option<SecretKind> {
+    let lower = key.trim().to_ascii_lowercase();
+    let ends = |words: &[&str]| words.iter().any(|w| lower.ends_with(w));
+    if ends(&["password", "passwd", "passphrase", "pwd"])
+        || ["db", "smtp", "ftp", "mail", "mysql", "pg", "redis", "root", "admin"]
+            .iter()
+            .any(|p| lower.ends_with(&format!("{p}_pass")) || lower.ends_with(&format!("{p}pass")))
+    {
+        return Some(SecretKind::Password);
+    }
+    ends(&[
+        "secret",
+        "token",
+        "api_key",
+        "apikey",
+        "api-key",
+        "secret_key",
+        "private_key",
+        "access_key",
+    ])
+    .then_some(SecretKind::ApiKey)
+}
+
 /// Whether what a `password`/`api key` pattern caught is prose, a placeholder or already a
 /// marker rather than a value.
 pub(super) fn is_placeholder(kind: SecretKind, value: &str) -> bool {
@@ -187,7 +246,14 @@ pub(super) fn is_placeholder(kind: SecretKind, value: &str) -> bool {
         return true;
     }
     match kind {
-        SecretKind::Password => NOT_A_PASSWORD.contains(&bare),
+        // A setting's value, a link or a path is not a password: `require_password: false`,
+        // `reset_password: https://…`, `OLDPWD=/home/ana`.
+        SecretKind::Password => {
+            NOT_A_PASSWORD.contains(&bare)
+                || NOT_A_VALUE.contains(&bare)
+                || lower.contains("://")
+                || lower.starts_with(['/', '~', '.'])
+        }
         SecretKind::ApiKey => {
             // An identifier, a sentence or a path is not a key: a key mixes letters and digits.
             let digits = value.chars().filter(char::is_ascii_digit).count();

@@ -110,6 +110,30 @@ pub struct SecretFinding {
 /// assert_eq!(&split[secrets::find(split)[0].span.clone()], "AKIA\u{200B}IOSFODNN7EXAMPLE");
 /// ```
 pub fn find(text: &str) -> Vec<SecretFinding> {
+    // No finding crosses a Markdown heading: a key cut short in one section of core.md
+    // never takes the sections after it.
+    let mut found = Vec::new();
+    for (start, block) in heading_blocks(text) {
+        found.extend(find_in_block(block).into_iter().map(|f| SecretFinding {
+            kind: f.kind,
+            span: f.span.start + start..f.span.end + start,
+        }));
+    }
+    found
+}
+
+/// `text` cut before each line that starts with `#` (a Markdown heading), with where each
+/// part starts.
+fn heading_blocks(text: &str) -> Vec<(usize, &str)> {
+    let mut starts = vec![0];
+    starts.extend(text.match_indices("\n#").map(|(i, _)| i + 1));
+    starts.push(text.len());
+    starts.dedup();
+    starts.windows(2).map(|w| (w[0], &text[w[0]..w[1]])).collect()
+}
+
+/// [`find`] in a text with no heading inside.
+fn find_in_block(text: &str) -> Vec<SecretFinding> {
     match crate::text::visible::Visible::of(text) {
         None => find_in(text),
         Some(visible) => find_in(&visible.text)
@@ -130,7 +154,12 @@ fn find_in(text: &str) -> Vec<SecretFinding> {
     };
     for format in detectors::FORMATS.iter() {
         for captures in format.pattern.captures_iter(text) {
-            let Some(m) = captures.get(format.group) else { continue };
+            let group = if format.group == detectors::ANY_GROUP {
+                captures.iter().skip(1).flatten().next()
+            } else {
+                captures.get(format.group)
+            };
+            let Some(m) = group else { continue };
             let span = m.range();
             if span.is_empty() || overlaps(&found, &span) || detectors::is_placeholder(format.kind, m.as_str()) {
                 continue;

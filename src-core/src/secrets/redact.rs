@@ -73,14 +73,31 @@ impl SecretTally {
             Value::Array(items) => items.iter_mut().for_each(|v| self.value(v)),
             Value::Object(map) => {
                 let entries = std::mem::take(map);
-                for (mut key, mut item) in entries {
-                    self.string(&mut key);
-                    self.value(&mut item);
+                for (key, item) in entries {
+                    let (key, item) = self.entry(key, item);
                     map.insert(key, item);
                 }
             }
             _ => {}
         }
+    }
+
+    /// One entry of a JSON object: its key redacted, and its value too; a text under a key
+    /// that names a secret (`password`, `db_password`, `API_TOKEN`) is replaced whole,
+    /// whatever it looks like ([`super::detectors::secret_named_by`]).
+    fn entry(&mut self, mut key: String, mut item: Value) -> (String, Value) {
+        self.value(&mut item);
+        if let Value::String(text) = &mut item
+            && let Some(kind) = super::detectors::secret_named_by(&key)
+            && !text.trim().is_empty()
+            && !text.contains("[secret: ")
+            && !super::detectors::is_placeholder(kind, text.trim())
+        {
+            *text = kind.marker();
+            self.count(kind);
+        }
+        self.string(&mut key);
+        (key, item)
     }
 
     /// The free text of attributes: the source and the metadata, keys included. The ids
@@ -90,9 +107,8 @@ impl SecretTally {
     pub(crate) fn attributes(&mut self, attributes: &mut MemoryAttributes) {
         self.option(&mut attributes.source);
         let metadata = std::mem::take(&mut attributes.metadata);
-        for (mut key, mut item) in metadata {
-            self.string(&mut key);
-            self.value(&mut item);
+        for (key, item) in metadata {
+            let (key, item) = self.entry(key, item);
             attributes.metadata.insert(key, item);
         }
     }

@@ -92,6 +92,23 @@ pub(crate) const SAMPLES: &[(&str, SecretKind)] = &[
     ("SERVICE_API_KEY=abcd1234efgh5678", SecretKind::ApiKey),
     ("APP_CLIENT_SECRET=abcd1234efgh5678", SecretKind::ApiKey),
     ("SLACK_ACCESS_TOKEN=abcd1234efgh5678", SecretKind::ApiKey),
+    // A quoted value is taken whole, spaces and all.
+    (r#"DB_PASSWORD="correct horse battery staple""#, SecretKind::Password),
+    ("password: 'my dog rex 1999'", SecretKind::Password),
+    (r#"{"password": "open sesame 42"}"#, SecretKind::Password),
+    // Hex under a name that ends in secret or token (`openssl rand -hex 32`).
+    (
+        "SESSION_SECRET=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        SecretKind::ApiKey,
+    ),
+    (
+        "API_TOKEN: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b",
+        SecretKind::ApiKey,
+    ),
+    (
+        "the webhook secret is 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b",
+        SecretKind::ApiKey,
+    ),
     ("The user's wifi password is Tr0ub4dor&3", SecretKind::Password),
     ("Ana's password is now Sunflower88", SecretKind::Password),
     ("My password is: Sunflower88", SecretKind::Password),
@@ -244,6 +261,22 @@ pub(crate) const BENIGN: &[&str] = &[
     "The file is at /home/ana/projects/Q3Report2026Final/summary_v2.docx",
     "Bump k8sClusterAutoscalerV2Config to 3 replicas",
     "The test getUserById2ReturnsNullWhenMissing fails on CI",
+    // Settings, links, paths and prose next to the word (a hostile review found each lost).
+    "reset_password: https://example.com/account/reset",
+    "require_password: false",
+    "ALLOW_EMPTY_PASSWORD=yes",
+    "OLDPWD=/home/ana/projects/site",
+    "boarding_pass: gate B12",
+    "first_pass: done",
+    "1Password is installed on the work laptop",
+    "The reset_password is broken since Monday",
+    "password_reset_url=https://example.com/reset",
+    "passwordless=true",
+    "api_key_id=12",
+    r#"{"last_password_change": "2024-01-01"}"#,
+    "forgot_password_link: /account/forgot",
+    "The token is valid for an hour.",
+    "secret_santa: Ana draws Ben",
 ];
 
 #[test]
@@ -319,4 +352,47 @@ fn random_tokens_are_still_found() {
         .count();
     eprintln!("{found} of {} random tokens found", tokens.len());
     assert!(found >= 1_900, "{found} of {}", tokens.len());
+}
+
+/// A value under a key that names a secret is replaced whole, whatever it looks like; a
+/// key that only mentions the word keeps its value.
+#[test]
+fn a_json_value_under_a_secret_name_is_replaced_whole() {
+    let mut value = serde_json::json!({
+        "password": "hunter2horse",
+        "db_password": "Tr0ub4dor&3",
+        "nested": {"PGPASSWORD": "hunter2horse", "api_key": "abcd1234efgh5678"},
+        "password_reset_url": "https://example.com/reset",
+        "last_password_change": "2024-01-01",
+        "require_password": "false",
+        "token": "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+    });
+    let tally = super::redact_value(&mut value);
+    assert_eq!(value["password"], "[secret: password]");
+    assert_eq!(value["db_password"], "[secret: password]");
+    assert_eq!(value["nested"]["PGPASSWORD"], "[secret: password]");
+    assert_eq!(value["nested"]["api_key"], "[secret: api key]");
+    assert_eq!(value["token"], "[secret: github token]");
+    assert_eq!(value["password_reset_url"], "https://example.com/reset");
+    assert_eq!(value["last_password_change"], "2024-01-01");
+    assert_eq!(value["require_password"], "false");
+    assert_eq!(tally.total(), 5);
+}
+
+/// A key cut short (no END line) takes its base64 lines, never the text or the sections
+/// after it.
+#[test]
+fn a_cut_private_key_never_takes_what_follows() {
+    let core = "# SOUL\nkind\n\n# TOOLS\nDeploy key file starts with -----BEGIN OPENSSH PRIVATE KEY----- (Ana has the rest)\n\n# RULE\nNever suggest peanuts (allergy)\n\n# USER\nAna, lives in Lisbon\n";
+    let (clean, tally) = redact(core);
+    assert_eq!(tally.total(), 1);
+    assert_eq!(
+        clean,
+        "# SOUL\nkind\n\n# TOOLS\nDeploy key file starts with [secret: private key] (Ana has the rest)\n\n# RULE\nNever suggest peanuts (allergy)\n\n# USER\nAna, lives in Lisbon\n"
+    );
+    let cut = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7bq1\nabcdEFGH\n\nThe rest is lost.";
+    assert_eq!(redact(cut).0, "[secret: private key]\n\nThe rest is lost.");
+    // A key whose END line is in another section is cut at the heading too.
+    let split = "# TOOLS\n-----BEGIN RSA PRIVATE KEY-----\nMIIE\n# USER\nAna\n-----END RSA PRIVATE KEY-----\n";
+    assert!(redact(split).0.contains("# USER\nAna"), "{}", redact(split).0);
 }
