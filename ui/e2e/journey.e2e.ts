@@ -121,22 +121,26 @@ it.skipIf(cli === "")("shows what another process adds, live, in the dark theme"
 it.skipIf(store === "")("forgets a memory, then every mention of a phrase, and the words leave the disk", async () => {
   await session.clickOn("nav [data-view=latest]");
   await session.waitText(".memories", "allergic to peanuts");
-  await session.clickButton("Forget…", ".memories .memory");
+  await session.clickButton("Forget for good…", ".memories .memory");
   await session.waitText("#forget-dialog", "Forget this memory for good?");
   await session.waitText("#forget-dialog", "allergic to peanuts");
   await session.waitText("#forget-dialog", "cannot be undone");
   expect(await session.script("return document.activeElement.id;")).toBe("forget-keep");
   expect(await session.accessibilityProblems()).toEqual([]);
   await session.saveScreenshot("forget");
+  // “Forget for good” works only once “I understand” is ticked.
+  expect(await session.script("return document.querySelector('#forget-confirm').disabled;")).toBe(true);
+  await session.clickOn("#forget-sure");
   await session.clickOn("#forget-confirm");
   await session.waitText(".notice", "Forgotten for good: 1 memory");
   await session.waitText(".memories", "Nothing yet.");
   // The profile still says it in its own words: forget the phrase wherever it is written.
   await session.clickOn("nav [data-view=settings]");
   await session.type(await session.find("#settings-forget-phrase"), "peanuts");
-  await session.clickButton("Forget everything that mentions it…");
+  await session.clickButton("Forget everything that mentions it for good…");
   await session.waitText("#forget-dialog", "Forget everything that mentions “peanuts”?");
   await session.waitText("#forget-dialog", "of the profile");
+  await session.clickOn("#forget-sure");
   await session.clickOn("#forget-confirm");
   await session.waitText(".notice", "Forgotten for good");
   await session.clickOn("nav [data-view=history]");

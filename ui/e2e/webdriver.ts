@@ -98,6 +98,19 @@ export class Session {
     throw new WebDriverError(`Tab never reached “${css}” in ${most} presses`);
   }
 
+  /** Waits until the focused element matches `css` (focus moves once a view is drawn
+   * again after an action). */
+  async waitFocused(css: string, timeoutMs = 5000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while ((await this.script(`return document.activeElement?.matches(arguments[0]) ?? false;`, [css])) !== true) {
+      if (Date.now() > deadline) {
+        const now = (await this.script(`return document.activeElement?.outerHTML.slice(0, 120) ?? "nothing";`)) as string;
+        throw new WebDriverError(`focus never reached “${css}” within ${timeoutMs} ms; it is on ${now}`);
+      }
+      await sleep(100);
+    }
+  }
+
   /** A description of the focused element: its tag, id, data-action and text. */
   async focused(): Promise<{ tag: string; id: string; action: string | null; text: string; row: string | null }> {
     return (await this.script(

@@ -31,9 +31,9 @@ export function focusPlace(active: Element | null, then?: string): FocusPlace | 
 }
 
 /** Puts focus back at `place` (see the top of this file); `fallback` when nothing fits. */
-export function restoreFocus(place: FocusPlace | null, fallback: HTMLElement): void {
+export function restoreFocus(place: FocusPlace | null, fallback: HTMLElement | null): void {
   if (!place) return;
-  if (document.activeElement !== document.body && document.activeElement !== null && document.activeElement !== place.element) {
+  if (!place.moved && document.activeElement !== document.body && document.activeElement !== null && document.activeElement !== place.element) {
     // Something else took focus on purpose (a dialog, an edit box): leave it there.
     if (document.activeElement.isConnected) return;
   }
@@ -44,7 +44,7 @@ export function restoreFocus(place: FocusPlace | null, fallback: HTMLElement): v
   const list = place.list ? document.getElementById(place.list) : null;
   if (!list) {
     if (usable(place.element)) place.element.focus();
-    else fallback.focus();
+    else fallback?.focus();
     return;
   }
   const rows = [...list.children].filter((c): c is HTMLElement => c instanceof HTMLElement && c.hasAttribute("data-row"));
@@ -70,4 +70,12 @@ export function restoreFocus(place: FocusPlace | null, fallback: HTMLElement): v
 
 function usable(element: HTMLElement): boolean {
   return !(element as HTMLButtonElement).disabled && !element.closest("[hidden]") && element.isConnected;
+}
+
+/** Runs `draw` (which replaces what a list shows) and puts back the focus it took: a
+ * refresh, after a change here or in another process, never drops the keyboard focus. */
+export function redraw(draw: () => void): void {
+  const place = focusPlace(document.activeElement);
+  draw();
+  if (place && (document.activeElement === document.body || document.activeElement === null)) restoreFocus(place, null);
 }

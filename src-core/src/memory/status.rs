@@ -58,9 +58,9 @@ impl StoreInfo {
             Some(LexicalReason::ModelMissing { reason, .. }) => (
                 "Search finds memories by their words only for now: the search model is not on this computer yet.".to_owned(),
                 Some(if reason.contains("HF_HUB_OFFLINE") || reason.contains("offline") {
-                    "Downloads are turned off on this computer; once they are allowed and it is online, the model (about 90 MB) comes by itself, or run `haema model fetch`.".to_owned()
+                    "Downloads are turned off on this computer; once they are allowed and it is online, the model (about 90 MB) comes by itself, or “haema model fetch” in a terminal fetches it.".to_owned()
                 } else {
-                    "It downloads by itself (about 90 MB) while this computer is online; or run `haema model fetch`.".to_owned()
+                    "It downloads by itself (about 90 MB) while this computer is online, or “haema model fetch” in a terminal fetches it.".to_owned()
                 }),
             ),
             Some(LexicalReason::VectorsPending { .. }) => (

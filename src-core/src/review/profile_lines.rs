@@ -14,7 +14,7 @@ use crate::types::Section;
 pub struct ProfileLine {
     /// The section it is in.
     pub section: Section,
-    /// The line, without its list marker.
+    /// The line, without its list marker (`-`, `*`, `+`, `1.`).
     pub text: String,
 }
 
@@ -38,7 +38,7 @@ pub fn profile_lines(core: &CoreSections, query: &str, limit: usize) -> Vec<Prof
     let mut found: Vec<(usize, usize, ProfileLine)> = Vec::new();
     for (section, text) in core.iter() {
         for line in text.lines() {
-            let shown = line.trim().trim_start_matches(['-', '*', '+']).trim();
+            let shown = list_item(line.trim());
             if shown.is_empty() || shown.starts_with('#') || shown.starts_with("<!--") {
                 continue;
             }
@@ -61,6 +61,17 @@ pub fn profile_lines(core: &CoreSections, query: &str, limit: usize) -> Vec<Prof
     found.into_iter().take(limit).map(|(_, _, line)| line).collect()
 }
 
+/// A line without its list marker: `- `, `* `, `+ ` or a number and `.` or `)`.
+fn list_item(line: &str) -> &str {
+    let bullet = line.strip_prefix(['-', '*', '+']).filter(|rest| rest.starts_with(' '));
+    let digits = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let numbered = (digits > 0)
+        .then(|| line[digits..].strip_prefix(['.', ')']))
+        .flatten()
+        .filter(|rest| rest.starts_with(' '));
+    bullet.or(numbered).unwrap_or(line).trim()
+}
+
 /// The same word, or two forms of it: they share all but their last two letters (and at
 /// least four).
 fn alike(a: &str, b: &str) -> bool {
@@ -74,7 +85,16 @@ fn alike(a: &str, b: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::alike;
+    use super::{alike, list_item};
+
+    #[test]
+    fn list_markers_are_dropped_and_other_text_kept() {
+        assert_eq!(list_item("- Tea."), "Tea.");
+        assert_eq!(list_item("3. Peanuts are a hard no."), "Peanuts are a hard no.");
+        assert_eq!(list_item("12) Twelve."), "Twelve.");
+        assert_eq!(list_item("2026 was a good year."), "2026 was a good year.");
+        assert_eq!(list_item("-5 degrees"), "-5 degrees");
+    }
 
     #[test]
     fn forms_of_a_word_are_alike_and_short_words_only_themselves() {

@@ -5,6 +5,7 @@
 import { api, type HistoryEntry } from "../api";
 import type { App, View } from "../app";
 import { h } from "../dom";
+import { redraw } from "../focus";
 import { PagedList } from "../logic/paged";
 import { historyActions, lookAgain, undoChange } from "../logic/actions";
 import { changeTitle, decidedWords, profileLeftWords } from "../logic/history-words";
@@ -23,8 +24,10 @@ export function historyView(app: App): View {
   });
 
   function render(): void {
-    items.replaceChildren(...list.items.map((entry) => row(app, entry)));
-    if (list.items.length === 0) items.replaceChildren(h("li", { class: "empty" }, "Nothing has changed yet."));
+    redraw(() => {
+      items.replaceChildren(...list.items.map((entry) => row(app, entry)));
+      if (list.items.length === 0) items.replaceChildren(h("li", { class: "empty" }, "Nothing has changed yet."));
+    });
     more.hidden = list.done;
   }
 

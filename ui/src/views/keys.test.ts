@@ -2,6 +2,7 @@
 // keystroke loses a memory (forget needs "I understand" ticked; Enter alone never forgets;
 // Escape always keeps), focus goes on to the next item after an action, Ctrl+Z undoes from
 // an unchanged text box, and an Undo stays until the next notice.
+import { emit } from "@tauri-apps/api/event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { startApp } from "../test/app-fixture";
 import { type Backend, button, memory, mergeView, settle, text } from "../test/backend";
@@ -56,6 +57,22 @@ describe("focus after an action", () => {
     reject.click();
     await settle();
     expect(document.activeElement?.id).toBe("review-list");
+  });
+});
+
+describe("a live refresh", () => {
+  it("keeps the focus where it was when another process changes the store", async () => {
+    const { root } = await start(undefined, "latest");
+    const remove = button(cards(root)[1], "Delete");
+    remove.focus();
+    await emit("store-changed");
+    await settle();
+    expect(document.activeElement).toBe(button(cards(root)[1], "Delete"));
+    const history = await start((b) => (b.history = [mergeView(7), mergeView(8)]), "history");
+    history.root.querySelectorAll<HTMLElement>(".history > li > details > summary")[1]?.focus();
+    await emit("store-changed");
+    await settle();
+    expect(document.activeElement?.closest<HTMLElement>("[data-row]")?.dataset.key).toBe("8");
   });
 });
 

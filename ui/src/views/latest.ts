@@ -3,6 +3,7 @@
 import { api, type MemoryRecord } from "../api";
 import type { App, View } from "../app";
 import { h } from "../dom";
+import { redraw } from "../focus";
 import { PagedList } from "../logic/paged";
 import { remember } from "../logic/actions";
 import { countWords } from "../logic/words";
@@ -54,10 +55,12 @@ export function latestView(app: App): View {
       next.set(key, rows.get(key) ?? memoryRow(app, m));
     }
     rows = next;
-    items.replaceChildren(...rows.values());
-    if (list.items.length === 0) {
-      items.replaceChildren(h("li", { class: "empty" }, "Nothing yet. What your assistant learns appears here."));
-    }
+    redraw(() => {
+      items.replaceChildren(...rows.values());
+      if (list.items.length === 0) {
+        items.replaceChildren(h("li", { class: "empty" }, "Nothing yet. What your assistant learns appears here."));
+      }
+    });
     more.hidden = list.done;
   }
 

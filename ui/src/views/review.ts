@@ -4,6 +4,7 @@
 import { api, type ChangesetView, type PendingForget } from "../api";
 import type { App, View } from "../app";
 import { h } from "../dom";
+import { redraw } from "../focus";
 import { type Choice, type Draft, freshDraft, isEdited, planWords } from "../logic/review";
 import { when } from "../logic/time";
 import { decide, decideAll } from "../logic/actions";
@@ -32,11 +33,13 @@ export function reviewView(app: App): View {
         : "Your assistant wants to change what it remembers. Look at each change, adjust it if you like, then approve or reject it.";
     approveAll.hidden = pending.length < 2;
     const focused = document.activeElement?.id;
-    list.replaceChildren(
-      ...waiting.map((view) =>
-        view.changeset.kind === "forget" && view.changeset.status === "pending"
-          ? forgetRequestCard(app, view, forgets.get(view.changeset.id) ?? null)
-          : card(app, view, draftFor(view), () => render()),
+    redraw(() =>
+      list.replaceChildren(
+        ...waiting.map((view) =>
+          view.changeset.kind === "forget" && view.changeset.status === "pending"
+            ? forgetRequestCard(app, view, forgets.get(view.changeset.id) ?? null)
+            : card(app, view, draftFor(view), () => render()),
+        ),
       ),
     );
     if (focused) document.getElementById(focused)?.focus();
@@ -74,7 +77,7 @@ export function reviewView(app: App): View {
       for (const id of drafts.keys()) if (!ids.has(id)) drafts.delete(id);
       render();
     },
-    focus: () => element.querySelector<HTMLElement>(".change button")?.focus(),
+    focus: () => (element.querySelector<HTMLElement>(".change [data-action=approve]") ?? element.querySelector<HTMLElement>(".change button"))?.focus(),
   };
 }
 

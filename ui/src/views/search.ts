@@ -4,6 +4,7 @@
 import { api, type Found, type ProfileLine, type SearchMode } from "../api";
 import type { App, View } from "../app";
 import { h } from "../dom";
+import { redraw } from "../focus";
 import { foundWords, MODE_WORDS, SECTION_WORDS } from "../logic/words";
 import { confirmForget } from "./forget";
 import { memoryRow } from "./memory-row";
@@ -80,7 +81,7 @@ export function searchView(app: App): View {
       h("p", { class: "muted" }, "Your assistant is always told these, whatever it is asked."),
       h("ul", {}, ...lines.map((line) => profileLine(line))),
     );
-    results.replaceChildren(...hits.map((hit) => memoryRow(app, hit, foundWords(hit))));
+    redraw(() => results.replaceChildren(...hits.map((hit) => memoryRow(app, hit, foundWords(hit)))));
   }
 
   query.addEventListener("input", () => {
