@@ -52,7 +52,7 @@ impl Memory {
         crate::secrets::refuse_in_name("the agent id", &agent)?;
         crate::secrets::refuse_in_name("the state key", &key)?;
         // Secrets in the value are replaced by markers ([`crate::secrets`]).
-        crate::secrets::redact_value(&mut value);
+        crate::secrets::redact_state(&key, &mut value);
         let text = checked_value(&value)?;
         self.blocking(move |inner| {
             inner

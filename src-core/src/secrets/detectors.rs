@@ -8,7 +8,9 @@ use regex::Regex;
 use super::SecretKind;
 
 /// The value of a `password`/`name=` pattern: quoted whole (spaces and all), or one word.
-const VALUE: &str = r#"(?:"([^"\n]{3,200})"|'([^'\n]{3,200})'|["']?([^\s"',;]{3,}))"#;
+/// A bare value runs to the next space: a `,`, `;` or quote inside it (a generated
+/// password) is part of it; one followed by a space ends it.
+const VALUE: &str = r#"(?:"([^"\n]{3,200})"|'([^'\n]{3,200})'|["']?([^\s"',;]{3,}(?:[,;'"][^\s"',;]+)*))"#;
 
 /// The group of a format that holds the secret when it has several (the quoted and the
 /// bare value): the first that took part in the match.
@@ -107,7 +109,7 @@ pub(super) static FORMATS: LazyLock<Vec<Format>> = LazyLock::new(|| {
         format(
             K::Password,
             &format!(
-                r#"(?i)\b(?:password|passwd|passphrase|pwd)\b(?:\s+(?:for|of|to|on|at)\s+(?:[\w'’.-]+\s+){{0,4}}?)?["']?\s*(?:[:=]|\bis\b)\s*(?::\s*)?(?:(?:now|still|currently|actually)\s+)?{VALUE}"#
+                r#"(?i)\b(?:password|passwd|passphrase|pwd)\b(?:[ \t]+(?:for|of|to|on|at)[ \t]+(?:[\w'’.-]+[ \t]+){{0,4}}?)?["']?[ \t]*(?:[:=]|\bis\b)[ \t]*(?::[ \t]*)?(?:(?:now|still|currently|actually)[ \t]+)?{VALUE}"#
             ),
             ANY_GROUP,
         ),
@@ -116,7 +118,8 @@ pub(super) static FORMATS: LazyLock<Vec<Format>> = LazyLock::new(|| {
         format(
             K::Password,
             &format!(
-                r#"(?i)\b[a-z0-9_.\-]*?(?:password|passwd|passphrase|pwd|(?:db|smtp|ftp|mail|email|mysql|pg|postgres|redis|root|admin|user|app|proxy|ldap|sql)_?pass)["']?\s*[:=]\s*{VALUE}"#
+                r#"(?i)\b[a-z0-9_.\-]*?(?:password|passwd|passphrase|pwd|(?:{names})_?pass)["']?[ \t]*[:=][ \t]*{VALUE}"#,
+                names = super::values::PASS_NAMES.join("|")
             ),
             ANY_GROUP,
         ),
@@ -131,135 +134,8 @@ pub(super) static FORMATS: LazyLock<Vec<Format>> = LazyLock::new(|| {
         // random-token screen leaves alone.
         format(
             K::ApiKey,
-            r#"(?i)\b[a-z0-9_.\-]*?(?:secret|token)(?:["']?\s*[:=]\s*["']?|\s+is\s+)([A-Za-z0-9_\-+/.=]{16,})"#,
+            r#"(?i)\b[a-z0-9_.\-]*?(?:secret|token)(?:["']?[ \t]*[:=][ \t]*["']?|[ \t]+is[ \t]+)([A-Za-z0-9_\-+/.=]{16,})"#,
             1,
         ),
     ]
 });
-
-/// Words after `password is` / `password:` that are not a password but prose.
-pub(super) const NOT_A_PASSWORD: &[&str] = &[
-    "the",
-    "a",
-    "an",
-    "not",
-    "too",
-    "very",
-    "still",
-    "now",
-    "being",
-    "was",
-    "is",
-    "required",
-    "needed",
-    "wrong",
-    "incorrect",
-    "correct",
-    "invalid",
-    "expired",
-    "changed",
-    "reset",
-    "set",
-    "saved",
-    "stored",
-    "strong",
-    "weak",
-    "long",
-    "short",
-    "missing",
-    "empty",
-    "blank",
-    "unknown",
-    "secret",
-    "hidden",
-    "forgotten",
-    "same",
-    "different",
-    "in",
-    "on",
-    "at",
-    "for",
-    "from",
-    "with",
-    "my",
-    "your",
-    "his",
-    "her",
-    "their",
-    "our",
-    "its",
-    "this",
-    "that",
-    "manager",
-    "protected",
-    "none",
-    "null",
-    "redacted",
-    "hunter",
-    "<password>",
-    "your_password",
-    "xxx",
-    "***",
-    "[secret:",
-];
-
-/// Values of settings, not secrets.
-const NOT_A_VALUE: &[&str] = &[
-    "true", "false", "yes", "no", "on", "off", "enabled", "disabled", "optional", "1", "0",
-];
-
-/// The kind of secret a JSON key names, when a string value under it is one whatever it
-/// looks like (`{"password": "hunter2horse"}`, `{"API_TOKEN": "…"}`): a name that ends in a
-/// word for a secret. `password_reset_url` or `api_key_id` name no secret.
-pub(super) fn secret_named_by(key: &str) -> Option<SecretKind> {
-    let lower = key.trim().to_ascii_lowercase();
-    let ends = |words: &[&str]| words.iter().any(|w| lower.ends_with(w));
-    if ends(&["password", "passwd", "passphrase", "pwd"])
-        || ["db", "smtp", "ftp", "mail", "mysql", "pg", "redis", "root", "admin"]
-            .iter()
-            .any(|p| lower.ends_with(&format!("{p}_pass")) || lower.ends_with(&format!("{p}pass")))
-    {
-        return Some(SecretKind::Password);
-    }
-    ends(&[
-        "secret",
-        "token",
-        "api_key",
-        "apikey",
-        "api-key",
-        "secret_key",
-        "private_key",
-        "access_key",
-    ])
-    .then_some(SecretKind::ApiKey)
-}
-
-/// Whether what a `password`/`api key` pattern caught is prose, a placeholder or already a
-/// marker rather than a value.
-pub(super) fn is_placeholder(kind: SecretKind, value: &str) -> bool {
-    let lower = value.to_lowercase();
-    let bare = lower.trim_matches(|c: char| !c.is_alphanumeric());
-    if lower.starts_with("[secret") || lower.starts_with('$') || lower.starts_with("${") || lower.starts_with('<') {
-        return true;
-    }
-    if bare.is_empty() || bare.chars().all(|c| c == 'x' || c == '*') {
-        return true;
-    }
-    match kind {
-        // A setting's value, a link or a path is not a password: `require_password: false`,
-        // `reset_password: https://…`, `OLDPWD=/home/ana`.
-        SecretKind::Password => {
-            NOT_A_PASSWORD.contains(&bare)
-                || NOT_A_VALUE.contains(&bare)
-                || lower.contains("://")
-                || lower.starts_with(['/', '~', '.'])
-        }
-        SecretKind::ApiKey => {
-            // An identifier, a sentence or a path is not a key: a key mixes letters and digits.
-            let digits = value.chars().filter(char::is_ascii_digit).count();
-            let letters = value.chars().filter(char::is_ascii_alphabetic).count();
-            digits == 0 || letters == 0
-        }
-        _ => false,
-    }
-}

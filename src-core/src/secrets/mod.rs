@@ -30,6 +30,7 @@ mod policy;
 pub(crate) mod redact;
 #[cfg(test)]
 mod tests;
+mod values;
 
 use std::ops::Range;
 
@@ -160,8 +161,18 @@ fn find_in(text: &str) -> Vec<SecretFinding> {
                 captures.get(format.group)
             };
             let Some(m) = group else { continue };
-            let span = m.range();
-            if span.is_empty() || overlaps(&found, &span) || detectors::is_placeholder(format.kind, m.as_str()) {
+            let mut span = m.range();
+            let named = matches!(format.kind, SecretKind::Password | SecretKind::ApiKey);
+            if m.as_str().starts_with("${") && named {
+                // `${DB_PASS:-Tr0ub4dor3}`: the fallback written there is the secret.
+                let Some(default) = values::shell_default(m.as_str()) else {
+                    continue;
+                };
+                span = span.start + default.start..span.start + default.end;
+            } else if values::is_placeholder(format.kind, m.as_str(), text[span.end..].chars().next()) {
+                continue;
+            }
+            if span.is_empty() || overlaps(&found, &span) {
                 continue;
             }
             found.push(SecretFinding {
@@ -246,6 +257,25 @@ pub fn redact(text: &str) -> (String, SecretTally) {
 pub fn redact_value(value: &mut serde_json::Value) -> SecretTally {
     let mut tally = SecretTally::default();
     tally.value(value);
+    tally
+}
+
+/// An agent-state value with its secrets replaced as [`redact_value`] does, and a text
+/// value under a key that names a secret (`db_password`, `github_token`) replaced whole
+/// when it could be one.
+///
+/// ```
+/// use haema_core::secrets;
+/// let mut value = serde_json::json!("Tr0ub4dor&3");
+/// assert_eq!(secrets::redact_state("db_password", &mut value).total(), 1);
+/// assert_eq!(value, "[secret: password]");
+/// let mut cursor = serde_json::json!("page-2");
+/// assert!(secrets::redact_state("pagination_token", &mut cursor).is_empty());
+/// ```
+pub fn redact_state(key: &str, value: &mut serde_json::Value) -> SecretTally {
+    let mut tally = SecretTally::default();
+    tally.value(value);
+    tally.named(key, value);
     tally
 }
 

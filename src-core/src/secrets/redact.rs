@@ -84,20 +84,24 @@ impl SecretTally {
 
     /// One entry of a JSON object: its key redacted, and its value too; a text under a key
     /// that names a secret (`password`, `db_password`, `API_TOKEN`) is replaced whole,
-    /// whatever it looks like ([`super::detectors::secret_named_by`]).
+    /// when it could be one ([`super::values::secret_named_by`]).
     fn entry(&mut self, mut key: String, mut item: Value) -> (String, Value) {
         self.value(&mut item);
-        if let Value::String(text) = &mut item
-            && let Some(kind) = super::detectors::secret_named_by(&key)
-            && !text.trim().is_empty()
-            && !text.contains("[secret: ")
-            && !super::detectors::is_placeholder(kind, text.trim())
+        self.named(&key, &mut item);
+        self.string(&mut key);
+        (key, item)
+    }
+
+    /// Replaces whole a text value under `name` (a JSON key, an agent-state key) that
+    /// names a secret, when it could be one ([`super::values::is_named_secret`]).
+    pub(crate) fn named(&mut self, name: &str, item: &mut Value) {
+        if let Value::String(text) = item
+            && let Some(kind) = super::values::secret_named_by(name)
+            && super::values::is_named_secret(kind, text)
         {
             *text = kind.marker();
             self.count(kind);
         }
-        self.string(&mut key);
-        (key, item)
     }
 
     /// The free text of attributes: the source and the metadata, keys included. The ids

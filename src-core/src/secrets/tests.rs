@@ -110,6 +110,12 @@ pub(crate) const SAMPLES: &[(&str, SecretKind)] = &[
         SecretKind::ApiKey,
     ),
     ("The user's wifi password is Tr0ub4dor&3", SecretKind::Password),
+    // A shell default is the secret written there.
+    (r#"PASSWORD: "${DB_PASS:-Tr0ub4dor3}""#, SecretKind::Password),
+    (
+        "POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-Tr0ub4dor3}",
+        SecretKind::Password,
+    ),
     ("Ana's password is now Sunflower88", SecretKind::Password),
     ("My password is: Sunflower88", SecretKind::Password),
     (
@@ -277,6 +283,29 @@ pub(crate) const BENIGN: &[&str] = &[
     "forgot_password_link: /account/forgot",
     "The token is valid for an hour.",
     "secret_santa: Ana draws Ben",
+    // Code, templates and prose near the words (a fourth review found each lost).
+    "token = base64.b64encode(raw).decode()",
+    "token = oauth2_client.fetch_token(url)",
+    "const secret = process.env.SESSION_SECRET_V2;",
+    "auth_token = session2.get_auth_token()",
+    "ssl_secret: /etc/ssl/private/server2.key",
+    "api_key = settings.OPENAI_API_KEY_V2",
+    "client_secret=settings.GOOGLE_CLIENT_SECRET2",
+    r#"password: "{{ vault_db_password }}""#,
+    r#"ansible_become_password: "{{ become_pass }}""#,
+    "password = getpass()",
+    r#"password = os.environ["DB_PASSWORD"]"#,
+    r#"password = input("Password: ")"#,
+    "password = var.db_password",
+    "master_password = random_password.db.result",
+    "secrets:\n  db_password:\n    file: ./db_password.txt",
+    "password:\n  min_length: 12",
+    "Forgot password:\nClick the link in the mail",
+    "Your password is about to expire in 3 days.",
+    "The password is written on a sticky note under the keyboard.",
+    "Password: must be at least twelve characters",
+    "cwd=/tmp pwd=src/app2",
+    r#"f"postgresql://{user}:{password}@{host}/{db}""#,
 ];
 
 #[test]
@@ -368,6 +397,30 @@ fn a_json_value_under_a_secret_name_is_replaced_whole() {
         "token": "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
     });
     let tally = super::redact_value(&mut value);
+    let mut kept = serde_json::json!({
+        "pagination_token": "page-2",
+        "next_token": "v2",
+        "model_token": "gpt-4o",
+        "token": "expires in 30 days",
+        "secret": "stored in 1Password vault Infra",
+        "api_key": "set via env var, see .env line 3",
+        "forgot_password": "Settings > Security > Reset",
+        "change_password": "use the link sent 2 hours ago",
+        "git_pwd": "src/app2",
+    });
+    let before = kept.clone();
+    assert!(super::redact_value(&mut kept).is_empty(), "{kept}");
+    assert_eq!(kept, before);
+    // An agent-state value under such a key, and the `_pass` names the text rule knows.
+    for (key, plain) in [
+        ("db_password", "Tr0ub4dor&3"),
+        ("github_token", "9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c"),
+        ("ldap_pass", "Tr0ub4dor&3"),
+    ] {
+        let mut state = serde_json::json!(plain);
+        assert_eq!(super::redact_state(key, &mut state).total(), 1, "{key}");
+        assert!(state.as_str().unwrap().starts_with("[secret: "), "{key}: {state}");
+    }
     assert_eq!(value["password"], "[secret: password]");
     assert_eq!(value["db_password"], "[secret: password]");
     assert_eq!(value["nested"]["PGPASSWORD"], "[secret: password]");
@@ -395,4 +448,10 @@ fn a_cut_private_key_never_takes_what_follows() {
     // A key whose END line is in another section is cut at the heading too.
     let split = "# TOOLS\n-----BEGIN RSA PRIVATE KEY-----\nMIIE\n# USER\nAna\n-----END RSA PRIVATE KEY-----\n";
     assert!(redact(split).0.contains("# USER\nAna"), "{}", redact(split).0);
+}
+
+#[test]
+fn a_generated_password_is_replaced_to_its_end() {
+    let (clean, _) = redact(r#"DB_PASSWORD=aB3$k9,Xq;z7"w and more"#);
+    assert_eq!(clean, "DB_PASSWORD=[secret: password] and more");
 }

@@ -25,7 +25,7 @@ pub async fn run(memory: &Memory, command: StateCommand) -> Result<()> {
                 value
             };
             let value = parse_value(text);
-            let redacted = haema_core::secrets::redact_value(&mut value.clone());
+            let redacted = haema_core::secrets::redact_state(&key, &mut value.clone());
             let state = memory.set_agent_state(&agent.agent_id, &key, value).await?;
             if let Some(receipt) = haema_core::secrets::receipt(&redacted) {
                 eprintln!("haema: warning: {receipt}");

@@ -167,7 +167,7 @@ impl HaemaServer {
         let memory = scoped!(self, p.user_id.as_deref());
         self.in_flight
             .run("set_agent_state", async move {
-                let redacted = haema_core::secrets::redact_value(&mut p.value.clone());
+                let redacted = haema_core::secrets::redact_state(&p.key, &mut p.value.clone());
                 match memory.set_agent_state(&agent, &p.key, p.value).await {
                     Ok(state) => {
                         let mut answer = state_answer(&state.key, Some(&state));
