@@ -123,6 +123,53 @@ pub(super) static FORMATS: LazyLock<Vec<Format>> = LazyLock::new(|| {
             ),
             ANY_GROUP,
         ),
+        // A YAML block scalar: `password: >-` and the value on the next line.
+        format(
+            K::Password,
+            r"(?i)\b[a-z0-9_.\-]*?(?:password|passwd|passphrase|pwd)[ \t]*:[ \t]*[|>][+-]?[ \t]*\r?\n[ \t]+([^\s]{3,})",
+            1,
+        ),
+        // A Kubernetes env entry: `- name: POSTGRES_PASSWORD` then `value: …`.
+        format(
+            K::Password,
+            &format!(
+                r#"(?i)\bname:[ \t]*["']?[a-z0-9_.\-]*?(?:password|passwd|pwd)["']?[ \t]*\r?\n[ \t]*value:[ \t]*{VALUE}"#
+            ),
+            ANY_GROUP,
+        ),
+        format(
+            K::ApiKey,
+            r#"(?i)\bname:[ \t]*["']?[a-z0-9_.\-]*?(?:secret|token|api_?key)["']?[ \t]*\r?\n[ \t]*value:[ \t]*["']?([A-Za-z0-9_\-+/.=]{12,})"#,
+            1,
+        ),
+        // Command lines: `--password X`, `curl -u ana:X`, `mysql -p'X'` / `-pX`,
+        // `sshpass -p X`, `docker login -p X`.
+        format(
+            K::Password,
+            &format!(r#"(?i)(?:^|\s)--password[ \t=]+{VALUE}"#),
+            ANY_GROUP,
+        ),
+        format(
+            K::Password,
+            r#"(?:^|\s)(?:-u|--user)[ \t=]+["']?[^\s:'"]*[A-Za-z][^\s:'"]*:([^\s'"@]{3,})"#,
+            1,
+        ),
+        format(
+            K::Password,
+            r#"\b(?:mysql|mysqldump|mariadb)\b[^\n]*?\s-p(?:'([^'\n]{3,})'|"([^"\n]{3,})"|([^\s'"\-][^\s'"]{2,}))"#,
+            ANY_GROUP,
+        ),
+        format(
+            K::Password,
+            &format!(r#"\b(?:sshpass|docker[ \t]+login\b[^\n]*?)[ \t]+-p[ \t]+{VALUE}"#),
+            ANY_GROUP,
+        ),
+        // HTTP authorization: `Authorization: token …`, `Basic …`, `Bearer …`.
+        format(
+            K::ApiKey,
+            r#"(?i)\bauthorization["']?[ \t]*[:=][ \t]*["']?(?:token|basic|bearer)[ \t]+([A-Za-z0-9_\-+/.=]{12,})"#,
+            1,
+        ),
         // `api_key=…` and its kin, also as the end of a name (`SERVICE_API_KEY=`).
         format(
             K::ApiKey,

@@ -110,6 +110,30 @@ pub(crate) const SAMPLES: &[(&str, SecretKind)] = &[
         SecretKind::ApiKey,
     ),
     ("The user's wifi password is Tr0ub4dor&3", SecretKind::Password),
+    // YAML block scalars, Kubernetes env entries, command lines, HTTP authorization.
+    ("password: >-\n  Tr0ub4dor&3horse", SecretKind::Password),
+    (
+        "env:\n  - name: POSTGRES_PASSWORD\n    value: Tr0ub4dor3",
+        SecretKind::Password,
+    ),
+    (
+        "env:\n  - name: API_TOKEN\n    value: 9f86d081884c7d659a2feaa0c55ad015",
+        SecretKind::ApiKey,
+    ),
+    ("pg_dump --password Tr0ub4dor3 app", SecretKind::Password),
+    ("mysql -uroot -p'Tr0ub4dor3' app", SecretKind::Password),
+    ("mysql -uroot -pTr0ub4dor3 app", SecretKind::Password),
+    (
+        "docker login -u ana -p Tr0ub4dor3 registry.example.com",
+        SecretKind::Password,
+    ),
+    ("sshpass -p 'Tr0ub4dor3' ssh ana@host", SecretKind::Password),
+    ("curl -u ana:Tr0ub4dor3 https://api.example.com", SecretKind::Password),
+    (
+        "Authorization: token 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b",
+        SecretKind::ApiKey,
+    ),
+    ("Authorization: Basic YW5hOlRyMHViNGRvcjM=", SecretKind::ApiKey),
     // A shell default is the secret written there.
     (r#"PASSWORD: "${DB_PASS:-Tr0ub4dor3}""#, SecretKind::Password),
     (
@@ -305,6 +329,10 @@ pub(crate) const BENIGN: &[&str] = &[
     "The password is written on a sticky note under the keyboard.",
     "Password: must be at least twelve characters",
     "cwd=/tmp pwd=src/app2",
+    "docker run -p 8080:80 -u 1000:1000 nginx",
+    "mysql -u root -p app < dump.sql",
+    "curl -u $USER:$TOKEN https://api.example.com",
+    "env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: db",
     r#"f"postgresql://{user}:{password}@{host}/{db}""#,
 ];
 
