@@ -72,7 +72,7 @@ it("undoes the approved change from the history", async () => {
   await session.waitText(".history > li", "You approved it");
   await session.clickButton("Undo this change", ".history > li");
   await session.waitText(".notice", "Undone.");
-  await session.waitText(".history > li", "Undid an earlier change");
+  await session.waitText(".history > li h2", "Undo: took back “I am allergic to peanuts");
   await session.saveScreenshot("history");
   await session.clickOn("nav [data-view=latest]");
   await session.waitText(".memories", "Nothing yet.");

@@ -114,7 +114,8 @@ describe("the rest of the settings", () => {
     choose(root, "review-review");
     await settle();
     expect(backend.named("set_setting")[0]?.args).toEqual({ name: "review", value: "review" });
-    expect(text(root.querySelector(".notice"))).toBe("Saved: Ask me about everything.");
+    expect(text(root.querySelector(".notice"))).toBe("Saved: Ask me about everything.Undo");
+    expect(text(root.querySelector("#review-waiting"))).toBe("Nothing waits for you in Review.");
 
     const slider = root.querySelector<HTMLInputElement>("#merge-cutoff");
     expect(slider?.value).toBe("0.25");
@@ -126,6 +127,11 @@ describe("the rest of the settings", () => {
     await settle();
     expect(text(root.querySelector("#merge-words"))).toContain("Loose");
     expect(backend.named("set_setting")[1]?.args).toEqual({ name: "merge.distance_cutoff", value: "0.4" });
+    // Each setting saved here can be taken back: Undo puts the one before back.
+    button(root.querySelector(".notice") as HTMLElement, "Undo").click();
+    await settle();
+    expect(backend.named("set_setting")[2]?.args).toEqual({ name: "merge.distance_cutoff", value: "0.25" });
+    expect(text(root.querySelector(".notice"))).toBe("Merge sensitivity is 0.25 again.");
 
     expect(text(root.querySelector("#store-size"))).toBe("It takes 2.4 MB on this computer.");
     expect(root.querySelector<HTMLInputElement>("#copy-path")?.value).toBe("/home/ann/haema-backup-2026-11-25.jsonl");

@@ -58,7 +58,7 @@ export function memoryRow(app: App, memory: MemoryRecord, note?: string): HTMLEl
   });
   const forget = h(
     "button",
-    { type: "button", class: "danger-quiet", "data-action": "forget", "aria-label": `Forget “${short(memory.content)}” for good…`, title: "Removes it for good: this cannot be undone" },
+    { type: "button", class: "danger-quiet", "data-action": "forget", "aria-label": `Forget for good… “${short(memory.content)}”`, title: "Removes it for good: this cannot be undone" },
     "Forget for good…",
   );
   forget.addEventListener("click", () => void confirmForget(app, { memory_ids: [memory.id], mentioning: null }));

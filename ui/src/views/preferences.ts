@@ -14,6 +14,9 @@ export interface Section<T> {
 /** "When should haema ask you?": the review policy as three choices, saved on change. */
 export function reviewSection(app: App, onSaved: (setup: AiSetup) => void): Section<AiSetup> {
   const radios = REVIEW_CHOICES.map((c) => h("input", { type: "radio", name: "review-policy", id: `review-${c.policy}`, value: c.policy }));
+  // What waits now, in the core's words (the same sentence everywhere).
+  const waiting = h("p", { class: "muted", id: "review-waiting" });
+  let saved: string | null = null;
   const element = h(
     "section",
     { class: "connect", "aria-labelledby": "review-title" },
@@ -26,12 +29,21 @@ export function reviewSection(app: App, onSaved: (setup: AiSetup) => void): Sect
         h("div", { class: "choice" }, radios[i], h("label", { for: `review-${c.policy}` }, h("strong", {}, c.label), h("span", { class: "muted" }, c.detail))),
       ),
     ),
+    waiting,
   );
+  const label = (policy: string) => REVIEW_CHOICES.find((c) => c.policy === policy)?.label ?? policy;
   for (const radio of radios) {
     radio.addEventListener("change", async () => {
+      const before = saved;
       try {
         onSaved(await api.setSetting("review", radio.value));
-        app.say(`Saved: ${REVIEW_CHOICES.find((c) => c.policy === radio.value)?.label ?? radio.value}.`);
+        app.say(`Saved: ${label(radio.value)}.`, before === null ? undefined : {
+          done: `Saved: ${label(radio.value)}`,
+          undo: async () => {
+            onSaved(await api.setSetting("review", before));
+            return `Back to: ${label(before)}.`;
+          },
+        });
       } catch (e) {
         app.fail(e);
       }
@@ -40,7 +52,9 @@ export function reviewSection(app: App, onSaved: (setup: AiSetup) => void): Sect
   return {
     element,
     render(setup) {
+      saved = setup.review;
       for (const radio of radios) radio.checked = radio.value === setup.review;
+      waiting.textContent = app.status?.review ?? "";
     },
   };
 }
@@ -63,10 +77,18 @@ export function mergeSection(app: App, onSaved: (setup: AiSetup) => void): Secti
     words,
   );
   slider.addEventListener("input", () => (words.textContent = cutoffWords(Number(slider.value))));
+  let saved: string | null = null;
   slider.addEventListener("change", async () => {
+    const before = saved;
     try {
       onSaved(await api.setSetting("merge.distance_cutoff", slider.value));
-      app.say(`Saved: merge sensitivity ${slider.value}.`);
+      app.say(`Saved: merge sensitivity ${slider.value}.`, before === null ? undefined : {
+        done: `Saved: merge sensitivity ${slider.value}`,
+        undo: async () => {
+          onSaved(await api.setSetting("merge.distance_cutoff", before));
+          return `Merge sensitivity is ${before} again.`;
+        },
+      });
     } catch (e) {
       app.fail(e);
     }
@@ -74,6 +96,7 @@ export function mergeSection(app: App, onSaved: (setup: AiSetup) => void): Secti
   return {
     element,
     render(setup) {
+      saved = String(setup.merge_distance_cutoff);
       if (document.activeElement !== slider) slider.value = String(setup.merge_distance_cutoff);
       words.textContent = cutoffWords(Number(slider.value));
     },
