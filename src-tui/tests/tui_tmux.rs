@@ -73,6 +73,12 @@ impl Tmux {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
+    /// Esc, then a pause: a key sent right after it would arrive as alt-key.
+    async fn escape(&self) {
+        self.keys(&["Escape"]);
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+
     async fn wait_for(&self, needle: &str) -> String {
         let start = Instant::now();
         loop {
@@ -159,6 +165,8 @@ async fn add_review_approve_search_in_tmux() {
     let found = tmux.wait_for("Hits · 1").await;
     assert!(found.contains("Ana likes black tea now."), "{found}");
 
+    // Esc leaves the query (where q is a letter like any other), then q quits.
+    tmux.escape().await;
     tmux.keys(&["q"]);
     let start = Instant::now();
     while tmux.cmd().args(["has-session", "-t", "t"]).status().unwrap().success() {
@@ -377,5 +385,87 @@ async fn the_tui_fetches_the_model_in_the_background_then_searches_by_meaning() 
     tmux.keys(&["Enter"]);
     let found = tmux.wait_for("Hits · 1").await;
     assert!(found.contains("I am allergic to peanuts"), "{found}");
+    tmux.escape().await;
     tmux.keys(&["q"]);
+}
+
+/// The keystrokes that lost memories, typed as a person types them, at 80×24 without
+/// colour on the demo store: a word typed on the results, Enter on a question, q with a
+/// draft open, a rejection (z brings it back), y pressed twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_keystroke_loses_a_memory_in_tmux() {
+    let dir = tempfile::tempdir().unwrap();
+    let command = format!(
+        "env -i PATH=/usr/bin:/bin HF_HUB_OFFLINE=1 NO_COLOR=1 TERM=screen-256color XDG_DATA_HOME={} {} demo",
+        shell_quote(&dir.path().display().to_string()),
+        shell_quote(env!("CARGO_BIN_EXE_haema")),
+    );
+    let tmux = Tmux::start(&command, 80, 24);
+    tmux.wait_for("Review (2)").await;
+    let store = dir.path().join("haema/demo");
+    let count = || {
+        contents(&json_of(&haema(
+            &store,
+            &[],
+            &["latest", "--json", "--count", "100"],
+            None,
+        )))
+        .len()
+    };
+    let before = count();
+
+    // Search takes typing at once: "food allergy" goes to the query, not to commands.
+    tmux.keys(&["2"]);
+    tmux.text("peanut");
+    tmux.wait_for("Hits · ").await;
+    // On the results, "Fish" then Enter: F asks, i is no, Enter answers nothing.
+    tmux.keys(&["Tab"]);
+    tmux.wait_for("keys act on the selected one").await;
+    tmux.text("Fish");
+    tmux.keys(&["Enter"]);
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert!(!tmux.screen().contains("forgot"), "{}", tmux.screen());
+    assert_eq!(count(), before, "a typed word forgot a memory");
+    for _ in 0..3 {
+        tmux.escape().await;
+    }
+
+    // A draft, then q: it asks, and Enter keeps the draft.
+    tmux.keys(&["1", "a"]);
+    tmux.wait_for("Add a memory").await;
+    tmux.text("The user wants figs");
+    tmux.escape().await;
+    tmux.keys(&["q"]);
+    tmux.wait_for("Your draft").await;
+    tmux.keys(&["Enter"]);
+    tmux.keys(&["a"]);
+    tmux.wait_for("The user wants figs").await;
+    tmux.escape().await;
+
+    // Reject, then z brings the change back to Review.
+    tmux.keys(&["4"]);
+    tmux.wait_for("+ Mina's teacher").await;
+    tmux.keys(&["n"]);
+    tmux.wait_for("Review (1)").await;
+    tmux.keys(&["z"]);
+    tmux.wait_for("waits in Review again").await;
+    tmux.wait_for("Review (2)").await;
+    // y twice: one approval, no false failure.
+    tmux.keys(&["y", "y"]);
+    tmux.wait_for("Review (1)").await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(!tmux.screen().contains("failed"), "{}", tmux.screen());
+
+    tmux.keys(&["q"]);
+    tmux.wait_for("Your draft").await;
+    tmux.keys(&["y"]);
+    let start = Instant::now();
+    while tmux.cmd().args(["has-session", "-t", "t"]).status().unwrap().success() {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "haema did not quit:\n{}",
+            tmux.screen()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }

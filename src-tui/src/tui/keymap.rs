@@ -200,6 +200,15 @@ impl Keymap {
         })
     }
 
+    /// The first key of an action, as a hint shows it (`/` stays `/`).
+    pub fn first_label(&self, action: Action) -> String {
+        self.bindings
+            .get(&action)
+            .and_then(|keys| keys.first())
+            .map(|k| k.label())
+            .unwrap_or_default()
+    }
+
     /// The keys of an action as the help screen and hints show them (`y`, `n/x`).
     pub fn label(&self, action: Action) -> String {
         self.bindings

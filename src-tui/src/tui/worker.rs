@@ -5,7 +5,7 @@ use std::path::Path;
 
 use haema_core::{Error, ForgetRequest, Memory};
 
-use super::app::{Effect, Msg, StoreEntry, describe_add, describe_forget};
+use super::app::{Effect, Msg, StoreEntry, Undo, describe_add, describe_forget};
 
 fn failed(what: &str, error: &Error) -> Msg {
     let error = match crate::remedy::tui(error) {
@@ -80,27 +80,42 @@ async fn run(memory: &Memory, effect: Effect) -> Outcome {
             vec![Msg::Core { sections, locked }]
         }
         Effect::SaveSection { section, text } => {
+            let before = current_core_version(memory).await?;
             let version = memory
                 .set_core_section(section, &text)
                 .await
                 .map_err(tag("saving the section"))?;
-            vec![Msg::Done(format!("saved {section} (core version {version})"))]
+            undoable(
+                format!("saved {section} (core version {version})"),
+                before.map(|v| Undo::new(format!("the edit of {section}"), Effect::RestoreCoreVersion(v))),
+            )
         }
         Effect::SetLock { section, locked } => {
             memory.set_section_lock(section, locked).await.map_err(tag("locking"))?;
-            let word = if locked {
-                "locked: the LLM will not change it"
+            let (word, what) = if locked {
+                ("locked: the LLM will not change it", "the lock")
             } else {
-                "unlocked"
+                ("unlocked", "the unlock")
             };
-            vec![Msg::Done(format!("{section} {word}"))]
+            let undo = Undo::new(
+                format!("{what} of {section}"),
+                Effect::SetLock {
+                    section,
+                    locked: !locked,
+                },
+            );
+            undoable(format!("{section} {word}"), Some(undo))
         }
         Effect::LoadCoreVersions => vec![Msg::CoreVersions(
             memory.core_versions().await.map_err(tag("reading core versions"))?,
         )],
         Effect::RestoreCoreVersion(id) => {
+            let before = current_core_version(memory).await?;
             let new = memory.restore_core_version(id).await.map_err(tag("restoring"))?;
-            vec![Msg::Done(format!("restored version {id} as version {new}"))]
+            undoable(
+                format!("core.md is version {id} again (as version {new})"),
+                before.map(|v| Undo::new("the restore of core.md", Effect::RestoreCoreVersion(v))),
+            )
         }
         Effect::LoadReview => {
             let items = memory.awaiting_review().await.map_err(tag("loading the review"))?;
@@ -116,37 +131,67 @@ async fn run(memory: &Memory, effect: Effect) -> Outcome {
             vec![Msg::Review(items, forgets)]
         }
         Effect::Approve(id) => {
-            memory.approve(id).await.map_err(tag("approve"))?;
-            vec![Msg::Done(format!("approved changeset #{id}"))]
+            let approved = memory.approve(id).await.map_err(tag("approve"))?;
+            if approved.kind == haema_core::ChangesetKind::Forget {
+                vec![Msg::Done(describe_forget(&approved))]
+            } else {
+                undoable(
+                    format!("approved changeset #{id}"),
+                    revert_undo(&approved, "the approval"),
+                )
+            }
         }
         Effect::ApproveEdited { id, memories } => {
-            memory.approve_edited(id, memories).await.map_err(tag("approve"))?;
-            vec![Msg::Done(format!("approved changeset #{id} as you edited it"))]
+            let approved = memory.approve_edited(id, memories).await.map_err(tag("approve"))?;
+            undoable(
+                format!("approved changeset #{id} as you edited it"),
+                revert_undo(&approved, "the approval"),
+            )
         }
         Effect::Reject(id) => {
             memory.reject(id).await.map_err(tag("reject"))?;
-            vec![Msg::Done(format!(
-                "rejected changeset #{id}; nothing of it was applied"
-            ))]
+            undoable(
+                format!("rejected changeset #{id}; nothing of it was applied"),
+                Some(Undo::new(format!("the rejection of #{id}"), Effect::Reopen(id))),
+            )
+        }
+        Effect::Reopen(id) => {
+            memory.reopen(id).await.map_err(tag("reopen"))?;
+            undoable(
+                format!("changeset #{id} waits in Review again"),
+                Some(Undo::new(format!("the reopening of #{id}"), Effect::Reject(id))),
+            )
         }
         Effect::ApproveAll(ids) => {
-            let (mut approved, mut stale) = (0, Vec::new());
+            let (mut approved, mut stale) = (Vec::new(), Vec::new());
             for id in ids {
                 match memory.approve(id).await {
-                    Ok(_) => approved += 1,
+                    Ok(c) if c.status == haema_core::ChangesetStatus::Committed => approved.push(id),
+                    Ok(_) => {}
                     Err(Error::Stale(id)) => stale.push(format!("#{id}")),
                     Err(e) => return Err(("approve all", e)),
                 }
             }
-            let mut message = format!("approved {approved}");
+            let mut message = format!("approved {}", approved.len());
             if !stale.is_empty() {
                 message.push_str(&format!("; stale, re-run them: {}", stale.join(", ")));
             }
-            vec![Msg::Done(message)]
+            // Undone newest first.
+            approved.reverse();
+            let undo = (!approved.is_empty()).then(|| {
+                Undo::new(
+                    format!("approving {} changesets", approved.len()),
+                    Effect::RevertAll(approved),
+                )
+            });
+            undoable(message, undo)
         }
         Effect::Rerun(id) => {
             let outcome = memory.rerun(id).await.map_err(tag("re-run"))?;
-            vec![Msg::Done(format!("re-ran #{id}: {}", describe_add(&outcome)))]
+            undoable(
+                format!("re-ran #{id}: {}", describe_add(&outcome)),
+                outcome_undo(&outcome, "the re-run"),
+            )
         }
         Effect::LoadHistory { before, limit } => {
             let page = memory
@@ -164,10 +209,33 @@ async fn run(memory: &Memory, effect: Effect) -> Outcome {
         ))],
         Effect::Revert(id) => {
             let revert = memory.revert(id).await.map_err(tag("revert"))?;
-            vec![Msg::Done(format!(
-                "reverted changeset #{id} with changeset #{}",
-                revert.id
-            ))]
+            // A revert that could not take back all of the change says what stayed.
+            let mut message = format!("reverted changeset #{id} with changeset #{}", revert.id);
+            if !revert.warnings.is_empty() {
+                message = format!("{message}, but not all of it: {}", revert.warnings.join("; "));
+            }
+            undoable(message, revert_undo(&revert, &format!("the revert of #{id}")))
+        }
+        Effect::RevertAll(ids) => {
+            let mut reverts = Vec::new();
+            let mut warnings = Vec::new();
+            for id in &ids {
+                let revert = memory.revert(*id).await.map_err(tag("undo"))?;
+                warnings.extend(revert.warnings.iter().cloned());
+                reverts.push(revert.id);
+            }
+            let mut message = format!("reverted {} changesets", ids.len());
+            if !warnings.is_empty() {
+                message = format!("{message}, but not all of them: {}", warnings.join("; "));
+            }
+            reverts.reverse();
+            undoable(
+                message,
+                Some(Undo::new(
+                    format!("the revert of {} changesets", ids.len()),
+                    Effect::RevertAll(reverts),
+                )),
+            )
         }
         Effect::PlanForget(id) => {
             let request = ForgetRequest {
@@ -190,31 +258,41 @@ async fn run(memory: &Memory, effect: Effect) -> Outcome {
         }
         Effect::DeleteMemory(id) => {
             let outcome = memory.delete_memory(&id).await.map_err(tag("delete"))?;
-            vec![Msg::Done(describe_edit(&outcome, "deleted the memory"))]
+            undoable(
+                describe_edit(&outcome, "deleted the memory"),
+                outcome_undo(&outcome, "the delete"),
+            )
         }
         Effect::UpdateMemory { id, text } => {
             let outcome = memory.update_memory(&id, &text).await.map_err(tag("edit"))?;
-            vec![Msg::Done(describe_edit(&outcome, "changed the memory"))]
+            undoable(
+                describe_edit(&outcome, "changed the memory"),
+                outcome_undo(&outcome, "the edit"),
+            )
         }
         Effect::UpdateAttributes { id, attributes } => {
             let outcome = memory
                 .update_attributes(&id, attributes)
                 .await
                 .map_err(tag("change attributes"))?;
-            vec![Msg::Done(describe_edit(&outcome, "changed the memory's attributes"))]
+            undoable(
+                describe_edit(&outcome, "changed the memory's attributes"),
+                outcome_undo(&outcome, "the change of attributes"),
+            )
         }
         Effect::SetPinned { id, pinned } => {
             memory.set_pinned(&id, pinned).await.map_err(tag("pin"))?;
-            let said = if pinned {
-                "pinned: no change replaces it without your review"
+            let (said, what) = if pinned {
+                ("pinned: no change replaces it without your review", "the pin")
             } else {
-                "unpinned"
+                ("unpinned", "the unpin")
             };
-            vec![Msg::Done(said.to_owned())]
+            let undo = Undo::new(what, Effect::SetPinned { id, pinned: !pinned });
+            undoable(said.to_owned(), Some(undo))
         }
         Effect::ListStores => vec![Msg::Stores(list_stores(memory.dir()).await)],
         Effect::Add(text) => vec![Msg::Added(memory.add(text).await.map_err(tag("add"))?)],
-        Effect::SwitchStore(_) | Effect::EditExternal { .. } => Vec::new(),
+        Effect::SwitchStore(_) | Effect::EditExternal { .. } | Effect::Quit => Vec::new(),
     })
 }
 
@@ -229,6 +307,45 @@ pub async fn list_stores(open: &Path) -> Vec<StoreEntry> {
     out
 }
 
+/// The message of a write, with how z takes it back when it can be.
+fn undoable(message: String, undo: Option<Undo>) -> Vec<Msg> {
+    vec![match undo {
+        Some(undo) => Msg::Undoable { message, undo },
+        None => Msg::Done(message),
+    }]
+}
+
+/// The undo of a change that is now committed: its revert (`what`: "the approval").
+fn revert_undo(changeset: &haema_core::Changeset, what: &str) -> Option<Undo> {
+    (changeset.status == haema_core::ChangesetStatus::Committed)
+        .then(|| Undo::new(format!("{what} of #{}", changeset.id), Effect::Revert(changeset.id)))
+}
+
+/// The undo of a person's edit: its revert once committed; its rejection while it waits
+/// for review (a pinned memory's change does).
+fn outcome_undo(outcome: &haema_core::AddOutcome, what: &str) -> Option<Undo> {
+    let id = outcome.changeset?;
+    match outcome.status {
+        haema_core::AddStatus::Committed => Some(Undo::new(format!("{what} (#{id})"), Effect::Revert(id))),
+        haema_core::AddStatus::Pending => Some(Undo::new(
+            format!("{what} waiting in Review (#{id})"),
+            Effect::Reject(id),
+        )),
+        _ => None,
+    }
+}
+
+/// The newest core.md version (what an edit of core.md is undone back to).
+async fn current_core_version(memory: &Memory) -> Result<Option<haema_core::CoreVersionId>, (&'static str, Error)> {
+    Ok(memory
+        .core_versions()
+        .await
+        .map_err(tag("reading core versions"))?
+        .iter()
+        .map(|v| v.id)
+        .max())
+}
+
 /// The status line after a direct edit: what was done and how to undo it.
 fn describe_edit(outcome: &haema_core::AddOutcome, done: &str) -> String {
     match (outcome.status, outcome.changeset) {
@@ -236,7 +353,7 @@ fn describe_edit(outcome: &haema_core::AddOutcome, done: &str) -> String {
         (haema_core::AddStatus::Stale, Some(id)) => {
             format!("changeset #{id} is stale: the memory changed meanwhile")
         }
-        (_, Some(id)) => format!("{done} (changeset #{id}; u in History undoes it)"),
+        (_, Some(id)) => format!("{done} (changeset #{id})"),
         (_, None) => done.to_owned(),
     }
 }

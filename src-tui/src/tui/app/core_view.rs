@@ -142,13 +142,14 @@ impl CoreState {
                 Reply::none()
             }
             Action::Restore => match self.selected_version() {
-                Some(v) => Reply::overlay(Overlay::Confirm {
-                    question: format!(
-                        "Restore core.md to version {} ({})? It becomes a new version; nothing is lost. (y/n)",
+                Some(v) => Reply::overlay(Overlay::confirm(
+                    format!(
+                        "Restore core.md to version {} ({})? It becomes a new version; nothing is lost.",
                         v.id, v.author
                     ),
-                    effects: vec![Effect::RestoreCoreVersion(v.id)],
-                }),
+                    "restore it",
+                    vec![Effect::RestoreCoreVersion(v.id)],
+                )),
                 None => Reply::none(),
             },
             _ => Reply::none(),

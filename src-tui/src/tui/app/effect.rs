@@ -88,6 +88,10 @@ pub enum Effect {
     },
     /// Revert a committed changeset.
     Revert(ChangesetId),
+    /// Revert several committed changesets, in order (the undo of approving them all).
+    RevertAll(Vec<ChangesetId>),
+    /// Put a rejected changeset back in Review (the undo of a rejection).
+    Reopen(ChangesetId),
     /// What forgetting a memory would remove (the answer asks the person).
     PlanForget(MemoryId),
     /// Forget a memory (and what it was built from) for good.
@@ -121,6 +125,9 @@ pub enum Effect {
     SwitchStore(PathBuf),
     /// Add text through the pipeline (LLM work: off the UI thread).
     Add(String),
+    /// Quit the TUI: the app's own, run when a question about quitting is answered yes
+    /// (it never reaches the runtime).
+    Quit,
     /// Edit a section in `$EDITOR` (the runtime suspends the screen).
     EditExternal {
         /// Section.
@@ -128,6 +135,26 @@ pub enum Effect {
         /// Its text now.
         text: String,
     },
+}
+
+/// How the last change is taken back with one key (z): what it was, in words, and the
+/// effect that undoes it (itself a change z takes back: z again redoes).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Undo {
+    /// The change, as the status line names it: "the approval of #12".
+    pub what: String,
+    /// What undoes it.
+    pub effect: Effect,
+}
+
+impl Undo {
+    /// An undo of `what` by `effect`.
+    pub fn new(what: impl Into<String>, effect: Effect) -> Self {
+        Self {
+            what: what.into(),
+            effect,
+        }
+    }
 }
 
 /// A store the Stores view lists.
@@ -208,6 +235,13 @@ pub enum Msg {
     },
     /// A write finished; the message says what it did.
     Done(String),
+    /// A write finished that one key takes back ([`Undo`]).
+    Undoable {
+        /// What it did.
+        message: String,
+        /// How to take it back.
+        undo: Undo,
+    },
     /// An add finished.
     Added(AddOutcome),
     /// Something failed; shown in the status line.
@@ -257,7 +291,7 @@ pub fn forget_question(plan: &ForgetPlan) -> String {
         plan.changesets, plan.core_versions
     ));
     question.push_str(&state_words(plan));
-    question.push_str(&format!(". {COPIES_OUTSIDE} This cannot be undone. (y/n)"));
+    question.push_str(&format!(". {COPIES_OUTSIDE} This cannot be undone."));
     question
 }
 
@@ -277,7 +311,7 @@ const COPIES_OUTSIDE: &str = "Copies outside the store (exports, backups) still 
 /// now, and that it cannot be undone.
 pub fn pending_forget_question(forget: &PendingForget) -> String {
     format!(
-        "Approve changeset #{}: {}{}? {COPIES_OUTSIDE} This cannot be undone. (y/n)",
+        "Approve changeset #{}: {}{}? {COPIES_OUTSIDE} This cannot be undone.",
         forget.changeset,
         forget.summary(),
         state_keys(&forget.plan),

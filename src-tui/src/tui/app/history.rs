@@ -35,13 +35,14 @@ impl Pane for HistoryState {
                     "changeset #{} forgot memories; what is forgotten cannot come back",
                     selected.id
                 )),
-                ChangesetStatus::Committed => Reply::overlay(Overlay::Confirm {
-                    question: format!(
-                        "Revert changeset #{}? Its {} new memories are set aside and the {} it replaced come back, as a new changeset. (y/n)",
+                ChangesetStatus::Committed => Reply::overlay(Overlay::confirm(
+                    format!(
+                        "Revert changeset #{}? Its {} new memories are set aside and the {} it replaced come back, as a new changeset (z undoes the revert).",
                         selected.id, selected.added, selected.removed
                     ),
-                    effects: vec![Effect::Revert(selected.id)],
-                }),
+                    "revert it",
+                    vec![Effect::Revert(selected.id)],
+                )),
                 status => Reply::fail(format!(
                     "changeset #{} is {}; only committed changesets can be reverted",
                     selected.id,

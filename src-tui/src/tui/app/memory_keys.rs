@@ -13,13 +13,14 @@ pub fn on_memory(action: Action, m: &MemoryRecord) -> Option<Reply> {
     Some(match action {
         Action::Open => vec![Effect::LoadLineage(m.id.clone())].into(),
         Action::Forget => vec![Effect::PlanForget(m.id.clone())].into(),
-        Action::DeleteMemory => Reply::overlay(Overlay::Confirm {
-            question: format!(
-                "Delete “{}”? It leaves search, latest and recall; u on its change in History brings it back. (y/n)",
+        Action::DeleteMemory => Reply::overlay(Overlay::confirm(
+            format!(
+                "Delete “{}”? It leaves search, latest and recall; z (or u on its change in History) brings it back.",
                 one_line(&m.content)
             ),
-            effects: vec![Effect::DeleteMemory(m.id.clone())],
-        }),
+            "delete it",
+            vec![Effect::DeleteMemory(m.id.clone())],
+        )),
         Action::EditMemory => Reply::overlay(Overlay::editor(EditTarget::Memory(m.id.clone()), &m.content)),
         Action::EditAttributes => {
             let json = serde_json::to_string_pretty(&m.attributes).unwrap_or_else(|_| "{}".to_owned());

@@ -33,7 +33,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, Mou
 
 pub use core_view::{CoreMode, CoreState};
 pub use cursor::Cursor;
-pub use effect::{Effect, Msg, StoreEntry, describe_add, describe_forget};
+pub use effect::{Effect, Msg, StoreEntry, Undo, describe_add, describe_forget};
 pub use history::HistoryState;
 pub use latest::LatestState;
 pub use line_input::{Edit, LineInput};
@@ -61,6 +61,8 @@ const MESSAGE_TTL: Duration = Duration::from_secs(6);
 pub struct App {
     /// Current view.
     pub view: View,
+    /// The view shown before it (where leaving a view goes back to).
+    pub previous_view: View,
     /// Key bindings.
     pub keymap: Keymap,
     /// The open store, as last read.
@@ -89,6 +91,11 @@ pub struct App {
     pub busy: Option<Busy>,
     /// Draft of the add window, kept when it is closed without adding.
     pub add_draft: String,
+    /// How to take back the last change (z).
+    pub undo: Option<Undo>,
+    /// Changesets a decision is on its way for (approve, reject, revert...): a second key
+    /// on one of them before the answer is not sent again.
+    pub deciding: Vec<haema_core::ChangesetId>,
     /// Time as of the last tick.
     pub now: Instant,
     /// Ticks so far (drives the spinner).
@@ -104,6 +111,7 @@ impl App {
     pub fn new(store_dir: std::path::PathBuf, keymap: Keymap, now: Instant) -> Self {
         Self {
             view: View::Latest,
+            previous_view: View::Latest,
             keymap,
             info: None,
             store_dir,
@@ -118,6 +126,8 @@ impl App {
             status: None,
             busy: None,
             add_draft: String::new(),
+            undo: None,
+            deciding: Vec::new(),
             now,
             ticks: 0,
             quit: false,
@@ -166,9 +176,35 @@ impl App {
                 if self.status.as_ref().is_some_and(|s| s.error) {
                     self.status = None;
                 }
-                self.key(key)
+                let effects = self.key(key);
+                self.once_per_decision(effects)
             }
         }
+    }
+
+    /// Drops a decision on a changeset whose last decision is still on its way (y pressed
+    /// twice), and notes the others as on their way.
+    fn once_per_decision(&mut self, mut effects: Vec<Effect>) -> Vec<Effect> {
+        let decided = |e: &Effect| match e {
+            Effect::Approve(id) | Effect::Reject(id) | Effect::Revert(id) | Effect::Reopen(id) | Effect::Rerun(id) => {
+                Some(*id)
+            }
+            Effect::ApproveEdited { id, .. } => Some(*id),
+            _ => None,
+        };
+        let mut repeated = None;
+        effects.retain(|e| match decided(e) {
+            Some(id) if self.deciding.contains(&id) => {
+                repeated = Some(id);
+                false
+            }
+            _ => true,
+        });
+        self.deciding.extend(effects.iter().filter_map(decided));
+        if let Some(id) = repeated {
+            self.inform(format!("changeset #{id} is being decided already"));
+        }
+        effects
     }
 
     fn tick(&mut self, now: Instant) -> Vec<Effect> {
@@ -220,7 +256,9 @@ impl App {
         if self.overlay.is_some() {
             return self.overlay_key(key);
         }
-        if self.pane(self.view).typing() {
+        // Shift-tab goes to the previous view from a text field too (tab moves the focus
+        // within the view first).
+        if self.pane(self.view).typing() && key.code != KeyCode::BackTab {
             return self.on_pane(|pane, ctx| pane.input(key, ctx));
         }
         match self.keymap.lookup(Key::from_event(key), self.view.scope()) {
@@ -232,10 +270,7 @@ impl App {
     /// Performs an action.
     pub fn act(&mut self, action: Action) -> Vec<Effect> {
         match action {
-            Action::Quit => {
-                self.quit = true;
-                Vec::new()
-            }
+            Action::Quit => self.quit_or_ask(),
             Action::Help => {
                 self.overlay = Some(Overlay::Help { scroll: 0 });
                 Vec::new()
@@ -250,7 +285,8 @@ impl App {
             Action::ShowStores => self.show(View::Stores),
             Action::Search => {
                 let mut effects = self.show(View::Search);
-                self.search.editing = true;
+                // `/` starts a new query: the next character typed replaces the old one.
+                self.search.focus_query(true);
                 effects.retain(|e| !matches!(e, Effect::Search { .. } | Effect::Recall { .. }));
                 effects
             }
@@ -266,8 +302,37 @@ impl App {
                 self.inform("reloaded");
                 self.refresh()
             }
+            Action::Undo => match self.undo.take() {
+                Some(undo) => {
+                    self.inform(format!("undoing {}…", undo.what));
+                    vec![undo.effect]
+                }
+                None => {
+                    self.fail("nothing to undo yet: z takes back the last change made here (approve, reject, delete, edit, pin, lock, a core edit)");
+                    Vec::new()
+                }
+            },
             _ => self.on_pane(|pane, ctx| pane.act(action, ctx)),
         }
+    }
+
+    /// Quits, unless that would drop the add window's draft: then asks first.
+    fn quit_or_ask(&mut self) -> Vec<Effect> {
+        if self.add_draft.trim().is_empty() {
+            self.quit = true;
+        } else {
+            let draft: String = self.add_draft.chars().take(60).collect();
+            let more = if self.add_draft.chars().count() > 60 { "…" } else { "" };
+            self.overlay = Some(Overlay::confirm(
+                format!(
+                    "Your draft «{}{more}» is not added yet and goes when haema closes. Quit anyway? No keeps it (a adds it).",
+                    crate::output::printable(&draft).replace('\n', " ")
+                ),
+                "quit and drop the draft",
+                vec![Effect::Quit],
+            ));
+        }
+        Vec::new()
     }
 
     /// The state of a view.
@@ -327,8 +392,19 @@ impl App {
             Some(Note::Fail(text)) => self.fail(text),
             None => {}
         }
-        self.quit |= reply.quit;
-        reply.effects
+        let mut effects = reply.effects;
+        if reply.quit {
+            effects.extend(self.quit_or_ask());
+        }
+        if reply.leave {
+            let back = if self.previous_view == self.view {
+                View::Latest
+            } else {
+                self.previous_view
+            };
+            effects.extend(self.show(back));
+        }
+        effects
     }
 
     /// The folder that holds the stores: the parent of the open one.
@@ -338,7 +414,14 @@ impl App {
 
     /// Switches to a view and reloads it.
     pub fn show(&mut self, view: View) -> Vec<Effect> {
+        if view != self.view {
+            self.previous_view = self.view;
+        }
         self.view = view;
+        if view == View::Search {
+            // Search takes typing at once: letters go to the query, never to commands.
+            self.search.focus_query(false);
+        }
         self.load_view(view)
     }
 
@@ -366,10 +449,18 @@ impl App {
                 Vec::new()
             }
             Msg::Done(message) => {
+                self.deciding.clear();
                 self.inform(message);
                 self.refresh()
             }
+            Msg::Undoable { message, undo } => {
+                self.deciding.clear();
+                self.inform(format!("{message} · z undoes it"));
+                self.undo = Some(undo);
+                self.refresh()
+            }
             Msg::Failed { what, error } => {
+                self.deciding.clear();
                 if what == "add" {
                     self.busy = None;
                 }
@@ -381,11 +472,19 @@ impl App {
             }
             Msg::Added(outcome) => {
                 self.busy = None;
-                self.inform(effect::describe_add(&outcome));
+                match (outcome.status, outcome.changeset) {
+                    (haema_core::AddStatus::Committed, Some(id)) => {
+                        self.inform(format!("{} · z undoes it", effect::describe_add(&outcome)));
+                        self.undo = Some(Undo::new(format!("the add (#{id})"), Effect::Revert(id)));
+                    }
+                    _ => self.inform(effect::describe_add(&outcome)),
+                }
                 self.refresh()
             }
             Msg::StoreSwitched { dir } => {
                 self.store_dir = dir;
+                // An undo belongs to the store it was made in.
+                self.undo = None;
                 self.latest = LatestState::default();
                 self.search = SearchState::default();
                 self.core = CoreState::default();
@@ -410,10 +509,11 @@ impl App {
                 if plan.memories.is_empty() {
                     self.inform("that memory is forgotten already".to_owned());
                 } else {
-                    self.overlay = Some(Overlay::Confirm {
-                        question: effect::forget_question(&plan),
-                        effects: vec![Effect::Forget(id)],
-                    });
+                    self.overlay = Some(Overlay::confirm(
+                        effect::forget_question(&plan),
+                        "forget for good",
+                        vec![Effect::Forget(id)],
+                    ));
                 }
                 Vec::new()
             }

@@ -28,10 +28,13 @@ pub enum Overlay {
         /// First line shown.
         scroll: u16,
     },
-    /// A yes/no question; yes runs the effects.
+    /// A yes/no question that only `y` answers yes: every other key, Enter too, is no
+    /// (a key never does something on its own that the person did not spell out).
     Confirm {
         /// Question.
         question: String,
+        /// What `y` does, in a few words ("forget for good"); shown on the answer line.
+        yes: String,
         /// What yes does.
         effects: Vec<Effect>,
     },
@@ -74,6 +77,15 @@ fn text_area(text: &str, title: String) -> TextArea<'static> {
 }
 
 impl Overlay {
+    /// A question only `y` answers yes ([`Overlay::Confirm`]); `yes` says what it does.
+    pub fn confirm(question: impl Into<String>, yes: impl Into<String>, effects: Vec<Effect>) -> Self {
+        Self::Confirm {
+            question: question.into(),
+            yes: yes.into(),
+            effects,
+        }
+    }
+
     /// The add window, starting from a draft.
     pub fn add(draft: &str) -> Self {
         let mut area = text_area(
@@ -127,6 +139,11 @@ fn scroll(value: &mut u16, key: KeyEvent) -> bool {
     true
 }
 
+/// The one answer that is yes to a question: `y`, with no modifier but shift.
+fn is_yes(key: KeyEvent) -> bool {
+    matches!(key.code, KeyCode::Char('y' | 'Y')) && !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+}
+
 fn is_close(key: KeyEvent) -> bool {
     matches!(key.code, KeyCode::Esc | KeyCode::Char('q') | KeyCode::Enter)
         || (key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL))
@@ -152,15 +169,13 @@ impl App {
                     keep = false;
                 }
             }
-            Overlay::Confirm { effects: yes, .. } => match key.code {
-                KeyCode::Char('y' | 'Y') | KeyCode::Enter => {
+            Overlay::Confirm { effects: yes, .. } => {
+                // Only `y` is yes; any other key (Enter, a letter typed by mistake) is no.
+                if is_yes(key) {
                     effects = std::mem::take(yes);
-                    keep = false;
                 }
-                KeyCode::Char('n' | 'N' | 'q') | KeyCode::Esc => keep = false,
-                KeyCode::Char('c') if ctrl => keep = false,
-                _ => {}
-            },
+                keep = false;
+            }
             Overlay::Add(area) => {
                 let newline = key.code == KeyCode::Enter && key.modifiers.contains(KeyModifiers::ALT)
                     || (ctrl && key.code == KeyCode::Char('j'));
@@ -198,10 +213,11 @@ impl App {
                         // Ask before throwing edits away; "no" returns to the editor.
                         let restore = std::mem::replace(&mut overlay, Overlay::Help { scroll: 0 });
                         self.pending_editor = Some(restore);
-                        self.overlay = Some(Overlay::Confirm {
-                            question: "Discard your changes? (y: discard, n: keep editing)".into(),
-                            effects: vec![],
-                        });
+                        self.overlay = Some(Overlay::confirm(
+                            "Discard your changes? No goes back to editing.",
+                            "discard them",
+                            vec![],
+                        ));
                         return Vec::new();
                     }
                 } else {
@@ -209,11 +225,17 @@ impl App {
                 }
             }
         }
+        // A question about quitting was answered yes: the app quits; the runtime never
+        // sees the effect.
+        if effects.contains(&Effect::Quit) {
+            effects.retain(|e| *e != Effect::Quit);
+            self.quit = true;
+        }
         if keep {
             self.overlay = Some(overlay);
         } else if let Some(editor) = self.pending_editor.take() {
             // A discard question was answered: "no" (no effects, not yes) goes back to editing.
-            if !matches!(key.code, KeyCode::Char('y' | 'Y') | KeyCode::Enter) {
+            if !is_yes(key) {
                 self.overlay = Some(editor);
             }
         }

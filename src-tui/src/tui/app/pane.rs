@@ -41,6 +41,8 @@ pub struct Reply {
     pub note: Option<Note>,
     /// Quit the UI.
     pub quit: bool,
+    /// Leave the view for the one shown before it.
+    pub leave: bool,
 }
 
 impl Reply {

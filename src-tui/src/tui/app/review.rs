@@ -66,10 +66,11 @@ impl Pane for ReviewState {
             return if ids.is_empty() {
                 Reply::fail("nothing pending to approve all at once (forget requests are approved one by one, with y)")
             } else {
-                Reply::overlay(Overlay::Confirm {
-                    question: format!("Approve all {} pending changesets, oldest first? (y/n)", ids.len()),
-                    effects: vec![Effect::ApproveAll(ids)],
-                })
+                Reply::overlay(Overlay::confirm(
+                    format!("Approve all {} pending changesets, oldest first?", ids.len()),
+                    "approve them all",
+                    vec![Effect::ApproveAll(ids)],
+                ))
             };
         }
         let Some(selected) = self.selected() else {
@@ -87,23 +88,25 @@ impl Pane for ReviewState {
                 "changeset #{id} is stale: the memories it was built on changed; re-run it (R) or reject it (n)"
             )),
             Action::Approve if selected.kind == ChangesetKind::Forget => match self.forget_of(id) {
-                Some(forget) => Reply::overlay(Overlay::Confirm {
-                    question: super::effect::pending_forget_question(forget),
-                    effects: vec![Effect::Approve(id)],
-                }),
+                Some(forget) => Reply::overlay(Overlay::confirm(
+                    super::effect::pending_forget_question(forget),
+                    "forget it for good",
+                    vec![Effect::Approve(id)],
+                )),
                 // Never approved without showing what goes.
                 None => Reply::fail(format!(
                     "what approving changeset #{id} would forget is not worked out yet; try again"
                 )),
             },
             Action::Approve if selected.added().count() == 0 && selected.removed().count() > 0 => {
-                Reply::overlay(Overlay::Confirm {
-                    question: format!(
-                        "Changeset #{id} adds nothing and sets aside {} memories. Approve it anyway? (y/n)",
+                Reply::overlay(Overlay::confirm(
+                    format!(
+                        "Changeset #{id} adds nothing and sets aside {} memories. Approve it anyway?",
                         selected.removed().count()
                     ),
-                    effects: vec![Effect::Approve(id)],
-                })
+                    "approve it",
+                    vec![Effect::Approve(id)],
+                ))
             }
             Action::Approve => vec![Effect::Approve(id)].into(),
             Action::Reject => vec![Effect::Reject(id)].into(),

@@ -20,8 +20,11 @@ pub const RECALL_BUDGET: usize = 1000;
 pub struct SearchState {
     /// The query.
     pub query: LineInput,
-    /// Keys go to the query.
+    /// Keys go to the query (the focus the view opens with); otherwise they are commands
+    /// on the selected result.
     pub editing: bool,
+    /// The next character typed replaces the query instead of extending it (after `/`).
+    pub replace_on_type: bool,
     /// Mode asked for.
     pub mode: SearchMode,
     /// The hits of the last answer (one complete page).
@@ -72,6 +75,18 @@ impl SearchState {
             });
         }
         effects
+    }
+
+    /// Gives the query the focus; with `replace`, the next character typed starts a new
+    /// query (as after `/`).
+    pub fn focus_query(&mut self, replace: bool) {
+        self.editing = true;
+        self.replace_on_type = replace && !self.query.text().is_empty();
+    }
+
+    /// Runs the typed query now if it is waiting for the typing to pause.
+    fn run_if_due(&mut self) -> Vec<Effect> {
+        if self.due.is_some() { self.run() } else { Vec::new() }
     }
 
     /// Takes a search answer if it belongs to the current query; returns its notice.
@@ -136,24 +151,58 @@ impl Pane for SearchState {
         self.editing
     }
 
-    /// A key while the query has the focus.
+    /// A key while the query has the focus: text goes to the query, the arrows choose a
+    /// result, Enter opens it, Tab moves the focus to the results (where letters are
+    /// commands on the selected one), Esc leaves the view.
     fn input(&mut self, key: KeyEvent, ctx: &Ctx<'_>) -> Reply {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        let replace = std::mem::take(&mut self.replace_on_type);
         match key.code {
             KeyCode::Char('c') if ctrl => Reply::quit(),
-            KeyCode::Esc | KeyCode::Down | KeyCode::Tab => {
+            KeyCode::Esc => Reply {
+                leave: true,
+                ..self.run_if_due().into()
+            },
+            KeyCode::Tab => {
+                let effects = self.run_if_due();
                 self.editing = false;
-                if self.due.is_some() {
-                    self.run().into()
-                } else {
-                    Reply::none()
-                }
+                effects.into()
+            }
+            KeyCode::Up => {
+                self.hits.move_cursor(Action::Up);
+                Reply::none()
+            }
+            KeyCode::Down => {
+                self.hits.move_cursor(Action::Down);
+                Reply::none()
+            }
+            KeyCode::PageUp => {
+                self.hits.move_cursor(Action::PageUp);
+                Reply::none()
+            }
+            KeyCode::PageDown => {
+                self.hits.move_cursor(Action::PageDown);
+                Reply::none()
             }
             KeyCode::Enter => {
-                self.editing = false;
+                // The hits shown answer the query typed: open the selected one. Otherwise
+                // run the query now.
+                if self.due.is_none()
+                    && !self.searching
+                    && let Some(hit) = self.selected()
+                {
+                    return super::memory_keys::on_memory(Action::Open, &hit.memory).unwrap_or_else(Reply::none);
+                }
                 self.run().into()
             }
             _ => {
+                if replace && matches!(key.code, KeyCode::Char(_) | KeyCode::Backspace | KeyCode::Delete) && !ctrl {
+                    self.query = LineInput::default();
+                    if matches!(key.code, KeyCode::Backspace | KeyCode::Delete) {
+                        self.due = Some(ctx.now + DEBOUNCE);
+                        return Reply::none();
+                    }
+                }
                 if self.query.handle(key) == Edit::Changed {
                     self.due = Some(ctx.now + DEBOUNCE);
                 }
@@ -163,6 +212,11 @@ impl Pane for SearchState {
     }
 
     fn act(&mut self, action: Action, _ctx: &Ctx<'_>) -> Reply {
+        // Up from the first result, or Esc, goes back to the query.
+        if matches!(action, Action::Back) || (action == Action::Up && self.hits.cursor.selected == 0) {
+            self.focus_query(false);
+            return Reply::none();
+        }
         if self.hits.move_cursor(action) {
             return Reply::none();
         }
@@ -180,7 +234,7 @@ impl Pane for SearchState {
                 }
             }
             Action::Open if self.selected().is_none() => {
-                self.editing = true;
+                self.focus_query(false);
                 Reply::none()
             }
             _ => self

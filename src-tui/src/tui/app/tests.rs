@@ -130,10 +130,27 @@ fn review_keys_approve_reject_and_refuse_stale_approval() {
         key(&mut a, KeyCode::Char('y')),
         vec![Effect::Approve(ChangesetId::from(7))]
     );
+    // A second key on it before the answer sends nothing again (no false "failed").
+    assert!(key(&mut a, KeyCode::Char('y')).is_empty());
+    assert!(key(&mut a, KeyCode::Char('n')).is_empty());
+    assert!(a.status.as_ref().is_some_and(|s| s.text.contains("being decided already")));
+    a.update(Msg::Failed {
+        what: "approve".into(),
+        error: "the LLM is away".into(),
+    });
     assert_eq!(
         key(&mut a, KeyCode::Char('n')),
         vec![Effect::Reject(ChangesetId::from(7))]
     );
+    // The answer says how to take it back, and z does.
+    a.update(Msg::Undoable {
+        message: "rejected changeset #7; nothing of it was applied".into(),
+        undo: Undo::new("the rejection of #7", Effect::Reopen(ChangesetId::from(7))),
+    });
+    assert!(a.status.as_ref().is_some_and(|s| s.text.ends_with("z undoes it")));
+    a.update(Msg::Review(vec![fixtures::merge(7), fixtures::stale(5)], Vec::new()));
+    assert_eq!(key(&mut a, KeyCode::Char('z')), vec![Effect::Reopen(ChangesetId::from(7))]);
+    assert!(key(&mut a, KeyCode::Char('z')).is_empty(), "one undo per change");
     key(&mut a, KeyCode::Down);
     assert!(key(&mut a, KeyCode::Char('y')).is_empty());
     let status = a.status.clone().unwrap();
@@ -236,8 +253,11 @@ fn core_keys_save_lock_and_restore() {
     a.update(Msg::CoreVersions(fixtures::core_versions()));
     key(&mut a, KeyCode::Down);
     key(&mut a, KeyCode::Char('r'));
+    assert_eq!(key(&mut a, KeyCode::Enter), Vec::<Effect>::new(), "enter is no");
+    assert!(a.overlay.is_none());
+    key(&mut a, KeyCode::Char('r'));
     assert_eq!(
-        key(&mut a, KeyCode::Enter),
+        key(&mut a, KeyCode::Char('y')),
         vec![Effect::RestoreCoreVersion(CoreVersionId::from(2))]
     );
     key(&mut a, KeyCode::Esc);
@@ -347,14 +367,13 @@ fn new_store_names_are_checked() {
 #[test]
 fn tab_cycles_views_and_quit_quits() {
     let mut a = app();
-    for view in [
-        View::Search,
-        View::Core,
-        View::Review,
-        View::History,
-        View::Stores,
-        View::Latest,
-    ] {
+    key(&mut a, KeyCode::Tab);
+    assert_eq!(a.view, View::Search);
+    assert!(a.search.editing, "Search opens with the focus on its query");
+    // Tab moves the focus through the view's parts (query, results), then on.
+    key(&mut a, KeyCode::Tab);
+    assert_eq!((a.view, a.search.editing), (View::Search, false));
+    for view in [View::Core, View::Review, View::History, View::Stores, View::Latest] {
         key(&mut a, KeyCode::Tab);
         assert_eq!(a.view, view);
     }
@@ -369,4 +388,5 @@ fn tab_cycles_views_and_quit_quits() {
 
 mod confirm;
 mod edits;
+mod keystrokes;
 mod search;

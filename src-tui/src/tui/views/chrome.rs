@@ -68,6 +68,9 @@ pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
 /// Key hints for the current view.
 fn hints(app: &App) -> Vec<(Action, &'static str)> {
     let mut list = app.pane(app.view).hints();
+    if app.undo.is_some() {
+        list.insert(0, (Action::Undo, "undo"));
+    }
     list.push((Action::Help, "help"));
     list.push((Action::Quit, "quit"));
     list
@@ -91,7 +94,7 @@ pub fn status(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
         Line::from(Span::styled(status.text.clone(), style))
     } else if app.view == View::Search && app.search.editing {
         Line::from(Span::styled(
-            "type to search · enter/↓ to the results · esc stops typing",
+            "type to search · ↑↓ choose · enter opens · tab: keys for the result · esc leaves",
             ui.theme.dim(),
         ))
     } else {
@@ -99,7 +102,7 @@ pub fn status(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     };
     let hint_text: Vec<String> = hints(app)
         .into_iter()
-        .map(|(a, word)| format!("{} {word}", app.keymap.label(a).split('/').next().unwrap_or("")))
+        .map(|(a, word)| format!("{} {word}", app.keymap.first_label(a)))
         .collect();
     let left_width = left.width();
     let room = usize::from(area.width).saturating_sub(left_width + 2);

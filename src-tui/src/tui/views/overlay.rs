@@ -10,6 +10,11 @@ use super::changeset::full_lines;
 use super::widgets::{self, block, centered, field};
 use crate::tui::app::{App, Overlay};
 
+/// The answer line under a question: only `y` is yes.
+pub fn answer_line(yes: &str) -> String {
+    format!("y: {yes} · any other key, enter too: no")
+}
+
 /// Draws the open window.
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     let Some(overlay) = &app.overlay else {
@@ -32,13 +37,21 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
                 *scroll,
             );
         }
-        Overlay::Confirm { question, .. } => {
+        Overlay::Confirm { question, yes, .. } => {
             let width = area.width.saturating_sub(8).clamp(20, 70);
-            let height = u16::try_from(textwrap_lines(question, width.saturating_sub(2))).unwrap_or(3) + 2;
+            let answer = answer_line(yes);
+            let inner = width.saturating_sub(2);
+            let rows = textwrap_lines(question, inner) + 1 + textwrap_lines(&answer, inner);
+            let height = u16::try_from(rows).unwrap_or(5).saturating_add(2).min(area.height);
             let rect = centered(area, width, height);
             frame.render_widget(Clear, rect);
+            let text = vec![
+                Line::from(question.as_str()),
+                Line::from(""),
+                Line::from(Span::styled(answer, ui.theme.warning())),
+            ];
             frame.render_widget(
-                Paragraph::new(question.as_str())
+                Paragraph::new(text)
                     .wrap(Wrap { trim: true })
                     .block(block(" Confirm ", ui).border_style(ui.theme.warning())),
                 rect,

@@ -102,7 +102,14 @@ fn hits(state: &SearchState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
             ]))
         })
         .collect();
-    widgets::list(frame, area, items, &state.hits.cursor, block(title, ui), ui);
+    // The focus shows: keys are commands on the selected result only when the results
+    // have it (the border lights up and the title says so).
+    let hits_block = if state.editing {
+        block(title, ui)
+    } else {
+        block(format!("{}· keys act on the selected one ", title), ui).border_style(ui.theme.accent())
+    };
+    widgets::list(frame, area, items, &state.hits.cursor, hits_block, ui);
 }
 
 fn preview(state: &SearchState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {

@@ -10,6 +10,8 @@ fn stale_search_answers_are_dropped() {
     chars(&mut a, "tea");
     key(&mut a, KeyCode::Enter);
     let old = a.search.generation;
+    // Commands on the results need the focus there (tab).
+    key(&mut a, KeyCode::Tab);
     key(&mut a, KeyCode::Char('m'));
     let results = |n| haema_core::SearchResults {
         mode: haema_core::SearchMode::Lexical,
