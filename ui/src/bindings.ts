@@ -970,7 +970,7 @@ export type Problem =
 export type ProfileLine = {
 	/**  The section it is in. */
 	section: Section,
-	/**  The line, without its list marker. */
+	/**  The line, without its list marker (`-`, `*`, `+`, `1.`). */
 	text: string,
 };
 
