@@ -133,7 +133,11 @@ fn review_keys_approve_reject_and_refuse_stale_approval() {
     // A second key on it before the answer sends nothing again (no false "failed").
     assert!(key(&mut a, KeyCode::Char('y')).is_empty());
     assert!(key(&mut a, KeyCode::Char('n')).is_empty());
-    assert!(a.status.as_ref().is_some_and(|s| s.text.contains("being decided already")));
+    assert!(
+        a.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("being decided already"))
+    );
     a.update(Msg::Failed {
         what: "approve".into(),
         error: "the LLM is away".into(),
@@ -149,7 +153,10 @@ fn review_keys_approve_reject_and_refuse_stale_approval() {
     });
     assert!(a.status.as_ref().is_some_and(|s| s.text.ends_with("z undoes it")));
     a.update(Msg::Review(vec![fixtures::merge(7), fixtures::stale(5)], Vec::new()));
-    assert_eq!(key(&mut a, KeyCode::Char('z')), vec![Effect::Reopen(ChangesetId::from(7))]);
+    assert_eq!(
+        key(&mut a, KeyCode::Char('z')),
+        vec![Effect::Reopen(ChangesetId::from(7))]
+    );
     assert!(key(&mut a, KeyCode::Char('z')).is_empty(), "one undo per change");
     key(&mut a, KeyCode::Down);
     assert!(key(&mut a, KeyCode::Char('y')).is_empty());

@@ -1,0 +1,120 @@
+//! What the app does with the results of its effects: the store's answers, finished
+//! writes (with how to undo them), failures and background progress.
+
+use super::{App, CoreState, Effect, HistoryState, LatestState, Msg, Overlay, ReviewState, SearchState, Undo, effect};
+
+impl App {
+    /// Applies the result of an effect.
+    pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
+        match msg {
+            Msg::Info(info) => {
+                self.info = Some(info);
+                Vec::new()
+            }
+            Msg::StoreChanged => self.refresh(),
+            Msg::Progress(text) => {
+                self.inform(text);
+                Vec::new()
+            }
+            Msg::Done(message) => {
+                self.deciding.clear();
+                self.inform(message);
+                self.refresh()
+            }
+            Msg::Undoable { message, undo } => {
+                self.deciding.clear();
+                self.inform(format!("{message} · z undoes it"));
+                self.undo = Some(undo);
+                self.refresh()
+            }
+            Msg::Failed { what, error } => {
+                self.deciding.clear();
+                if what == "add" {
+                    self.busy = None;
+                }
+                for pane in self.panes_mut() {
+                    pane.failed();
+                }
+                self.fail(format!("{what} failed: {error}"));
+                Vec::new()
+            }
+            Msg::Added(outcome) => {
+                self.busy = None;
+                match (outcome.status, outcome.changeset) {
+                    (haema_core::AddStatus::Committed, Some(id)) => {
+                        self.inform(format!("{} · z undoes it", effect::describe_add(&outcome)));
+                        self.undo = Some(Undo::new(format!("the add (#{id})"), Effect::Revert(id)));
+                    }
+                    _ => self.inform(effect::describe_add(&outcome)),
+                }
+                self.refresh()
+            }
+            Msg::StoreSwitched { dir } => {
+                self.store_dir = dir;
+                // An undo belongs to the store it was made in.
+                self.undo = None;
+                self.latest = LatestState::default();
+                self.search = SearchState::default();
+                self.core = CoreState::default();
+                self.review = ReviewState::default();
+                self.history = HistoryState::default();
+                self.inform(format!("opened {}", self.store_dir.display()));
+                self.refresh()
+            }
+            Msg::Latest { append, records, limit } => {
+                self.latest.receive(append, records, limit);
+                Vec::new()
+            }
+            Msg::Changeset(changeset) => {
+                self.overlay = Some(Overlay::Changeset { changeset, scroll: 0 });
+                Vec::new()
+            }
+            Msg::Lineage(lineage) => {
+                self.overlay = Some(Overlay::Lineage { lineage, scroll: 0 });
+                Vec::new()
+            }
+            Msg::ForgetPlan { id, plan } => {
+                if plan.memories.is_empty() {
+                    self.inform("that memory is forgotten already".to_owned());
+                } else {
+                    self.overlay = Some(Overlay::confirm(
+                        effect::forget_question(&plan),
+                        "forget for good",
+                        vec![Effect::Forget(id)],
+                    ));
+                }
+                Vec::new()
+            }
+            Msg::SearchDone { generation, results } => {
+                if let Some(notice) = self.search.search_done(generation, results) {
+                    self.inform(notice);
+                }
+                Vec::new()
+            }
+            Msg::RecallDone { generation, recall } => {
+                self.search.recall_done(generation, recall);
+                Vec::new()
+            }
+            Msg::Core { sections, locked } => {
+                self.core.receive(sections, locked);
+                Vec::new()
+            }
+            Msg::CoreVersions(versions) => {
+                self.core.receive_versions(versions);
+                Vec::new()
+            }
+            Msg::Review(changesets, forgets) => {
+                self.review.receive(changesets, forgets);
+                Vec::new()
+            }
+            Msg::History { append, page, limit } => {
+                self.history.receive(append, page, limit);
+                Vec::new()
+            }
+            Msg::Stores(entries) => {
+                self.stores.receive(entries, &self.store_dir);
+                Vec::new()
+            }
+        }
+    }
+}
