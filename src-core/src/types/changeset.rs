@@ -328,6 +328,13 @@ pub struct ChangesetSummary {
     pub reverts_id: Option<ChangesetId>,
     /// The changeset that reverted this one.
     pub reverted_by_id: Option<ChangesetId>,
+    /// The text of the first memory it replaces or removes, cut like `raw_input` (a
+    /// delete's row names the memory it took away).
+    #[serde(default)]
+    pub first_removed: Option<String>,
+    /// The text of the first memory it adds, cut like `raw_input`.
+    #[serde(default)]
+    pub first_added: Option<String>,
 }
 
 /// `text` cut to [`SUMMARY_INPUT_CHARS`] characters, with `…` when it was longer.
@@ -359,6 +366,8 @@ impl From<&Changeset> for ChangesetSummary {
             warnings: c.warnings.len(),
             reverts_id: c.reverts_id,
             reverted_by_id: c.reverted_by_id,
+            first_removed: c.removed().next().map(|r| summary_text(&r.content)),
+            first_added: c.added().next().map(|p| summary_text(&p.content)),
         }
     }
 }

@@ -312,7 +312,11 @@ pub(super) fn summaries(
              (SELECT count(*) FROM changeset_items i WHERE i.changeset_id = c.id AND i.role = 'proposed' AND NOT i.kept),
              c.core_after IS NOT NULL,
              jsonb_array_length(c.warnings::jsonb)::bigint,
-             c.reverts_id, c.reverted_by_id
+             c.reverts_id, c.reverted_by_id,
+             (SELECT substr(i.content, 1, $3) FROM changeset_items i
+                WHERE i.changeset_id = c.id AND i.role = 'related' AND NOT i.kept ORDER BY i.position LIMIT 1),
+             (SELECT substr(i.content, 1, $3) FROM changeset_items i
+                WHERE i.changeset_id = c.id AND i.role = 'proposed' AND NOT i.kept ORDER BY i.position LIMIT 1)
          FROM changesets c WHERE c.id < $1 AND ($4::text IS NULL OR c.user_id = $4) ORDER BY c.id DESC LIMIT $2",
         &[&before.map_or(i64::MAX, ChangesetId::get), &to_i64(limit), &cut, &owner],
     )?;
@@ -337,6 +341,8 @@ pub(super) fn summaries(
                 warnings: count(row.try_get(13)?),
                 reverts_id: id_opt(row, 14)?,
                 reverted_by_id: id_opt(row, 15)?,
+                first_removed: row.try_get::<_, Option<&str>>(16)?.map(summary_text),
+                first_added: row.try_get::<_, Option<&str>>(17)?.map(summary_text),
             })
         })
         .collect()

@@ -329,7 +329,11 @@ pub(crate) fn summaries(
              (SELECT count(*) FROM changeset_items i WHERE i.changeset_id = c.id AND i.role = 'proposed' AND NOT i.kept),
              c.core_after IS NOT NULL,
              json_array_length(c.warnings),
-             c.reverts_id, c.reverted_by_id
+             c.reverts_id, c.reverted_by_id,
+             (SELECT substr(i.content, 1, ?3) FROM changeset_items i
+                WHERE i.changeset_id = c.id AND i.role = 'related' AND NOT i.kept ORDER BY i.position LIMIT 1),
+             (SELECT substr(i.content, 1, ?3) FROM changeset_items i
+                WHERE i.changeset_id = c.id AND i.role = 'proposed' AND NOT i.kept ORDER BY i.position LIMIT 1)
          FROM changesets c WHERE c.id < ?1 AND (?4 IS NULL OR c.user_id = ?4) ORDER BY c.id DESC LIMIT ?2",
     )?;
     let before = before.map_or(i64::MAX, ChangesetId::get);
@@ -357,6 +361,8 @@ pub(crate) fn summaries(
             warnings: count(row.get(13)?),
             reverts_id: row.get(14)?,
             reverted_by_id: row.get(15)?,
+            first_removed: row.get::<_, Option<String>>(16)?.as_deref().map(summary_text),
+            first_added: row.get::<_, Option<String>>(17)?.as_deref().map(summary_text),
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)

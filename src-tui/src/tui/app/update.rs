@@ -23,6 +23,11 @@ impl App {
             }
             Msg::Undoable { message, undo } => {
                 self.deciding.clear();
+                // In History, the change just made (a revert, an undo) is the newest row:
+                // the selection goes there.
+                if self.view == super::View::History {
+                    self.history = HistoryState::default();
+                }
                 self.inform(format!("{message} · z undoes it"));
                 self.undo = Some(undo);
                 self.refresh()

@@ -3,7 +3,7 @@
 
 use haema_core::review::diff::{self, Change};
 use haema_core::review::view::{self, SHOWN_ITEMS as SHOWN, partner};
-use haema_core::{Changeset, ChangesetId, ChangesetStatus, ChangesetSummary, DecidedBy};
+use haema_core::{Changeset, ChangesetId, ChangesetStatus, ChangesetSummary, DecidedBy, Outcome};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
@@ -176,6 +176,22 @@ fn status_words(status: ChangesetStatus, decided_by: Option<DecidedBy>, reverted
 
 /// One line for lists: `+2 -1 core  input…`.
 pub fn summary(cs: &ChangesetSummary) -> String {
+    let quoted = |text: &Option<String>| format!("“{}”", super::widgets::one_line(text.as_deref().unwrap_or("")));
+    let core = if cs.changes_core { " core" } else { "" };
+    // A delete or an edit of one memory names it; other changes show their input.
+    match (cs.reverts_id, cs.outcome) {
+        (None, Outcome::Deleted) if cs.first_removed.is_some() => {
+            return format!("-1  deleted {}", quoted(&cs.first_removed));
+        }
+        (None, Outcome::Edited) if cs.first_removed.is_some() && cs.first_added.is_some() => {
+            return format!(
+                "+1 -1  changed {} to {}",
+                quoted(&cs.first_removed),
+                quoted(&cs.first_added)
+            );
+        }
+        _ => {}
+    }
     let input = match cs.reverts_id {
         Some(r) => format!("undo of #{r}"),
         None => cs
@@ -183,7 +199,6 @@ pub fn summary(cs: &ChangesetSummary) -> String {
             .clone()
             .unwrap_or_else(|| crate::output::inputs_line(&cs.first_inputs, cs.input_count)),
     };
-    let core = if cs.changes_core { " core" } else { "" };
     format!(
         "+{} -{}{core}  {}",
         cs.added,

@@ -5,7 +5,6 @@ use haema_core::Section;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::ListItem;
 
 use super::Ui;
 use super::changeset::diff_lines;
@@ -27,7 +26,7 @@ fn sections(state: &CoreState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
         return;
     };
     let [list_area, text_area] = Layout::horizontal([Constraint::Length(18), Constraint::Min(10)]).areas(area);
-    let items: Vec<ListItem<'_>> = Section::ALL
+    let items: Vec<Line<'_>> = Section::ALL
         .iter()
         .map(|s| {
             let lines = core.get(*s).lines().filter(|l| !l.trim().is_empty()).count();
@@ -36,7 +35,7 @@ fn sections(state: &CoreState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
             if state.locked.contains(s) {
                 spans.push(Span::styled(" L", ui.theme.warning()));
             }
-            ListItem::new(Line::from(spans))
+            Line::from(spans)
         })
         .collect();
     widgets::list(frame, list_area, items, &state.cursor, block(" core.md ", ui), ui);
@@ -67,18 +66,18 @@ fn versions(state: &CoreState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
     }
     let list_width = if area.width >= 100 { 42 } else { 36 };
     let [list_area, diff_area] = Layout::horizontal([Constraint::Length(list_width), Constraint::Min(10)]).areas(area);
-    let items: Vec<ListItem<'_>> = state
+    let items: Vec<Line<'_>> = state
         .versions
         .iter()
         .map(|v| {
             let mark = if state.mark == Some(v.id) { "*" } else { " " };
             let by = v.changeset_id.map(|c| format!(" #{c}")).unwrap_or_default();
-            ListItem::new(Line::from(vec![
+            Line::from(vec![
                 Span::styled(mark, ui.theme.warning()),
                 Span::raw(format!("v{:<4}", v.id)),
                 Span::styled(format!("{} ", ui.clock.format(v.created_at_ms)), ui.theme.dim()),
                 Span::raw(format!("{}{by}", v.author)),
-            ]))
+            ])
         })
         .collect();
     let title = format!(" Versions · {} ", state.versions.len());

@@ -3,7 +3,6 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::ListItem;
 
 use super::Ui;
 use super::widgets::{self, block, field, one_line};
@@ -38,18 +37,18 @@ pub fn draw(state: &LatestState, frame: &mut Frame<'_>, area: Rect, app: &App, u
     let preview_height = (area.height / 3).clamp(5, 10);
     let [list_area, preview_area] =
         Layout::vertical([Constraint::Min(3), Constraint::Length(preview_height)]).areas(area);
-    let items: Vec<ListItem<'_>> = state
+    let items: Vec<Line<'_>> = state
         .items
         .iter()
         .map(|m| {
             let changeset = m.changeset_id.map(|c| format!(" #{c}")).unwrap_or_default();
-            ListItem::new(Line::from(vec![
+            Line::from(vec![
                 Span::styled(ui.clock.format(m.timestamp_ms), ui.theme.dim()),
                 Span::raw("  "),
                 pin_mark(m, ui),
                 Span::raw(one_line(&m.content)),
                 Span::styled(changeset, ui.theme.dim()),
-            ]))
+            ])
         })
         .collect();
     widgets::list(frame, list_area, items, &state.cursor, block(title, ui), ui);

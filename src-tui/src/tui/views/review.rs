@@ -5,7 +5,6 @@ use haema_core::{ChangesetStatus, ChangesetSummary, PendingForget};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::ListItem;
 
 use super::Ui;
 use super::changeset::{core_lines, proposed_lines, related_lines, summary};
@@ -33,7 +32,7 @@ pub fn draw(state: &ReviewState, frame: &mut Frame<'_>, area: Rect, app: &App, u
     }
     let list_height = u16::try_from(state.items.len()).unwrap_or(u16::MAX).clamp(1, 5) + 2;
     let [list_area, detail_area] = Layout::vertical([Constraint::Length(list_height), Constraint::Min(4)]).areas(area);
-    let items: Vec<ListItem<'_>> = state
+    let items: Vec<Line<'_>> = state
         .items
         .iter()
         .map(|cs| {
@@ -41,7 +40,7 @@ pub fn draw(state: &ReviewState, frame: &mut Frame<'_>, area: Rect, app: &App, u
                 ChangesetStatus::Stale => Span::styled("stale   ", ui.theme.warning()),
                 _ => Span::styled("pending ", ui.theme.dim()),
             };
-            ListItem::new(Line::from(vec![
+            Line::from(vec![
                 Span::styled(format!("#{:<5}", cs.id), ui.theme.dim()),
                 tag,
                 Span::styled(format!("{}  ", ui.clock.format(cs.created_at_ms)), ui.theme.dim()),
@@ -49,7 +48,7 @@ pub fn draw(state: &ReviewState, frame: &mut Frame<'_>, area: Rect, app: &App, u
                     Some(forget) => forget.summary(),
                     None => summary(&ChangesetSummary::from(cs)),
                 }),
-            ]))
+            ])
         })
         .collect();
     let title = format!(" Review · {} waiting ", state.items.len());

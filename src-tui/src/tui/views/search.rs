@@ -5,7 +5,7 @@ use haema_core::{FoundBy, RecallReason};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{ListItem, Paragraph};
+use ratatui::widgets::Paragraph;
 
 use super::Ui;
 use super::widgets::{self, block, field, one_line};
@@ -90,16 +90,16 @@ fn hits(state: &SearchState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
         widgets::placeholder(frame, area, lines, block(title, ui));
         return;
     }
-    let items: Vec<ListItem<'_>> = state
+    let items: Vec<Line<'_>> = state
         .hits
         .items
         .iter()
         .map(|h| {
-            ListItem::new(Line::from(vec![
+            Line::from(vec![
                 Span::styled(format!("{:>6.3} {:<4} ", h.score, found_by(h.found_by)), ui.theme.dim()),
                 super::latest::pin_mark(&h.memory, ui),
                 Span::raw(one_line(&h.memory.content)),
-            ]))
+            ])
         })
         .collect();
     // The focus shows: keys are commands on the selected result only when the results

@@ -3,7 +3,7 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{ListItem, Paragraph};
+use ratatui::widgets::Paragraph;
 
 use super::Ui;
 use super::changeset::{summary, summary_status as status_text};
@@ -26,22 +26,27 @@ pub fn history(state: &HistoryState, frame: &mut Frame<'_>, area: Rect, _app: &A
     let preview_height = (area.height / 3).clamp(5, 9);
     let [list_area, preview_area] =
         Layout::vertical([Constraint::Min(3), Constraint::Length(preview_height)]).areas(area);
-    let items: Vec<ListItem<'_>> = state
+    let items: Vec<Line<'_>> = state
         .items
         .iter()
         .map(|cs| {
-            ListItem::new(Line::from(vec![
+            Line::from(vec![
                 Span::styled(format!("#{:<5}", cs.id), ui.theme.dim()),
                 Span::raw(format!("{:<18}", status_text(cs))),
-                Span::styled(format!("{}  ", ui.clock.format(cs.created_at_ms)), ui.theme.dim()),
+                // When it was decided (an approval made now reads now), else proposed.
+                Span::styled(
+                    format!("{}  ", ui.clock.format(cs.decided_at_ms.unwrap_or(cs.created_at_ms))),
+                    ui.theme.dim(),
+                ),
                 Span::raw(summary(cs)),
-            ]))
+            ])
         })
         .collect();
     widgets::list(frame, list_area, items, &state.cursor, block(title, ui), ui);
     if let Some(cs) = state.selected() {
         let mut lines = vec![
             field("status", status_text(cs), ui),
+            field("when", when_words(cs, ui), ui),
             field("how", cs.outcome.describe(), ui),
             field("changes", summary(cs), ui),
         ];
@@ -61,6 +66,15 @@ pub fn history(state: &HistoryState, frame: &mut Frame<'_>, area: Rect, _app: &A
     }
 }
 
+/// When a change was decided and, if it was, proposed: "decided 11:05 · proposed 11:01".
+fn when_words(cs: &haema_core::ChangesetSummary, ui: &Ui) -> String {
+    let proposed = ui.clock.format(cs.created_at_ms);
+    match cs.decided_at_ms {
+        Some(at) => format!("decided {} · proposed {proposed}", ui.clock.format(at)),
+        None => format!("proposed {proposed}"),
+    }
+}
+
 /// Draws the Stores view.
 pub fn stores(state: &StoresState, frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     let (list_area, input_area) = if state.new_name.is_some() {
@@ -74,7 +88,7 @@ pub fn stores(state: &StoresState, frame: &mut Frame<'_>, area: Rect, app: &App,
         let text = if state.loaded { "No stores found." } else { "loading…" };
         widgets::placeholder(frame, list_area, vec![Line::from(text)], block(title, ui));
     } else {
-        let items: Vec<ListItem<'_>> = state
+        let items: Vec<Line<'_>> = state
             .items
             .iter()
             .map(|s| {
@@ -95,11 +109,11 @@ pub fn stores(state: &StoresState, frame: &mut Frame<'_>, area: Rect, app: &App,
                     ),
                     Err(e) => Span::styled(format!("cannot open: {e}"), ui.theme.error()),
                 };
-                ListItem::new(Line::from(vec![
+                Line::from(vec![
                     Span::styled(format!("{name}{open}"), ui.theme.accent()),
                     Span::raw("  "),
                     detail,
-                ]))
+                ])
             })
             .collect();
         widgets::list(frame, list_area, items, &state.cursor, block(title, ui), ui);

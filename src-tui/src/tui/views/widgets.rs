@@ -43,14 +43,49 @@ pub fn block<'a>(title: impl Into<Line<'a>>, ui: &Ui) -> Block<'a> {
 }
 
 /// A list with the cursor's selection, scrolled to keep it visible.
-pub fn list(frame: &mut Frame<'_>, area: Rect, items: Vec<ListItem<'_>>, cursor: &Cursor, block: Block<'_>, ui: &Ui) {
-    let inner_height = block.inner(area).height as usize;
+pub fn list(frame: &mut Frame<'_>, area: Rect, rows: Vec<Line<'_>>, cursor: &Cursor, block: Block<'_>, ui: &Ui) {
+    let inner = block.inner(area);
+    // A row too long for the list ends with `…`: it never stops mid-word unmarked.
+    let items: Vec<ListItem<'_>> = rows
+        .into_iter()
+        .map(|row| ListItem::new(fit(row, usize::from(inner.width))))
+        .collect();
+    let inner_height = inner.height as usize;
     let offset = cursor.visible_offset(inner_height);
     let mut state = ListState::default()
         .with_offset(offset)
         .with_selected((!items.is_empty()).then_some(cursor.selected));
     let widget = List::new(items).block(block).highlight_style(ui.theme.selected());
     frame.render_stateful_widget(widget, area, &mut state);
+}
+
+/// `line` cut to `width` columns, ending with `…` when it was longer.
+pub fn fit(line: Line<'_>, width: usize) -> Line<'_> {
+    use unicode_width::UnicodeWidthChar;
+    if line.width() <= width || width == 0 {
+        return line;
+    }
+    let room = width - 1;
+    let mut used = 0;
+    let mut spans = Vec::new();
+    for span in line.spans {
+        let mut text = String::new();
+        for c in span.content.chars() {
+            let w = c.width().unwrap_or(0);
+            if used + w > room {
+                break;
+            }
+            used += w;
+            text.push(c);
+        }
+        let full = text.len() == span.content.len();
+        spans.push(ratatui::text::Span::styled(text, span.style));
+        if !full {
+            break;
+        }
+    }
+    spans.push(ratatui::text::Span::raw("…"));
+    Line::from(spans).style(line.style)
 }
 
 /// A paragraph that wraps, scrolled by `scroll` lines.
