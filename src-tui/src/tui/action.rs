@@ -88,6 +88,7 @@ actions! {
     Add "add" Global ["a"] "add a memory (the LLM merges it in)";
     Refresh "refresh" Global ["ctrl-r", "f5"] "reload from the store";
     Undo "undo" Global ["z"] "undo the last change (the status line says which; z again redoes)";
+    Messages "messages" Global ["M"] "the last messages, whole (a long one is cut in the status line)";
     Up "up" List ["up", "k"] "move up";
     Down "down" List ["down", "j"] "move down";
     PageUp "page_up" List ["pageup", "ctrl-b"] "page up";

@@ -22,10 +22,10 @@ pub fn on_memory(action: Action, m: &MemoryRecord) -> Option<Reply> {
             vec![Effect::DeleteMemory(m.id.clone())],
         )),
         Action::EditMemory => Reply::overlay(Overlay::editor(EditTarget::Memory(m.id.clone()), &m.content)),
-        Action::EditAttributes => {
-            let json = serde_json::to_string_pretty(&m.attributes).unwrap_or_else(|_| "{}".to_owned());
-            Reply::overlay(Overlay::editor(EditTarget::Attributes(m.id.clone()), &json))
-        }
+        Action::EditAttributes => Reply::overlay(Overlay::editor(
+            EditTarget::Attributes(m.id.clone()),
+            &attributes_json(&m.attributes),
+        )),
         Action::TogglePin => vec![Effect::SetPinned {
             id: m.id.clone(),
             pinned: !m.pinned,
@@ -33,4 +33,22 @@ pub fn on_memory(action: Action, m: &MemoryRecord) -> Option<Reply> {
         .into(),
         _ => return None,
     })
+}
+
+/// A memory's attributes as the editor shows them: every attribute, `null` when unset, so a
+/// person sees what there is to fill in.
+fn attributes_json(attributes: &haema_core::MemoryAttributes) -> String {
+    let mut all = serde_json::json!({
+        "memory_type": null,
+        "importance": null,
+        "source": null,
+        "agent_id": null,
+        "session_id": null,
+        "user_id": null,
+        "metadata": {},
+    });
+    if let (Some(all), Ok(serde_json::Value::Object(set))) = (all.as_object_mut(), serde_json::to_value(attributes)) {
+        all.extend(set);
+    }
+    serde_json::to_string_pretty(&all).unwrap_or_else(|_| "{}".to_owned())
 }

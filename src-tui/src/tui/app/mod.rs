@@ -57,6 +57,8 @@ const PREFETCH: usize = 40;
 const PAGE_STEP: usize = 10;
 /// How long an information message stays in the status line.
 const MESSAGE_TTL: Duration = Duration::from_secs(6);
+/// Messages the message log keeps.
+const MESSAGES_KEPT: usize = 100;
 
 /// Everything the TUI shows.
 pub struct App {
@@ -94,6 +96,8 @@ pub struct App {
     pub add_draft: String,
     /// How to take back the last change (z).
     pub undo: Option<Undo>,
+    /// The last messages of the status line, newest first (M shows them whole).
+    pub messages: std::collections::VecDeque<Status>,
     /// Changesets a decision is on its way for (approve, reject, revert...): a second key
     /// on one of them before the answer is not sent again.
     pub deciding: Vec<haema_core::ChangesetId>,
@@ -105,6 +109,8 @@ pub struct App {
     pub quit: bool,
     /// Rows of the tab bar as last drawn: (view, first column, last column).
     pub tab_hits: std::cell::RefCell<Vec<(View, u16, u16)>>,
+    /// The furthest a scrolled window can go, as last drawn (a scroll stops there).
+    pub overlay_max_scroll: std::cell::Cell<u16>,
 }
 
 impl App {
@@ -128,11 +134,13 @@ impl App {
             busy: None,
             add_draft: String::new(),
             undo: None,
+            messages: std::collections::VecDeque::new(),
             deciding: Vec::new(),
             now,
             ticks: 0,
             quit: false,
             tab_hits: std::cell::RefCell::new(Vec::new()),
+            overlay_max_scroll: std::cell::Cell::new(u16::MAX),
         }
     }
 
@@ -148,22 +156,27 @@ impl App {
         self.info.as_ref().map_or(0, |i| i.pending_changesets)
     }
 
-    /// Shows an information message.
+    /// Shows an information message (and keeps it in the message log).
     pub fn inform(&mut self, text: impl Into<String>) {
-        self.status = Some(Status {
-            text: text.into(),
-            error: false,
-            at: self.now,
-        });
+        self.say(text.into(), false);
     }
 
-    /// Shows an error until the next action.
+    /// Shows an error until the next action (and keeps it in the message log).
     pub fn fail(&mut self, text: impl Into<String>) {
-        self.status = Some(Status {
-            text: text.into(),
-            error: true,
+        self.say(text.into(), true);
+    }
+
+    fn say(&mut self, text: String, error: bool) {
+        let status = Status {
+            text,
+            error,
             at: self.now,
-        });
+        };
+        if self.messages.front().is_none_or(|last| last.text != status.text) {
+            self.messages.push_front(status.clone());
+            self.messages.truncate(MESSAGES_KEPT);
+        }
+        self.status = Some(status);
     }
 
     /// Handles a terminal event.
@@ -273,7 +286,7 @@ impl App {
         match action {
             Action::Quit => self.quit_or_ask(),
             Action::Help => {
-                self.overlay = Some(Overlay::Help { scroll: 0 });
+                self.overlay = Some(Overlay::help());
                 Vec::new()
             }
             Action::NextView => self.show(View::ALL[(self.view.index() + 1) % View::ALL.len()]),
@@ -302,6 +315,10 @@ impl App {
             Action::Refresh => {
                 self.inform("reloaded");
                 self.refresh()
+            }
+            Action::Messages => {
+                self.overlay = Some(Overlay::Messages { scroll: 0 });
+                Vec::new()
             }
             Action::Undo => match self.undo.take() {
                 Some(undo) => {

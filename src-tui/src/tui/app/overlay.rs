@@ -23,8 +23,17 @@ pub enum EditTarget {
 
 /// A window over the current view.
 pub enum Overlay {
-    /// The key list.
+    /// The key list, the current view's keys first.
     Help {
+        /// First line shown.
+        scroll: u16,
+        /// Only the lines holding this text (`/` then type); empty: every line.
+        filter: String,
+        /// Keys go to the filter (after `/`, until enter or esc).
+        filtering: bool,
+    },
+    /// The last messages of the status line, newest first.
+    Messages {
         /// First line shown.
         scroll: u16,
     },
@@ -77,6 +86,15 @@ fn text_area(text: &str, title: String) -> TextArea<'static> {
 }
 
 impl Overlay {
+    /// The help window, at its top, unfiltered.
+    pub fn help() -> Self {
+        Self::Help {
+            scroll: 0,
+            filter: String::new(),
+            filtering: false,
+        }
+    }
+
     /// A question only `y` answers yes ([`Overlay::Confirm`]); `yes` says what it does.
     pub fn confirm(question: impl Into<String>, yes: impl Into<String>, effects: Vec<Effect>) -> Self {
         Self::Confirm {
@@ -99,15 +117,12 @@ impl Overlay {
     /// An editor window.
     pub fn editor(target: EditTarget, text: &str) -> Self {
         let title = match &target {
-            EditTarget::Section(s) => format!(" Edit {s} · ctrl-s saves · esc cancels · ctrl-u undo · ctrl-r redo "),
+            EditTarget::Section(s) => format!(" Edit {s} · ctrl-s saves · esc cancels · ctrl-z undo "),
             EditTarget::Proposal(id) => {
-                format!(" Changeset #{id}: one memory per line · ctrl-s approves · esc cancels · ctrl-u undo ")
+                format!(" Changeset #{id}: one memory per line · ctrl-s approves · esc cancels · ctrl-z undo ")
             }
-            EditTarget::Memory(_) => " Change this memory · ctrl-s saves · esc cancels · ctrl-u undo ".to_owned(),
-            EditTarget::Attributes(_) => {
-                " Attributes (JSON: memory_type, importance, source, agent_id, session_id, user_id, metadata) · ctrl-s saves · esc cancels "
-                    .to_owned()
-            }
+            EditTarget::Memory(_) => " Change this memory · ctrl-s saves · esc cancels · ctrl-z undo ".to_owned(),
+            EditTarget::Attributes(_) => " Attributes as JSON · ctrl-s saves · esc cancels ".to_owned(),
         };
         Self::Editor {
             target,
@@ -127,16 +142,43 @@ impl Overlay {
     }
 }
 
+/// Scrolls a window by a key: the list keys (j/k, arrows, page up/down, ctrl-f/ctrl-b,
+/// space, g/Home, G/End). The drawing keeps the line shown within the text.
 fn scroll(value: &mut u16, key: KeyEvent) -> bool {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     match key.code {
+        KeyCode::Char('f') if ctrl => *value = value.saturating_add(10),
+        KeyCode::Char('b') if ctrl => *value = value.saturating_sub(10),
         KeyCode::Down | KeyCode::Char('j') => *value = value.saturating_add(1),
         KeyCode::Up | KeyCode::Char('k') => *value = value.saturating_sub(1),
         KeyCode::PageDown | KeyCode::Char(' ') => *value = value.saturating_add(10),
         KeyCode::PageUp => *value = value.saturating_sub(10),
         KeyCode::Home | KeyCode::Char('g') => *value = 0,
+        KeyCode::End | KeyCode::Char('G') => *value = u16::MAX,
         _ => return false,
     }
     true
+}
+
+/// A key in a text area, with the terminal's usual editing keys: ctrl-z undoes, ctrl-y
+/// (or ctrl-r) redoes, ctrl-u deletes to the start of the line (as in the search box) and
+/// ctrl-w the word before the cursor.
+fn edit_key(area: &mut TextArea<'static>, key: KeyEvent) {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    match key.code {
+        KeyCode::Char('z') if ctrl => {
+            area.undo();
+        }
+        KeyCode::Char('y' | 'r') if ctrl => {
+            area.redo();
+        }
+        KeyCode::Char('u') if ctrl => {
+            area.delete_line_by_head();
+        }
+        _ => {
+            area.input(key);
+        }
+    }
 }
 
 /// The one answer that is yes to a question: `y`, with no modifier but shift.
@@ -159,12 +201,38 @@ impl App {
         let mut keep = true;
         let mut effects = Vec::new();
         match &mut overlay {
-            Overlay::Help { scroll: s } => {
-                if !scroll(s, key) && (is_close(key) || matches!(key.code, KeyCode::Char('?') | KeyCode::F(1))) {
+            Overlay::Help {
+                scroll: s,
+                filter,
+                filtering,
+            } => {
+                if *filtering {
+                    // Typing narrows the list; enter keeps the filter, esc drops it.
+                    match key.code {
+                        KeyCode::Enter => *filtering = false,
+                        KeyCode::Esc => {
+                            *filtering = false;
+                            filter.clear();
+                        }
+                        KeyCode::Backspace => {
+                            filter.pop();
+                        }
+                        KeyCode::Char(c) if !ctrl => filter.push(c),
+                        _ => {}
+                    }
+                    *s = 0;
+                } else if key.code == KeyCode::Char('/') {
+                    *filtering = true;
+                    filter.clear();
+                } else if key.code == KeyCode::Esc && !filter.is_empty() {
+                    filter.clear();
+                } else if !scroll(s, key) && (is_close(key) || matches!(key.code, KeyCode::Char('?') | KeyCode::F(1))) {
                     keep = false;
                 }
             }
-            Overlay::Lineage { scroll: s, .. } | Overlay::Changeset { scroll: s, .. } => {
+            Overlay::Lineage { scroll: s, .. }
+            | Overlay::Changeset { scroll: s, .. }
+            | Overlay::Messages { scroll: s } => {
                 if !scroll(s, key) && is_close(key) {
                     keep = false;
                 }
@@ -198,7 +266,7 @@ impl App {
                     self.add_draft = area.lines().join("\n");
                     keep = false;
                 } else {
-                    area.input(key);
+                    edit_key(area, key);
                 }
             }
             Overlay::Editor { target, area, original } => {
@@ -211,7 +279,7 @@ impl App {
                         keep = false;
                     } else {
                         // Ask before throwing edits away; "no" returns to the editor.
-                        let restore = std::mem::replace(&mut overlay, Overlay::Help { scroll: 0 });
+                        let restore = std::mem::replace(&mut overlay, Overlay::Messages { scroll: 0 });
                         self.pending_editor = Some(restore);
                         self.overlay = Some(Overlay::confirm(
                             "Discard your changes? No goes back to editing.",
@@ -221,7 +289,7 @@ impl App {
                         return Vec::new();
                     }
                 } else {
-                    area.input(key);
+                    edit_key(area, key);
                 }
             }
         }
@@ -230,6 +298,14 @@ impl App {
         if effects.contains(&Effect::Quit) {
             effects.retain(|e| *e != Effect::Quit);
             self.quit = true;
+        }
+        // A scroll stops at the end of the text, as last drawn.
+        if let Overlay::Help { scroll: s, .. }
+        | Overlay::Messages { scroll: s }
+        | Overlay::Lineage { scroll: s, .. }
+        | Overlay::Changeset { scroll: s, .. } = &mut overlay
+        {
+            *s = (*s).min(self.overlay_max_scroll.get());
         }
         if keep {
             self.overlay = Some(overlay);

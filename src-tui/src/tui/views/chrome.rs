@@ -91,7 +91,11 @@ pub fn status(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
         } else {
             ui.theme.text()
         };
-        Line::from(Span::styled(status.text.clone(), style))
+        // A message too long for the line is cut at a word, and says where the rest is.
+        Line::from(Span::styled(
+            cut_at_word(&status.text, usize::from(area.width), " … M: whole"),
+            style,
+        ))
     } else if app.view == View::Search && app.search.editing {
         Line::from(Span::styled(
             "type to search · ↑↓ choose · enter opens · tab: keys for the result · esc leaves",
@@ -124,6 +128,39 @@ pub fn status(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     frame.render_widget(Paragraph::new(Span::styled(shown, ui.theme.dim())), right_area);
 }
 
+/// `text` in at most `width` columns: whole when it fits, else cut after a word and
+/// ended with `more`.
+pub fn cut_at_word(text: &str, width: usize, more: &str) -> String {
+    let text = crate::output::printable(text).replace('\n', " ");
+    if text.width() <= width {
+        return text;
+    }
+    let room = width.saturating_sub(more.width());
+    let mut out = String::new();
+    for word in text.split(' ') {
+        let next = if out.is_empty() {
+            word.to_owned()
+        } else {
+            format!("{out} {word}")
+        };
+        if next.width() > room {
+            break;
+        }
+        out = next;
+    }
+    if out.is_empty() {
+        // One word longer than the line: cut it by characters.
+        out = text
+            .chars()
+            .scan(0, |w, c| {
+                *w += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+                (*w <= room).then_some(c)
+            })
+            .collect();
+    }
+    format!("{}{more}", out.trim_end_matches([',', ';', ':']))
+}
+
 /// A PostgreSQL store's short name, from its URL (`postgres://user@host:port/db?schema=s`):
 /// "s in db on host"; `None` for a folder.
 fn postgres_name(location: &str) -> Option<String> {
@@ -144,6 +181,22 @@ fn postgres_name(location: &str) -> Option<String> {
 
 #[cfg(test)]
 mod name_tests {
+    #[test]
+    fn a_long_message_is_cut_at_a_word_and_says_where_the_rest_is() {
+        let text = "the embedding model is not on this machine: the memory searches by words until `haema model fetch` gets it";
+        let cut = super::cut_at_word(text, 60, " … M: whole");
+        assert!(cut.ends_with("machine … M: whole") || cut.ends_with("the … M: whole") || cut.ends_with(" … M: whole"));
+        assert!(unicode_width::UnicodeWidthStr::width(cut.as_str()) <= 60, "{cut}");
+        let words: Vec<&str> = cut.trim_end_matches(" … M: whole").split(' ').collect();
+        assert!(
+            words.iter().all(|w| text
+                .split(' ')
+                .any(|t| t.trim_end_matches(':') == w.trim_end_matches(':'))),
+            "{cut}"
+        );
+        assert_eq!(super::cut_at_word("short", 60, " …"), "short");
+    }
+
     #[test]
     fn a_postgres_store_is_named_by_schema_database_and_host() {
         assert_eq!(

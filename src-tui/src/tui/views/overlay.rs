@@ -25,16 +25,52 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
         area.width.saturating_sub(4).max(20),
         area.height.saturating_sub(2).max(5),
     );
+    // A large window hides the view whole: no strip of the view's letters is left beside it.
+    if !matches!(overlay, Overlay::Confirm { .. } | Overlay::Add(_)) {
+        frame.render_widget(Clear, area);
+    }
     match overlay {
-        Overlay::Help { scroll } => {
+        Overlay::Help {
+            scroll,
+            filter,
+            filtering,
+        } => {
             frame.render_widget(Clear, large);
-            let lines = super::help::lines(&app.keymap, ui);
-            widgets::text(
+            let lines = super::help::lines(&app.keymap, ui, app.view.scope(), filter);
+            let title = if *filtering {
+                format!(" Keys matching “{filter}▏” · enter keeps · esc drops ")
+            } else if filter.is_empty() {
+                " Keys · / filters · j/k scroll · esc closes ".to_owned()
+            } else {
+                format!(" Keys matching “{filter}” · esc shows all ")
+            };
+            scrolled(frame, large, lines, &title, *scroll, app, ui);
+        }
+        Overlay::Messages { scroll } => {
+            frame.render_widget(Clear, large);
+            let mut lines: Vec<Line<'_>> = app
+                .messages
+                .iter()
+                .map(|m| {
+                    let style = if m.error { ui.theme.error() } else { ui.theme.text() };
+                    let ago = app.now.saturating_duration_since(m.at).as_secs();
+                    Line::from(vec![
+                        Span::styled(format!("{:>5}  ", ago_words(ago)), ui.theme.dim()),
+                        Span::styled(crate::output::printable(&m.text), style),
+                    ])
+                })
+                .collect();
+            if lines.is_empty() {
+                lines.push(Line::from(Span::styled("No messages yet.", ui.theme.dim())));
+            }
+            scrolled(
                 frame,
                 large,
                 lines,
-                block(" Keys · esc closes · j/k scroll ", ui),
+                " Messages, newest first · esc closes ",
                 *scroll,
+                app,
+                ui,
             );
         }
         Overlay::Confirm { question, yes, .. } => {
@@ -127,19 +163,60 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
                     lines.push(Line::from(Span::styled(format!("+ {}", p.content), ui.theme.added())));
                 }
             }
-            widgets::text(frame, large, lines, block(" Lineage · esc closes ", ui), *scroll);
+            scrolled(
+                frame,
+                large,
+                lines,
+                " Lineage · j/k scroll · esc closes ",
+                *scroll,
+                app,
+                ui,
+            );
         }
         Overlay::Changeset { changeset, scroll } => {
             frame.render_widget(Clear, large);
             let lines = full_lines(changeset, ui, ui.clock);
-            widgets::text(
+            scrolled(
                 frame,
                 large,
                 lines,
-                block(" Changeset · esc closes · j/k scroll ", ui),
+                " Changeset · j/k scroll · esc closes ",
                 *scroll,
+                app,
+                ui,
             );
         }
+    }
+}
+
+/// A window of text scrolled to `scroll` (kept within the text: the last line stops at
+/// the bottom), its title saying where it is when it does not fit.
+fn scrolled(frame: &mut Frame<'_>, rect: Rect, lines: Vec<Line<'_>>, title: &str, scroll: u16, app: &App, ui: &Ui) {
+    let inner = block(String::new(), ui).inner(rect);
+    let total: usize = lines
+        .iter()
+        .map(|l| {
+            let text: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
+            textwrap_lines(&text, inner.width)
+        })
+        .sum();
+    let max = u16::try_from(total.saturating_sub(usize::from(inner.height))).unwrap_or(u16::MAX);
+    app.overlay_max_scroll.set(max);
+    let at = scroll.min(max);
+    let title = if max > 0 {
+        format!("{title}· line {} of {total} ", usize::from(at) + 1)
+    } else {
+        title.to_owned()
+    };
+    widgets::text(frame, rect, lines, block(title, ui), at);
+}
+
+/// A duration in a few characters: `4s`, `3m`, `2h`.
+fn ago_words(secs: u64) -> String {
+    match secs {
+        0..60 => format!("{secs}s"),
+        60..3600 => format!("{}m", secs / 60),
+        _ => format!("{}h", secs / 3600),
     }
 }
 

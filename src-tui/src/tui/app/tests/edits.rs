@@ -85,10 +85,22 @@ fn p_pins_and_unpins_the_selected_memory() {
 fn attributes_open_as_json_and_ctrl_s_replaces_them() {
     let mut a = with_latest(vec![record(1)]);
     assert!(key(&mut a, KeyCode::Char('A')).is_empty());
-    assert!(matches!(a.overlay, Some(Overlay::Editor { .. })));
-    for _ in 0.."{}".len() {
-        key(&mut a, KeyCode::Backspace);
+    // Every attribute is there to fill in, unset ones as null.
+    match &a.overlay {
+        Some(Overlay::Editor { area, .. }) => {
+            let text = area.lines().join("\n");
+            for key in [
+                "\"memory_type\": null",
+                "\"importance\": null",
+                "\"metadata\": {}",
+                "\"user_id\": null",
+            ] {
+                assert!(text.contains(key), "{key} missing from {text}");
+            }
+        }
+        _ => panic!("no editor"),
     }
+    clear_editor(&mut a);
     chars(
         &mut a,
         r#"{"memory_type": "Fact", "importance": 0.8, "metadata": {"project": "apollo"}}"#,
@@ -115,9 +127,7 @@ fn attributes_open_as_json_and_ctrl_s_replaces_them() {
     ] {
         let mut a = with_latest(vec![record(1)]);
         key(&mut a, KeyCode::Char('A'));
-        for _ in 0.."{}".len() {
-            key(&mut a, KeyCode::Backspace);
-        }
+        clear_editor(&mut a);
         chars(&mut a, bad);
         assert!(ctrl(&mut a, 's').is_empty(), "{bad}");
         let status = a.status.as_ref().map(|s| s.text.clone()).unwrap_or_default();
@@ -126,5 +136,13 @@ fn attributes_open_as_json_and_ctrl_s_replaces_them() {
             matches!(a.overlay, Some(Overlay::Editor { .. })),
             "the text stays to be fixed"
         );
+    }
+}
+
+/// Empties the open editor.
+fn clear_editor(a: &mut App) {
+    if let Some(Overlay::Editor { area, .. }) = &mut a.overlay {
+        area.select_all();
+        area.cut();
     }
 }

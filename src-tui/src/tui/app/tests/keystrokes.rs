@@ -151,3 +151,41 @@ fn quitting_never_drops_a_draft_without_asking() {
     key(&mut b, KeyCode::Char('q'));
     assert!(b.quit);
 }
+
+/// Help opens over the view it was asked from and can be filtered; the message log keeps
+/// what the status line showed.
+#[test]
+fn help_filters_and_the_message_log_keeps_every_message() {
+    let mut a = app();
+    key(&mut a, KeyCode::Char('4'));
+    key(&mut a, KeyCode::Char('?'));
+    for c in "/appr".chars() {
+        key(&mut a, KeyCode::Char(c));
+    }
+    key(&mut a, KeyCode::Enter);
+    match &a.overlay {
+        Some(Overlay::Help { filter, filtering, .. }) => assert_eq!((filter.as_str(), *filtering), ("appr", false)),
+        _ => panic!("help closed"),
+    }
+    // G goes to the end, and a scroll stops there (as last drawn).
+    a.overlay_max_scroll.set(7);
+    key(&mut a, KeyCode::Char('G'));
+    assert!(matches!(a.overlay, Some(Overlay::Help { scroll: 7, .. })));
+    key(&mut a, KeyCode::Esc);
+    assert!(
+        matches!(&a.overlay, Some(Overlay::Help { filter, .. }) if filter.is_empty()),
+        "esc drops the filter first"
+    );
+    key(&mut a, KeyCode::Esc);
+    assert!(a.overlay.is_none());
+
+    a.inform("first message");
+    a.fail("a long failure that the status line cuts at a word");
+    key(&mut a, KeyCode::Char('M'));
+    assert!(matches!(a.overlay, Some(Overlay::Messages { .. })));
+    let texts: Vec<&str> = a.messages.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        ["a long failure that the status line cuts at a word", "first message"]
+    );
+}
