@@ -54,9 +54,18 @@ pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
         .and_then(|i| i.user.as_deref())
         .map(|u| format!(" · user {}", crate::output::printable(u)))
         .unwrap_or_default();
-    let right = format!("{name}{user}{count} ");
+    // The store's name stays in view: the count goes first, then the user, when the line
+    // is narrow.
+    let right = [
+        format!("{name}{user}{count} "),
+        format!("{name}{user} "),
+        format!("{name} "),
+    ]
+    .into_iter()
+    .find(|r| column + u16::try_from(r.width()).unwrap_or(u16::MAX) <= area.width)
+    .unwrap_or_default();
     let right_width = u16::try_from(right.width()).unwrap_or(0);
-    if column + right_width > area.width {
+    if right.is_empty() {
         frame.render_widget(Paragraph::new(Line::from(spans)), area);
         return;
     }
@@ -74,6 +83,19 @@ fn hints(app: &App) -> Vec<(Action, &'static str)> {
     list.push((Action::Help, "help"));
     list.push((Action::Quit, "quit"));
     list
+}
+
+/// The keys of the open window, when one is open.
+fn overlay_hints(app: &App) -> Option<&'static [&'static str]> {
+    use crate::tui::app::Overlay;
+    Some(match app.overlay.as_ref()? {
+        Overlay::Help { filtering: true, .. } => &["enter keep", "esc drop"],
+        Overlay::Help { .. } => &["/ filter", "j/k scroll", "esc close"],
+        Overlay::Messages { .. } | Overlay::Lineage { .. } | Overlay::Changeset { .. } => &["j/k scroll", "esc close"],
+        Overlay::Confirm { .. } => &["y yes", "any other key no"],
+        Overlay::Add(_) => &["enter add", "alt-enter new line", "esc keep draft"],
+        Overlay::Editor { .. } => &["ctrl-s save", "ctrl-z undo", "esc cancel"],
+    })
 }
 
 /// The bottom line: work in progress or a message on the left, key hints on the right.
@@ -104,10 +126,14 @@ pub fn status(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     } else {
         Line::default()
     };
-    let hint_text: Vec<String> = hints(app)
-        .into_iter()
-        .map(|(a, word)| format!("{} {word}", app.keymap.first_label(a)))
-        .collect();
+    // A window's own keys while it is open: the view's would do nothing.
+    let hint_text: Vec<String> = match overlay_hints(app) {
+        Some(keys) => keys.iter().map(|k| (*k).to_owned()).collect(),
+        None => hints(app)
+            .into_iter()
+            .map(|(a, word)| format!("{} {word}", app.keymap.first_label(a)))
+            .collect(),
+    };
     let left_width = left.width();
     let room = usize::from(area.width).saturating_sub(left_width + 2);
     let mut shown = String::new();
