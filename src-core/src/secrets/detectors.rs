@@ -97,10 +97,11 @@ pub(super) static FORMATS: LazyLock<Vec<Format>> = LazyLock::new(|| {
             r"(?i)\b(?:AccountKey|SharedAccessKey|SharedAccessSignature)=([A-Za-z0-9+/=%]{20,})",
             1,
         ),
-        // A password in a URL: `scheme://user:PASSWORD@host` keeps user and host.
+        // A password in a URL: `scheme://user:PASSWORD@host` keeps user and host (a password
+        // holding `@` runs to the last one).
         format(
             K::Password,
-            r"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/?#@]*:([^\s@/]+)@[^\s@/]",
+            r"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/?#@]*:([^\s/]+)@[^\s@/]",
             1,
         ),
         // `password=…`, `passwd: …`, `pwd=…`, quoted (a quoted value is taken whole, spaces
@@ -142,27 +143,40 @@ pub(super) static FORMATS: LazyLock<Vec<Format>> = LazyLock::new(|| {
             r#"(?i)\bname:[ \t]*["']?[a-z0-9_.\-]*?(?:secret|token|api_?key)["']?[ \t]*\r?\n[ \t]*value:[ \t]*["']?([A-Za-z0-9_\-+/.=]{12,})"#,
             1,
         ),
-        // Command lines: `--password X`, `curl -u ana:X`, `mysql -p'X'` / `-pX`,
-        // `sshpass -p X`, `docker login -p X`.
+        // Command lines: `--password 'X'` (a bare `--password` makes psql and mysql ask),
+        // `curl -u ana:X`, `mysql -u root -pX`, `sshpass -p X`, `docker login -p X`,
+        // `redis-cli -a X`.
         format(
             K::Password,
-            &format!(r#"(?i)(?:^|\s)--password[ \t=]+{VALUE}"#),
+            r#"(?:^|\s)--password[ \t]+(?:'([^'\n]{3,})'|"([^"\n]{3,})")"#,
             ANY_GROUP,
         ),
         format(
             K::Password,
-            r#"(?:^|\s)(?:-u|--user)[ \t=]+["']?[^\s:'"]*[A-Za-z][^\s:'"]*:([^\s'"@]{3,})"#,
+            r#"\b(?:curl|wget|http|https)\b[^\n|;&]*?\s(?:-u|--user)[ \t=]+["']?[^\s:'"]*[A-Za-z][^\s:'"]*:([^\s'"]{3,})"#,
             1,
         ),
         format(
             K::Password,
-            r#"\b(?:mysql|mysqldump|mariadb)\b[^\n]*?\s-p(?:'([^'\n]{3,})'|"([^"\n]{3,})"|([^\s'"\-][^\s'"]{2,}))"#,
+            r#"\b(?:mysql|mysqldump|mariadb)(?:[ \t]+(?:-[uhPDS][ \t]*[^\s\-]\S*|--[a-z\-]+(?:=\S+)?|-[A-Za-z]))*[ \t]+-p(?:'([^'\n]{3,})'|"([^"\n]{3,})"|([^\s'"\-][^\s'"]{2,}))"#,
             ANY_GROUP,
         ),
         format(
             K::Password,
-            &format!(r#"\b(?:sshpass|docker[ \t]+login\b[^\n]*?)[ \t]+-p[ \t]+{VALUE}"#),
+            &format!(r#"\b(?:sshpass|docker[ \t]+login\b[^\n|;&]*?)[ \t]+-p[ \t]+{VALUE}"#),
             ANY_GROUP,
+        ),
+        format(
+            K::Password,
+            &format!(r#"\bredis-cli\b[^\n|;&]*?[ \t]-a[ \t]+{VALUE}"#),
+            ANY_GROUP,
+        ),
+        // Maven's `<password>…</password>` and `.netrc`'s `machine … login … password …`.
+        format(K::Password, r"<password>([^<\s]{3,})</password>", 1),
+        format(
+            K::Password,
+            r"\bmachine[ \t]+\S+[ \t]+login[ \t]+\S+[ \t]+password[ \t]+(\S{3,})",
+            1,
         ),
         // HTTP authorization: `Authorization: token …`, `Basic …`, `Bearer …`.
         format(
@@ -181,7 +195,7 @@ pub(super) static FORMATS: LazyLock<Vec<Format>> = LazyLock::new(|| {
         // random-token screen leaves alone.
         format(
             K::ApiKey,
-            r#"(?i)\b[a-z0-9_.\-]*?(?:secret|token)(?:["']?[ \t]*[:=][ \t]*["']?|[ \t]+is[ \t]+)([A-Za-z0-9_\-+/.=]{16,})"#,
+            r#"(?i)\b[a-z0-9_.\-]*?(?:secret|token|secret_key_base)(?:["']?[ \t]*[:=][ \t]*["']?|[ \t]+is[ \t]+)([A-Za-z0-9_\-+/.=]{16,})"#,
             1,
         ),
     ]

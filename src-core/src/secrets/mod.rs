@@ -169,8 +169,17 @@ fn find_in(text: &str) -> Vec<SecretFinding> {
                     continue;
                 };
                 span = span.start + default.start..span.start + default.end;
-            } else if values::is_placeholder(format.kind, m.as_str(), text[span.end..].chars().next()) {
-                continue;
+            } else {
+                let whole = captures.get(0).map_or(0..0, |w| w.range());
+                let line_end = text[span.end..].find('\n').map_or(text.len(), |i| span.end + i);
+                let around = values::Around {
+                    prefix: &text[whole.start.min(span.start)..span.start],
+                    before: text[..span.start].chars().next_back(),
+                    after: &text[span.end..line_end],
+                };
+                if values::is_placeholder(format.kind, m.as_str(), &around) {
+                    continue;
+                }
             }
             if span.is_empty() || overlaps(&found, &span) {
                 continue;

@@ -120,7 +120,28 @@ pub(crate) const SAMPLES: &[(&str, SecretKind)] = &[
         "env:\n  - name: API_TOKEN\n    value: 9f86d081884c7d659a2feaa0c55ad015",
         SecretKind::ApiKey,
     ),
-    ("pg_dump --password Tr0ub4dor3 app", SecretKind::Password),
+    ("pg_dump --password 'Tr0ub4dor3' app", SecretKind::Password),
+    ("curl -u admin:P@ssw0rd123 http://localhost:8080", SecretKind::Password),
+    ("mysql -h db -u root -pTr0ub4dor3 app", SecretKind::Password),
+    ("redis-cli -h cache -a Tr0ub4dor3 ping", SecretKind::Password),
+    ("<password>Tr0ub4dor3x</password>", SecretKind::Password),
+    (
+        "machine api.example.com login ana password Tr0ub4dor3",
+        SecretKind::Password,
+    ),
+    (
+        "SECRET_KEY_BASE=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b",
+        SecretKind::ApiKey,
+    ),
+    // Dots, slashes, brackets and a leading `$`, `.` or `~` inside a real password.
+    ("password=john.doe99", SecretKind::Password),
+    ("The wifi password is Sunny.Beach42", SecretKind::Password),
+    ("DB_PASSWORD=Xk9/mQ2pLr8vT", SecretKind::Password),
+    ("password=P@ss(w0rd)99", SecretKind::Password),
+    ("password: $uperman1987", SecretKind::Password),
+    ("password: .Xk9mQ2pLr8", SecretKind::Password),
+    ("password=~Kq2mZ88", SecretKind::Password),
+    ("api_key=abc123.def456ghi789", SecretKind::ApiKey),
     ("mysql -uroot -p'Tr0ub4dor3' app", SecretKind::Password),
     ("mysql -uroot -pTr0ub4dor3 app", SecretKind::Password),
     (
@@ -333,6 +354,26 @@ pub(crate) const BENIGN: &[&str] = &[
     "mysql -u root -p app < dump.sql",
     "curl -u $USER:$TOKEN https://api.example.com",
     "env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: db",
+    // Flags, user:group, prose after "is" or ":", labels (a fifth review found each lost).
+    "pg_dump -U postgres --password -Fc appdb > app.dump",
+    "psql -h db.internal -U ana --password appdb",
+    "The --password flag reads the password from the terminal",
+    "docker run --user node:node -v $(pwd):/app node:20",
+    "sudo -u postgres:postgres psql",
+    "mysql on the bastion: ssh -p2222 ana@bastion",
+    "docker run -p3306:3306 mysql:8",
+    "The password is hashed with bcrypt before storage.",
+    "The password is case-sensitive.",
+    "Password: ask Bob in IT",
+    "password: see the team vault",
+    "password: TBD",
+    "pwd: print working directory",
+    "Ask for the password: password = input('Password: ')",
+    "en:\n  forgot_password: \"Forgot your password?\"\n  change_password: Change password\n  confirm_password: \"Confirm password\"",
+    "password: Password",
+    "new_password: New password",
+    "placeholder_password: \"Enter password\"",
+    "{ password: 'Mot de passe' }",
     r#"f"postgresql://{user}:{password}@{host}/{db}""#,
 ];
 
@@ -441,7 +482,10 @@ fn a_json_value_under_a_secret_name_is_replaced_whole() {
     assert_eq!(kept, before);
     // An agent-state value under such a key, and the `_pass` names the text rule knows.
     for (key, plain) in [
-        ("db_password", "Tr0ub4dor&3"),
+        ("db_password", "Welcome.Home1"),
+        ("password", "john.doe99"),
+        ("client_secret", "AbCd1234/EfGh5678/IjKl9012"),
+        ("db_password", "$uperman1987"),
         ("github_token", "9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c"),
         ("ldap_pass", "Tr0ub4dor&3"),
     ] {

@@ -109,6 +109,12 @@ const NOT_A_PASSWORD: &[&str] = &[
     "but",
     "if",
     "when",
+    "tbd",
+    "tba",
+    "unchanged",
+    "n/a",
+    "password",
+    "passwords",
 ];
 
 /// Values of settings, not secrets.
@@ -116,8 +122,8 @@ const NOT_A_VALUE: &[&str] = &[
     "true", "false", "yes", "no", "on", "off", "enabled", "disabled", "optional", "1", "0",
 ];
 
-/// Words that make a key name an action on a password rather than the password itself
-/// (`forgot_password`, `change_password`).
+/// Words that make a name an action on a password, a label or a setting rather than the
+/// password itself (`forgot_password`, `change_password`, `password_placeholder`).
 const ACTIONS: &[&str] = &[
     "forgot",
     "forget",
@@ -126,29 +132,98 @@ const ACTIONS: &[&str] = &[
     "update",
     "recover",
     "require",
-    "required",
     "allow",
-    "confirm_hint",
+    "confirm",
     "policy",
+    "placeholder",
+    "label",
+    "hint",
+    "prompt",
+    "title",
+    "text",
+    "message",
+    "msg",
+    "field",
 ];
 
+/// The word for a password in a label ("Forgot your password?", "Mot de passe").
+const PASSWORD_WORDS: &[&str] = &[
+    "password",
+    "passwort",
+    "passe",
+    "contraseña",
+    "senha",
+    "wachtwoord",
+    "parola",
+];
+
+/// Code roots a dotted value starts with (`settings.API_KEY`, `process.env.X`).
+const CODE_ROOTS: &[&str] = &[
+    "settings",
+    "config",
+    "conf",
+    "cfg",
+    "env",
+    "process",
+    "os",
+    "self",
+    "this",
+    "var",
+    "data",
+    "local",
+    "module",
+    "random_password",
+    "aws",
+    "app",
+    "ctx",
+    "request",
+    "req",
+    "params",
+    "args",
+    "options",
+    "opts",
+    "secrets",
+    "vault",
+    "props",
+    "window",
+    "system",
+    "sys",
+    "keyring",
+];
+
+/// Where a pattern found a value: the match's text before it (the name and `=`, `:` or
+/// `is`), the character just before it (a quote when it was quoted) and the rest of its
+/// line after it.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct Around<'a> {
+    pub prefix: &'a str,
+    pub before: Option<char>,
+    pub after: &'a str,
+}
+
 /// Whether `value`, caught by a pattern of `kind`, is no credential: prose, a setting, a
-/// link, a path, a placeholder or template, or code (`next` is the character after it).
-pub(super) fn is_placeholder(kind: SecretKind, value: &str, next: Option<char>) -> bool {
+/// label, a link, a path, a placeholder or template, or code.
+pub(super) fn is_placeholder(kind: SecretKind, value: &str, around: &Around<'_>) -> bool {
     let lower = value.to_lowercase();
     let bare = lower.trim_matches(|c: char| !c.is_alphanumeric());
-    if bare.is_empty() || bare.chars().all(|c| c == 'x' || c == '*') || is_template(&lower) {
+    if bare.is_empty() || bare.chars().all(|c| c == 'x' || c == '*') || is_template(value) {
         return true;
     }
     if !matches!(kind, SecretKind::Password | SecretKind::ApiKey) {
         return false;
     }
-    if is_code(value, next) || is_path_or_link(&lower) {
+    if is_code(value, around.after.chars().next()) || is_path_or_link(value) {
         return true;
     }
     match kind {
-        // A setting's value is not a password: `require_password: false`.
-        SecretKind::Password => NOT_A_PASSWORD.contains(&bare) || NOT_A_VALUE.contains(&bare),
+        SecretKind::Password => {
+            let prefix = around.prefix.to_lowercase();
+            NOT_A_PASSWORD.contains(&bare)
+                || NOT_A_VALUE.contains(&bare)
+                || is_label(&lower)
+                || ACTIONS.iter().any(|a| prefix.contains(a))
+                || is_prose(value, &prefix, around)
+        }
         // An identifier, a sentence or a path is not a key: a key mixes letters and digits.
         _ => {
             let digits = value.chars().filter(char::is_ascii_digit).count();
@@ -158,11 +233,42 @@ pub(super) fn is_placeholder(kind: SecretKind, value: &str, next: Option<char>) 
     }
 }
 
+/// A label that names the password ("Forgot your password?", "New password").
+fn is_label(lower: &str) -> bool {
+    PASSWORD_WORDS.iter().any(|w| lower.contains(w))
+}
+
+/// A word of a sentence after "password is" or "password:", not a value: a bare word of
+/// letters followed by more words ("Password: ask Bob in IT", "is hashed with bcrypt"),
+/// or after `is`, a lower-case word ("is case-sensitive."). A word alone at the end of a
+/// `password: …` line is a value (a YAML setting).
+fn is_prose(value: &str, prefix: &str, around: &Around<'_>) -> bool {
+    if matches!(around.before, Some('"' | '\'')) {
+        return false;
+    }
+    let word = value.trim_end_matches(['.', ',', ';', '!', '?', ':']);
+    let letters = !word.is_empty() && word.chars().all(|c| c.is_alphabetic() || c == '-' || c == '\'');
+    if !letters {
+        return false;
+    }
+    let more_words = around.after.trim_start().starts_with(char::is_alphabetic);
+    let after_is = prefix.trim_end().ends_with(" is") || prefix.contains(" is ");
+    more_words || (after_is && !word.chars().any(char::is_uppercase))
+}
+
 /// `$VAR`, `${VAR}`, `<password>`, `{{ vault_password }}`, `{password}`, `%s`, `#{pass}`,
-/// `<%= ENV[...] %>` and markers: a value written elsewhere.
-fn is_template(lower: &str) -> bool {
-    lower.starts_with("[secret")
-        || lower.starts_with('$')
+/// `<%= ENV[...] %>` and markers: a value written elsewhere. (`$uperman1987` is a value.)
+fn is_template(value: &str) -> bool {
+    let lower = value.to_lowercase();
+    let variable = value.strip_prefix('$').is_some_and(|v| {
+        v.starts_with('{')
+            || (v.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && (v.chars().all(|c| c.is_ascii_alphabetic() || c == '_')
+                    || v.chars()
+                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')))
+    });
+    variable
+        || lower.starts_with("[secret")
         || lower.starts_with('<')
         || lower.starts_with('{')
         || lower.starts_with("%s")
@@ -171,28 +277,44 @@ fn is_template(lower: &str) -> bool {
 }
 
 /// A link or a path: `https://…`, `/etc/ssl/x.key`, `~/.pgpass`, `./db_password.txt`,
-/// `src/app2`.
-fn is_path_or_link(lower: &str) -> bool {
-    lower.contains("://")
-        || lower.starts_with(['/', '~', '.'])
-        || (lower.contains('/')
-            && lower
-                .split('/')
-                .all(|part| !part.is_empty() && part.chars().all(|c| c.is_alphanumeric() || "_-.".contains(c))))
+/// `src/app2` (lower-case segments: `Xk9/mQ2pLr8vT` is a value).
+fn is_path_or_link(value: &str) -> bool {
+    value.contains("://")
+        || value.starts_with('/')
+        || ["~/", "./", "../"].iter().any(|p| value.starts_with(p))
+        || (value.contains('/')
+            && value.split('/').all(|part| {
+                !part.is_empty()
+                    && part
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "_-.".contains(c))
+            }))
 }
 
-/// Code, not a value: a call or an index (`getpass()`, `os.environ["DB_PASSWORD"]`), or a
-/// dotted name (`var.db_password`, `process.env.SESSION_SECRET_V2`, `settings.API_KEY`).
+/// Code, not a value: a call or an index (`getpass()`, `os.environ[`, followed by `(` or
+/// `[`), or a dotted name from code (`settings.OPENAI_API_KEY`, `process.env.X`,
+/// `var.db_password`). `john.doe99` or `Welcome.Home1` are values.
 fn is_code(value: &str, next: Option<char>) -> bool {
-    if matches!(next, Some('(' | '[')) || value.contains(['(', '[']) {
+    if matches!(next, Some('(' | '[')) || value.ends_with(['(', '[']) {
+        return true;
+    }
+    let ident = |p: &str| {
+        p.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    if let Some((name, rest)) = value.split_once('(')
+        && ident(name)
+        && rest.ends_with(')')
+    {
         return true;
     }
     let parts: Vec<&str> = value.trim_end_matches([';', ',']).split('.').collect();
     parts.len() > 1
-        && parts.iter().all(|p| {
-            p.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-                && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        })
+        && parts.iter().all(|p| ident(p))
+        && (CODE_ROOTS.contains(&parts[0])
+            || parts[1..]
+                .iter()
+                .any(|p| p.contains('_') && p.chars().all(|c| !c.is_ascii_lowercase())))
 }
 
 /// The span of a shell default in `value` (`${DB_PASS:-Tr0ub4dor3}`): the secret written
@@ -234,19 +356,23 @@ pub(super) fn secret_named_by(key: &str) -> Option<SecretKind> {
 }
 
 /// Whether a text under a key that names a secret is one: a credential-like value, never a
-/// phrase, a short word or a cursor (`"page-2"`, `"gpt-4o"`, `"expires in 30 days"`).
+/// phrase, a label, a short word, a template, a path or a cursor (`"page-2"`, `"gpt-4o"`,
+/// `"expires in 30 days"`). It is never code: a JSON value is data.
 pub(super) fn is_named_secret(kind: SecretKind, value: &str) -> bool {
     let value = value.trim();
-    if value.is_empty() || value.contains("[secret: ") || is_placeholder(kind, value, None) {
+    let lower = value.to_lowercase();
+    if value.is_empty() || value.contains("[secret: ") || is_template(value) || is_path_or_link(value) {
         return false;
     }
     match kind {
-        // A password may be a passphrase of a few words; a sentence is not one.
+        // A password may be a passphrase of a few words; a sentence or a label is not one.
         SecretKind::Password => {
             value.chars().count() >= 4
                 && value.split_whitespace().count() <= 5
                 && !value.contains(" > ")
-                && !NOT_A_PASSWORD.contains(&value.to_lowercase().as_str())
+                && !NOT_A_PASSWORD.contains(&lower.as_str())
+                && !NOT_A_VALUE.contains(&lower.as_str())
+                && !is_label(&lower)
         }
         // A key or token is one run of at least 12 characters.
         _ => value.chars().count() >= 12 && !value.contains(char::is_whitespace),
