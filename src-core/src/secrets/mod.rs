@@ -24,6 +24,8 @@
 //! stores the text with its markers; `hold` stores it the same way but leaves the change
 //! for a person's review. Either way the original is never written.
 
+#[cfg(test)]
+mod benign;
 mod detectors;
 mod entropy;
 mod policy;
