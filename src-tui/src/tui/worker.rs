@@ -64,7 +64,12 @@ async fn run(memory: &Memory, effect: Effect) -> Outcome {
                 .search_records(&query, super::app::HITS, mode)
                 .await
                 .map_err(tag("search"))?;
-            vec![Msg::SearchDone { generation, results }]
+            let core = memory.core_sections().await.map_err(tag("reading core.md"))?;
+            let lines = haema_core::review::profile_lines(&core, &query, super::app::PROFILE_LINES);
+            vec![
+                Msg::SearchDone { generation, results },
+                Msg::ProfileLines { generation, lines },
+            ]
         }
         Effect::Recall {
             generation,

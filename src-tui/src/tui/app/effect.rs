@@ -196,6 +196,14 @@ pub enum Msg {
         /// Results.
         results: SearchResults,
     },
+    /// The profile's lines that hold the query's words (the profile is no memory, so search
+    /// never returns it; they show beside the hits).
+    ProfileLines {
+        /// Generation of the request.
+        generation: u64,
+        /// The lines, best first.
+        lines: Vec<haema_core::review::ProfileLine>,
+    },
     /// Recall answer.
     RecallDone {
         /// Generation of the request.

@@ -42,7 +42,7 @@ pub use overlay::{EditTarget, Overlay};
 pub use paged::{PagedList, Row};
 pub use pane::{Ctx, Note, Pane, Reply};
 pub use review::ReviewState;
-pub use search::{HITS, SearchState};
+pub use search::{HITS, PROFILE_LINES, SearchState};
 pub use stores::StoresState;
 pub use view::{Busy, Event, Status, View};
 

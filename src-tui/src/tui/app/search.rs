@@ -14,6 +14,8 @@ pub const DEBOUNCE: Duration = Duration::from_millis(250);
 pub const HITS: i64 = 50;
 /// Token budget of the recall preview.
 pub const RECALL_BUDGET: usize = 1000;
+/// Profile lines shown beside the hits, at most.
+pub const PROFILE_LINES: usize = 4;
 
 /// The Search view.
 #[derive(Debug, Default)]
@@ -41,6 +43,8 @@ pub struct SearchState {
     pub show_recall: bool,
     /// The last recall block.
     pub recall: Option<Recall>,
+    /// The profile's lines that hold the query's words.
+    pub profile: Vec<haema_core::review::ProfileLine>,
     /// Query and mode of the request on its way, and of the hits shown: an answer to the
     /// same question again (a refresh) keeps the selection on the same memory.
     asked: (String, SearchMode),
@@ -55,6 +59,7 @@ impl SearchState {
         let mut effects = Vec::new();
         if query.is_empty() {
             self.hits = PagedList::default();
+            self.profile.clear();
             self.ran = None;
             self.shown = None;
             self.searching = false;

@@ -96,6 +96,12 @@ impl App {
                 }
                 Vec::new()
             }
+            Msg::ProfileLines { generation, lines } => {
+                if generation == self.search.generation {
+                    self.search.profile = lines;
+                }
+                Vec::new()
+            }
             Msg::RecallDone { generation, recall } => {
                 self.search.recall_done(generation, recall);
                 Vec::new()

@@ -53,12 +53,39 @@ pub fn draw(state: &SearchState, frame: &mut Frame<'_>, area: Rect, _app: &App, 
         let [l, p] = Layout::vertical([Constraint::Min(3), Constraint::Length(preview)]).areas(rest);
         (l, p)
     };
+    // The profile's matching lines above the hits: what the assistant is always told.
+    let list_area = if state.profile.is_empty() {
+        list_area
+    } else {
+        let height = u16::try_from(state.profile.len()).unwrap_or(4) + 2;
+        let [profile_area, rest] = Layout::vertical([Constraint::Length(height), Constraint::Min(3)]).areas(list_area);
+        profile(state, frame, profile_area, ui);
+        rest
+    };
     hits(state, frame, list_area, ui);
     if state.show_recall {
         recall(state, frame, preview_area, ui);
     } else {
         preview(state, frame, preview_area, ui);
     }
+}
+
+fn profile(state: &SearchState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
+    let width = usize::from(area.width.saturating_sub(2));
+    let lines: Vec<Line<'_>> = state
+        .profile
+        .iter()
+        .map(|l| {
+            widgets::fit(
+                Line::from(vec![
+                    Span::styled(format!("{:<6}", l.section.name()), ui.theme.dim()),
+                    Span::raw(one_line(&l.text)),
+                ]),
+                width,
+            )
+        })
+        .collect();
+    widgets::text(frame, area, lines, block(" In the profile (always told) ", ui), 0);
 }
 
 fn hits(state: &SearchState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
