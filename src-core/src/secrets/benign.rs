@@ -113,5 +113,10 @@ pub(crate) const BENIGN: &[&str] = &[
     "new_password: New password",
     "placeholder_password: \"Enter password\"",
     "{ password: 'Mot de passe' }",
+    // Command substitution: the password is made elsewhere (a sixth review).
+    "export DB_PASSWORD=$(cat /run/secrets/db_password)",
+    "PASSWORD=$(openssl rand -base64 32)",
+    r#"redis-cli -a "$(cat /run/secrets/redis_pw)" ping"#,
+    r#"mysql --user=root -p"$(cat /run/secrets/db)" app"#,
     r#"f"postgresql://{user}:{password}@{host}/{db}""#,
 ];

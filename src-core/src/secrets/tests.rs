@@ -143,6 +143,25 @@ pub(crate) const SAMPLES: &[(&str, SecretKind)] = &[
     ("password: .Xk9mQ2pLr8", SecretKind::Password),
     ("password=~Kq2mZ88", SecretKind::Password),
     ("api_key=abc123.def456ghi789", SecretKind::ApiKey),
+    // Letters-only passwords and passwords holding the word (a sixth review found each let
+    // through).
+    ("mysql -u root -pSunflower appdb", SecretKind::Password),
+    ("sshpass -p Sunflower ssh ana@bastion", SecretKind::Password),
+    ("redis-cli -h cache -a Sunflower ping", SecretKind::Password),
+    ("PGPASSWORD=Sunflower psql -h db -U ana app", SecretKind::Password),
+    (
+        r#"psql "host=db user=ana password=Sunflower dbname=app""#,
+        SecretKind::Password,
+    ),
+    ("my password is Sunflower and my pin is 4821", SecretKind::Password),
+    ("my wifi password is bluebird", SecretKind::Password),
+    ("DB_PASSWORD=Password123", SecretKind::Password),
+    ("password: MyPassword2024", SecretKind::Password),
+    ("postgres://ana:Password1@db/app", SecretKind::Password),
+    ("PASSWORD=senha123", SecretKind::Password),
+    ("EXCHANGE_PASSWORD=Tr0ub4dor3", SecretKind::Password),
+    ("SSL_CONTEXT_PASSWORD=Tr0ub4dor3", SecretKind::Password),
+    ("the password for the change server is Tr0ub4dor3", SecretKind::Password),
     ("mysql -uroot -p'Tr0ub4dor3' app", SecretKind::Password),
     ("mysql -uroot -pTr0ub4dor3 app", SecretKind::Password),
     (

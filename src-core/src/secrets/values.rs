@@ -212,7 +212,9 @@ pub(super) fn is_placeholder(kind: SecretKind, value: &str, around: &Around<'_>)
     if !matches!(kind, SecretKind::Password | SecretKind::ApiKey) {
         return false;
     }
-    if is_code(value, around.after.chars().next()) || is_path_or_link(value) {
+    // A quoted value is a literal: whatever it holds is the value.
+    let quoted = matches!(around.before, Some('"' | '\''));
+    if (!quoted && is_code(value, around.after.chars().next())) || is_path_or_link(value) {
         return true;
     }
     match kind {
@@ -221,7 +223,7 @@ pub(super) fn is_placeholder(kind: SecretKind, value: &str, around: &Around<'_>)
             NOT_A_PASSWORD.contains(&bare)
                 || NOT_A_VALUE.contains(&bare)
                 || is_label(&lower)
-                || ACTIONS.iter().any(|a| prefix.contains(a))
+                || names_an_action(&prefix)
                 || is_prose(value, &prefix, around)
         }
         // An identifier, a sentence or a path is not a key: a key mixes letters and digits.
@@ -233,15 +235,31 @@ pub(super) fn is_placeholder(kind: SecretKind, value: &str, around: &Around<'_>)
     }
 }
 
-/// A label that names the password ("Forgot your password?", "New password").
+/// A label that names the password ("Forgot your password?", "New password",
+/// "Password"): a phrase holding the word, or the word alone. `Password123` is a value.
 fn is_label(lower: &str) -> bool {
-    PASSWORD_WORDS.iter().any(|w| lower.contains(w))
+    let word = lower.trim_matches(|c: char| !c.is_alphanumeric());
+    PASSWORD_WORDS.contains(&word)
+        || (lower.contains(char::is_whitespace) && PASSWORD_WORDS.iter().any(|w| lower.contains(w)))
 }
 
-/// A word of a sentence after "password is" or "password:", not a value: a bare word of
-/// letters followed by more words ("Password: ask Bob in IT", "is hashed with bcrypt"),
-/// or after `is`, a lower-case word ("is case-sensitive."). A word alone at the end of a
-/// `password: …` line is a value (a YAML setting).
+/// Whether the name a value is given to (the last name in `prefix`: `forgot_password`,
+/// `confirmPassword`) is an action on a password or a label, by its parts
+/// (`EXCHANGE_PASSWORD` is no `change`).
+fn names_an_action(prefix: &str) -> bool {
+    let name = prefix
+        .split(|c: char| !(c.is_alphanumeric() || "_-.".contains(c)))
+        .rfind(|part| part.contains("pass") || part.contains("pwd"))
+        .unwrap_or("");
+    name.split(['_', '-', '.']).any(|part| ACTIONS.contains(&part))
+}
+
+/// A word of a sentence after "password is" or "password:", not a value. After a colon:
+/// a bare word of letters followed by more words ("Password: ask Bob in IT"). After `is`:
+/// a lower-case word followed by more words ("is hashed with bcrypt") or hyphenated ("is
+/// case-sensitive."). A word alone at the end of a `password: …` line is a value (a YAML
+/// setting), as is "my password is Sunflower and…"; a command line's or an assignment's
+/// value (`-p`, `=`) is never prose.
 fn is_prose(value: &str, prefix: &str, around: &Around<'_>) -> bool {
     if matches!(around.before, Some('"' | '\'')) {
         return false;
@@ -252,8 +270,14 @@ fn is_prose(value: &str, prefix: &str, around: &Around<'_>) -> bool {
         return false;
     }
     let more_words = around.after.trim_start().starts_with(char::is_alphabetic);
-    let after_is = prefix.trim_end().ends_with(" is") || prefix.contains(" is ");
-    more_words || (after_is && !word.chars().any(char::is_uppercase))
+    let head = prefix.trim_end();
+    if head.ends_with(':') {
+        more_words
+    } else if head.ends_with(" is") || head == "is" {
+        !word.chars().any(char::is_uppercase) && (more_words || word.contains('-'))
+    } else {
+        false
+    }
 }
 
 /// `$VAR`, `${VAR}`, `<password>`, `{{ vault_password }}`, `{password}`, `%s`, `#{pass}`,
@@ -268,6 +292,8 @@ fn is_template(value: &str) -> bool {
                         .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')))
     });
     variable
+        || value.starts_with("$(")
+        || value.starts_with('`')
         || lower.starts_with("[secret")
         || lower.starts_with('<')
         || lower.starts_with('{')
@@ -302,11 +328,15 @@ fn is_code(value: &str, next: Option<char>) -> bool {
         p.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
     };
-    if let Some((name, rest)) = value.split_once('(')
-        && ident(name)
-        && rest.ends_with(')')
-    {
-        return true;
+    // `name(…)` whole, or `name(` / `name[` opening a string or closing at once
+    // (`input("Password: ")`, `os.environ["DB_PASSWORD"]`, `getpass()`).
+    for open in ['(', '['] {
+        if let Some((name, rest)) = value.split_once(open)
+            && name.split('.').all(ident)
+            && (rest.ends_with([')', ']']) || rest.is_empty() || rest.starts_with(['"', '\'', ')', ']']))
+        {
+            return true;
+        }
     }
     let parts: Vec<&str> = value.trim_end_matches([';', ',']).split('.').collect();
     parts.len() > 1
