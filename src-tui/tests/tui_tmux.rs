@@ -73,6 +73,19 @@ impl Tmux {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
+    /// Waits until haema has quit and tmux's session is gone.
+    async fn wait_quit(&self) {
+        let start = Instant::now();
+        while self.cmd().args(["has-session", "-t", "t"]).status().unwrap().success() {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "haema did not quit:\n{}",
+                self.screen()
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     /// Esc, then a pause: a key sent right after it would arrive as alt-key.
     async fn escape(&self) {
         self.keys(&["Escape"]);
@@ -168,15 +181,7 @@ async fn add_review_approve_search_in_tmux() {
     // Esc leaves the query (where q is a letter like any other), then q quits.
     tmux.escape().await;
     tmux.keys(&["q"]);
-    let start = Instant::now();
-    while tmux.cmd().args(["has-session", "-t", "t"]).status().unwrap().success() {
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "haema did not quit:\n{}",
-            tmux.screen()
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    tmux.wait_quit().await;
     let latest = contents(&json_of(&haema(&store, &refs(&env), &["latest", "--json"], None)));
     assert_eq!(latest, vec!["Ana likes black tea now."]);
 }
@@ -459,15 +464,7 @@ async fn no_keystroke_loses_a_memory_in_tmux() {
     tmux.keys(&["q"]);
     tmux.wait_for("Your draft").await;
     tmux.keys(&["y"]);
-    let start = Instant::now();
-    while tmux.cmd().args(["has-session", "-t", "t"]).status().unwrap().success() {
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "haema did not quit:\n{}",
-            tmux.screen()
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    tmux.wait_quit().await;
 }
 
 /// The nine everyday journeys of a new user on the demo store, at 80×24 without colour:
@@ -593,15 +590,7 @@ async fn the_nine_journeys_at_80x24_without_colour() {
 
     // 9. Quit and come back: the edit, the lock and the approvals are there.
     tmux.keys(&["q"]);
-    let start = Instant::now();
-    while tmux.cmd().args(["has-session", "-t", "t"]).status().unwrap().success() {
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "haema did not quit:\n{}",
-            tmux.screen()
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    tmux.wait_quit().await;
     let back = Tmux::start(&open("demo"), 80, 24);
     back.wait_for("demo").await;
     back.keys(&["3", "G"]);

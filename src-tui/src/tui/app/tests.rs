@@ -30,6 +30,25 @@ fn chars(app: &mut App, text: &str) -> Vec<Effect> {
     text.chars().flat_map(|c| key(app, KeyCode::Char(c))).collect()
 }
 
+/// A lexical search answer whose hits are `record(i)` for each of `ids`.
+fn lexical_results(ids: impl IntoIterator<Item = usize>) -> haema_core::SearchResults {
+    haema_core::SearchResults {
+        mode: haema_core::SearchMode::Lexical,
+        notice: None,
+        hits: ids
+            .into_iter()
+            .map(|i| haema_core::SearchHit {
+                memory: record(i),
+                score: 1.0,
+                rank_score: 1.0,
+                found_by: haema_core::FoundBy::Lexical,
+                distance: None,
+                bm25: Some(-1.0),
+            })
+            .collect(),
+    }
+}
+
 fn record(i: usize) -> MemoryRecord {
     MemoryRecord {
         attributes: Default::default(),

@@ -22,20 +22,7 @@ fn plan(id: usize) -> Msg {
 fn search_hits(a: &mut App, n: usize) {
     a.update(Msg::SearchDone {
         generation: a.search.generation,
-        results: haema_core::SearchResults {
-            mode: haema_core::SearchMode::Lexical,
-            notice: None,
-            hits: (0..n)
-                .map(|i| haema_core::SearchHit {
-                    memory: record(i),
-                    score: 1.0,
-                    rank_score: 1.0,
-                    found_by: haema_core::FoundBy::Lexical,
-                    distance: None,
-                    bm25: Some(-1.0),
-                })
-                .collect(),
-        },
+        results: lexical_results(0..n),
     });
 }
 

@@ -13,20 +13,7 @@ fn stale_search_answers_are_dropped() {
     // Commands on the results need the focus there (tab).
     key(&mut a, KeyCode::Tab);
     key(&mut a, KeyCode::Char('m'));
-    let results = |n| haema_core::SearchResults {
-        mode: haema_core::SearchMode::Lexical,
-        notice: None,
-        hits: (0..n)
-            .map(|i| haema_core::SearchHit {
-                memory: record(i),
-                score: 1.0,
-                rank_score: 1.0,
-                found_by: haema_core::FoundBy::Lexical,
-                distance: None,
-                bm25: Some(-1.0),
-            })
-            .collect(),
-    };
+    let results = |n| lexical_results(0..n);
     a.update(Msg::SearchDone {
         generation: old,
         results: results(3),
@@ -100,25 +87,9 @@ fn a_refreshed_search_keeps_the_selected_hit_and_a_new_query_starts_at_the_top()
     key(&mut a, KeyCode::Enter);
     let answer = |a: &mut App, ids: &[usize]| {
         let generation = a.search.generation;
-        let hits = ids
-            .iter()
-            .map(|i| haema_core::SearchHit {
-                memory: record(*i),
-                score: 1.0,
-                rank_score: 1.0,
-                found_by: haema_core::FoundBy::Lexical,
-                distance: None,
-                bm25: None,
-            })
-            .collect();
-        let mode = haema_core::SearchMode::Lexical;
         a.update(Msg::SearchDone {
             generation,
-            results: haema_core::SearchResults {
-                mode,
-                notice: None,
-                hits,
-            },
+            results: lexical_results(ids.iter().copied()),
         });
     };
     answer(&mut a, &[1, 2, 3]);
