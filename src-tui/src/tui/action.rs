@@ -95,6 +95,8 @@ actions! {
     PageDown "page_down" List ["pagedown", "ctrl-f"] "page down";
     Top "top" List ["home", "g"] "first item";
     Bottom "bottom" List ["end", "G"] "last item";
+    ScrollDown "scroll_down" List ["J", "shift-down"] "scroll the text beside the list down (a long memory, the recall preview)";
+    ScrollUp "scroll_up" List ["K", "shift-up"] "scroll the text beside the list up";
     Open "open" List ["enter"] "open the selected item";
     Back "back" List ["esc"] "close / go back";
     Forget "forget" List ["F"] "forget the selected memory for good (asks first)";

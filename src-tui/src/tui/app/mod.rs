@@ -111,6 +111,11 @@ pub struct App {
     pub tab_hits: std::cell::RefCell<Vec<(View, u16, u16)>>,
     /// The furthest a scrolled window can go, as last drawn (a scroll stops there).
     pub overlay_max_scroll: std::cell::Cell<u16>,
+    /// How far the view's text beside its list (a preview, a change's details) is
+    /// scrolled; any other key brings it back to the top.
+    pub pane_scroll: u16,
+    /// The furthest the view's text can scroll, as last drawn.
+    pub pane_max_scroll: std::cell::Cell<u16>,
 }
 
 impl App {
@@ -141,6 +146,8 @@ impl App {
             quit: false,
             tab_hits: std::cell::RefCell::new(Vec::new()),
             overlay_max_scroll: std::cell::Cell::new(u16::MAX),
+            pane_scroll: 0,
+            pane_max_scroll: std::cell::Cell::new(0),
         }
     }
 
@@ -270,15 +277,35 @@ impl App {
         if self.overlay.is_some() {
             return self.overlay_key(key);
         }
+        let action = self.keymap.lookup(Key::from_event(key), self.view.scope());
+        // The text beside the list scrolls with its own keys (from a text field too, when
+        // the key is no character); any other key brings it back to the top.
+        let typing = self.pane(self.view).typing();
+        if let Some(scroll @ (Action::ScrollDown | Action::ScrollUp)) = action
+            && !(typing && matches!(key.code, KeyCode::Char(_)))
+        {
+            self.scroll_pane(scroll);
+            return Vec::new();
+        }
+        self.pane_scroll = 0;
         // Shift-tab goes to the previous view from a text field too (tab moves the focus
         // within the view first).
-        if self.pane(self.view).typing() && key.code != KeyCode::BackTab {
+        if typing && key.code != KeyCode::BackTab {
             return self.on_pane(|pane, ctx| pane.input(key, ctx));
         }
-        match self.keymap.lookup(Key::from_event(key), self.view.scope()) {
+        match action {
             Some(action) => self.act(action),
             None => Vec::new(),
         }
+    }
+
+    /// Scrolls the view's text beside its list by a line, within the text as last drawn.
+    fn scroll_pane(&mut self, action: Action) {
+        let max = self.pane_max_scroll.get();
+        self.pane_scroll = match action {
+            Action::ScrollDown => self.pane_scroll.saturating_add(1).min(max),
+            _ => self.pane_scroll.min(max).saturating_sub(1),
+        };
     }
 
     /// Performs an action.

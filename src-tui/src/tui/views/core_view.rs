@@ -12,14 +12,14 @@ use super::widgets::{self, block};
 use crate::tui::app::{App, CoreMode, CoreState};
 
 /// Draws the view.
-pub fn draw(state: &CoreState, frame: &mut Frame<'_>, area: Rect, _app: &App, ui: &Ui) {
+pub fn draw(state: &CoreState, frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     match state.mode {
-        CoreMode::Sections => sections(state, frame, area, ui),
-        CoreMode::Versions => versions(state, frame, area, ui),
+        CoreMode::Sections => sections(state, frame, area, app, ui),
+        CoreMode::Versions => versions(state, frame, area, app, ui),
     }
 }
 
-fn sections(state: &CoreState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
+fn sections(state: &CoreState, frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     let Some(core) = &state.sections else {
         let lines = vec![Line::from(Span::styled("loading…", ui.theme.dim()))];
         widgets::placeholder(frame, area, lines, block(" Core ", ui));
@@ -55,10 +55,10 @@ fn sections(state: &CoreState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
     } else {
         ui.highlighter.markdown(text, ui.theme)
     };
-    widgets::text(frame, text_area, lines, block(title, ui), 0);
+    widgets::pane_text(frame, text_area, lines, &title, app, ui);
 }
 
-fn versions(state: &CoreState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
+fn versions(state: &CoreState, frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     if state.versions.is_empty() {
         let lines = vec![Line::from(Span::styled("loading versions…", ui.theme.dim()))];
         widgets::placeholder(frame, area, lines, block(" Versions ", ui));
@@ -95,5 +95,5 @@ fn versions(state: &CoreState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
             ui.highlighter.markdown(&new.content, ui.theme),
         ),
     };
-    widgets::text(frame, diff_area, lines, block(title, ui), 0);
+    widgets::pane_text(frame, diff_area, lines, &title, app, ui);
 }

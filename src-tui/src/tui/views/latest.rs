@@ -6,6 +6,7 @@ use ratatui::text::{Line, Span};
 
 use super::Ui;
 use super::widgets::{self, block, field, one_line};
+use crate::tui::action::Action;
 use crate::tui::app::{App, LatestState};
 
 /// Draws the view.
@@ -71,15 +72,18 @@ pub fn draw(state: &LatestState, frame: &mut Frame<'_>, area: Rect, app: &App, u
         if !attributes.is_empty() {
             lines.push(field("about", attributes, ui));
         }
-        widgets::text(
-            frame,
-            preview_area,
-            lines,
-            block(" Memory · enter: lineage · c: change · d: delete · P: pin ", ui),
-            0,
-        );
+        let title = widgets::keyed_title("Memory", MEMORY_KEYS, app);
+        widgets::pane_text(frame, preview_area, lines, &title, app, ui);
     }
 }
+
+/// The keys that act on the memory a preview shows.
+pub(super) const MEMORY_KEYS: &[(Action, &str)] = &[
+    (Action::Open, "lineage"),
+    (Action::EditMemory, "change"),
+    (Action::DeleteMemory, "delete"),
+    (Action::TogglePin, "pin"),
+];
 
 /// `[pinned] ` before a pinned memory's text in a list; nothing for the others.
 pub(super) fn pin_mark(m: &haema_core::MemoryRecord, ui: &Ui) -> Span<'static> {

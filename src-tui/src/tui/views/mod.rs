@@ -42,6 +42,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, ui: &Ui) {
     let [tabs, body, status] =
         Layout::vertical([Constraint::Length(1), Constraint::Min(1), Constraint::Length(1)]).areas(frame.area());
     chrome::tabs(frame, tabs, app, ui);
+    app.pane_max_scroll.set(0);
     app.pane(app.view).render(frame, body, app, ui);
     chrome::status(frame, status, app, ui);
     if app.overlay.is_some() {

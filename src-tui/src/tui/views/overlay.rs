@@ -77,19 +77,18 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
             let width = area.width.saturating_sub(8).clamp(20, 70);
             let answer = answer_line(yes);
             let inner = width.saturating_sub(2);
-            let rows = textwrap_lines(question, inner) + 1 + textwrap_lines(&answer, inner);
-            let height = u16::try_from(rows).unwrap_or(5).saturating_add(2).min(area.height);
-            let rect = centered(area, width, height);
-            frame.render_widget(Clear, rect);
             let text = vec![
                 Line::from(question.as_str()),
                 Line::from(""),
                 Line::from(Span::styled(answer, ui.theme.warning())),
             ];
+            let paragraph = Paragraph::new(text).wrap(Wrap { trim: true });
+            let rows = paragraph.line_count(inner.max(1));
+            let height = u16::try_from(rows).unwrap_or(5).saturating_add(2).min(area.height);
+            let rect = centered(area, width, height);
+            frame.render_widget(Clear, rect);
             frame.render_widget(
-                Paragraph::new(text)
-                    .wrap(Wrap { trim: true })
-                    .block(block(" Confirm ", ui).border_style(ui.theme.warning())),
+                paragraph.block(block(" Confirm ", ui).border_style(ui.theme.warning())),
                 rect,
             );
         }
@@ -189,26 +188,11 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     }
 }
 
-/// A window of text scrolled to `scroll` (kept within the text: the last line stops at
-/// the bottom), its title saying where it is when it does not fit.
+/// A window of text scrolled to `scroll`, kept within the text (a scroll key stops at its
+/// end).
 fn scrolled(frame: &mut Frame<'_>, rect: Rect, lines: Vec<Line<'_>>, title: &str, scroll: u16, app: &App, ui: &Ui) {
-    let inner = block(String::new(), ui).inner(rect);
-    let total: usize = lines
-        .iter()
-        .map(|l| {
-            let text: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
-            textwrap_lines(&text, inner.width)
-        })
-        .sum();
-    let max = u16::try_from(total.saturating_sub(usize::from(inner.height))).unwrap_or(u16::MAX);
-    app.overlay_max_scroll.set(max);
-    let at = scroll.min(max);
-    let title = if max > 0 {
-        format!("{title}· line {} of {total} ", usize::from(at) + 1)
-    } else {
-        title.to_owned()
-    };
-    widgets::text(frame, rect, lines, block(title, ui), at);
+    app.overlay_max_scroll
+        .set(widgets::scrolled(frame, rect, lines, title, scroll, "", ui));
 }
 
 /// A duration in a few characters: `4s`, `3m`, `2h`.
@@ -218,23 +202,6 @@ fn ago_words(secs: u64) -> String {
         60..3600 => format!("{}m", secs / 60),
         _ => format!("{}h", secs / 3600),
     }
-}
-
-/// Lines `text` takes when wrapped at `width` (words, roughly as the paragraph wraps).
-fn textwrap_lines(text: &str, width: u16) -> usize {
-    let width = usize::from(width.max(1));
-    let mut lines = 1;
-    let mut used = 0;
-    for word in text.split_whitespace() {
-        let w = unicode_width::UnicodeWidthStr::width(word);
-        if used > 0 && used + 1 + w > width {
-            lines += 1;
-            used = w;
-        } else {
-            used += w + usize::from(used > 0);
-        }
-    }
-    lines
 }
 
 /// How often search and recall returned a memory, in words.

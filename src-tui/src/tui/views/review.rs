@@ -58,7 +58,7 @@ pub fn draw(state: &ReviewState, frame: &mut Frame<'_>, area: Rect, app: &App, u
     };
     if let Some(forget) = state.forget_of(cs.id) {
         let title = format!(" If approved now · {} forgets ", app.keymap.label(Action::Approve));
-        widgets::text(frame, detail_area, forget_lines(forget, ui), block(title, ui), 0);
+        widgets::pane_text(frame, detail_area, forget_lines(forget, ui), &title, app, ui);
         return;
     }
     let core = core_lines(cs, ui);
@@ -88,11 +88,11 @@ pub fn draw(state: &ReviewState, frame: &mut Frame<'_>, area: Rect, app: &App, u
         left_lines.push(Line::from(Span::styled(format!("! {w}"), ui.theme.warning())));
     }
     left_lines.extend(related_lines(cs, ui));
-    widgets::text(frame, left, left_lines, block(" Replaces ", ui), 0);
+    widgets::pane_text(frame, left, left_lines, " Replaces ", app, ui);
     let title = format!(" Proposed · {} ", cs.outcome.describe());
-    widgets::text(frame, right, proposed_lines(cs, ui), block(title, ui), 0);
+    widgets::pane_text(frame, right, proposed_lines(cs, ui), &title, app, ui);
     if let Some(core_area) = core_area {
-        widgets::text(frame, core_area, core, block(" core.md ", ui), 0);
+        widgets::pane_text(frame, core_area, core, " core.md ", app, ui);
     }
 }
 

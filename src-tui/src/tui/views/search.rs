@@ -9,6 +9,7 @@ use ratatui::widgets::Paragraph;
 
 use super::Ui;
 use super::widgets::{self, block, field, one_line};
+use crate::tui::action::Action;
 use crate::tui::app::{App, SearchState};
 
 fn found_by(found: FoundBy) -> &'static str {
@@ -20,9 +21,13 @@ fn found_by(found: FoundBy) -> &'static str {
 }
 
 /// Draws the view.
-pub fn draw(state: &SearchState, frame: &mut Frame<'_>, area: Rect, _app: &App, ui: &Ui) {
+pub fn draw(state: &SearchState, frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     let [query_area, rest] = Layout::vertical([Constraint::Length(3), Constraint::Min(3)]).areas(area);
-    let mode = format!(" Search · mode: {} (m) ", state.mode.as_str());
+    let mode = format!(
+        " Search · mode: {} ({}) ",
+        state.mode.as_str(),
+        app.keymap.first_label(Action::CycleMode)
+    );
     let query_block = if state.editing {
         block(mode, ui).border_style(ui.theme.accent())
     } else {
@@ -64,9 +69,9 @@ pub fn draw(state: &SearchState, frame: &mut Frame<'_>, area: Rect, _app: &App, 
     };
     hits(state, frame, list_area, ui);
     if state.show_recall {
-        recall(state, frame, preview_area, ui);
+        recall(state, frame, preview_area, app, ui);
     } else {
-        preview(state, frame, preview_area, ui);
+        preview(state, frame, preview_area, app, ui);
     }
 }
 
@@ -139,9 +144,10 @@ fn hits(state: &SearchState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
     widgets::list(frame, area, items, &state.hits.cursor, hits_block, ui);
 }
 
-fn preview(state: &SearchState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
+fn preview(state: &SearchState, frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     let Some(hit) = state.selected() else {
-        widgets::text(frame, area, Vec::new(), block(" Preview · p: recall preview ", ui), 0);
+        let title = widgets::keyed_title("Preview", &[(Action::ToggleRecall, "recall preview")], app);
+        widgets::text(frame, area, Vec::new(), block(title, ui), 0);
         return;
     };
     let mut lines = vec![
@@ -171,19 +177,13 @@ fn preview(state: &SearchState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
     if !attributes.is_empty() {
         lines.push(field("about", attributes, ui));
     }
-    widgets::text(
-        frame,
-        area,
-        lines,
-        block(
-            " Preview · enter: lineage · c: change · d: delete · P: pin · p: recall ",
-            ui,
-        ),
-        0,
-    );
+    let mut keys = super::latest::MEMORY_KEYS.to_vec();
+    keys.push((Action::ToggleRecall, "recall"));
+    let title = widgets::keyed_title("Preview", &keys, app);
+    widgets::pane_text(frame, area, lines, &title, app, ui);
 }
 
-fn recall(state: &SearchState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
+fn recall(state: &SearchState, frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     let Some(recall) = &state.recall else {
         let lines = vec![Line::from(Span::styled("building the recall block…", ui.theme.dim()))];
         widgets::text(frame, area, lines, block(" Recall preview ", ui), 0);
@@ -206,5 +206,5 @@ fn recall(state: &SearchState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
         ),
         ui.theme.dim(),
     )));
-    widgets::text(frame, area, lines, block(title, ui), 0);
+    widgets::pane_text(frame, area, lines, &title, app, ui);
 }

@@ -8,10 +8,11 @@ use ratatui::widgets::Paragraph;
 use super::Ui;
 use super::changeset::{summary, summary_status as status_text};
 use super::widgets::{self, block, field, thousands};
+use crate::tui::action::Action;
 use crate::tui::app::{App, HistoryState, StoresState};
 
 /// Draws the History view.
-pub fn history(state: &HistoryState, frame: &mut Frame<'_>, area: Rect, _app: &App, ui: &Ui) {
+pub fn history(state: &HistoryState, frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
     if state.items.is_empty() {
         let text = if state.loaded {
             "No changesets yet."
@@ -56,13 +57,12 @@ pub fn history(state: &HistoryState, frame: &mut Frame<'_>, area: Rect, _app: &A
         if let Some(r) = cs.reverted_by_id {
             lines.push(field("reverted by", format!("#{r}"), ui));
         }
-        widgets::text(
-            frame,
-            preview_area,
-            lines,
-            block(" Changeset · enter: details · u: revert ", ui),
-            0,
+        let title = widgets::keyed_title(
+            "Changeset",
+            &[(Action::Open, "details"), (Action::Revert, "revert")],
+            app,
         );
+        widgets::pane_text(frame, preview_area, lines, &title, app, ui);
     }
 }
 

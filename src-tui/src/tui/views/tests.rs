@@ -435,3 +435,78 @@ fn the_tab_bar_names_the_user_of_a_per_user_store() {
     assert!(top.contains("default · user ann · 2 memories"), "{top}");
     snap("latest_per_user", &app);
 }
+
+fn screen(app: &App, width: u16, height: u16) -> String {
+    let terminal = render(app, width, height);
+    let buffer = terminal.backend().buffer().clone();
+    (0..height)
+        .map(|y| {
+            (0..width)
+                .map(|x| buffer[(x, y)].symbol().to_owned())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn press(app: &mut App, code: ratatui::crossterm::event::KeyCode, shift: bool) {
+    use ratatui::crossterm::event::{KeyEvent, KeyModifiers};
+    let mods = if shift { KeyModifiers::SHIFT } else { KeyModifiers::NONE };
+    app.handle_event(crate::tui::app::Event::Key(KeyEvent::new(code, mods)));
+}
+
+/// The recall preview of a query with many hits is longer than its pane: shift-↓ scrolls
+/// it from the query (J from the results) down to the last hit and no further, and any
+/// other key brings it back to the top.
+#[test]
+fn the_recall_preview_scrolls_to_its_last_hit() {
+    use ratatui::crossterm::event::KeyCode;
+    let mut app = search("tea", fixtures::memories());
+    app.search.editing = true;
+    app.act(Action::ToggleRecall);
+    let text = (1..=30)
+        .map(|i| format!("- \"memory number {i} about tea\""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let generation = app.search.generation;
+    app.update(Msg::RecallDone {
+        generation,
+        recall: Recall {
+            text: format!("## Relevant memories\n{text}"),
+            items: Vec::new(),
+            tokens: 300,
+            budget: 1000,
+            max_chars: 1000,
+            notice: None,
+        },
+    });
+    let top = screen(&app, 80, 24);
+    assert!(top.contains("line 1 of 33") && !top.contains("number 30 "), "{top}");
+    for _ in 0..100 {
+        press(&mut app, KeyCode::Down, true);
+        screen(&app, 80, 24);
+    }
+    let bottom = screen(&app, 80, 24);
+    assert!(bottom.contains("memory number 30 about tea"), "{bottom}");
+    assert!(!bottom.contains("number 1 about"), "{bottom}");
+    assert_eq!(app.search.query.text(), "tea", "the scroll key typed nothing");
+    // One step up from the end moves at once (the scroll stopped at the end).
+    assert!(bottom.contains("line 30 of 33"), "{bottom}");
+    press(&mut app, KeyCode::Up, true);
+    let up = screen(&app, 80, 24);
+    assert!(up.contains("line 29 of 33"), "{up}");
+    // From the results, J and K scroll; any other key (here ↓ to the next hit) goes back
+    // to the top.
+    press(&mut app, KeyCode::Tab, false);
+    press(&mut app, KeyCode::Char('J'), true);
+    press(&mut app, KeyCode::Char('J'), true);
+    assert!(screen(&app, 80, 24).contains("line 3 of 33"));
+    press(&mut app, KeyCode::Down, false);
+    assert!(screen(&app, 80, 24).contains("line 1 of 33"));
+    // In the query, J is a letter.
+    press(&mut app, KeyCode::Esc, false);
+    app.view = View::Search;
+    app.search.focus_query(false);
+    press(&mut app, KeyCode::Char('J'), true);
+    assert_eq!(app.search.query.text(), "teaJ");
+}

@@ -7,7 +7,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph, Wrap};
 
 use super::Ui;
-use crate::tui::app::Cursor;
+use crate::tui::action::Action;
+use crate::tui::app::{App, Cursor};
 
 /// Text on one line: runs of whitespace (newlines included) become one space, and each
 /// control character (a carriage return too) shows as `�` ([`haema_core::printable`]).
@@ -97,6 +98,59 @@ pub fn text(frame: &mut Frame<'_>, area: Rect, lines: Vec<Line<'_>>, block: Bloc
             .scroll((scroll, 0)),
         area,
     );
+}
+
+/// Text in a bordered window, scrolled to `scroll` but never past its end (the last line
+/// stops at the bottom). When the text does not fit, the title says which line is at the
+/// top and, with a `hint`, how to see the rest. Returns the furthest scroll the text has.
+pub fn scrolled(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    lines: Vec<Line<'_>>,
+    title: &str,
+    scroll: u16,
+    hint: &str,
+    ui: &Ui,
+) -> u16 {
+    let inner = block(String::new(), ui).inner(area);
+    let paragraph = Paragraph::new(printable_lines(lines)).wrap(Wrap { trim: false });
+    let total = paragraph.line_count(inner.width.max(1));
+    let max = u16::try_from(total.saturating_sub(usize::from(inner.height))).unwrap_or(u16::MAX);
+    let at = scroll.min(max);
+    let window = if max == 0 {
+        block(title.to_owned(), ui)
+    } else if hint.is_empty() {
+        block(format!("{title}· line {} of {total} ", usize::from(at) + 1), ui)
+    } else {
+        // Where the text is, and how to see the rest, on the bottom border: the top one
+        // keeps the keys that act on what it shows.
+        let place = format!(" line {} of {total} · {hint} ", usize::from(at) + 1);
+        block(title.to_owned(), ui).title_bottom(Line::from(place).style(ui.theme.dim()).right_aligned())
+    };
+    frame.render_widget(paragraph.block(window).scroll((at, 0)), area);
+    max
+}
+
+/// The view's text beside its list (a preview, a change's details), scrolled as far as
+/// the scroll keys took it; its title says how to see the rest when it does not fit.
+pub fn pane_text(frame: &mut Frame<'_>, area: Rect, lines: Vec<Line<'_>>, title: &str, app: &App, ui: &Ui) {
+    let hint = format!(
+        "{}/{} scroll",
+        app.keymap.first_label(Action::ScrollDown),
+        app.keymap.first_label(Action::ScrollUp)
+    );
+    let max = scrolled(frame, area, lines, title, app.pane_scroll, &hint, ui);
+    app.pane_max_scroll.set(app.pane_max_scroll.get().max(max));
+}
+
+/// ` Memory · enter: lineage · c: change ` — a title with the keys that act on what it
+/// shows, as bound (a key rebound in config.toml shows as bound).
+pub fn keyed_title(name: &str, keys: &[(Action, &str)], app: &App) -> String {
+    let mut title = format!(" {name} ");
+    for (action, word) in keys {
+        title.push_str(&format!("· {}: {word} ", app.keymap.first_label(*action)));
+    }
+    title
 }
 
 /// A centred window of at most `width` x `height` inside `area`.
