@@ -2,12 +2,13 @@ import { describe, expect, it, vi } from "vitest";
 import { memory, mergeView, storeSettings } from "../test/backend";
 import { historyActions } from "./actions";
 import { forgetQuestion, forgetsAnything, receiptWords } from "./forget";
+import { changeTitle } from "./history-words";
 import { PagedList } from "./paged";
 import { exampleLines, fileKey, settingGroups, sourceWords } from "./settings";
 import { freshDraft, isEdited, plan, planWords, resultingMemories } from "./review";
 import { applyTheme, loadTheme, nextTheme } from "./theme";
 import { UndoStack } from "./undo";
-import { changeHeadline, countWords, inputWords, statusWords, storeName, storeSummary, strengthWords } from "./words";
+import { countWords, inputWords, statusWords, storeName, storeSummary, strengthWords } from "./words";
 
 describe("review drafts", () => {
   it("approves as suggested until something is changed", () => {
@@ -55,14 +56,14 @@ describe("review drafts", () => {
 describe("plain words", () => {
   it("says what a change does and where it stands", () => {
     const view = mergeView();
-    expect(changeHeadline(view)).toBe("Remember 2 new things, replace 1 older memory");
+    expect(changeTitle(view)).toBe("Replace “The user drinks green tea” with “The user drinks black tea” and 1 more");
     expect(statusWords(view)).toBe("Waiting for you");
     const auto = { ...view, changeset: { ...view.changeset, status: "committed" as const, decided_by: "auto" as const } };
     expect(statusWords(auto)).toBe("Saved automatically");
     const rerun = { ...view, changeset: { ...view.changeset, status: "rejected" as const, decided_by: "rerun" as const } };
     expect(statusWords(rerun)).toBe("Replaced by a newer version");
     const imported = { ...view, changeset: { ...view.changeset, outcome: "import" as const } };
-    expect(changeHeadline(imported)).toBe("Imported 2 memories");
+    expect(changeTitle(imported)).toBe("Imported 2 memories from I switched to black tea");
     expect(inputWords({ ...view, changeset: { ...view.changeset, raw_input: "x".repeat(200) } }, 10)).toBe("xxxxxxxxx…");
   });
 
@@ -106,11 +107,11 @@ describe("plain words", () => {
         forget: { receipt: { memories: 2, changesets: 1, core_versions: 0, agent_state: 0, phrase: true } },
       },
     };
-    expect(changeHeadline(forgot)).toBe("Forgot 2 memories and every mention of a phrase, for good");
+    expect(changeTitle(forgot)).toBe("Forgot 2 memories and every mention of a phrase, for good");
     expect(statusWords(forgot)).toBe("Done");
     expect(historyActions(forgot)).toEqual([]);
     const asked = { ...forgot, changeset: { ...forgot.changeset, status: "pending" as const, forget: { mentioning: "elm" } } };
-    expect(changeHeadline(asked)).toBe("Forget everything that mentions “elm”");
+    expect(changeTitle(asked)).toBe("Forget everything that mentions “elm”");
   });
 
   it("names stores and counts", () => {

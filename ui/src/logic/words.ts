@@ -1,6 +1,5 @@
 // Plain words for what the store reports: no ids, no jargon.
 import type { ChangesetView, MemoryAttributes, Section, SearchHit, SearchMode, StoreInfo } from "../api";
-import { forgetHeadline } from "./forget";
 
 export const SECTION_WORDS: Record<Section, { title: string; help: string }> = {
   SOUL: { title: "Personality", help: "Who your assistant is: its mission and how it talks." },
@@ -61,23 +60,6 @@ export function inputWords(view: ChangesetView, max = 140): string {
   const cs = view.changeset;
   const text = cs.raw_input ?? cs.inputs.join(" · ");
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-/** A change in one sentence: what happened and who decided. */
-export function changeHeadline(view: ChangesetView): string {
-  const cs = view.changeset;
-  const added = cs.proposed.filter((p) => !p.kept).length;
-  const removed = cs.related.filter((r) => !r.kept).length;
-  if (cs.kind === "revert") return "Undid an earlier change";
-  if (cs.kind === "forget") return forgetHeadline(view);
-  if (cs.outcome === "import") return `Imported ${countWords(added, "memory", "memories")}`;
-  const parts: string[] = [];
-  if (added > 0) parts.push(`remember ${countWords(added, "new thing", "new things")}`);
-  if (removed > 0) parts.push(`replace ${countWords(removed, "older memory", "older memories")}`);
-  if (cs.core_after !== null && cs.core_before !== cs.core_after) parts.push("update the profile");
-  if (parts.length === 0) return "Nothing to change";
-  const sentence = parts.join(", ");
-  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
 }
 
 /** Where a change stands, in words. */

@@ -7,6 +7,7 @@ import { h } from "../dom";
 import { when } from "../logic/time";
 import { saveSection, lockSection } from "../logic/actions";
 import { SECTION_WORDS } from "../logic/words";
+import { markdown } from "./markdown";
 import { lineDiff } from "./pieces";
 
 const AUTHOR_WORDS: Record<string, string> = {
@@ -65,7 +66,7 @@ export function coreView(app: App): View {
       body.append(area);
       actions.append(save, cancel);
     } else {
-      body.append(text.trim() === "" ? h("p", { class: "muted" }, "Nothing here yet.") : h("div", { class: "section-text" }, text));
+      body.append(text.trim() === "" ? h("p", { class: "muted" }, "Nothing here yet.") : markdown(text));
       const edit = h("button", { type: "button", id: `${id}-editbtn` }, "Edit");
       edit.addEventListener("click", () => {
         editing.set(section, text);

@@ -7,6 +7,7 @@ import { h } from "../dom";
 import { redraw } from "../focus";
 import { foundWords, MODE_WORDS, SECTION_WORDS } from "../logic/words";
 import { confirmForget } from "./forget";
+import { inline } from "./markdown";
 import { memoryRow } from "./memory-row";
 import { recallBlock } from "./recall";
 
@@ -134,7 +135,7 @@ function profileLine(line: ProfileLine): HTMLElement {
     { class: "profile-line" },
     h("span", { class: "tag from-profile" }, `Profile · ${SECTION_WORDS[line.section].title}`),
     " ",
-    line.text,
+    ...inline(line.text),
   );
 }
 

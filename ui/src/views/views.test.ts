@@ -137,7 +137,7 @@ describe("review", () => {
     const { root } = await start((b) => (b.waiting = [mergeView(7)]), "review");
     expect(text(root.querySelector("nav [data-view=review]"))).toBe("Review (1)");
     const card = root.querySelector("article.change");
-    expect(text(card?.querySelector("h2") ?? null)).toBe("Remember 2 new things, replace 1 older memory");
+    expect(text(card?.querySelector("h2") ?? null)).toBe("Replace “The user drinks green tea” with “The user drinks black tea” and 1 more");
     expect(card?.querySelector("[aria-label=Before] del")?.textContent).toBe("green ");
     expect(card?.querySelector("[aria-label=After] ins")?.textContent).toBe("black ");
     expect(text(card)).not.toContain("p1");
