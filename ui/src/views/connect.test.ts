@@ -59,6 +59,28 @@ describe("connect an AI", () => {
     expect(text(root.querySelector("#llm-key-status"))).toBe("No key is saved for this service yet.");
   });
 
+  it("offers Undo after a save, which puts the connection saved before back", async () => {
+    const { root, backend } = await settings();
+    choose(root, "llm-service-openai");
+    type(root, "#llm-key", backend.rightKey);
+    button(root.querySelector("#llm-save")?.parentElement ?? root, "Save").click();
+    await settle();
+    expect(text(root.querySelector("#llm-now"))).toBe("Now: OpenAI, gpt-4o-mini.");
+    const undo = document.querySelector<HTMLButtonElement>("#undo-button");
+    expect(undo).not.toBeNull();
+    undo?.click();
+    await settle();
+    const calls = backend.named("save_connection");
+    expect(calls[calls.length - 1]?.args).toEqual({ connection: { role: "llm", service: "none", model: null, address: null }, key: null });
+    expect(text(root.querySelector("#llm-now"))).toBe("Now: no AI. What is added is kept as it is given.");
+    expect(text(document.querySelector(".notice"))).toContain("Back to no AI.");
+    expect(root.querySelector<HTMLInputElement>("#llm-service-none")?.checked).toBe(true);
+    // Saving what is already saved changes nothing, so there is nothing to undo.
+    button(root.querySelector("#llm-save")?.parentElement ?? root, "Save").click();
+    await settle();
+    expect(document.querySelector("#undo-button")).toBeNull();
+  });
+
   it("says what to do when no AI runs on this computer, and lists the models when one does", async () => {
     const { root, backend } = await settings();
     choose(root, "llm-service-this_computer");

@@ -1,9 +1,10 @@
 // "Connect an AI" and "Search": a service in plain choices, what was found on this
 // computer, a key field that is emptied once the key is saved (the window only ever learns
 // its last four characters), a Test that makes one real call, and Save.
-import { api, errorText, type AiSetup, type CheckOutcome, type LocalAi, type Role, type Service } from "../api";
+import { api, errorText, type AiSetup, type CheckOutcome, type Connection, type LocalAi, type Role, type Service } from "../api";
 import type { App } from "../app";
 import { h } from "../dom";
+import type { Undoable } from "../logic/undo";
 import { connectionOf, fittingModels, keyWords, localAiWords, missingWords, serviceChoices, sizeWords } from "../logic/connect";
 
 export interface ConnectionSection {
@@ -161,12 +162,14 @@ export function connectionSection(app: App, role: Role, onSaved: (setup: AiSetup
         tell(await api.testConnection(connection, typed));
       } else {
         tell("Saving…", true);
+        const before = setup?.[role].connection ?? null;
         const saved = await api.saveConnection(connection, typed);
         key.value = "";
         dirty = false;
         render(saved);
         tell(role === "llm" ? "Saved. What is added from now on goes through this AI." : "Saved. Search uses this from now on.", true);
-        app.say(role === "llm" ? "The AI is connected." : "Search is set up.");
+        const done = role === "llm" ? "The AI is connected." : "Search is set up.";
+        app.say(done, before && !sameConnection(before, connection) ? undoSave(before, typed !== null && before.service === connection.service) : undefined);
         onSaved(saved);
       }
     } catch (e) {
@@ -174,6 +177,23 @@ export function connectionSection(app: App, role: Role, onSaved: (setup: AiSetup
     } finally {
       test.disabled = save.disabled = false;
     }
+  }
+
+  /** How to go back to the connection saved before: it is saved again (a key typed for
+   *  the same service replaced the old one in the keyring, and the undo says so). */
+  function undoSave(before: Connection, keyReplaced: boolean): Undoable {
+    return {
+      done: role === "llm" ? "AI connection saved" : "Search connection saved",
+      undo: async () => {
+        const back = await api.saveConnection(before, null);
+        dirty = false;
+        render(back);
+        outcome.replaceChildren();
+        onSaved(back);
+        const was = nowWords(role, before.service, back[role].model_in_force).replace(/^(Now|Chosen): /, "");
+        return `Back to ${was}${keyReplaced ? " The key you typed stays saved in place of the old one: type the old key and save to bring it back." : ""}`;
+      },
+    };
   }
 
   function render(next: AiSetup): void {
@@ -226,4 +246,8 @@ function nowWords(role: Role, service: Service, model: string): string {
   const choice = serviceChoices(role).find((c) => c.service === service);
   if (service === "none") return role === "llm" ? "Now: no AI. What is added is kept as it is given." : "Chosen: by words only.";
   return `${role === "llm" ? "Now" : "Chosen"}: ${choice?.label ?? service}${model ? `, ${model}` : ""}.`;
+}
+
+function sameConnection(a: Connection, b: Connection): boolean {
+  return a.role === b.role && a.service === b.service && (a.model ?? "") === (b.model ?? "") && (a.address ?? "") === (b.address ?? "");
 }
