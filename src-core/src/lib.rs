@@ -79,7 +79,9 @@ pub use printable::{REPLACEMENT, is_unprintable, printable, printable_line};
 pub use review::{ChangesetView, ItemView, SectionChange, section_history};
 pub use search::recall::{Recall, RecallItem, RecallOptions, RecallReason, estimate_tokens};
 pub use store::files::{create_private, is_inside};
-pub use store::places::{default_store_dir, is_postgres_url, is_store_dir, store_dir_for, store_folders_beside};
+pub use store::places::{
+    default_store_dir, is_postgres_url, is_store_dir, store_dir_for, store_dir_given, store_folders_beside,
+};
 #[cfg(feature = "postgres")]
 pub use store::postgres::address::link_postgres_store;
 #[cfg(feature = "postgres")]

@@ -52,14 +52,11 @@ pub async fn app_status(state: State<'_, AppState>) -> CommandResult<AppStatus> 
     })
 }
 
-/// `--store DIR` (or `--store=DIR`) from the command line, else `HAEMA_STORE`; a
-/// PostgreSQL URL means its link folder on this machine.
+/// `--store DIR` (or `--store=DIR`) from the command line, else `HAEMA_STORE`, as the
+/// command line reads it ([`haema_core::store_dir_given`]): a folder, a name beside the
+/// default store, or a PostgreSQL URL's link folder on this machine.
 fn store_argument() -> Option<PathBuf> {
-    let given = given_store()?;
-    if given.to_str().is_some_and(haema_core::is_postgres_url) {
-        return haema_core::store_dir_for(&given).ok();
-    }
-    Some(given)
+    haema_core::store_dir_given(&given_store()?).ok()
 }
 
 /// The `store` of the user's `config.toml`; a file that cannot be read is reported on

@@ -43,6 +43,35 @@ pub(crate) fn without_secrets(name: &str) -> String {
     name.to_owned()
 }
 
+/// The folder a store given on the command line (`--store`, `HAEMA_STORE`) means. A URL
+/// and a bare name (`work`) mean what [`store_dir_for`] says, so `--store work` opens the
+/// same store wherever the command runs — unless the current folder holds a store of that
+/// name and there is none beside the default one: that one is meant (as before names were
+/// looked up), never a new empty store in its place. Any other path (`./work`,
+/// `../x/work`, `/srv/work`) is that folder.
+///
+/// # Errors
+/// As [`store_dir_for`] for a URL.
+pub fn store_dir_given(given: &Path) -> Result<PathBuf> {
+    if given.to_str().is_some_and(is_postgres_url) {
+        return store_dir_for(given);
+    }
+    let text = given.to_string_lossy();
+    let mut parts = given.components();
+    let bare = matches!((parts.next(), parts.next()), (Some(Component::Normal(_)), None))
+        && !text.contains(['/', '\\'])
+        && !text.starts_with('.');
+    Ok(named_or_here(given, bare.then(|| store_dir_for(given).ok()).flatten()))
+}
+
+/// The store beside the default one (`named`) unless only the one `here` is a store.
+fn named_or_here(here: &Path, named: Option<PathBuf>) -> PathBuf {
+    match named {
+        Some(named) if named.exists() || !is_store_dir(here) => named,
+        _ => here.to_path_buf(),
+    }
+}
+
 /// The folder a store name means: a full path as it is; a bare name (`work`) a store
 /// beside the default one (`$XDG_DATA_HOME/haema/work`), so people need not know where
 /// stores live; a PostgreSQL URL (`postgres://user@host/db?schema=name`) the link folder
@@ -155,6 +184,30 @@ mod tests {
             let error = store_dir_for(Path::new(bad)).unwrap_err();
             assert!(error.is_usage(), "{bad}: {error}");
         }
+    }
+
+    #[test]
+    fn a_store_given_by_name_is_the_named_store_unless_only_the_one_here_exists() {
+        if let Some(root) = default_store_dir().as_deref().and_then(Path::parent) {
+            assert_eq!(store_dir_given(Path::new("work")).ok(), Some(root.join("work")));
+        }
+        for path in ["./work", "a/work", "../work", ".work"] {
+            assert_eq!(store_dir_given(Path::new(path)).ok(), Some(PathBuf::from(path)));
+        }
+        let root = tempfile::tempdir().unwrap();
+        let (here, named) = (root.path().join("here/work"), root.path().join("data/work"));
+        // Neither is a store yet: the new one goes beside the default store.
+        assert_eq!(named_or_here(&here, Some(named.clone())), named);
+        // A folder here that is no store is not meant either.
+        std::fs::create_dir_all(&here).unwrap();
+        assert_eq!(named_or_here(&here, Some(named.clone())), named);
+        // Only the store here exists: it is meant, never a new empty one in its place.
+        std::fs::write(here.join(DATABASE), b"").unwrap();
+        assert_eq!(named_or_here(&here, Some(named.clone())), here);
+        // Both: the name means the same store wherever the command runs.
+        std::fs::create_dir_all(&named).unwrap();
+        assert_eq!(named_or_here(&here, Some(named.clone())), named);
+        assert_eq!(named_or_here(&here, None), here);
     }
 
     #[test]
