@@ -135,7 +135,7 @@ pub(super) fn random_tokens(text: &str) -> Vec<std::ops::Range<usize>> {
         let data_url = before.ends_with("base64,");
         let word = &text[word_start..start];
         let in_url = word.contains("://") && !word.contains('@') && !before.ends_with('=');
-        if !data_url && !in_url && looks_random(token) {
+        if !data_url && !in_url && looks_random(token) && !super::public::is_public(token, before, word) {
             let padding = text[end..].len() - text[end..].trim_start_matches('=').len();
             spans.push(start..end + padding);
         }

@@ -14,6 +14,8 @@
 //! - API keys: OpenAI (`sk-`, `sk-proj-`), Anthropic (`sk-ant-`), Stripe (`sk_live_`,
 //!   `rk_live_`), and any value of an `api_key=`, `access_token:`, `client_secret=`, or
 //!   `Bearer` that mixes letters and digits;
+//! - Hugging Face tokens (`hf_`), and the tokens of npm, PyPI, SendGrid, Groq, Linear,
+//!   Notion, DigitalOcean, Shopify and Google OAuth, known by their prefixes;
 //! - JWTs (`eyJ….eyJ….signature`) and PEM private-key blocks (BEGIN to END);
 //! - passwords: `password=`, `passwd:`, `pwd=`, "my password is …", and the password of a
 //!   connection string (`postgres://user:PASSWORD@host`: the user and host are kept);
@@ -28,7 +30,10 @@
 mod benign;
 mod detectors;
 mod entropy;
+#[cfg(test)]
+mod leaks;
 mod policy;
+mod public;
 pub(crate) mod redact;
 #[cfg(test)]
 mod tests;
@@ -70,6 +75,8 @@ closed_set! {
         StripeKey = "stripe key",
         /// An OpenAI-style API key (`sk-`, `sk-proj-`).
         OpenaiKey = "openai api key",
+        /// A Hugging Face token (`hf_`, `api_org_`).
+        HuggingfaceToken = "hugging face token",
         /// A JSON Web Token.
         Jwt = "jwt",
         /// An Azure storage or shared-access key.
@@ -173,14 +180,29 @@ fn find_in(text: &str) -> Vec<SecretFinding> {
                 span = span.start + default.start..span.start + default.end;
             } else {
                 let whole = captures.get(0).map_or(0..0, |w| w.range());
+                let prefix = &text[whole.start.min(span.start)..span.start];
+                let said = format.form == values::Form::Said && !prefix.trim_end().ends_with('=');
+                let bare = !matches!(text[..span.start].chars().next_back(), Some('"' | '\'' | '`'));
+                if named && bare {
+                    // A closing bracket or a full stop after the value is the text's.
+                    let form = if said { values::Form::Said } else { format.form };
+                    span.end = span.start + values::kept_len(&text[span.clone()], form);
+                }
+                let line_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
                 let line_end = text[span.end..].find('\n').map_or(text.len(), |i| span.end + i);
                 let around = values::Around {
-                    prefix: &text[whole.start.min(span.start)..span.start],
+                    prefix,
                     before: text[..span.start].chars().next_back(),
                     after: &text[span.end..line_end],
+                    line: &text[line_start..span.start],
+                    form: format.form,
                 };
-                if values::is_placeholder(format.kind, m.as_str(), &around) {
+                if values::is_placeholder(format.kind, &text[span.clone()], &around) {
                     continue;
+                }
+                if said && bare {
+                    // "my password is correct horse battery staple": the whole phrase.
+                    span.end += values::passphrase_tail(&text[span.clone()], around.after);
                 }
             }
             if span.is_empty() || overlaps(&found, &span) {

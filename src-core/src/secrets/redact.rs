@@ -96,11 +96,11 @@ impl SecretTally {
     /// names a secret, when it could be one ([`super::values::is_named_secret`]).
     pub(crate) fn named(&mut self, name: &str, item: &mut Value) {
         if let Value::String(text) = item
-            && let Some(kind) = super::values::secret_named_by(name)
-            && super::values::is_named_secret(kind, text)
+            && let Some(named) = super::values::secret_named_by(name)
+            && super::values::is_named_secret(named, text)
         {
-            *text = kind.marker();
-            self.count(kind);
+            *text = named.kind.marker();
+            self.count(named.kind);
         }
     }
 

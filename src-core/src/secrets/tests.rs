@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use super::benign::BENIGN;
+use super::leaks::LEAKS;
 use super::*;
 
 /// One example of each format, and the kind it must be found as.
@@ -430,4 +431,38 @@ fn a_cut_private_key_never_takes_what_follows() {
 fn a_generated_password_is_replaced_to_its_end() {
     let (clean, _) = redact(r#"DB_PASSWORD=aB3$k9,Xq;z7"w and more"#);
     assert_eq!(clean, "DB_PASSWORD=[secret: password] and more");
+}
+
+/// Each secret a hostile review found kept is replaced, and only it: the prose, the
+/// closing backtick or bracket and the sentence's full stop around it stay.
+#[test]
+fn each_leak_is_replaced_and_the_text_around_kept() {
+    let wrong: Vec<(&str, String, &str)> = LEAKS
+        .iter()
+        .map(|(text, stored)| (*text, redact(text).0, *stored))
+        .filter(|(_, got, stored)| got != stored)
+        .collect();
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    for (_, stored) in LEAKS {
+        assert_eq!(redact(stored).0, *stored, "a marker is found again");
+    }
+}
+
+/// An agent-state key names its secret by its parts: `exchange_password` holds no
+/// `change`, `message_broker_password` no `message`; an action's key keeps a sentence
+/// and not a password.
+#[test]
+fn a_state_key_is_read_by_its_parts() {
+    for key in [
+        "exchange_password",
+        "ssl_context_password",
+        "message_broker_password",
+        "springfield_password",
+        "change_password",
+    ] {
+        let mut value = serde_json::json!("Tr0ub4dor3");
+        assert_eq!(super::redact_state(key, &mut value).total(), 1, "{key}");
+    }
+    let mut note = serde_json::json!("use the link sent 2 hours ago");
+    assert!(super::redact_state("change_password", &mut note).is_empty());
 }

@@ -1,0 +1,112 @@
+//! Passwords on command lines (`--password 'X'`, `curl -u ana:X`, `mysql -pX`,
+//! `sqlcmd -P X`, `keytool -storepass X`, `set -x DB_PASSWORD X`) and in credential files
+//! (`.netrc`, `.pgpass`, Maven's settings, SQL, Docker's and npm's auth).
+
+use super::{ANY_GROUP, Format, VALUE, format};
+use crate::secrets::SecretKind as K;
+
+/// The command-line and credential-file formats.
+pub(super) fn formats() -> Vec<Format> {
+    vec![
+        // `--password 'X'` (a bare `--password` makes psql and mysql ask: see
+        // `beside_the_word`), `curl -u ana:X`, `http -a ana:X`, `mysql -u root -pX`,
+        // `sshpass -p X`, `docker login -p X`, `redis-cli -a X`.
+        format(
+            K::Password,
+            r#"(?:^|\s)--password[ \t]+(?:'([^'\n]{3,})'|"([^"\n]{3,})")"#,
+            ANY_GROUP,
+        ),
+        format(
+            K::Password,
+            r#"\b(?:curl|wget|http|https)\b[^\n|;&]*?\s(?:-u|--user|-a|--auth)[ \t=]+(?:'[^':\n]*:([^'\n]{3,})'|"[^":\n]*:([^"\n]{3,})"|["']?[^\s:'"]*[A-Za-z][^\s:'"]*:([^\s'"]{3,}))"#,
+            ANY_GROUP,
+        ),
+        format(
+            K::Password,
+            r#"\b(?:mysql|mysqldump|mariadb)(?:[ \t]+(?:-[uhPDS][ \t]*[^\s\-]\S*|--[a-z\-]+(?:=\S+)?|-[A-Za-z]))*[ \t]+-p(?:'([^'\n]{3,})'|"([^"\n]{3,})"|([^\s'"\-][^\s'"]{2,}))"#,
+            ANY_GROUP,
+        ),
+        format(
+            K::Password,
+            &format!(r#"\b(?:sshpass|docker[ \t]+login\b[^\n|;&]*?)[ \t]+-p[ \t]+{VALUE}"#),
+            ANY_GROUP,
+        ),
+        format(
+            K::Password,
+            &format!(r#"\bredis-cli\b[^\n|;&]*?[ \t]-a[ \t]+{VALUE}"#),
+            ANY_GROUP,
+        ),
+        // `sqlcmd -P X`, `ldapsearch -w X`, `smbclient -U ana%X`, `openssl … -passout
+        // pass:X`, `keytool -storepass X`, `htpasswd -b file ana X`, `net use … /user:ana X`.
+        format(
+            K::Password,
+            &format!(r#"\b(?:sqlcmd|bcp|osql)\b[^\n|;&]*?[ \t]-P[ \t]*{VALUE}"#),
+            ANY_GROUP,
+        ),
+        format(
+            K::Password,
+            &format!(
+                r#"\bldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn)\b[^\n|;&]*?[ \t]-w[ \t]+{VALUE}"#
+            ),
+            ANY_GROUP,
+        ),
+        format(
+            K::Password,
+            r#"\b(?:smbclient|rpcclient|smbmap|smbcacls|net)\b[^\n|;&]*?[ \t](?:-U|--user(?:name)?)[ \t=]+["']?[^\s%'"]+%([^\s'"]{3,})"#,
+            1,
+        ),
+        format(
+            K::Password,
+            r#"(?:^|\s)-pass(?:in|out|word)?[ \t]+["']?pass:([^\s'"]{3,})"#,
+            1,
+        ),
+        format(
+            K::Password,
+            &format!(r#"(?:^|\s)-(?:store|key|srcstore|deststore|srckey|destkey)pass[ \t]+{VALUE}"#),
+            ANY_GROUP,
+        ),
+        format(
+            K::Password,
+            &format!(
+                r#"\bhtpasswd\b(?:[ \t]+-[A-Za-z]+)*[ \t]+-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+\S+[ \t]+\S+[ \t]+{VALUE}"#
+            ),
+            ANY_GROUP,
+        ),
+        format(
+            K::Password,
+            &format!(r#"(?i)\bnet[ \t]+use\b[^\n]*?[ \t]/user:\S+[ \t]+{VALUE}"#),
+            ANY_GROUP,
+        ),
+        // fish's `set -x DB_PASSWORD X` and Windows' `setx DB_PASSWORD X`.
+        format(
+            K::Password,
+            &format!(
+                r#"(?i)\b(?:set(?:[ \t]+-[a-z]+)*|setx)[ \t]+[a-z0-9_]*?(?:password|passwd|pwd|_pass)[ \t]+{VALUE}"#
+            ),
+            ANY_GROUP,
+        ),
+        // Maven's `<password>…</password>`, `.netrc`'s `machine … login … password …` (on
+        // one line or several), a `.pgpass` line (`host:port:db:user:password`).
+        format(K::Password, r"<password>([^<\s]{3,})</password>", 1),
+        format(
+            K::Password,
+            r"\bmachine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S{3,})",
+            1,
+        ),
+        format(
+            K::Password,
+            r"(?m)^[ \t]*(?:[A-Za-z0-9.\-]*[A-Za-z][A-Za-z0-9.\-]*|\*|\d{1,3}(?:\.\d{1,3}){3}):(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:([^:\s]{3,})[ \t]*$",
+            1,
+        ),
+        // SQL: `ALTER USER ana WITH PASSWORD '…'`, `CREATE USER … IDENTIFIED BY '…'`.
+        format(
+            K::Password,
+            r#"(?i)\b(?:with[ \t]+(?:encrypted[ \t]+|unencrypted[ \t]+)?password|identified(?:[ \t]+with[ \t]+\S+)?[ \t]+by)[ \t]+(?:'([^'\n]{3,200})'|"([^"\n]{3,200})")"#,
+            ANY_GROUP,
+        ),
+        // Docker's `config.json` (`"auth": "<base64 of user:password>"`) and npm's `_auth=`.
+        format(K::Password, r#""auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{8,}={0,2})""#, 1),
+        format(K::Password, r"(?m):_auth[ \t]*=[ \t]*(\S{8,})", 1),
+        format(K::ApiKey, r"(?m):_authToken[ \t]*=[ \t]*(\S{8,})", 1),
+    ]
+}

@@ -1,0 +1,67 @@
+//! The well-known credential formats, each a pattern and the part of a match that is the
+//! secret (the whole match, or one group: a connection string keeps its user and host):
+//! the formats of vendors' tokens (`tokens`), passwords named, said or written beside the
+//! word (`passwords`), and command lines and credential files (`commands`).
+
+mod commands;
+mod passwords;
+mod tokens;
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::SecretKind;
+use super::values::Form;
+
+/// The value of a `password`/`name=` pattern: quoted whole (spaces and all), in
+/// backticks, or one word. A bare value runs to the next space: a `,`, `;` or quote
+/// inside it (a generated password) is part of it; one followed by a space ends it, and
+/// so does a backtick (the end of Markdown code).
+const VALUE: &str =
+    r#"(?:"([^"\n]{3,200})"|'([^'\n]{3,200})'|`([^`\n]{3,200})`|["']?([^\s"'`,;]{3,}(?:[,;'"][^\s"'`,;]+)*))"#;
+
+/// The value of a key's pattern: quoted whole (no space inside), or one run of 16
+/// characters or more up to a space, a quote, a `,`, `;`, `&` or bracket.
+const KEY_VALUE: &str =
+    r#"(?:"([^"\s]{16,300})"|'([^'\s]{16,300})'|`([^`\s]{16,300})`|["'`]?([^\s"'`,;&<>()\[\]{}]{16,}))"#;
+
+/// The group of a format that holds the secret when it has several (the quoted and the
+/// bare value): the first that took part in the match.
+pub(super) const ANY_GROUP: usize = usize::MAX;
+
+/// One format: the pattern, the group that holds the secret (0: the whole match), and
+/// how it finds its value ([`Form`]).
+pub(super) struct Format {
+    pub kind: SecretKind,
+    pub pattern: Regex,
+    pub group: usize,
+    pub form: Form,
+}
+
+fn format(kind: SecretKind, pattern: &str, group: usize) -> Format {
+    Format {
+        kind,
+        // The patterns are constants, checked by the tests.
+        pattern: Regex::new(pattern).unwrap_or_else(|e| unreachable!("secret pattern {pattern}: {e}")),
+        group,
+        form: Form::Named,
+    }
+}
+
+impl Format {
+    fn form(mut self, form: Form) -> Self {
+        self.form = form;
+        self
+    }
+}
+
+/// Every format, the most specific first: a span taken by one is not looked at again.
+pub(super) static FORMATS: LazyLock<Vec<Format>> = LazyLock::new(|| {
+    let mut all = tokens::formats();
+    all.extend(passwords::formats());
+    all.extend(commands::formats());
+    all.extend(passwords::beside_the_word());
+    all.extend(tokens::named_keys());
+    all
+});

@@ -1,0 +1,116 @@
+//! Passwords named (`DB_PASSWORD=`, `ansible_become_pass:`), said ("the password is …",
+//! "Passwort: …", "パスワードは …"), in a URL, a YAML block, a Kubernetes env entry, a
+//! Markdown table, an XML or HTML attribute, a Terraform default, and written beside the
+//! word ("password Sunflower42", "changed the password to …").
+
+use super::{ANY_GROUP, Format, VALUE, format};
+use crate::secrets::SecretKind as K;
+use crate::secrets::values::{Form, LINKING_VERBS, PASS_NAMES, PASSWORD_WORDS_CJK, PASSWORD_WORDS_FOREIGN};
+
+/// The words before the verb that say which password ("for the office", "I use for the
+/// NAS", "du wifi").
+const WHICH: &str = r"(?:for|of|to|on|at|i|we|you|they|he|she|that|which|du|de|des|für|von|van|voor|del|do|da|для|от)";
+
+/// The named and said formats.
+pub(super) fn formats() -> Vec<Format> {
+    let word =
+        format!(r"(?:\b(?:password|passwd|passphrase|passcode|pwd|{PASSWORD_WORDS_FOREIGN})\b|{PASSWORD_WORDS_CJK})");
+    vec![
+        // A password in a URL: `scheme://user:PASSWORD@host` keeps user and host (a password
+        // holding `@` runs to the last one).
+        format(
+            K::Password,
+            r"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/?#@]*:([^\s/]+)@[^\s@/]",
+            1,
+        ),
+        // `password=…`, `passwd: …`, `pwd=…`, quoted (a quoted value is taken whole, spaces
+        // and all), in JSON, YAML or prose: "my password is: …", "the password is now …",
+        // "the wifi password for the office is …", "**Password:** …", "le mot de passe est
+        // …", "Passwort: …", "密码是 …".
+        format(
+            K::Password,
+            &format!(
+                r#"(?i){word}(?:[ \t]+{WHICH}[ \t]+(?:[\w'’.-]+[ \t]+){{0,4}}?)?(?:\*\*|__)?["']?(?:\*\*|__)?[ \t]*(?:[:=：]|{LINKING_VERBS})(?:\*\*|__)?[ \t]*(?::[ \t]*)?(?:(?:now|still|currently|actually|just)[ \t]+)?{VALUE}"#
+            ),
+            ANY_GROUP,
+        )
+        .form(Form::Said),
+        // A name ending so, assigned (`DB_PASSWORD=`, `PGPASSWORD=`, `"admin_password":`,
+        // `SMTP_PASS=`); never prose ("1Password is installed", "the reset_password page").
+        format(
+            K::Password,
+            &format!(
+                r#"(?i)\b[a-z0-9_.\-]*?(?:password|passwd|passphrase|pwd|(?:{names})_?pass)["']?[ \t]*[:=][ \t]*{VALUE}"#,
+                names = PASS_NAMES.join("|")
+            ),
+            ANY_GROUP,
+        ),
+        // Any other name ending in `pass` or `pw`, assigned (`RABBITMQ_DEFAULT_PASS=`,
+        // `pw: …`): only what looks like a password (`first_pass: done`, `pass: true`).
+        format(
+            K::Password,
+            &format!(r#"(?i)\b(?:[a-z0-9]+[_.\-])*(?:pass|pw)["']?[ \t]*[:=][ \t]*{VALUE}"#),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
+        // A YAML block scalar: `password: >-` and the value on the next line.
+        format(
+            K::Password,
+            r"(?i)\b[a-z0-9_.\-]*?(?:password|passwd|passphrase|pwd)[ \t]*:[ \t]*[|>][+-]?[ \t]*\r?\n[ \t]+([^\s]{3,})",
+            1,
+        ),
+        // A Kubernetes env entry: `- name: POSTGRES_PASSWORD` then `value: …`.
+        format(
+            K::Password,
+            &format!(
+                r#"(?i)\bname:[ \t]*["']?[a-z0-9_.\-]*?(?:password|passwd|pwd)["']?[ \t]*\r?\n[ \t]*value:[ \t]*{VALUE}"#
+            ),
+            ANY_GROUP,
+        ),
+        // A Markdown table's row: `| DB_PASSWORD | Sunflower42 |`.
+        format(
+            K::Password,
+            &format!(
+                r#"(?i)\|[ \t]*\**[a-z0-9_.\- ]*?(?:password|passwd|passphrase|pwd)\**[ \t]*\|[ \t]*{VALUE}[ \t]*\|"#
+            ),
+            ANY_GROUP,
+        ),
+        // .NET settings and HTML inputs: `<add key="DbPassword" value="…"/>`,
+        // `<input name="password" value="…">`.
+        format(
+            K::Password,
+            r#"(?i)\b(?:key|name)=["'][^"'\n]*?(?:password|passwd|pwd)["'][^>\n]*?\bvalue=(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')"#,
+            ANY_GROUP,
+        ),
+        // A Terraform variable's default: `variable "db_password" { default = "…" }`.
+        format(
+            K::Password,
+            r#"(?i)\bvariable[ \t]+"[^"\n]*?(?:password|passwd|pwd)[^"\n]*"[ \t]*\{[^}]{0,300}?\bdefault[ \t]*=[ \t]*"([^"\n]{3,200})""#,
+            1,
+        ),
+    ]
+}
+
+/// The word with the value beside it, after every other format: "password Sunflower42",
+/// "log in with password …", "Password - …", "my password's …", "changed the wifi
+/// password to …", a bare `--password X`: only what looks like a password.
+pub(super) fn beside_the_word() -> Vec<Format> {
+    vec![
+        format(
+            K::Password,
+            &format!(
+                r#"(?i)\b(?:password|passwd|passphrase|passcode)[ \t]+(?:(?:was|is|has[ \t]+been|got|been)[ \t]+)?(?:(?:reset|changed|set|updated)[ \t]+)?to[ \t]+{VALUE}"#
+            ),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
+        format(
+            K::Password,
+            &format!(
+                r#"(?i)\b(?:password|passwd|passphrase|passcode|pw|pwd)(?:['’]s)?[ \t]+(?:[-–—→:][ \t]+)?{VALUE}"#
+            ),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
+    ]
+}

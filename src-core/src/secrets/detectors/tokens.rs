@@ -1,0 +1,122 @@
+//! Vendors' tokens and keys, known by their form (`ghp_…`, `AKIA…`, `hf_…`), and keys
+//! known by the name they are given (`api_key=`, `JWT_SECRET=`, `Authorization: Bearer`).
+
+use super::{ANY_GROUP, Format, KEY_VALUE, format};
+use crate::secrets::SecretKind;
+
+/// The formats of vendors' tokens, the most specific first.
+pub(super) fn formats() -> Vec<Format> {
+    use SecretKind as K;
+    vec![
+        // A PEM private key, to its END line; when it is cut (no END line), its base64 lines
+        // up to the first blank line or other character (a heading, a bracket): what follows
+        // a cut key is never swallowed.
+        format(
+            K::PrivateKey,
+            r"-----BEGIN[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----|(?:[ \t]*\r?\n?[ \t]*[A-Za-z0-9+/=]+)*)",
+            0,
+        ),
+        // A JSON-encoded service-account file names its key's id.
+        format(K::PrivateKey, r#""private_key_id"\s*:\s*"([0-9a-fA-F]{16,})""#, 1),
+        format(
+            K::AwsAccessKey,
+            r"\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b",
+            0,
+        ),
+        format(
+            K::AwsSecretKey,
+            r#"(?i)\baws_?(?:secret_?(?:access_?)?key|secret)\b["']?\s*[:=]\s*["']?([A-Za-z0-9/+]{40})\b"#,
+            1,
+        ),
+        format(K::GoogleApiKey, r"\bAIza[0-9A-Za-z_\-]{35}", 0),
+        format(
+            K::GithubToken,
+            r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})",
+            0,
+        ),
+        format(K::GitlabToken, r"\bgl(?:pat|dt|ptt|rt)-[A-Za-z0-9_\-]{20,}", 0),
+        format(
+            K::SlackWebhook,
+            r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/]{20,}",
+            0,
+        ),
+        format(K::SlackToken, r"\bxox[abposr]-[A-Za-z0-9-]{10,}", 0),
+        format(
+            K::DiscordWebhook,
+            r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{20,}",
+            0,
+        ),
+        format(
+            K::DiscordToken,
+            r"\b[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}\b",
+            0,
+        ),
+        format(K::TelegramToken, r"\b\d{8,10}:AA[A-Za-z0-9_\-]{32,33}\b", 0),
+        format(K::AnthropicKey, r"\bsk-ant-[A-Za-z0-9_\-]{20,}", 0),
+        format(K::StripeKey, r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}", 0),
+        format(
+            K::OpenaiKey,
+            r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,}",
+            0,
+        ),
+        format(
+            K::Jwt,
+            r"\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{10,}",
+            0,
+        ),
+        format(
+            K::AzureKey,
+            r"(?i)\b(?:AccountKey|SharedAccessKey|SharedAccessSignature)=([A-Za-z0-9+/=%]{20,})",
+            1,
+        ),
+        // Hugging Face: a user token (`hf_` and 34 letters or digits) or an organisation's
+        // (`api_org_`).
+        format(K::HuggingfaceToken, r"\b(?:hf|api_org)_[A-Za-z0-9]{34}\b", 0),
+        // Other services' tokens, known by their prefixes: npm, PyPI, Slack apps, webhook
+        // signing secrets, Google OAuth client secrets and access tokens, SendGrid, Groq,
+        // Linear, Notion, DigitalOcean, Shopify, Grafana.
+        format(
+            K::ApiKey,
+            r"\b(?:npm_[A-Za-z0-9]{36}|pypi-AgE[A-Za-z0-9_\-]{50,}|xapp-\d-[A-Z0-9]{6,}-\d{6,}-[a-f0-9]{32,}|whsec_[A-Za-z0-9+/]{24,}={0,2}|GOCSPX-[A-Za-z0-9_\-]{24,}|ya29\.[A-Za-z0-9_\-]{20,}|SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}|gsk_[A-Za-z0-9]{40,}|lin_api_[A-Za-z0-9]{32,}|secret_[A-Za-z0-9]{43}|dop_v1_[a-f0-9]{64}|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}|glsa_[A-Za-z0-9_]{32,})",
+            0,
+        ),
+    ]
+}
+
+/// Keys known by the name they are given, after every other format.
+pub(super) fn named_keys() -> Vec<Format> {
+    use SecretKind as K;
+    vec![
+        // A Kubernetes env entry: `- name: API_TOKEN` then `value: …`.
+        format(
+            K::ApiKey,
+            r#"(?i)\bname:[ \t]*["']?[a-z0-9_.\-]*?(?:secret|token|api_?key)["']?[ \t]*\r?\n[ \t]*value:[ \t]*["']?([A-Za-z0-9_\-+/.=]{12,})"#,
+            1,
+        ),
+        // HTTP authorization: `Authorization: token …`, `Basic …`, `Bearer …`.
+        format(
+            K::ApiKey,
+            r#"(?i)\bauthorization["']?[ \t]*[:=][ \t]*["']?(?:token|basic|bearer)[ \t]+([A-Za-z0-9_\-+/.=]{12,})"#,
+            1,
+        ),
+        // `api_key=…` and its kin, also as the end of a name (`SERVICE_API_KEY=`,
+        // `ENCRYPTION_KEY=`) or in words ("the api key is …", "client secret: …").
+        format(
+            K::ApiKey,
+            &format!(
+                r#"(?i)\b[a-z0-9_]*?(?:api[_\- ]?key|apikey|access[_\- ]?token|auth[_\- ]?token|client[_\- ]?secret|(?:secret|encryption|master|private|signing|hmac|license)[_\-]?key|bearer)\b(?:["']?[ \t]*[:=][ \t]*|[ \t]+(?:is|was)[ \t]+|[ \t]*){KEY_VALUE}"#
+            ),
+            ANY_GROUP,
+        ),
+        // A name ending in `secret` or `token`, assigned (`SESSION_SECRET=…`, `API_TOKEN: …`),
+        // or "the webhook secret is …": the value of `openssl rand -hex 32` is hex, which the
+        // random-token screen leaves alone.
+        format(
+            K::ApiKey,
+            &format!(
+                r#"(?i)\b[a-z0-9_.\-]*?(?:secret|token|secret_key_base)(?:["']?[ \t]*[:=][ \t]*|[ \t]+is[ \t]+){KEY_VALUE}"#
+            ),
+            ANY_GROUP,
+        ),
+    ]
+}

@@ -1,0 +1,115 @@
+//! Public data that looks random: what the random-token screen leaves alone although it
+//! mixes letters and digits (a subresource integrity hash, a go.sum line, an SSH public
+//! key, a Stripe object id, a YouTube playlist, a Drive file id, a Bitcoin address, an
+//! IPFS content id, a KSUID). None of it opens anything.
+
+use sha2::{Digest, Sha256};
+
+/// The prefixes of Stripe's object ids (`pi_`, `cus_`, `sub_`): an object's name, not a
+/// key (the keys are `sk_`, `rk_`, `whsec_`, found by their formats).
+const STRIPE_OBJECTS: &[&str] = &[
+    "pi", "sub", "cus", "ch", "in", "pm", "seti", "src", "txn", "re", "prod", "price", "evt", "acct", "cs", "po", "tr",
+    "py", "card", "ba", "si", "il", "ii", "plan", "prc", "ibt", "ipi", "pyr", "fee", "file", "link",
+];
+
+/// The base64 starts of SSH public keys (`ssh-rsa`, `ssh-ed25519`, `ecdsa-sha2-…`,
+/// `sk-ssh-ed25519@openssh.com`).
+const SSH_KEYS: &[&str] = &[
+    "AAAAB3NzaC1",
+    "AAAAC3NzaC1",
+    "AAAAE2VjZHNh",
+    "AAAAG3NrLXNzaC1",
+    "AAAAInNrLWVjZHNh",
+];
+
+/// The starts of a password's hash (`$2b$12$…`, `$argon2id$…`): stored by a login, not
+/// the password.
+pub(super) const HASH_PREFIXES: &[&str] = &[
+    "$2a$", "$2b$", "$2y$", "$argon2", "$pbkdf2", "$scrypt", "$1$", "$5$", "$6$", "$y$",
+];
+
+/// The base64 starts of images and documents (PNG, JPEG, GIF, WebP, PDF): a file, not a key.
+const FILE_STARTS: &[&str] = &["iVBORw0KGgo", "/9j/", "R0lGOD", "UklGR", "JVBERi0"];
+
+/// A URL query's keys whose value names a public object (`?list=PL…`, `open?id=1Bxi…`).
+const ID_KEYS: &[&str] = &["list", "id", "v"];
+
+/// Whether `token`, after `before` (the text before it), is public data; `word` is the
+/// text between the last white space and the token.
+pub(super) fn is_public(token: &str, before: &str, word: &str) -> bool {
+    // The word before the token, read from its last 40 characters at most (a text without
+    // spaces is read once).
+    let previous_word = || {
+        let tail = before
+            .char_indices()
+            .rev()
+            .nth(40)
+            .map_or(before, |(i, _)| &before[i..]);
+        tail.trim_end()
+            .rsplit(char::is_whitespace)
+            .next()
+            .unwrap_or("")
+            .trim_end_matches(':')
+            .to_lowercase()
+    };
+    let quoted_word = word.trim_start_matches(['"', '\'', '`']);
+    ["sha256-", "sha384-", "sha512-"].iter().any(|p| token.starts_with(p))
+        || HASH_PREFIXES.iter().any(|p| quoted_word.starts_with(p))
+        || FILE_STARTS.iter().any(|p| token.starts_with(p))
+        || before.ends_with("h1:")
+        || SSH_KEYS.iter().any(|p| token.starts_with(p))
+        || token
+            .split_once('_')
+            .is_some_and(|(p, rest)| STRIPE_OBJECTS.contains(&p) && rest.chars().all(|c| c.is_ascii_alphanumeric()))
+        || (word.contains("://")
+            && ID_KEYS
+                .iter()
+                .any(|k| before.ends_with(&format!("?{k}=")) || before.ends_with(&format!("&{k}="))))
+        || (token.len() == 27 && previous_word() == "ksuid")
+        || is_bitcoin_address(token)
+        || is_ipfs_cid(token)
+}
+
+/// Base58 (Bitcoin's alphabet) decoded, or `None`.
+fn base58(text: &str) -> Option<Vec<u8>> {
+    const ALPHABET: &[u8] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+    let mut bytes: Vec<u8> = Vec::new();
+    for c in text.bytes() {
+        let mut carry = u32::try_from(ALPHABET.iter().position(|&a| a == c)?).ok()?;
+        for b in bytes.iter_mut().rev() {
+            carry += u32::from(*b) * 58;
+            *b = (carry & 0xff) as u8;
+            carry >>= 8;
+        }
+        while carry > 0 {
+            bytes.insert(0, (carry & 0xff) as u8);
+            carry >>= 8;
+        }
+    }
+    let zeros = text.bytes().take_while(|&c| c == b'1').count();
+    let mut out = vec![0; zeros];
+    out.extend(bytes);
+    Some(out)
+}
+
+/// A Bitcoin address (`1…`, `3…`) whose checksum holds: one typed at random does not.
+fn is_bitcoin_address(token: &str) -> bool {
+    if !(26..=35).contains(&token.len()) || !token.starts_with(['1', '3']) {
+        return false;
+    }
+    let Some(bytes) = base58(token) else {
+        return false;
+    };
+    if bytes.len() != 25 {
+        return false;
+    }
+    let hash = Sha256::digest(Sha256::digest(&bytes[..21]));
+    hash[..4] == bytes[21..]
+}
+
+/// An IPFS content id of version 0: `Qm…`, a SHA-256 multihash in base58.
+fn is_ipfs_cid(token: &str) -> bool {
+    token.len() == 46
+        && token.starts_with("Qm")
+        && base58(token).is_some_and(|b| b.len() == 34 && b[0] == 0x12 && b[1] == 0x20)
+}

@@ -1,0 +1,270 @@
+//! Whether what a `password=` / `api_key=` / `"token":` pattern caught is a value that
+//! could be a credential, or prose, a setting, a placeholder, a template, a path or code
+//! (each found as a false positive on ordinary notes, configs and code an assistant keeps:
+//! a redaction is permanent, so a wrong one destroys the user's text).
+
+mod code;
+mod prose;
+mod words;
+
+use super::SecretKind;
+pub(super) use code::name_parts;
+pub(super) use prose::{looks_strong, passphrase_tail};
+use words::{ACTIONS, LABELS, NOT_A_PASSWORD, NOT_A_VALUE, PASSWORD_WORDS, PLACEHOLDER_PARTS};
+pub(super) use words::{LINKING_VERBS, PASS_NAMES, PASSWORD_WORDS_CJK, PASSWORD_WORDS_FOREIGN};
+
+/// How a pattern found its value, which says what the value must be.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Form {
+    /// A name given a value (`password=`, `api_key:`, a flag, a file's field), or the word
+    /// said with `is` or `:` ("the password is …"): prose is no value there.
+    #[default]
+    Named,
+    /// Said in a sentence ("the password is …", "Passphrase: …"): a passphrase runs over
+    /// the plain words after its first.
+    Said,
+    /// Beside the word with nothing between ("password Sunflower42", "changed the
+    /// password to …", a `_pass` name of no known service): only what looks like a
+    /// password by itself ([`looks_strong`]).
+    Strict,
+}
+
+/// Where a pattern found a value: the match's text before it (the name and `=`, `:` or
+/// `is`), the character just before it (a quote when it was quoted), the rest of its line
+/// after it, its line before it, and how it was found.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct Around<'a> {
+    pub prefix: &'a str,
+    pub before: Option<char>,
+    pub after: &'a str,
+    pub line: &'a str,
+    pub form: Form,
+}
+
+/// Whether `value`, caught by a pattern of `kind`, is no credential: prose, a setting, a
+/// label, a link, a path, a placeholder or template, or code.
+pub(super) fn is_placeholder(kind: SecretKind, value: &str, around: &Around<'_>) -> bool {
+    let lower = value.to_lowercase();
+    let bare = lower.trim_matches(|c: char| !c.is_alphanumeric());
+    if bare.is_empty()
+        || bare.chars().all(|c| c == 'x' || c == '*')
+        || code::is_template(value, around.after)
+        || code::in_template(around.line, around.after)
+    {
+        return true;
+    }
+    if !matches!(kind, SecretKind::Password | SecretKind::ApiKey) {
+        return false;
+    }
+    // A quoted value is a literal: whatever it holds is the value. In backticks, a
+    // command with arguments is command substitution (`` `cat /run/secrets/pw` ``).
+    let quoted = matches!(around.before, Some('"' | '\''));
+    if around.before == Some('`') && value.contains(char::is_whitespace) {
+        return true;
+    }
+    if (!quoted && code::is_code(value, around.after.chars().next()))
+        || code::is_path_or_link(value)
+        || is_placeholder_words(&lower)
+    {
+        return true;
+    }
+    match kind {
+        SecretKind::Password => {
+            if NOT_A_VALUE.contains(&bare) || is_label(&lower) {
+                return true;
+            }
+            let prefix = around.prefix.to_lowercase();
+            // Beside the word, after a name that is an action (`UPDATE_PASSWORD=`), after
+            // `pwd` (the command) or a `--password` that psql or mysql reads as a prompt:
+            // only what looks like a password.
+            if around.form == Form::Strict || names_an_action(around.prefix) || prefix.trim_start().starts_with("pwd") {
+                return !looks_strong(value) || is_prompt_flag(around.line);
+            }
+            // "The Password Is Courage": a title, not a sentence.
+            let title = around.form == Form::Said && around.prefix.trim_end().ends_with(" Is");
+            title || NOT_A_PASSWORD.contains(&bare) || prose::is_prose(value, &prefix, around)
+        }
+        // A key mixes letters and digits; under a compound name assigned (`JWT_SECRET=`,
+        // `client_secret:`) a long value of letters is one too, not an identifier of code.
+        _ => {
+            let digits = value.chars().any(|c| c.is_ascii_digit());
+            let letters = value.chars().any(|c| c.is_alphabetic());
+            let head = around.prefix.trim_end().trim_end_matches(['"', '\'', '`']).trim_end();
+            let name = head
+                .trim_end_matches([':', '='])
+                .trim_end()
+                .trim_end_matches(['"', '\'']);
+            let compound = name
+                .rsplit(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+                .next()
+                .is_some_and(|n| name_parts(n).len() > 1);
+            let assigned = head.ends_with([':', '=']) && compound;
+            !letters
+                || NOT_A_VALUE.contains(&bare)
+                || !(digits || assigned && value.chars().count() >= 16 && !code::is_identifier(value))
+        }
+    }
+}
+
+/// Whether the line holds a command whose bare `--password` asks for it (psql, pg_dump,
+/// mysql): what follows is its next argument, not a password.
+fn is_prompt_flag(line: &str) -> bool {
+    let lower = line.to_lowercase();
+    lower.trim_end().ends_with("--password")
+        && [
+            "psql",
+            "pg_dump",
+            "pg_restore",
+            "pg_dumpall",
+            "createdb",
+            "dropdb",
+            "mysql",
+            "mariadb",
+        ]
+        .iter()
+        .any(|c| lower.split_whitespace().any(|w| w.rsplit('/').next() == Some(c)))
+}
+
+/// A placeholder made of words: `your-password-here`, `CHANGEME`, `<your_api_key>`.
+fn is_placeholder_words(lower: &str) -> bool {
+    lower
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|part| PLACEHOLDER_PARTS.contains(&part))
+}
+
+/// A label that names the password ("Forgot your password?", "New password",
+/// "Password", "Mot de passe"): a phrase holding the word and no digit, or the word alone.
+/// `Password123` and "Password 123!" are values; so is "passenger seat 42".
+fn is_label(lower: &str) -> bool {
+    let word = lower.trim_matches(|c: char| !c.is_alphanumeric());
+    PASSWORD_WORDS.contains(&word)
+        || (lower.contains(char::is_whitespace)
+            && !lower.chars().any(|c| c.is_ascii_digit())
+            && lower
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| PASSWORD_WORDS.contains(&w)))
+}
+
+/// Whether a name (`forgot_password`, `confirmPassword`, `ADMIN_RESET_PASSWORD`) is an
+/// action on a password, a label or a setting rather than the password, by its parts:
+/// an action anywhere (`change_password`), a label after the word (`password_hint`).
+/// `EXCHANGE_PASSWORD` is no change and `message_broker_password` no message.
+fn is_action_name(name: &str) -> bool {
+    let parts = name_parts(name);
+    let word = parts
+        .iter()
+        .position(|p| p.contains("pass") || p.contains("pwd"))
+        .unwrap_or(parts.len());
+    parts.iter().any(|p| ACTIONS.contains(&p.as_str()))
+        || parts.iter().skip(word + 1).any(|p| LABELS.contains(&p.as_str()))
+}
+
+/// Whether the name a value is given to (the last name in `prefix`) is an action.
+fn names_an_action(prefix: &str) -> bool {
+    let name = prefix
+        .split(|c: char| !(c.is_alphanumeric() || "_-.".contains(c)))
+        .rfind(|part| {
+            let lower = part.to_lowercase();
+            lower.contains("pass") || lower.contains("pwd")
+        })
+        .unwrap_or("");
+    is_action_name(name)
+}
+
+/// The span of a shell default in `value` (`${DB_PASS:-Tr0ub4dor3}`): the secret written
+/// as a fallback.
+pub(super) fn shell_default(value: &str) -> Option<std::ops::Range<usize>> {
+    let rest = value.strip_prefix("${")?;
+    let at = rest.find(":-")? + 2 + 2;
+    let end = value[at..].find('}').map_or(value.len(), |i| at + i);
+    (end > at && !value[at..].starts_with("[secret")).then_some(at..end)
+}
+
+/// How much of the end of a bare value is the text around it: a `)`, `]` or `}` it does
+/// not open (`password=db_password)`, `{ password: x}`), and a sentence's full stop
+/// after a value said in prose. Returns the value's length kept, in bytes.
+pub(super) fn kept_len(value: &str, form: Form) -> usize {
+    let mut kept = value;
+    loop {
+        let before = kept.len();
+        for (open, close) in [('(', ')'), ('[', ']'), ('{', '}')] {
+            if kept.ends_with(close) && kept.matches(open).count() < kept.matches(close).count() {
+                kept = &kept[..kept.len() - 1];
+            }
+        }
+        if form != Form::Named && kept.ends_with(['.', ',', ';', ':']) {
+            kept = &kept[..kept.len() - 1];
+        }
+        if kept.len() == before {
+            return kept.len();
+        }
+    }
+}
+
+/// A key that names a secret (a JSON key, an agent-state key): the kind it names, and
+/// whether the name is an action on it (`change_password`: only a value that looks like
+/// a password is one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Named {
+    pub kind: SecretKind,
+    pub action: bool,
+}
+
+/// The kind of secret a JSON key names (`{"password": …}`, `{"API_TOKEN": …}`): a name
+/// that ends in a word for a secret. `password_reset_url` or `api_key_id` name no secret.
+pub(super) fn secret_named_by(key: &str) -> Option<Named> {
+    let lower = key.trim().to_ascii_lowercase();
+    let action = is_action_name(key.trim());
+    let ends = |words: &[&str]| words.iter().any(|w| lower.ends_with(w));
+    if ends(&["password", "passwd", "passphrase", "pwd"])
+        || PASS_NAMES
+            .iter()
+            .any(|p| lower.ends_with(&format!("{p}_pass")) || lower.ends_with(&format!("{p}pass")))
+    {
+        return Some(Named {
+            kind: SecretKind::Password,
+            action,
+        });
+    }
+    ends(&[
+        "secret",
+        "token",
+        "api_key",
+        "apikey",
+        "api-key",
+        "secret_key",
+        "private_key",
+        "access_key",
+    ])
+    .then_some(Named {
+        kind: SecretKind::ApiKey,
+        action,
+    })
+}
+
+/// Whether a text under a key that names a secret is one: a credential-like value, never a
+/// phrase, a label, a short word, a template, a path or a cursor (`"page-2"`, `"gpt-4o"`,
+/// `"expires in 30 days"`). It is never code: a JSON value is data.
+pub(super) fn is_named_secret(named: Named, value: &str) -> bool {
+    let value = value.trim();
+    let lower = value.to_lowercase();
+    if value.is_empty() || value.contains("[secret: ") || code::is_template(value, "") || code::is_path_or_link(value) {
+        return false;
+    }
+    if named.action {
+        return looks_strong(value);
+    }
+    match named.kind {
+        // A password may be a passphrase of a few words; a sentence or a label is not one.
+        SecretKind::Password => {
+            value.chars().count() >= 4
+                && value.split_whitespace().count() <= 5
+                && !value.contains(" > ")
+                && !NOT_A_PASSWORD.contains(&lower.as_str())
+                && !NOT_A_VALUE.contains(&lower.as_str())
+                && !is_label(&lower)
+        }
+        // A key or token is one run of at least 12 characters.
+        _ => value.chars().count() >= 12 && !value.contains(char::is_whitespace),
+    }
+}

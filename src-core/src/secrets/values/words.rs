@@ -1,0 +1,136 @@
+//! The words the value judgement reads: what begins prose after "password is" (in each
+//! language the screen reads), what a setting says instead of a value, the names of
+//! password settings, actions and labels, and the roots and types of code.
+
+/// The names a `_pass` setting starts with (`DB_PASS=`, `smtp_pass:`,
+/// `ansible_become_pass:`): the text rule and the JSON key rule share them. Any other
+/// `_pass` name (`first_pass`, `boarding_pass`) gives a value only when it looks like a
+/// password.
+#[rustfmt::skip]
+pub(in crate::secrets) const PASS_NAMES: &[&str] = &[
+    "db", "smtp", "ftp", "mail", "email", "mysql", "pg", "postgres", "redis", "root", "admin", "user", "app",
+    "proxy", "ldap", "sql", "wifi", "become", "ssh", "sudo", "keystore", "truststore", "jks", "auth", "default",
+    "vault", "mongo", "bind", "login", "master", "rabbitmq", "smb", "vnc", "ssl", "tls", "router",
+];
+
+/// The words for a password in a text, besides the English ones (the screen reads "le mot
+/// de passe est …", "Passwort: …", "パスワードは …"): a regex alternation. Words of
+/// scripts without spaces are matched without word boundaries ([`PASSWORD_WORDS_CJK`]).
+pub(in crate::secrets) const PASSWORD_WORDS_FOREIGN: &str = "mot[ \\t]+de[ \\t]+passe|passwort|kennwort|contraseña|senha|wachtwoord|пароль|parola[ \\t]+d['’]ordine|lösenord|hasło|adgangskode|passord|salasana";
+
+/// The word for a password in scripts written without spaces.
+pub(in crate::secrets) const PASSWORD_WORDS_CJK: &str = "パスワード|密码|密碼|비밀번호|पासवर्ड";
+
+/// The verbs and particles that say what a password is: "is", "was", "est", "ist", "es",
+/// "é", "是", "は" (a regex alternation; the last ones need no word boundary).
+pub(in crate::secrets) const LINKING_VERBS: &str =
+    r"\b(?:is|was|est|était|ist|war|es|era|é|är|er|jest|è)\b|是|为|は|는|은|이";
+
+/// Words after `password is` / `password:` that begin prose, not a password: function
+/// words, judgements, states, where a password is kept, and the same in the other
+/// languages the screen reads. "the password is swordfish for the door" is a password;
+/// "the password is stored in the vault" is not.
+#[rustfmt::skip]
+pub(super) const NOT_A_PASSWORD: &[&str] = &[
+    // Function words.
+    "the", "a", "an", "not", "too", "very", "still", "now", "being", "was", "is", "be", "been", "in", "on", "at",
+    "for", "from", "with", "my", "your", "his", "her", "their", "our", "its", "this", "that", "these", "those",
+    "and", "or", "but", "if", "when", "then", "also", "only", "never", "always", "usually", "should", "will", "can",
+    "cannot", "must", "may", "might", "has", "had", "have", "about", "going", "case", "just", "so", "as", "by",
+    "to", "of", "what", "which", "whatever", "whichever", "literally", "probably", "definitely", "basically",
+    "really", "quite", "pretty", "something", "anything", "nothing", "one", "same", "different", "like", "via",
+    "see", "ask", "use", "please", "enter", "type", "check", "click", "command", "no", "yes", "none", "null", "n/a",
+    "na", "n.a", "min", "max", "minimum", "maximum", "least", "most", "more", "less", "here", "there", "below",
+    "above",
+    // Judgements and states.
+    "required", "needed", "mandatory", "optional", "wrong", "incorrect", "invalid", "valid", "expired", "expiring",
+    "changed", "reset", "set", "unset", "saved", "stored", "kept", "hashed", "encrypted", "salted", "hidden",
+    "shown", "sent", "printed", "displayed", "prompted", "asked", "given", "written", "shared", "managed",
+    "rotated", "generated", "random", "strong", "weak", "long", "short", "simple", "complex", "easy", "hard",
+    "secure", "insecure", "unique", "temporary", "new", "old", "missing", "empty", "blank", "unknown", "secret",
+    "private", "forgotten", "protected", "unchanged", "case-sensitive", "sensitive", "mandatory", "obvious", "fine",
+    "ok", "okay", "good", "bad", "great", "terrible", "right", "false", "true", "default", "pending", "todo", "tbd",
+    "tba", "auto", "automatic", "prompt", "env", "environment", "keychain", "stdin", "file", "sso", "oauth", "ldap",
+    "saml", "disabled", "enabled", "off", "unused", "unnecessary", "irrelevant", "useless", "identical", "similar",
+    // Where it is kept, and placeholders.
+    "manager", "vault", "bitwarden", "1password", "keepass", "keepassxc", "lastpass", "dashlane", "redacted",
+    "hunter", "<password>", "your_password", "xxx", "***", "[secret:", "password", "passwords", "changeme",
+    "changeit", "example", "admin", "placeholder", "dummy", "sample",
+    // French, German, Spanish, Portuguese, Italian, Dutch.
+    "le", "la", "les", "un", "une", "pas", "trop", "requis", "obligatoire", "incorrect", "expiré", "faux", "oublié",
+    "changé", "dans", "secret", "der", "die", "das", "ein", "eine", "nicht", "zu", "falsch", "richtig",
+    "abgelaufen", "geheim", "erforderlich", "unbekannt", "geändert", "gespeichert", "im", "el", "los", "las", "muy",
+    "demasiado", "obligatoria", "obligatorio", "incorrecta", "incorrecto", "secreta", "secreto", "en", "o", "os",
+    "as", "um", "uma", "não", "muito", "obrigatória", "obrigatório", "inválida", "errada", "segreta", "segreto",
+    "obbligatoria", "sbagliata", "het", "een", "niet", "te", "verplicht", "onjuist", "geheim",
+];
+
+/// Words of [`NOT_A_PASSWORD`] that are prose only when they end the sentence: "the
+/// password is correct" is a judgement, "correct horse battery staple" a passphrase.
+pub(super) const PROSE_WHEN_LAST: &[&str] = &["correct"];
+
+/// Words that end a passphrase written after "password is" / "Passphrase:": the words of
+/// a sentence going on ("is pineapple and the network is …").
+#[rustfmt::skip]
+pub(super) const SENTENCE_WORDS: &[&str] = &[
+    "and", "or", "but", "so", "for", "the", "a", "an", "is", "was", "are", "to", "in", "on", "at", "of", "with",
+    "from", "by", "if", "when", "then", "because", "since", "just", "use", "it", "that", "this", "which",
+    "yesterday", "today", "tomorrow", "now", "please", "don't", "do", "not", "as", "et", "und", "y", "e",
+];
+
+/// Values of settings, not secrets.
+pub(super) const NOT_A_VALUE: &[&str] = &[
+    "true", "false", "yes", "no", "on", "off", "enabled", "disabled", "optional", "1", "0",
+];
+
+/// Words that make a name an action on a password rather than the password itself
+/// (`forgot_password`, `change_password`), wherever they stand in the name.
+pub(super) const ACTIONS: &[&str] = &[
+    "forgot", "forget", "change", "reset", "update", "recover", "require", "allow", "confirm", "policy",
+];
+
+/// Words that make a name a label or a setting of a password when they follow the word
+/// (`password_placeholder`, `password_hint`; `message_broker_password` is a password).
+#[rustfmt::skip]
+pub(super) const LABELS: &[&str] = &[
+    "placeholder", "label", "hint", "prompt", "title", "text", "message", "msg", "field", "policy", "length", "min",
+    "max", "reset", "change", "url", "link", "path", "file", "id", "hash", "expiry", "expires", "required",
+];
+
+/// The word for a password in a label ("Forgot your password?", "Mot de passe").
+pub(super) const PASSWORD_WORDS: &[&str] = &[
+    "password",
+    "passwort",
+    "passe",
+    "contraseña",
+    "senha",
+    "wachtwoord",
+    "parola",
+];
+
+/// The parts of an identifier that name a password (`db_password`, `passwordHash`,
+/// `user_pass`): such an identifier is a variable, not a value.
+pub(super) const PASSWORD_PARTS: &[&str] = &["password", "passwd", "passphrase", "pwd", "pass", "pw", "passcode"];
+
+/// Code roots a dotted value starts with (`settings.API_KEY`, `process.env.X`).
+#[rustfmt::skip]
+pub(super) const CODE_ROOTS: &[&str] = &[
+    "settings", "config", "conf", "cfg", "env", "process", "os", "self", "this", "var", "data", "local", "module",
+    "random_password", "aws", "app", "ctx", "request", "req", "params", "args", "options", "opts", "secrets",
+    "vault", "props", "window", "system", "sys", "keyring",
+];
+
+/// The names of types a field is declared with (`password: string`, `pub password:
+/// String`, `password: str`): a declaration, not a value.
+#[rustfmt::skip]
+pub(super) const TYPE_NAMES: &[&str] = &[
+    "string", "str", "&str", "int", "integer", "bool", "boolean", "any", "number", "bytes", "char", "text",
+    "object", "unknown", "secretstring", "securestring", "charfield", "varchar", "undefined",
+];
+
+/// Words of a placeholder in a key or a password (`your-api-key-here`, `CHANGEME`).
+#[rustfmt::skip]
+pub(super) const PLACEHOLDER_PARTS: &[&str] = &[
+    "your", "here", "example", "changeme", "changeit", "placeholder", "dummy", "sample", "replace", "insert",
+    "redacted", "todo", "tbd", "xxx", "fake",
+];
