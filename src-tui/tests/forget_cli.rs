@@ -136,7 +136,8 @@ fn forgetting_killed_at_any_moment_is_all_or_nothing_and_leaves_no_bytes_once_do
         None,
     ));
     let (mut untouched, mut forgotten) = (0, 0);
-    for delay_ms in [0u64, 5, 10, 20, 30, 45, 60, 80, 110, 150, 200, 400] {
+    // The last run is never killed: it finishes however slow the machine is today.
+    for delay_ms in [0u64, 5, 10, 20, 30, 45, 60, 80, 110, 150, 200, 400, u64::MAX] {
         let run = tempfile::tempdir().unwrap();
         for entry in std::fs::read_dir(template.path()).unwrap().flatten() {
             std::fs::copy(entry.path(), run.path().join(entry.file_name())).unwrap();
@@ -152,9 +153,11 @@ fn forgetting_killed_at_any_moment_is_all_or_nothing_and_leaves_no_bytes_once_do
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(delay_ms));
-        // SIGKILL: no destructor, no flush.
-        let _ = child.kill();
+        if delay_ms != u64::MAX {
+            std::thread::sleep(Duration::from_millis(delay_ms));
+            // SIGKILL: no destructor, no flush.
+            let _ = child.kill();
+        }
         let _ = child.wait();
         let rows = contents(&latest(run.path()));
         if forgets_in_history(run.path()) == 1 {
@@ -171,7 +174,7 @@ fn forgetting_killed_at_any_moment_is_all_or_nothing_and_leaves_no_bytes_once_do
         }
     }
     eprintln!("killed runs: {untouched} left untouched, {forgotten} forgotten");
-    assert!(forgotten > 0, "the longest runs finish");
+    assert!(forgotten > 0, "the run left alone finishes");
 }
 
 /// An agent's forget request (MCP `forget_memory`, under review) shows what approving it

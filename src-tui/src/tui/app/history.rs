@@ -37,8 +37,9 @@ impl Pane for HistoryState {
                 )),
                 ChangesetStatus::Committed => Reply::overlay(Overlay::confirm(
                     format!(
-                        "Revert changeset #{}? Its {} new memories are set aside and the {} it replaced come back, as a new changeset (z undoes the revert).",
-                        selected.id, selected.added, selected.removed
+                        "Revert changeset #{}? {}, as a new changeset (z undoes the revert).",
+                        selected.id,
+                        revert_words(selected.added, selected.removed)
                     ),
                     "revert it",
                     vec![Effect::Revert(selected.id)],
@@ -56,4 +57,30 @@ impl Pane for HistoryState {
     fn failed(&mut self) {
         PagedList::failed(self);
     }
+}
+
+/// What a revert does, counted in words: "Its 1 new memory is set aside and the 2 it
+/// replaced come back".
+fn revert_words(added: usize, removed: usize) -> String {
+    let set_aside = match added {
+        0 => None,
+        1 => Some("its 1 new memory is set aside".to_owned()),
+        n => Some(format!("its {n} new memories are set aside")),
+    };
+    let back = match removed {
+        0 => None,
+        1 => Some("the 1 memory it replaced comes back".to_owned()),
+        n => Some(format!("the {n} memories it replaced come back")),
+    };
+    let words = match (set_aside, back) {
+        (Some(a), Some(b)) => format!("{a} and {b}"),
+        (Some(a), None) => a,
+        (None, Some(b)) => b,
+        (None, None) => "its profile change is taken back".to_owned(),
+    };
+    let mut chars = words.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }

@@ -33,7 +33,7 @@ pub fn history(state: &HistoryState, frame: &mut Frame<'_>, area: Rect, app: &Ap
         .map(|cs| {
             Line::from(vec![
                 Span::styled(format!("#{:<5}", cs.id), ui.theme.dim()),
-                Span::raw(format!("{:<18}", status_text(cs))),
+                Span::raw(format!("{:<18} ", status_text(cs))),
                 // When it was decided (an approval made now reads now), else proposed.
                 Span::styled(
                     format!("{}  ", ui.clock.format(cs.decided_at_ms.unwrap_or(cs.created_at_ms))),
