@@ -37,7 +37,7 @@ impl Pane for HistoryState {
                 )),
                 ChangesetStatus::Committed => Reply::overlay(Overlay::confirm(
                     format!(
-                        "Revert changeset #{}? {}, as a new changeset (z undoes the revert).",
+                        "Revert changeset #{}? {}. The revert is a new changeset (z undoes it).",
                         selected.id,
                         revert_words(selected.added, selected.removed)
                     ),
