@@ -98,13 +98,13 @@ pub fn stores(state: &StoresState, frame: &mut Frame<'_>, area: Rect, app: &App,
                     .map_or_else(|| s.dir.display().to_string(), |n| n.to_string_lossy().into_owned());
                 let open = if s.dir == app.store_dir { " (open)" } else { "" };
                 let detail = match &s.info {
+                    // What a person tells stores apart by: how many memories, and what
+                    // waits for them (the search model is only known once a store is open).
                     Ok(info) => Span::styled(
-                        format!(
-                            "{} memories · {} pending · {}",
-                            thousands(info.active),
-                            info.pending_changesets,
-                            info.embedder
-                        ),
+                        match info.pending_changesets {
+                            0 => format!("{} memories", thousands(info.active)),
+                            n => format!("{} memories · {n} waiting for review", thousands(info.active)),
+                        },
                         ui.theme.dim(),
                     ),
                     Err(e) => Span::styled(format!("cannot open: {e}"), ui.theme.error()),
