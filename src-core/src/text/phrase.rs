@@ -60,6 +60,19 @@ impl Phrase {
             .sum()
     }
 
+    /// The folded characters, as text (to look for many phrases at once).
+    pub(crate) fn folded_text(&self) -> String {
+        self.chars.iter().collect()
+    }
+
+    /// The end of the phrase found at character `start` of a folded text (`hay`) when it
+    /// is there as whole words (a plural ending taken in), else `None`.
+    pub(crate) fn whole_at(&self, hay: &[char], start: usize) -> Option<usize> {
+        let end = start + self.chars.len();
+        (hay.get(start..end) == Some(&self.chars[..])).then_some(())?;
+        self.whole_word(hay, start, end)
+    }
+
     /// Whether `text` holds the phrase.
     pub(crate) fn is_in(&self, text: &str) -> bool {
         !self.find(&Folded::new(text)).is_empty()

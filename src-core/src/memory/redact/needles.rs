@@ -8,6 +8,7 @@
 
 use std::ops::Range;
 
+use aho_corasick::AhoCorasick;
 use serde_json::Value;
 
 use crate::secrets::SecretKind;
@@ -23,6 +24,9 @@ pub(crate) const BLANK: &str = "[forgotten]";
 #[derive(Debug, Default)]
 pub(crate) struct Needles {
     phrases: Vec<Phrase>,
+    /// Every phrase at once: a text is read once however many there are (a forget of
+    /// thousands of memories reads every change of a large store).
+    automaton: Option<AhoCorasick>,
     /// The phrase a person asked for, alone: what names (agent ids, state keys) are
     /// removed for. A memory's text found in a name leaves the name alone.
     asked: Option<Phrase>,
@@ -46,7 +50,30 @@ impl Needles {
         }
         let asked = phrase.and_then(Phrase::new);
         phrases.extend(asked.clone());
-        Self { phrases, asked }
+        let automaton = AhoCorasick::new(phrases.iter().map(Phrase::folded_text)).ok();
+        Self {
+            phrases,
+            automaton,
+            asked,
+        }
+    }
+
+    /// Where the phrases are in a folded text, as byte ranges of its original (unordered,
+    /// they may overlap).
+    fn find(&self, folded: &Folded) -> Vec<Range<usize>> {
+        let Some(automaton) = &self.automaton else {
+            return self.phrases.iter().flat_map(|p| p.find_in_folded(folded)).collect();
+        };
+        let hay: String = folded.chars.iter().collect();
+        let starts: Vec<usize> = hay.char_indices().map(|(at, _)| at).collect();
+        automaton
+            .find_overlapping_iter(&hay)
+            .filter_map(|found| {
+                let start = starts.binary_search(&found.start()).ok()?;
+                let end = self.phrases[found.pattern().as_usize()].whole_at(&folded.chars, start)?;
+                Some(folded.spans[start].start..folded.spans[end - 1].end)
+            })
+            .collect()
     }
 
     /// Whether a name (an agent id, a state key) holds the phrase asked for: such an entry
@@ -155,8 +182,7 @@ impl Needles {
 
     /// Appends `text` to `out` with every needle blanked; true when one was found.
     fn blank_into(&self, text: &str, out: &mut String) -> bool {
-        let folded = Folded::new(text);
-        let mut found: Vec<Range<usize>> = self.phrases.iter().flat_map(|p| p.find_in_folded(&folded)).collect();
+        let mut found = self.find(&Folded::new(text));
         if found.is_empty() {
             out.push_str(text);
             return false;
