@@ -15,6 +15,7 @@ const driver = process.env.TAURI_DRIVER_URL ?? "http://127.0.0.1:4444";
 const app = process.env.HAEMA_E2E_APP ?? "";
 const cli = process.env.HAEMA_E2E_CLI ?? "";
 const skip = app === "" || cli === "";
+const extra = process.env.HAEMA_E2E_KEYS_EXTRA ?? "";
 let session: Session;
 
 const alt = (n: number) => KEY.alt + String(n);
@@ -25,6 +26,9 @@ beforeAll(async () => {
   if (skip) return;
   const store = join(mkdtempSync(join(tmpdir(), "haema-keys-")), "demo");
   execFileSync(cli, ["--store", store, "import", join(__dirname, "../../src-tui/assets/demo.jsonl")], { stdio: "ignore" });
+  // HAEMA_E2E_KEYS_EXTRA: more memories (JSON lines, older than the demo's) for the same
+  // journeys on a large store, e.g. 100,000 of them.
+  if (extra !== "") execFileSync(cli, ["--store", store, "import", extra], { stdio: "ignore" });
   session = await Session.start(driver, app, ["--store", store]);
   await session.setRect(800, 600);
   await session.waitText("h1", "Things your assistant remembers");
@@ -32,7 +36,7 @@ beforeAll(async () => {
     if ((await session.script(`return document.documentElement.dataset.theme;`)) === "dark" && (await session.waitText("header", "Theme:")).includes("Theme: dark")) break;
     await session.clickOn("header .bar > button.quiet:last-child");
   }
-}, 60_000);
+}, extra === "" ? 60_000 : 900_000);
 
 afterAll(async () => {
   await session?.end();

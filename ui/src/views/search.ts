@@ -120,10 +120,12 @@ export function searchView(app: App): View {
     ),
     how,
     notice,
-    profile,
-    results,
+    // What acts on the words typed comes before the memories found: a keyboard reaches it
+    // in a few Tabs however many memories match.
     h("div", { class: "actions" }, recallButton, h("span", { class: "apart" }, forgetButton)),
     recallBox,
+    profile,
+    results,
   );
   return { element, refresh: run, focus: () => query.focus() };
 }
