@@ -45,9 +45,14 @@ export function changeTitle(view: ChangesetView): string {
 }
 
 /** Who decided and when, then when it was proposed when that was at another time:
- * “You approved it · just now · proposed 3 days ago”. */
-export function decidedWords(view: ChangesetView, now: number): string {
+ * “You approved it · just now · proposed 3 days ago”; an undone change, with `undoneAt`
+ * (when its undo was decided): “Undone · just now · saved 3 days ago”. */
+export function decidedWords(view: ChangesetView, now: number, undoneAt: number | null = null): string {
   const cs = view.changeset;
+  // An undone change says when it was undone (the undo's own time), then when it was saved.
+  if (cs.status === "reverted" && undoneAt !== null) {
+    return `${statusWords(view)} · ${when(undoneAt, now)} · saved ${when(cs.decided_at_ms ?? cs.created_at_ms, now)}`;
+  }
   const decided = cs.decided_at_ms;
   if (decided === null) return `${statusWords(view)} · proposed ${when(cs.created_at_ms, now)}`;
   const apart = Math.abs(decided - cs.created_at_ms) > 60_000;

@@ -25,7 +25,9 @@ export function historyView(app: App): View {
 
   function render(): void {
     redraw(() => {
-      items.replaceChildren(...list.items.map((entry) => row(app, entry)));
+      // When each change was decided, for an undone change to say when its undo was.
+      const decided = new Map(list.items.map((e) => [e.view.changeset.id, e.view.changeset.decided_at_ms]));
+      items.replaceChildren(...list.items.map((entry) => row(app, entry, decided.get(entry.view.changeset.reverted_by_id ?? -1) ?? null)));
       if (list.items.length === 0) items.replaceChildren(h("li", { class: "empty" }, "Nothing has changed yet."));
     });
     more.hidden = list.done;
@@ -52,7 +54,7 @@ export function historyView(app: App): View {
   };
 }
 
-function row(app: App, entry: HistoryEntry): HTMLElement {
+function row(app: App, entry: HistoryEntry, undoneAt: number | null): HTMLElement {
   const view = entry.view;
   const cs = view.changeset;
   const actions = h("div", { class: "actions" });
@@ -72,7 +74,7 @@ function row(app: App, entry: HistoryEntry): HTMLElement {
     "li",
     { class: `change ${cs.status}`, "data-row": "", "data-key": String(cs.id), "aria-labelledby": titleId },
     h("h2", { id: titleId }, changeTitle(view)),
-    h("p", { class: "meta" }, decidedWords(view, app.now())),
+    h("p", { class: "meta" }, decidedWords(view, app.now(), undoneAt)),
     left ? h("p", { class: "warning partly" }, cs.kind === "revert" ? `Partly undone. ${left}` : `Undone only in part. ${left}`) : null,
     input && cs.kind !== "revert" ? h("p", {}, `From: “${input}”`) : null,
     h("details", {}, h("summary", {}, "What changed"), beforeAfter(view), technical(view)),

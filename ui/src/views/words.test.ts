@@ -42,10 +42,14 @@ describe("History", () => {
   it("shows an undo that left part of the profile on the undone change itself", async () => {
     const view = approvedLately(7);
     view.changeset = { ...view.changeset, status: "reverted", reverted_by_id: 9 };
+    const undo = mergeView(9);
+    undo.changeset = { ...undo.changeset, kind: "revert", status: "committed", decided_by: "user", reverts_id: 7, created_at_ms: NOW - 5_000, decided_at_ms: NOW - 5_000 };
     const { root } = await start((b) => {
-      b.history = [view];
+      b.history = [undo, view];
       b.profileLeft.set(7, ["RULE", "USER"]);
     }, "history");
+    // The undone change says when it was undone, not when it was first saved.
+    expect(text(root.querySelector(`.history [data-key="7"] .meta`))).toBe("Undone · just now · saved a minute ago");
     expect(text(root.querySelector(".history .partly"))).toBe(
       "Undone only in part. The profile's “Rules” and “About you” were not put back: they were changed again since, so they stay as they are now.",
     );
