@@ -29,5 +29,6 @@ mod state_cli;
 mod store_choice;
 mod store_files;
 mod surfaces_cli;
+mod tui_journeys;
 mod tui_tmux;
 mod write_screens_cli;

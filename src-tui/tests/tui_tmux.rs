@@ -12,12 +12,12 @@ use haema_tests::FakeOpenAi;
 use serde_json::json;
 
 /// A tmux server of its own, killed on drop.
-struct Tmux {
+pub(crate) struct Tmux {
     socket: String,
 }
 
 impl Tmux {
-    fn start(command: &str, width: u16, height: u16) -> Self {
+    pub(crate) fn start(command: &str, width: u16, height: u16) -> Self {
         static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let socket = format!("haema-test-{}-{n}", std::process::id());
@@ -47,7 +47,7 @@ impl Tmux {
         c
     }
 
-    fn keys(&self, keys: &[&str]) {
+    pub(crate) fn keys(&self, keys: &[&str]) {
         assert!(
             self.cmd()
                 .args(["send-keys", "-t", "t"])
@@ -58,7 +58,7 @@ impl Tmux {
         );
     }
 
-    fn text(&self, text: &str) {
+    pub(crate) fn text(&self, text: &str) {
         assert!(
             self.cmd()
                 .args(["send-keys", "-t", "t", "-l", text])
@@ -68,13 +68,13 @@ impl Tmux {
         );
     }
 
-    fn screen(&self) -> String {
+    pub(crate) fn screen(&self) -> String {
         let out = self.cmd().args(["capture-pane", "-p", "-t", "t"]).output().unwrap();
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
     /// Waits until haema has quit and tmux's session is gone.
-    async fn wait_quit(&self) {
+    pub(crate) async fn wait_quit(&self) {
         let start = Instant::now();
         while self.cmd().args(["has-session", "-t", "t"]).status().unwrap().success() {
             assert!(
@@ -87,12 +87,12 @@ impl Tmux {
     }
 
     /// Esc, then a pause: a key sent right after it would arrive as alt-key.
-    async fn escape(&self) {
+    pub(crate) async fn escape(&self) {
         self.keys(&["Escape"]);
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
 
-    async fn wait_for(&self, needle: &str) -> String {
+    pub(crate) async fn wait_for(&self, needle: &str) -> String {
         let start = Instant::now();
         loop {
             let screen = self.screen();
@@ -115,7 +115,7 @@ impl Drop for Tmux {
     }
 }
 
-fn shell_quote(s: &str) -> String {
+pub(crate) fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
 
@@ -465,136 +465,4 @@ async fn no_keystroke_loses_a_memory_in_tmux() {
     tmux.wait_for("Your draft").await;
     tmux.keys(&["y"]);
     tmux.wait_quit().await;
-}
-
-/// The nine everyday journeys of a new user on the demo store, at 80×24 without colour:
-/// find what the assistant knows about food, review two changes, edit and lock USER, undo
-/// an old change, delete and restore a memory, pin one, switch stores, learn keys from
-/// help, quit and come back.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_nine_journeys_at_80x24_without_colour() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().display().to_string();
-    let open = |args: &str| {
-        format!(
-            "env -i PATH=/usr/bin:/bin HF_HUB_OFFLINE=1 NO_COLOR=1 TERM=screen-256color XDG_DATA_HOME={} {} {args}",
-            shell_quote(&data),
-            shell_quote(env!("CARGO_BIN_EXE_haema")),
-        )
-    };
-    let tmux = Tmux::start(&open("demo"), 80, 24);
-    tmux.wait_for("Review (2)").await;
-    let store = dir.path().join("haema/demo");
-    let cli = |args: &[&str]| ok(&haema(&store, &[], args, None));
-
-    // 1. Food: the profile's rule shows beside the hits.
-    tmux.keys(&["2"]);
-    tmux.text("food");
-    let found = tmux.wait_for("In the profile").await;
-    assert!(found.contains("Peanuts are a hard no"), "{found}");
-    tmux.escape().await;
-
-    // 2. Review two changes: y on each.
-    tmux.keys(&["4"]);
-    tmux.wait_for("+ Mina's teacher").await;
-    tmux.keys(&["y"]);
-    tmux.wait_for("Review (1)").await;
-    tmux.keys(&["y"]);
-    tmux.wait_for("approved changeset").await;
-    tmux.wait_for("4 Review ").await;
-    assert!(!tmux.screen().contains("Review (1)"), "{}", tmux.screen());
-
-    // 3. Edit and lock USER.
-    tmux.keys(&["3"]);
-    tmux.wait_for("SOUL    ").await;
-    tmux.keys(&["G"]);
-    tmux.wait_for("## Profile").await;
-    tmux.keys(&["e"]);
-    tmux.wait_for("Edit USER").await;
-    tmux.keys(&["Enter"]);
-    tmux.text("Prefers tea after rehearsals.");
-    tmux.keys(&["C-s"]);
-    tmux.wait_for("saved USER").await;
-    tmux.keys(&["l"]);
-    tmux.wait_for("USER locked").await;
-    assert!(cli(&["core", "show"]).contains("Prefers tea after rehearsals"));
-
-    // 4. Undo an older change from History (the first approval): the selection lands on
-    // the revert.
-    tmux.keys(&["5"]);
-    tmux.wait_for("History · ").await;
-    tmux.keys(&["j"]);
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    tmux.keys(&["u"]);
-    tmux.wait_for("Revert changeset").await;
-    tmux.keys(&["y"]);
-    tmux.wait_for("reverted changeset").await;
-    tmux.wait_for("undo of #").await;
-
-    // 5. Delete a memory, then z brings it back.
-    tmux.keys(&["1"]);
-    tmux.wait_for("lineage").await;
-    let before = contents(&json_of(&haema(
-        &store,
-        &[],
-        &["latest", "--json", "--count", "100"],
-        None,
-    )))
-    .len();
-    tmux.keys(&["d"]);
-    tmux.wait_for("Delete “").await;
-    tmux.keys(&["y"]);
-    tmux.wait_for("deleted the memory").await;
-    let fewer = contents(&json_of(&haema(
-        &store,
-        &[],
-        &["latest", "--json", "--count", "100"],
-        None,
-    )))
-    .len();
-    assert_eq!(fewer + 1, before);
-    tmux.keys(&["z"]);
-    tmux.wait_for("reverted changeset").await;
-    let again = contents(&json_of(&haema(
-        &store,
-        &[],
-        &["latest", "--json", "--count", "100"],
-        None,
-    )))
-    .len();
-    assert_eq!(again, before, "z brought the memory back");
-
-    // 6. Pin it, and z unpins.
-    tmux.keys(&["g", "P"]);
-    tmux.wait_for("pinned: no change replaces it").await;
-    tmux.keys(&["z"]);
-    tmux.wait_for("unpinned").await;
-
-    // 7. Switch stores: a new one, then back.
-    tmux.keys(&["6"]);
-    tmux.wait_for("Stores in").await;
-    tmux.keys(&["N"]);
-    tmux.text("scratch");
-    tmux.keys(&["Enter"]);
-    tmux.wait_for("scratch").await;
-
-    // 8. Learn keys from help: it opens at the view's keys, and / filters.
-    tmux.keys(&["?"]);
-    tmux.wait_for("Keys · / filters").await;
-    tmux.text("/undo");
-    let help = tmux.wait_for("Keys matching").await;
-    assert!(help.contains("undo the last change"), "{help}");
-    tmux.keys(&["Enter"]);
-    tmux.escape().await;
-    tmux.escape().await;
-
-    // 9. Quit and come back: the edit, the lock and the approvals are there.
-    tmux.keys(&["q"]);
-    tmux.wait_quit().await;
-    let back = Tmux::start(&open("demo"), 80, 24);
-    back.wait_for("demo").await;
-    back.keys(&["3", "G"]);
-    back.wait_for("Prefers tea after rehearsals").await;
-    assert!(!back.screen().contains("Review ("), "{}", back.screen());
-    back.keys(&["q"]);
 }
