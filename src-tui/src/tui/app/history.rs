@@ -18,12 +18,14 @@ impl Pane for HistoryState {
     fn act(&mut self, action: Action, _ctx: &Ctx<'_>) -> Reply {
         if self.move_cursor(action) {
             let before = self.next_page().map(|c| c.id);
-            return before
+            let mut reply: Reply = before
                 .map(|before| Effect::LoadHistory {
                     before: Some(before),
                     limit: PAGE,
                 })
                 .into();
+            reply.note = self.partial_end(action, "changes");
+            return reply;
         }
         let Some(selected) = self.selected() else {
             return Reply::none();

@@ -17,12 +17,14 @@ impl Pane for LatestState {
     fn act(&mut self, action: Action, _ctx: &Ctx<'_>) -> Reply {
         if self.move_cursor(action) {
             let after = self.next_page().cloned();
-            return after
+            let mut reply: Reply = after
                 .map(|after| Effect::LoadLatest {
                     after: Some(Box::new(after)),
                     limit: super::PAGE,
                 })
                 .into();
+            reply.note = self.partial_end(action, "memories");
+            return reply;
         }
         self.selected()
             .and_then(|m| super::memory_keys::on_memory(action, m))

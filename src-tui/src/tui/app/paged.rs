@@ -66,6 +66,19 @@ impl<T> Default for PagedList<T> {
     }
 }
 
+impl<T> PagedList<T> {
+    /// After a move to the bottom (`G`) that stopped at the last row loaded so far, not the
+    /// last there is: says so, in `rows` ("memories", "changes").
+    pub fn partial_end(&self, action: Action, rows: &str) -> Option<super::Note> {
+        (action == Action::Bottom && !self.exhausted && !self.items.is_empty()).then(|| {
+            super::Note::Inform(format!(
+                "the last of the {} newest {rows} loaded so far; older ones load as you go on (the same key again)",
+                haema_core::limits::grouped(self.items.len())
+            ))
+        })
+    }
+}
+
 impl<T: Row> PagedList<T> {
     /// Starts reading the list again from the top; returns how many rows to ask for: as
     /// many as are loaded (at least a page), so that the selection can stay where it is.

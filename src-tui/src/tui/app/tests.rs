@@ -89,6 +89,19 @@ fn scrolling_near_the_end_asks_for_the_next_page_once() {
         limit: PAGE,
     });
     assert!(!a.latest.exhausted);
+    // G on a list not loaded to its end says it stopped at the last row loaded so far.
+    let mut b = app();
+    b.update(Msg::Latest {
+        append: false,
+        records: (0..PAGE).map(record).collect(),
+        limit: PAGE,
+    });
+    key(&mut b, KeyCode::Char('G'));
+    let said = b.status.as_ref().map(|s| s.text.clone()).unwrap_or_default();
+    assert!(
+        said.starts_with(&format!("the last of the {PAGE} newest memories loaded so far")),
+        "{said}"
+    );
     let mut asked = Vec::new();
     for _ in 0..PAGE {
         asked.extend(key(&mut a, KeyCode::Char('j')));
@@ -110,6 +123,10 @@ fn scrolling_near_the_end_asks_for_the_next_page_once() {
     assert!(a.latest.exhausted);
     assert!(key(&mut a, KeyCode::Char('G')).is_empty());
     assert_eq!(a.latest.cursor.selected, PAGE + 2);
+    assert!(
+        a.status.as_ref().is_none_or(|s| !s.text.contains("loaded so far")),
+        "at the real end G says nothing"
+    );
 }
 
 #[test]
