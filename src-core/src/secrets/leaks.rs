@@ -64,13 +64,9 @@ pub(crate) const LEAKS: &[(&str, &str)] = &[
     ),
     ("API_KEY=Zx9!qW2#eR4$tY6%uI8oP0", "API_KEY=[secret: api key]"),
     ("JWT_SECRET=mysupersecretjwtsigningkey", "JWT_SECRET=[secret: api key]"),
-    (
-        "JWT_SECRET=correct-horse-battery-staple",
-        "JWT_SECRET=[secret: api key]",
-    ),
     // 6. Passwords in other languages.
     (
-        "le mot de passe du wifi est tournesol",
+        "le mot de passe du wifi est tournesol42",
         "le mot de passe du wifi est [secret: password]",
     ),
     (
@@ -124,13 +120,15 @@ pub(crate) const LEAKS: &[(&str, &str)] = &[
         "the password I use for the NAS is Sunflower42",
         "the password I use for the NAS is [secret: password]",
     ),
-    // 8. Lower-case, hyphenated and multi-word passwords after 'password is' / 'Password:'.
+    // 8. Lower-case, hyphenated and multi-word passwords after 'password is' / 'Password:':
+    // since the eighth pass, only when they look like one or are quoted (a plain word said
+    // in prose is kept: `benign_prose`).
     (
-        "my wifi password is pineapple and the network is Home5G",
-        "my wifi password is [secret: password] and the network is Home5G",
+        "my wifi password is \"pineapple\" and the network is Home5G",
+        "my wifi password is \"[secret: password]\" and the network is Home5G",
     ),
     (
-        "the password is swordfish for the front door",
+        "the password is swordfish7 for the front door",
         "the password is [secret: password] for the front door",
     ),
     (
@@ -138,22 +136,22 @@ pub(crate) const LEAKS: &[(&str, &str)] = &[
         "my password is [secret: password]",
     ),
     (
-        "Password: bluebird for the guest network",
+        "Password: bluebird42 for the guest network",
         "Password: [secret: password] for the guest network",
     ),
     (
-        "Password: Sunflower is the new one",
-        "Password: [secret: password] is the new one",
+        "Password: 'Sunflower' is the new one",
+        "Password: '[secret: password]' is the new one",
     ),
     (
-        "Passphrase: correct horse battery staple",
-        "Passphrase: [secret: password]",
+        "Passphrase: \"correct horse battery staple\"",
+        "Passphrase: \"[secret: password]\"",
     ),
     (
-        "my password is correct horse battery staple",
-        "my password is [secret: password]",
+        "DB_PASSWORD=correct horse battery staple",
+        "DB_PASSWORD=[secret: password]",
     ),
-    ("The password is swordfish.", "The password is [secret: password]."),
+    ("The password is swordfish7.", "The password is [secret: password]."),
     // 9. Credential files and command lines.
     (
         "db.example.com:5432:app:ana:Sunflower42",

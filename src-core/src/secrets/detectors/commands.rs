@@ -4,6 +4,7 @@
 
 use super::{ANY_GROUP, Format, VALUE, format};
 use crate::secrets::SecretKind as K;
+use crate::secrets::values::Form;
 
 /// The command-line and credential-file formats.
 pub(super) fn formats() -> Vec<Format> {
@@ -30,26 +31,30 @@ pub(super) fn formats() -> Vec<Format> {
             K::Password,
             &format!(r#"\b(?:sshpass|docker[ \t]+login\b[^\n|;&]*?)[ \t]+-p[ \t]+{VALUE}"#),
             ANY_GROUP,
-        ),
+        )
+        .form(Form::Flag),
         format(
             K::Password,
             &format!(r#"\bredis-cli\b[^\n|;&]*?[ \t]-a[ \t]+{VALUE}"#),
             ANY_GROUP,
-        ),
+        )
+        .form(Form::Flag),
         // `sqlcmd -P X`, `ldapsearch -w X`, `smbclient -U ana%X`, `openssl … -passout
         // pass:X`, `keytool -storepass X`, `htpasswd -b file ana X`, `net use … /user:ana X`.
         format(
             K::Password,
             &format!(r#"\b(?:sqlcmd|bcp|osql)\b[^\n|;&]*?[ \t]-P[ \t]*{VALUE}"#),
             ANY_GROUP,
-        ),
+        )
+        .form(Form::Flag),
         format(
             K::Password,
             &format!(
                 r#"\bldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn)\b[^\n|;&]*?[ \t]-w[ \t]+{VALUE}"#
             ),
             ANY_GROUP,
-        ),
+        )
+        .form(Form::Flag),
         format(
             K::Password,
             r#"\b(?:smbclient|rpcclient|smbmap|smbcacls|net)\b[^\n|;&]*?[ \t](?:-U|--user(?:name)?)[ \t=]+["']?[^\s%'"]+%([^\s'"]{3,})"#,
@@ -64,24 +69,35 @@ pub(super) fn formats() -> Vec<Format> {
             K::Password,
             &format!(r#"(?:^|\s)-(?:store|key|srcstore|deststore|srckey|destkey)pass[ \t]+{VALUE}"#),
             ANY_GROUP,
-        ),
+        )
+        .form(Form::Flag),
         format(
             K::Password,
             &format!(
                 r#"\bhtpasswd\b(?:[ \t]+-[A-Za-z]+)*[ \t]+-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+\S+[ \t]+\S+[ \t]+{VALUE}"#
             ),
             ANY_GROUP,
-        ),
+        )
+        .form(Form::Flag),
         format(
             K::Password,
             &format!(r#"(?i)\bnet[ \t]+use\b[^\n]*?[ \t]/user:\S+[ \t]+{VALUE}"#),
             ANY_GROUP,
-        ),
-        // fish's `set -x DB_PASSWORD X` and Windows' `setx DB_PASSWORD X`.
+        )
+        .form(Form::Flag),
+        // fish's `set -x DB_PASSWORD X` (a flag, or a name written as an identifier: `set
+        // password length to 16` is prose) and Windows' `setx DB_PASSWORD X`.
         format(
             K::Password,
             &format!(
-                r#"(?i)\b(?:set(?:[ \t]+-[a-z]+)*|setx)[ \t]+[a-z0-9_]*?(?:password|passwd|pwd|_pass)[ \t]+{VALUE}"#
+                r#"(?i)\b(?:set(?:[ \t]+-[a-z]+)+|setx)[ \t]+[a-z0-9_]*?(?:password|passwd|pwd|_pass)[ \t]+{VALUE}"#
+            ),
+            ANY_GROUP,
+        ),
+        format(
+            K::Password,
+            &format!(
+                r#"\b(?:set|SET)[ \t]+(?:[A-Za-z0-9]*_[A-Za-z0-9_]*?(?i:password|passwd|pwd|pass)|[A-Z0-9_]*(?:PASSWORD|PASSWD|PWD)|[A-Za-z0-9]*[a-z0-9](?:Password|Passwd|Pwd))[ \t]+{VALUE}"#
             ),
             ANY_GROUP,
         ),
@@ -97,16 +113,25 @@ pub(super) fn formats() -> Vec<Format> {
             K::Password,
             r"(?m)^[ \t]*(?:[A-Za-z0-9.\-]*[A-Za-z][A-Za-z0-9.\-]*|\*|\d{1,3}(?:\.\d{1,3}){3}):(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:([^:\s]{3,})[ \t]*$",
             1,
-        ),
-        // SQL: `ALTER USER ana WITH PASSWORD '…'`, `CREATE USER … IDENTIFIED BY '…'`.
+        )
+        .form(Form::Pgpass),
+        // SQL, in a statement that creates or alters a user, role or login: `ALTER USER ana
+        // WITH PASSWORD '…'`, `CREATE USER … IDENTIFIED BY '…'` (or bare, as Oracle takes it),
+        // `CREATE ROLE ana LOGIN PASSWORD '…'`; and `SET PASSWORD FOR … = '…'`. "It was
+        // identified by 'git bisect'" is no statement.
         format(
             K::Password,
-            r#"(?i)\b(?:with[ \t]+(?:encrypted[ \t]+|unencrypted[ \t]+)?password|identified(?:[ \t]+with[ \t]+\S+)?[ \t]+by)[ \t]+(?:'([^'\n]{3,200})'|"([^"\n]{3,200})")"#,
+            r#"(?i)\b(?:create|alter)[ \t]+(?:user|role|login)\b[^;]{0,200}?\b(?:(?:(?:encrypted|unencrypted)[ \t]+)?password(?:[ \t]*=)?|identified(?:[ \t]+with[ \t]+\S+)?[ \t]+by)[ \t]+(?:'([^'\n]{3,200})'|"([^"\n]{3,200})"|([^\s'";:]{3,200}))"#,
+            ANY_GROUP,
+        ),
+        format(
+            K::Password,
+            r#"(?i)\bset[ \t]+password(?:[ \t]+for[ \t]+\S+)?[ \t]*=[ \t]*(?:password[ \t]*\([ \t]*)?(?:'([^'\n]{3,200})'|"([^"\n]{3,200})")"#,
             ANY_GROUP,
         ),
         // Docker's `config.json` (`"auth": "<base64 of user:password>"`) and npm's `_auth=`.
-        format(K::Password, r#""auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{8,}={0,2})""#, 1),
-        format(K::Password, r"(?m):_auth[ \t]*=[ \t]*(\S{8,})", 1),
+        format(K::Password, r#""auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{8,}={0,2})""#, 1).form(Form::Auth),
+        format(K::Password, r"(?m):_auth[ \t]*=[ \t]*(\S{8,})", 1).form(Form::Auth),
         format(K::ApiKey, r"(?m):_authToken[ \t]*=[ \t]*(\S{8,})", 1),
     ]
 }

@@ -5,6 +5,7 @@
 
 mod commands;
 mod passwords;
+mod tables;
 mod tokens;
 
 use std::sync::LazyLock;
@@ -13,6 +14,7 @@ use regex::Regex;
 
 use super::SecretKind;
 use super::values::Form;
+pub(super) use tables::table_secrets;
 
 /// The value of a `password`/`name=` pattern: quoted whole (spaces and all), in
 /// backticks, or one word. A bare value runs to the next space: a `,`, `;` or quote

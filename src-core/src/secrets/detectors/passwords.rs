@@ -1,6 +1,6 @@
 //! Passwords named (`DB_PASSWORD=`, `ansible_become_pass:`), said ("the password is …",
-//! "Passwort: …", "パスワードは …"), in a URL, a YAML block, a Kubernetes env entry, a
-//! Markdown table, an XML or HTML attribute, a Terraform default, and written beside the
+//! "Passwort: …", "パスワードは …"), in a URL, a YAML block, a Kubernetes env entry, an
+//! XML or HTML attribute, a Terraform default, and written beside the
 //! word ("password Sunflower42", "changed the password to …").
 
 use super::{ANY_GROUP, Format, VALUE, format};
@@ -35,24 +35,32 @@ pub(super) fn formats() -> Vec<Format> {
             ANY_GROUP,
         )
         .form(Form::Said),
-        // A name ending so, assigned (`DB_PASSWORD=`, `PGPASSWORD=`, `"admin_password":`,
-        // `SMTP_PASS=`); never prose ("1Password is installed", "the reset_password page").
+        // A name ending so, assigned (`DB_PASSWORD=`, `PGPASSWORD=`, `"admin_password":`; the
+        // word alone is the format above); never prose ("1Password is installed", "the reset_password page").
+        format(
+            K::Password,
+            &format!(r#"(?i)\b[a-z0-9_.\-]+?(?:password|passwd|passphrase|pwd)["']?[ \t]*[:=][ \t]*{VALUE}"#),
+            ANY_GROUP,
+        ),
+        // A `_pass` name of a login (`SMTP_PASS=`, `ansible_become_pass:`,
+        // `RABBITMQ_DEFAULT_PASS=`): only what looks like a password (`login_pass: standard`).
         format(
             K::Password,
             &format!(
-                r#"(?i)\b[a-z0-9_.\-]*?(?:password|passwd|passphrase|pwd|(?:{names})_?pass)["']?[ \t]*[:=][ \t]*{VALUE}"#,
+                r#"(?i)\b[a-z0-9_.\-]*?(?:{names})[_.\-]?pass["']?[ \t]*[:=][ \t]*{VALUE}"#,
                 names = PASS_NAMES.join("|")
             ),
             ANY_GROUP,
-        ),
-        // Any other name ending in `pass` or `pw`, assigned (`RABBITMQ_DEFAULT_PASS=`,
-        // `pw: …`): only what looks like a password (`first_pass: done`, `pass: true`).
+        )
+        .form(Form::Strict),
+        // `pass` alone or a `pw` name, assigned (`pass: …`, `PW=…`): only what looks like a
+        // password, and never another pass (`Ski pass:`, `first_pass:`, `PASS: test_x`).
         format(
             K::Password,
             &format!(r#"(?i)\b(?:[a-z0-9]+[_.\-])*(?:pass|pw)["']?[ \t]*[:=][ \t]*{VALUE}"#),
             ANY_GROUP,
         )
-        .form(Form::Strict),
+        .form(Form::Pass),
         // A YAML block scalar: `password: >-` and the value on the next line.
         format(
             K::Password,
@@ -64,14 +72,6 @@ pub(super) fn formats() -> Vec<Format> {
             K::Password,
             &format!(
                 r#"(?i)\bname:[ \t]*["']?[a-z0-9_.\-]*?(?:password|passwd|pwd)["']?[ \t]*\r?\n[ \t]*value:[ \t]*{VALUE}"#
-            ),
-            ANY_GROUP,
-        ),
-        // A Markdown table's row: `| DB_PASSWORD | Sunflower42 |`.
-        format(
-            K::Password,
-            &format!(
-                r#"(?i)\|[ \t]*\**[a-z0-9_.\- ]*?(?:password|passwd|passphrase|pwd)\**[ \t]*\|[ \t]*{VALUE}[ \t]*\|"#
             ),
             ANY_GROUP,
         ),
@@ -107,7 +107,7 @@ pub(super) fn beside_the_word() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?i)\b(?:password|passwd|passphrase|passcode|pw|pwd)(?:['’]s)?[ \t]+(?:[-–—→:][ \t]+)?{VALUE}"#
+                r#"(?i)\b(?:password|passwd|passphrase|passcode|pw|pwd)(?:['’]s)?[ \t]+(?:(?:[-–—→:]|->|=>)[ \t]+)?{VALUE}"#
             ),
             ANY_GROUP,
         )

@@ -5,12 +5,19 @@
 
 mod code;
 mod prose;
+mod shape;
 mod words;
 
 use super::SecretKind;
 pub(super) use code::name_parts;
-pub(super) use prose::{looks_strong, passphrase_tail};
-use words::{ACTIONS, LABELS, NOT_A_PASSWORD, NOT_A_VALUE, PASSWORD_WORDS, PLACEHOLDER_PARTS};
+use prose::Said;
+pub(super) use prose::tail;
+pub(super) use shape::before_cjk;
+use shape::looks_strong;
+use words::{
+    ACTIONS, CODE_KEYWORDS, CURSOR_PARTS, FLAG_WORDS, LABELS, NOT_A_PASSWORD, NOT_A_VALUE, PASSWORD_WORDS,
+    PLACEHOLDER_PARTS,
+};
 pub(super) use words::{LINKING_VERBS, PASS_NAMES, PASSWORD_WORDS_CJK, PASSWORD_WORDS_FOREIGN};
 
 /// How a pattern found its value, which says what the value must be.
@@ -20,13 +27,25 @@ pub(super) enum Form {
     /// said with `is` or `:` ("the password is …"): prose is no value there.
     #[default]
     Named,
-    /// Said in a sentence ("the password is …", "Passphrase: …"): a passphrase runs over
-    /// the plain words after its first.
+    /// The word with `:`, `=` or a verb ("the password is …", "Password: …", "密码是…"):
+    /// in prose only what looks like a password ([`shape::is_password_shaped`]), as a config's
+    /// key (`password: …`) a named value.
     Said,
     /// Beside the word with nothing between ("password Sunflower42", "changed the
-    /// password to …", a `_pass` name of no known service): only what looks like a
-    /// password by itself ([`looks_strong`]).
+    /// password to …", a `_pass` name): only what looks like a password by itself
+    /// ([`looks_strong`]).
     Strict,
+    /// A bare `pass` or a `pw` name (`pass: …`, `PW=…`, `e2e pass: …`): as [`Form::Strict`],
+    /// and never a pass of another kind (`Ski pass:`, `first_pass:`) or a test's result
+    /// (`PASS: test_auth_2fa`).
+    Pass,
+    /// A command's flag (`sqlcmd -P …`, `-storepass …`): quoted, a named value; bare, only
+    /// what looks like a password, never the flag talked about (`-P option is …`).
+    Flag,
+    /// Docker's or npm's `auth`: the base64 of `user:password`.
+    Auth,
+    /// A `.pgpass` line: a password when the line is one ([`shape::is_pgpass_line`]).
+    Pgpass,
 }
 
 /// Where a pattern found a value: the match's text before it (the name and `=`, `:` or
@@ -62,28 +81,17 @@ pub(super) fn is_placeholder(kind: SecretKind, value: &str, around: &Around<'_>)
     if around.before == Some('`') && value.contains(char::is_whitespace) {
         return true;
     }
-    if (!quoted && code::is_code(value, around.after.chars().next()))
-        || code::is_path_or_link(value)
-        || is_placeholder_words(&lower)
-    {
+    // A bracket that opens text in a script without spaces is the text's (`Sunflower42（不要…`).
+    let next = around
+        .after
+        .chars()
+        .next()
+        .filter(|_| !around.after.chars().nth(1).is_some_and(shape::is_cjk));
+    if (!quoted && code::is_code(value, next)) || code::is_path_or_link(value) || is_placeholder_words(&lower) {
         return true;
     }
     match kind {
-        SecretKind::Password => {
-            if NOT_A_VALUE.contains(&bare) || is_label(&lower) {
-                return true;
-            }
-            let prefix = around.prefix.to_lowercase();
-            // Beside the word, after a name that is an action (`UPDATE_PASSWORD=`), after
-            // `pwd` (the command) or a `--password` that psql or mysql reads as a prompt:
-            // only what looks like a password.
-            if around.form == Form::Strict || names_an_action(around.prefix) || prefix.trim_start().starts_with("pwd") {
-                return !looks_strong(value) || is_prompt_flag(around.line);
-            }
-            // "The Password Is Courage": a title, not a sentence.
-            let title = around.form == Form::Said && around.prefix.trim_end().ends_with(" Is");
-            title || NOT_A_PASSWORD.contains(&bare) || prose::is_prose(value, &prefix, around)
-        }
+        SecretKind::Password => is_no_password(value, &lower, bare, quoted, around),
         // A key mixes letters and digits; under a compound name assigned (`JWT_SECRET=`,
         // `client_secret:`) a long value of letters is one too, not an identifier of code.
         _ => {
@@ -94,16 +102,107 @@ pub(super) fn is_placeholder(kind: SecretKind, value: &str, around: &Around<'_>)
                 .trim_end_matches([':', '='])
                 .trim_end()
                 .trim_end_matches(['"', '\'']);
-            let compound = name
-                .rsplit(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
-                .next()
-                .is_some_and(|n| name_parts(n).len() > 1);
+            let parts = name_parts(
+                name.rsplit(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+                    .next()
+                    .unwrap_or(""),
+            );
+            if parts.iter().any(|p| CURSOR_PARTS.contains(&p.as_str())) {
+                return true;
+            }
+            let compound = parts.len() > 1;
             let assigned = head.ends_with([':', '=']) && compound;
-            !letters
-                || NOT_A_VALUE.contains(&bare)
-                || !(digits || assigned && value.chars().count() >= 16 && !code::is_identifier(value))
+            // Without a digit, one unbroken run of 20 letters or more (`mysupersecretjwtsigningkey`);
+            // words joined by hyphens or dots name something (`my-release-postgresql`).
+            let unbroken = value.chars().all(char::is_alphanumeric) && value.chars().count() >= 20;
+            !letters || NOT_A_VALUE.contains(&bare) || !(digits || assigned && unbroken && !code::is_identifier(value))
         }
     }
+}
+
+/// Whether a value a password pattern caught is no password (see [`is_placeholder`]).
+fn is_no_password(value: &str, lower: &str, bare: &str, quoted: bool, around: &Around<'_>) -> bool {
+    // A label of several words (`new_password: Nouveau mot de passe`) is read whole.
+    let words = around.after.chars().all(|c| c.is_alphabetic() || " -'’".contains(c));
+    let whole = format!("{lower}{}", around.after.to_lowercase());
+    if NOT_A_VALUE.contains(&bare) || is_label(lower) || !quoted && words && is_label(whole.trim_end()) {
+        return true;
+    }
+    if !quoted && CODE_KEYWORDS.contains(&bare) && !around.after.trim().is_empty() {
+        return true;
+    }
+    let shaped = || shape::looks_strong(value) || shape::app_password_tail(value, around.after) > 0;
+    match around.form {
+        Form::Auth => return !shape::is_basic_auth(value),
+        Form::Pgpass if !shape::is_pgpass_line(around.prefix) => return !shaped(),
+        Form::Pass => return !is_a_pass(around) || !shaped(),
+        Form::Flag if !quoted => {
+            let next = around.after.split_whitespace().next().unwrap_or("").to_lowercase();
+            return FLAG_WORDS.contains(&next.as_str()) || !shaped();
+        }
+        _ => {}
+    }
+    // Beside the word, after a name that is an action (`UPDATE_PASSWORD=`), after `pwd`
+    // (the command) or a `--password` that psql or mysql reads as a prompt: only what
+    // looks like a password.
+    let prefix = around.prefix.to_lowercase();
+    if around.form == Form::Strict || names_an_action(around.prefix) || prefix.trim_start().starts_with("pwd") {
+        return !shaped() || is_prompt_flag(around.line);
+    }
+    // In prose, only what looks like a password: "the password is pineapple" is kept.
+    if around.form == Form::Said && !quoted && prose::said_as(around) == Said::Prose {
+        return !(shape::is_password_shaped(value) || shape::app_password_tail(value, around.after) > 0);
+    }
+    // "The Password Is Courage": a title, not a sentence.
+    let title = around.form == Form::Said && around.prefix.trim_end().ends_with(" Is");
+    let key_prose = around.form == Form::Said
+        && !quoted
+        && !around.prefix.trim_end().ends_with('=')
+        && prose::goes_on_with_words(value, around);
+    title || NOT_A_PASSWORD.contains(&bare) || key_prose
+}
+
+/// Whether a `pass` or `pw` name names a password: a `pw` name, or `pass` alone (not a
+/// compound such as `first_pass` or `e-pass`), not after a word that says which pass
+/// (`Ski pass:`, `e2e pass:`; a field before it is no such word) unless it names a login
+/// (`wifi pass:`), and not `PASS:` (a test's result) unless the line names a user or a
+/// login.
+fn is_a_pass(around: &Around<'_>) -> bool {
+    let head = around.prefix.trim_end().trim_end_matches(['"', '\'']).trim_end();
+    let name = head
+        .trim_end_matches([':', '='])
+        .trim_end()
+        .trim_end_matches(['"', '\'']);
+    let name = name
+        .rsplit(|c: char| !(c.is_alphanumeric() || "_.-".contains(c)))
+        .next()
+        .unwrap_or("");
+    let lower = name.to_lowercase();
+    if lower.ends_with("pw") {
+        return true;
+    }
+    if lower != "pass" {
+        return false;
+    }
+    let before = around
+        .line
+        .len()
+        .checked_sub(around.prefix.len())
+        .and_then(|at| around.line.get(..at))
+        .unwrap_or("")
+        .trim_end();
+    if before.ends_with(char::is_alphanumeric) && !before.contains([':', '=', '/']) {
+        let word = before
+            .rsplit(|c: char| !c.is_alphanumeric())
+            .next()
+            .unwrap_or("")
+            .to_lowercase();
+        if !PASS_NAMES.contains(&word.as_str()) {
+            return false;
+        }
+    }
+    let line = format!("{}{}", around.line, around.after).to_lowercase();
+    name != "PASS" || !head.ends_with(':') || line.contains("user") || line.contains("login")
 }
 
 /// Whether the line holds a command whose bare `--password` asks for it (psql, pg_dump,
@@ -133,13 +232,13 @@ fn is_placeholder_words(lower: &str) -> bool {
 }
 
 /// A label that names the password ("Forgot your password?", "New password",
-/// "Password", "Mot de passe"): a phrase holding the word and no digit, or the word alone.
+/// "Password", "Mot de passe", "Пароль", "Palavra-passe"): a phrase holding the word
+/// and no digit, or the word alone.
 /// `Password123` and "Password 123!" are values; so is "passenger seat 42".
 fn is_label(lower: &str) -> bool {
     let word = lower.trim_matches(|c: char| !c.is_alphanumeric());
     PASSWORD_WORDS.contains(&word)
-        || (lower.contains(char::is_whitespace)
-            && !lower.chars().any(|c| c.is_ascii_digit())
+        || (!lower.chars().any(|c| c.is_ascii_digit())
             && lower
                 .split(|c: char| !c.is_alphanumeric())
                 .any(|w| PASSWORD_WORDS.contains(&w)))
@@ -201,6 +300,48 @@ pub(super) fn kept_len(value: &str, form: Form) -> usize {
     }
 }
 
+/// Whether a Markdown table's cell under a password or token column holds one: what
+/// looks like a password by itself (`Sunflower42`, not `bcrypt`, `Argon2id`, `8–64`, `—`),
+/// or a key of 16 characters or more with letters and digits.
+pub(super) fn cell_holds_secret(kind: SecretKind, cell: &str) -> bool {
+    let lower = cell.to_lowercase();
+    if cell.is_empty()
+        || cell.contains("[secret")
+        || code::is_template(cell, "")
+        || code::is_path_or_link(cell)
+        || is_placeholder_words(&lower)
+        || is_label(&lower)
+    {
+        return false;
+    }
+    match kind {
+        SecretKind::Password => shape::is_password_shaped(cell),
+        _ => {
+            cell.chars().count() >= 16
+                && cell.chars().any(|c| c.is_ascii_digit())
+                && cell.chars().any(char::is_alphabetic)
+                && !cell.contains(char::is_whitespace)
+        }
+    }
+}
+
+/// How many bytes of a bare value come before the next field of a connection string or
+/// a query (`Sunflower42;Encrypt=true`, `Sunflower42&user=ana`, `Sunflower42,host=db`).
+pub(super) fn before_next_field(value: &str) -> usize {
+    for (i, c) in value.char_indices() {
+        if matches!(c, ';' | '&' | ',') {
+            let rest = &value[i + 1..];
+            let name = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ' '))
+                .map(|n| &rest[..n]);
+            if name.is_some_and(|n| !n.trim().is_empty()) && rest[name.map_or(0, str::len)..].starts_with('=') {
+                return i;
+            }
+        }
+    }
+    value.len()
+}
+
 /// A key that names a secret (a JSON key, an agent-state key): the kind it names, and
 /// whether the name is an action on it (`change_password`: only a value that looks like
 /// a password is one).
@@ -216,14 +357,20 @@ pub(super) fn secret_named_by(key: &str) -> Option<Named> {
     let lower = key.trim().to_ascii_lowercase();
     let action = is_action_name(key.trim());
     let ends = |words: &[&str]| words.iter().any(|w| lower.ends_with(w));
-    if ends(&["password", "passwd", "passphrase", "pwd"])
-        || PASS_NAMES
-            .iter()
-            .any(|p| lower.ends_with(&format!("{p}_pass")) || lower.ends_with(&format!("{p}pass")))
-    {
+    if ends(&["password", "passwd", "passphrase", "pwd"]) {
         return Some(Named {
             kind: SecretKind::Password,
             action,
+        });
+    }
+    // A `_pass` name (`ldap_pass`, `login_pass`): only what looks like a password.
+    if PASS_NAMES
+        .iter()
+        .any(|p| lower.ends_with(&format!("{p}_pass")) || lower.ends_with(&format!("{p}pass")))
+    {
+        return Some(Named {
+            kind: SecretKind::Password,
+            action: true,
         });
     }
     ends(&[

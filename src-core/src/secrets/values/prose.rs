@@ -1,90 +1,104 @@
-//! Prose after the word: whether "the password is …" / "Password: …" goes on with a
-//! sentence or gives a value, how far a passphrase runs, and what looks like a password
-//! when nothing but its place says so.
+//! The word said or written as a key: whether "Password: …" / "the password is …" is
+//! prose (the value must look like a password: [`super::shape`]) or a config's key
+//! (`password: …`, `PASSWORD=…`: a named value), and how far a value assigned to an
+//! identifier runs (`wifi_password: correct horse battery staple`).
 
 use super::Around;
-use super::words::{NOT_A_PASSWORD, PASSWORD_WORDS, PROSE_WHEN_LAST, SENTENCE_WORDS};
+use super::shape::app_password_tail;
+use super::words::NOT_A_PASSWORD;
 
-/// Whether a word looks like a password by itself: six characters or more, letters with
-/// digits or symbols (`Sunflower42`, `Tr0ub4dor&3`, `P@ssw0rd!`), not a name holding the
-/// word (`1Password`). What follows "password" with nothing between, or "set … to", must.
-pub(in crate::secrets) fn looks_strong(value: &str) -> bool {
-    let word = value.trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
-    let lower = word.to_lowercase();
-    let letters = word.chars().filter(char::is_ascii_alphabetic).count();
-    let digits = word.chars().any(|c| c.is_ascii_digit());
-    let symbols = word.chars().any(|c| "!@#$%^&*~+=_".contains(c));
-    word.chars().count() >= 6
-        && letters >= 2
-        && (digits || symbols)
-        && !word.contains(char::is_whitespace)
-        && !PASSWORD_WORDS.iter().any(|w| lower.contains(w))
+/// The English words a config names a password with (`password:`, `pwd=`).
+const KEY_WORDS: &[&str] = &["password", "passwd", "passphrase", "passcode", "pwd"];
+
+/// How the word was written before its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Said {
+    /// In a sentence or as a label: "the password is …", "Password: …", "Passwort: …",
+    /// "密码：…", "the wifi password: …".
+    Prose,
+    /// As a config's key: `password: …` or `PASSWORD: …` starting its line, or
+    /// `password=…` anywhere.
+    Key,
 }
 
-/// A word of a sentence after "password is" or "password:", not a value: a word that
-/// begins prose ([`NOT_A_PASSWORD`]: "is stored in", "is too short", "Password: see the
-/// vault", "ist abgelaufen"), a judgement ending the sentence ("is correct."), a
-/// participle or an adverb going on ("is synced daily", "is literally"), a hyphenated
-/// judgement ("is case-sensitive", "is Bitwarden-managed"), or a description of the
-/// password ("password: plaintext password"). Anything else is a value, lower-case or
-/// not ("is swordfish for the door"); an assignment's (`=`) and a quoted value never are.
-pub(super) fn is_prose(value: &str, prefix: &str, around: &Around<'_>) -> bool {
-    if matches!(around.before, Some('"' | '\'' | '`')) || prefix.trim_end().ends_with('=') {
-        return false;
-    }
-    let word = value.trim_end_matches(['.', ',', ';', '!', '?', ':']);
-    let letters = !word.is_empty() && word.chars().all(|c| c.is_alphabetic() || c == '-' || c == '\'');
-    if !letters {
-        return false;
-    }
-    let lower = word.to_lowercase();
-    let rest = around.after.trim_start();
-    let more_words = rest.starts_with(char::is_alphabetic);
-    let description = rest
-        .split(|c: char| !c.is_alphanumeric())
-        .any(|w| PASSWORD_WORDS.contains(&w.to_lowercase().as_str()));
-    let parts: Vec<&str> = lower.split('-').collect();
-    let participle = |w: &str| w.len() > 4 && (w.ends_with("ed") || w.ends_with("ive") || w.ends_with("ing"));
-    NOT_A_PASSWORD.contains(&lower.as_str())
-        || (PROSE_WHEN_LAST.contains(&lower.as_str()) && !more_words)
-        || (parts.len() > 1
-            && (NOT_A_PASSWORD.contains(&parts[0]) && !PROSE_WHEN_LAST.contains(&parts[0])
-                || parts.last().is_some_and(|p| participle(p))))
-        || (more_words && (participle(&lower) || lower.len() > 4 && lower.ends_with("ly")))
-        || description
+/// How the word that begins `around.prefix` was written: an English word assigned with
+/// `=`, or given a value with `:` at the start of its line and not capitalised as a
+/// label is (`Password:`), is a key; anything else is prose.
+pub(super) fn said_as(around: &Around<'_>) -> Said {
+    let prefix = around.prefix.trim_start();
+    let word: String = prefix.chars().take_while(|c| c.is_alphabetic()).collect();
+    let english = KEY_WORDS.contains(&word.to_lowercase().as_str());
+    let head = prefix.trim_end().trim_end_matches(['*', '_', '"', '\'']).trim_end();
+    let line_before = around
+        .line
+        .len()
+        .checked_sub(around.prefix.len())
+        .and_then(|at| around.line.get(..at))
+        .unwrap_or("");
+    let starts_line = !line_before.chars().any(char::is_alphanumeric);
+    let capitalised =
+        word.chars().next().is_some_and(char::is_uppercase) && word.chars().skip(1).any(char::is_lowercase);
+    let key = english && (head.ends_with('=') || head.ends_with(':') && starts_line && !capitalised);
+    if key { Said::Key } else { Said::Prose }
 }
 
-/// How far a passphrase written after "password is" / "Passphrase:" runs past its first
-/// word (`value`), in bytes of `after`: over the lower-case words that follow to the end
-/// of the sentence ("correct horse battery staple"), none of them a word of a sentence
-/// going on ("pineapple and the network is …", "swordfish for the door": one word).
-pub(in crate::secrets) fn passphrase_tail(value: &str, after: &str) -> usize {
-    let plain = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_alphabetic() && c.is_lowercase());
-    let first = value.chars().skip(1).collect::<String>();
-    if !value.chars().next().is_some_and(char::is_alphabetic) || !(first.is_empty() || plain(&first)) {
+/// Whether the bare `password:` key goes on with prose (`password: expires in 30 days`,
+/// `password: rotated monthly`): a plain word (letters only) followed by more words.
+pub(super) fn goes_on_with_words(value: &str, around: &Around<'_>) -> bool {
+    let plain = !value.is_empty() && value.chars().all(char::is_alphabetic);
+    plain
+        && around
+            .after
+            .strip_prefix(' ')
+            .is_some_and(|rest| rest.starts_with(char::is_alphabetic))
+}
+
+/// Whether the name a value is assigned to is an identifier (`wifi_password:`,
+/// `DB_PASSWORD=`, `DbPassword=`, `PASSWORD=`), not the word as a label (`Password:`).
+fn assigned_identifier(prefix: &str) -> bool {
+    let head = prefix.trim_end().trim_end_matches(['"', '\'', '`']).trim_end();
+    if !head.ends_with([':', '=']) {
+        return false;
+    }
+    let name = head
+        .trim_end_matches([':', '='])
+        .trim_end()
+        .trim_end_matches(['"', '\'']);
+    let name = name
+        .rsplit(|c: char| !(c.is_alphanumeric() || "_.-".contains(c)))
+        .next()
+        .unwrap_or("");
+    let upper_after_first = name.chars().skip(1).any(char::is_uppercase);
+    name.contains(['_', '.', '-']) || upper_after_first
+}
+
+/// How far a bare value runs past its first word (`value`) into `around.after`, in
+/// bytes: over an app password's groups (`abcd efgh ijkl mnop`), and, assigned to an
+/// identifier, over the plain words to the end of the line or a comment
+/// (`DB_PASSWORD=correct horse battery staple # prod`). A first word with a digit or a
+/// symbol is the whole password (`DB_PASSWORD=Sunflower42 npm start`).
+pub(in crate::secrets) fn tail(value: &str, around: &Around<'_>) -> usize {
+    let app = app_password_tail(value, around.after);
+    if app > 0 {
+        return app;
+    }
+    let plain = |w: &str| !w.is_empty() && w.chars().all(char::is_alphabetic);
+    if !assigned_identifier(around.prefix) || !plain(value) || NOT_A_PASSWORD.contains(&value.to_lowercase().as_str()) {
         return 0;
     }
-    let mut end = 0;
-    let mut at = 0;
-    for _ in 0..6 {
-        let rest = &after[at..];
-        let gap = rest.len() - rest.trim_start_matches([' ', '\t']).len();
-        if gap == 0 {
-            break;
-        }
-        let word_len = rest[gap..]
-            .find(|c: char| !c.is_alphabetic())
-            .unwrap_or(rest.len() - gap);
-        let word = &rest[gap..gap + word_len];
-        if !plain(word) || SENTENCE_WORDS.contains(&word) || NOT_A_PASSWORD.contains(&word) {
-            break;
-        }
-        at += gap + word_len;
-        end = at;
-        // A word followed by punctuation or the end of the line ends the phrase.
-        if !after[at..].starts_with([' ', '\t']) {
-            break;
-        }
+    let line = around.after.split(" #").next().unwrap_or("");
+    let words = line.trim_end();
+    if !words.starts_with(' ') || words.contains("  ") {
+        return 0;
     }
-    end
+    let rest: Vec<&str> = words.split(' ').skip(1).collect();
+    if (1..=7).contains(&rest.len())
+        && rest
+            .iter()
+            .all(|w| w.chars().all(char::is_alphanumeric) && !w.is_empty())
+    {
+        words.len()
+    } else {
+        0
+    }
 }

@@ -24,12 +24,12 @@ pub(in crate::secrets) const PASSWORD_WORDS_CJK: &str = "パスワード|密码|
 /// The verbs and particles that say what a password is: "is", "was", "est", "ist", "es",
 /// "é", "是", "は" (a regex alternation; the last ones need no word boundary).
 pub(in crate::secrets) const LINKING_VERBS: &str =
-    r"\b(?:is|was|est|était|ist|war|es|era|é|är|er|jest|è)\b|是|为|は|는|은|이";
+    r"\b(?:is|was|est|était|ist|war|lautet|heißt|heisst|es|era|é|är|er|jest|è)\b|是|为|は|는|은|이";
 
-/// Words after `password is` / `password:` that begin prose, not a password: function
-/// words, judgements, states, where a password is kept, and the same in the other
-/// languages the screen reads. "the password is swordfish for the door" is a password;
-/// "the password is stored in the vault" is not.
+/// Words that are no value after a password's name (`password: prompt`, `db_password:
+/// see the vault`): function words, judgements, states, where a password is kept, and the
+/// same in the other languages the screen reads. They only ever keep a value: in prose a
+/// value is a password by its shape alone ([`super::shape`]).
 #[rustfmt::skip]
 pub(super) const NOT_A_PASSWORD: &[&str] = &[
     // Function words.
@@ -52,6 +52,8 @@ pub(super) const NOT_A_PASSWORD: &[&str] = &[
     "ok", "okay", "good", "bad", "great", "terrible", "right", "false", "true", "default", "pending", "todo", "tbd",
     "tba", "auto", "automatic", "prompt", "env", "environment", "keychain", "stdin", "file", "sso", "oauth", "ldap",
     "saml", "disabled", "enabled", "off", "unused", "unnecessary", "irrelevant", "useless", "identical", "similar",
+    // SQL's words after `PASSWORD` or `IDENTIFIED BY` (`PASSWORD EXPIRE`, `BY VALUES '…'`).
+    "expire", "values", "externally", "globally", "replace",
     // Where it is kept, and placeholders.
     "manager", "vault", "bitwarden", "1password", "keepass", "keepassxc", "lastpass", "dashlane", "redacted",
     "hunter", "<password>", "your_password", "xxx", "***", "[secret:", "password", "passwords", "changeme",
@@ -63,19 +65,6 @@ pub(super) const NOT_A_PASSWORD: &[&str] = &[
     "demasiado", "obligatoria", "obligatorio", "incorrecta", "incorrecto", "secreta", "secreto", "en", "o", "os",
     "as", "um", "uma", "não", "muito", "obrigatória", "obrigatório", "inválida", "errada", "segreta", "segreto",
     "obbligatoria", "sbagliata", "het", "een", "niet", "te", "verplicht", "onjuist", "geheim",
-];
-
-/// Words of [`NOT_A_PASSWORD`] that are prose only when they end the sentence: "the
-/// password is correct" is a judgement, "correct horse battery staple" a passphrase.
-pub(super) const PROSE_WHEN_LAST: &[&str] = &["correct"];
-
-/// Words that end a passphrase written after "password is" / "Passphrase:": the words of
-/// a sentence going on ("is pineapple and the network is …").
-#[rustfmt::skip]
-pub(super) const SENTENCE_WORDS: &[&str] = &[
-    "and", "or", "but", "so", "for", "the", "a", "an", "is", "was", "are", "to", "in", "on", "at", "of", "with",
-    "from", "by", "if", "when", "then", "because", "since", "just", "use", "it", "that", "this", "which",
-    "yesterday", "today", "tomorrow", "now", "please", "don't", "do", "not", "as", "et", "und", "y", "e",
 ];
 
 /// Values of settings, not secrets.
@@ -97,16 +86,48 @@ pub(super) const LABELS: &[&str] = &[
     "max", "reset", "change", "url", "link", "path", "file", "id", "hash", "expiry", "expires", "required",
 ];
 
-/// The word for a password in a label ("Forgot your password?", "Mot de passe").
+/// The word for a password in a label ("Forgot your password?", "Mot de passe",
+/// "Пароль", "パスワード", "Palavra-passe"), in each language the screen reads.
+#[rustfmt::skip]
 pub(super) const PASSWORD_WORDS: &[&str] = &[
-    "password",
-    "passwort",
-    "passe",
-    "contraseña",
-    "senha",
-    "wachtwoord",
-    "parola",
+    "password", "passwort", "kennwort", "passe", "contraseña", "senha", "wachtwoord", "parola", "пароль", "hasło",
+    "lösenord", "salasana", "adgangskode", "passord", "jelszó", "heslo", "şifre", "パスワード", "密码", "密碼",
+    "비밀번호", "पासवर्ड",
 ];
+
+/// Technologies, algorithms and password managers a password is hashed with, moved to or
+/// kept in (`password → Argon2id`, "from password to OAuth2"): names, not passwords.
+#[rustfmt::skip]
+pub(super) const TECH_NAMES: &[&str] = &[
+    "oauth", "oauth2", "oauth2.0", "sha1", "sha-1", "sha2", "sha-2", "sha256", "sha-256", "sha384", "sha512",
+    "sha-512", "sha3", "sha-3", "md5", "argon2", "argon2i", "argon2d", "argon2id", "bcrypt", "scrypt", "pbkdf2",
+    "aes128", "aes-128", "aes256", "aes-256", "hs256", "rs256", "es256", "ed25519", "x509", "x.509", "fido2",
+    "u2f", "2fa", "mfa", "sso", "ldap", "ldaps", "saml", "saml2", "totp", "hotp", "oidc", "ntlm", "ntlmv2",
+    "kerberos5", "webauthn", "1password", "utf-8", "utf8", "base64", "rot13", "pkcs12", "pkcs#12", "pkcs8",
+    "rsa2048", "rsa4096", "hmac-sha256", "yubikey5",
+];
+
+/// The parts of a token's name that make it a cursor, not a credential
+/// (`next_page_token`, `pageToken`, `resumeToken`, `continuationToken`).
+pub(super) const CURSOR_PARTS: &[&str] = &[
+    "page",
+    "next",
+    "prev",
+    "resume",
+    "continuation",
+    "cursor",
+    "sync",
+    "cancel",
+    "pagination",
+    "idempotency",
+];
+
+/// Keywords of code that come before a call (`let password = try Keychain…`).
+pub(super) const CODE_KEYWORDS: &[&str] = &["try", "await", "new", "yield", "typeof", "unsafe", "move", "async"];
+
+/// Words after a command's flag that say it is the flag being talked about
+/// (`sqlcmd -P option is deprecated`).
+pub(super) const FLAG_WORDS: &[&str] = &["option", "flag", "argument", "value", "parameter", "switch"];
 
 /// The parts of an identifier that name a password (`db_password`, `passwordHash`,
 /// `user_pass`): such an identifier is a variable, not a value.

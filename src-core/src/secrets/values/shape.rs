@@ -1,0 +1,169 @@
+//! What a password looks like by itself, when nothing but its shape can say so: in prose
+//! ("the password is …", "Password: …"), beside the word, after a command's flag or a
+//! `_pass` name. A plain word is no password there (`pineapple`, `ungültig`, `updated`):
+//! a one-word dictionary password said in prose is kept, which is the price of never
+//! destroying an ordinary sentence.
+
+use super::words::TECH_NAMES;
+
+/// Whether a word looks like a password by itself: four characters or more, two letters
+/// or more, with a digit or a symbol (`Sunflower42`, `Tr0ub4dor&3`, `P@ss!`, `hunter2`),
+/// and not the name of a technology (`OAuth2`, `SHA256`, `Argon2id`, `1Password`) or a
+/// compound that describes (`SHA256-hashed`, `4-digit`, `hash_v2`, `test_auth_2fa`).
+pub(in crate::secrets) fn looks_strong(value: &str) -> bool {
+    let word = value.trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']']);
+    let letters = word.chars().filter(|c| c.is_alphabetic()).count();
+    let digits = word.chars().any(|c| c.is_ascii_digit());
+    let symbols = word.chars().any(|c| "!@#$%^&*~+=_?".contains(c));
+    // A number with a unit is a length or a rank (`12chars`, `10th`, `30d`).
+    let unit = word.starts_with(|c: char| c.is_ascii_digit())
+        && word
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .chars()
+            .all(|c| c.is_ascii_lowercase());
+    word.chars().count() >= 4
+        && !unit
+        && letters >= 2
+        && (digits || symbols)
+        && !word.contains(char::is_whitespace)
+        && !is_tech_name(word)
+        && !is_descriptive_compound(word)
+}
+
+/// Whether a value is a passphrase by its shape: three or more lower-case words joined by
+/// hyphens (`correct-horse-battery-staple`).
+pub(in crate::secrets) fn is_hyphen_passphrase(value: &str) -> bool {
+    let word = value.trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
+    let parts: Vec<&str> = word.split('-').collect();
+    parts.len() >= 3
+        && parts
+            .iter()
+            .all(|p| p.chars().count() >= 2 && p.chars().all(|c| c.is_alphabetic() && c.is_lowercase()))
+}
+
+/// Whether a value is shaped as a password in prose: [`looks_strong`] or
+/// [`is_hyphen_passphrase`].
+pub(in crate::secrets) fn is_password_shaped(value: &str) -> bool {
+    looks_strong(value) || is_hyphen_passphrase(value)
+}
+
+/// The name of a technology, an algorithm or a password manager (`OAuth2`, `SHA256`,
+/// `Argon2id`, `AES-256`, `1Password`): what a password is hashed with or moved to.
+fn is_tech_name(word: &str) -> bool {
+    let lower = word.to_lowercase();
+    TECH_NAMES.contains(&lower.as_str())
+        || lower
+            .split_once('-')
+            .is_some_and(|(head, _)| TECH_NAMES.contains(&head))
+}
+
+/// A compound that describes rather than hides: parts joined by `_` with a plain
+/// lower-case word among them (`hash_v2`, `v2_done`, `run_2024_05_01`, `test_auth_2fa`),
+/// or two parts joined by `-`, one a plain word (`SHA256-hashed`, `4-digit`).
+fn is_descriptive_compound(word: &str) -> bool {
+    let plain = |p: &&str| p.chars().count() >= 3 && p.chars().all(|c| c.is_alphabetic() && c.is_lowercase());
+    let underscored: Vec<&str> = word.split('_').collect();
+    let hyphened: Vec<&str> = word.split('-').collect();
+    (underscored.len() > 1 && underscored.iter().any(plain)) || (hyphened.len() == 2 && hyphened.iter().any(plain))
+}
+
+/// How far an app password (`abcd efgh ijkl mnop`: four groups of four lower-case
+/// letters, as Google gives one) runs past its first group (`value`) into `after`, in
+/// bytes; 0 when it is not one.
+pub(in crate::secrets) fn app_password_tail(value: &str, after: &str) -> usize {
+    let group = |w: &str| w.len() == 4 && w.chars().all(|c| c.is_ascii_lowercase());
+    if !group(value) {
+        return 0;
+    }
+    let mut at = 0;
+    for _ in 0..3 {
+        let rest = &after[at..];
+        let Some(word) = rest.strip_prefix(' ') else {
+            return 0;
+        };
+        let len = word.find(|c: char| !c.is_ascii_alphanumeric()).unwrap_or(word.len());
+        if !group(&word[..len]) {
+            return 0;
+        }
+        at += 1 + len;
+    }
+    let next = after[at..].chars().next();
+    if next.is_some_and(|c| c.is_alphanumeric()) {
+        0
+    } else {
+        at
+    }
+}
+
+/// How many bytes of a bare value come before the first character of a script written
+/// without spaces (CJK, Hangul) or a full-width sign: `Sunflower42です` is `Sunflower42`.
+/// An opening bracket left at the cut goes too (`Sunflower42（不要…`).
+pub(in crate::secrets) fn before_cjk(value: &str) -> usize {
+    let cut = value
+        .char_indices()
+        .find(|(_, c)| is_cjk(*c))
+        .map_or(value.len(), |(i, _)| i);
+    if cut == value.len() {
+        return cut;
+    }
+    value[..cut].trim_end_matches(['(', '[', '{', ' ']).len()
+}
+
+/// A character of a script written without spaces (CJK, kana, Hangul) or a full-width sign.
+pub(super) fn is_cjk(c: char) -> bool {
+    matches!(c,
+        '\u{1100}'..='\u{11FF}' | '\u{2E80}'..='\u{9FFF}' | '\u{A960}'..='\u{A97F}'
+        | '\u{AC00}'..='\u{D7FF}' | '\u{F900}'..='\u{FAFF}' | '\u{FE30}'..='\u{FE4F}' | '\u{FF00}'..='\u{FFEF}')
+}
+
+/// Whether a Docker or npm `auth` value is the base64 of `user:password` (`anonymous`
+/// and `firebase` are names, not credentials).
+pub(in crate::secrets) fn is_basic_auth(value: &str) -> bool {
+    decode_base64(value).is_some_and(|bytes| {
+        std::str::from_utf8(&bytes).is_ok_and(|s| {
+            s.split_once(':')
+                .is_some_and(|(user, pass)| !user.is_empty() && !pass.is_empty() && !s.chars().any(|c| c.is_control()))
+        })
+    })
+}
+
+fn decode_base64(value: &str) -> Option<Vec<u8>> {
+    let digits = value.trim_end_matches('=');
+    if digits.is_empty() || !value.len().is_multiple_of(4) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for c in digits.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push(u8::try_from((acc >> bits) & 0xFF).ok()?);
+        }
+    }
+    Some(out)
+}
+
+/// Whether a `.pgpass` line's fields before the password (`host:port:db:user:`) are
+/// those of one: a port `*` or 1–65535, a user that is not a number, and a host that is
+/// `*`, `localhost`, an address or a name with a dot. Any other line
+/// (`user:1000:orders:2024:summary`) gives a password only when it looks like one.
+pub(in crate::secrets) fn is_pgpass_line(prefix: &str) -> bool {
+    let fields: Vec<&str> = prefix.trim().trim_end_matches(':').split(':').collect();
+    let [host, port, _db, user] = fields[..] else {
+        return false;
+    };
+    let port_ok = port == "*" || port.parse::<u32>().is_ok_and(|p| (1..=65_535).contains(&p));
+    let user_ok = !user.chars().all(|c| c.is_ascii_digit());
+    let host_ok = host == "*" || host.eq_ignore_ascii_case("localhost") || host.contains('.');
+    port_ok && user_ok && host_ok
+}
