@@ -99,7 +99,17 @@ pub(super) fn beside_the_word() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?i)\b(?:password|passwd|passphrase|passcode)[ \t]+(?:(?:was|is|has[ \t]+been|got|been)[ \t]+)?(?:(?:reset|changed|set|updated)[ \t]+)?to[ \t]+{VALUE}"#
+                r#"(?i)\b(?:password|passwd|passphrase|passcode)[ \t]+(?:(?:was|is|has[ \t]+been|got|been)[ \t]+)?(?:reset|changed|set|updated)[ \t]+to[ \t]+{VALUE}"#
+            ),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
+        // "changed the wifi password to Sunflower42": only where the sentence ends (or says
+        // when) after the value; "the password to Office365 account" names what it is for.
+        format(
+            K::Password,
+            &format!(
+                r#"(?im)\b(?:password|passwd|passphrase|passcode)[ \t]+to[ \t]+{VALUE}(?:[ \t]*$|[ \t]*[.,;!?)]|[ \t]+(?:yesterday|today|tonight|now|again|earlier|recently|last|this|but|so|because|since)\b)"#
             ),
             ANY_GROUP,
         )
