@@ -51,6 +51,10 @@ pub(crate) const BENIGN_PROSE: &[&str] = &[
     r"I changed the password to ESPN+ and Paramount+ yesterday.",
     r"Reset your password to MyChart2 by Friday (email from clinic).",
     r"the passcode to GS25 locker is on the receipt",
+    // Wi-Fi security modes and hash names are technologies, not passwords.
+    r"My Wi-Fi password: WPA3",
+    r"Security: WPA2-PSK, password: WPA2-Personal",
+    r"Password is HMAC-SHA512 hashed.",
     r"Boarding pass: BA0117, seat 14C",
     r"Ski pass: EPIC-2024",
     r"The bug was first identified by 'QA team' last week",

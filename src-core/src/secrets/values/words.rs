@@ -104,7 +104,8 @@ pub(super) const TECH_NAMES: &[&str] = &[
     "aes128", "aes-128", "aes256", "aes-256", "hs256", "rs256", "es256", "ed25519", "x509", "x.509", "fido2",
     "u2f", "2fa", "mfa", "sso", "ldap", "ldaps", "saml", "saml2", "totp", "hotp", "oidc", "ntlm", "ntlmv2",
     "kerberos5", "webauthn", "1password", "utf-8", "utf8", "base64", "rot13", "pkcs12", "pkcs#12", "pkcs8",
-    "rsa2048", "rsa4096", "hmac-sha256", "yubikey5",
+    "rsa2048", "rsa4096", "hmac-sha256", "hmac-sha512", "hmac", "yubikey5", "wep", "wpa", "wpa2", "wpa3",
+    "wpa-psk", "wpa2-psk", "wpa3-sae", "wpa2-personal", "wpa3-personal", "wpa2-enterprise",
 ];
 
 /// The parts of a token's name that make it a cursor, not a credential
