@@ -84,13 +84,25 @@ fn profile(state: &SearchState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
             widgets::fit(
                 Line::from(vec![
                     Span::styled(format!("{:<6}", l.section.name()), ui.theme.dim()),
-                    Span::raw(one_line(&l.text)),
+                    Span::raw(without_emphasis(&one_line(&l.text))),
                 ]),
                 width,
             )
         })
         .collect();
     widgets::text(frame, area, lines, block(" In the profile (always told) ", ui), 0);
+}
+
+/// A profile line as read: `**bold**`, `__bold__` and `` `code` `` marks dropped when
+/// they come in pairs (a lone `*` or `_` stays, as in `snake_case` or `2 * 3`).
+fn without_emphasis(text: &str) -> String {
+    let mut out = text.to_owned();
+    for mark in ["**", "__", "`"] {
+        if out.matches(mark).count() >= 2 && out.matches(mark).count() % 2 == 0 {
+            out = out.replace(mark, "");
+        }
+    }
+    out
 }
 
 fn hits(state: &SearchState, frame: &mut Frame<'_>, area: Rect, ui: &Ui) {
@@ -207,4 +219,22 @@ fn recall(state: &SearchState, frame: &mut Frame<'_>, area: Rect, app: &App, ui:
         ui.theme.dim(),
     )));
     widgets::pane_text(frame, area, lines, &title, app, ui);
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn profile_lines_read_without_their_emphasis_marks() {
+        use super::without_emphasis as w;
+        assert_eq!(
+            w("Black coffee, **green tea** after lunch"),
+            "Black coffee, green tea after lunch"
+        );
+        assert_eq!(
+            w("`calendar`: read and create events"),
+            "calendar: read and create events"
+        );
+        assert_eq!(w("snake_case and 2 * 3"), "snake_case and 2 * 3");
+        assert_eq!(w("a lone ** stays"), "a lone ** stays");
+    }
 }
