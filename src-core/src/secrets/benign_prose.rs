@@ -55,6 +55,10 @@ pub(crate) const BENIGN_PROSE: &[&str] = &[
     r"My Wi-Fi password: WPA3",
     r"Security: WPA2-PSK, password: WPA2-Personal",
     r"Password is HMAC-SHA512 hashed.",
+    // Comma-separated text that is no export with a password column.
+    "name,password_policy,notes\nana,min12,see wiki",
+    "We need a name, a password, and an email.\nThen Sunflower42, x, y follow.",
+    "user,password,role\nana,bcrypt,admin",
     r"Boarding pass: BA0117, seat 14C",
     r"Ski pass: EPIC-2024",
     r"The bug was first identified by 'QA team' last week",

@@ -443,7 +443,29 @@ GRANT SELECT ON ALL TABLES IN SCHEMA public TO app;
 |---|---|---|
 | Grafana | https://grafana.local | [secret: password] |",
     ),
+    // A password manager's export, as CSV and as TSV: the password column of every row.
+    (
+        "name,url,username,password\nNetflix,https://www.netflix.com,jin@example.com,Sunflower42\nBank,https://bank.example,jin,\"Tr0ub4dor&3,x\"",
+        "name,url,username,password\nNetflix,https://www.netflix.com,jin@example.com,[secret: password]\nBank,https://bank.example,jin,\"[secret: password]\"",
+    ),
+    (
+        "url\tusername\tpassword\nhttps://mail.example\tjin\tSunflower42",
+        "url\tusername\tpassword\nhttps://mail.example\tjin\t[secret: password]",
+    ),
 ];
+
+#[test]
+fn blank_fields_and_cells_are_no_values_and_never_panic() {
+    for text in [
+        "a,password\n   ,   \n",
+        "   ",
+        "x\t \t\npassword\t \n",
+        "| a | password |\n|---|---|\n|   |     |\n",
+        "|   |",
+    ] {
+        assert_eq!(super::redact(text).0, text);
+    }
+}
 
 #[test]
 fn each_shaped_or_named_secret_is_replaced_and_the_text_around_kept() {

@@ -228,7 +228,10 @@ fn find_in(text: &str) -> Vec<SecretFinding> {
             });
         }
     }
-    for finding in detectors::table_secrets(text) {
+    for finding in detectors::table_secrets(text)
+        .into_iter()
+        .chain(detectors::delimited_secrets(text))
+    {
         if !overlaps(&found, &finding.span) {
             found.push(finding);
         }

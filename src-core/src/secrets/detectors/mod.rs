@@ -4,6 +4,7 @@
 //! word (`passwords`), and command lines and credential files (`commands`).
 
 mod commands;
+mod delimited;
 mod passwords;
 mod tables;
 mod tokens;
@@ -14,6 +15,7 @@ use regex::Regex;
 
 use super::SecretKind;
 use super::values::Form;
+pub(super) use delimited::delimited_secrets;
 pub(super) use tables::table_secrets;
 
 /// The value of a `password`/`name=` pattern: quoted whole (spaces and all), in

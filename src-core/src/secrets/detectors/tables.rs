@@ -38,7 +38,9 @@ fn cells(text: &str, start: usize) -> Vec<Range<usize>> {
     while let Some(len) = line[at..].find('|') {
         let raw = &line[at..at + len];
         let lead = raw.len() - raw.trim_start().len();
-        let mut cell = start + at + lead..start + at + raw.trim_end().len();
+        // A cell of spaces only is empty where it starts.
+        let end = raw.trim_end().len();
+        let mut cell = start + at + lead.min(end)..start + at + end;
         let inner = &text[cell.clone()];
         if inner.len() >= 2 && inner.starts_with('`') && inner.ends_with('`') {
             cell = cell.start + 1..cell.end - 1;
@@ -50,7 +52,7 @@ fn cells(text: &str, start: usize) -> Vec<Range<usize>> {
 }
 
 /// What a header cell names: a column of passwords or tokens, or nothing.
-fn column_kind(name: &str) -> Option<SecretKind> {
+pub(super) fn column_kind(name: &str) -> Option<SecretKind> {
     let name = name.trim_matches(|c: char| c == '*' || c == '`' || c == '_' || c.is_whitespace());
     let lower = name.to_lowercase();
     SECRET_COLUMNS
