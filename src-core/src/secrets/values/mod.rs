@@ -162,6 +162,22 @@ fn is_no_password(value: &str, lower: &str, bare: &str, quoted: bool, around: &A
     title || NOT_A_PASSWORD.contains(&bare) || key_prose
 }
 
+/// The name a value is written after (`wifi_password` of `wifi_password: `, `DbPassword` of
+/// `"DbPassword"=`): the last run of letters, digits, `_`, `.` and `-` before the `:` or
+/// `=` and the quotes around it.
+pub(super) fn assigned_name(prefix: &str) -> &str {
+    prefix
+        .trim_end()
+        .trim_end_matches(['"', '\'', '`'])
+        .trim_end()
+        .trim_end_matches([':', '='])
+        .trim_end()
+        .trim_end_matches(['"', '\''])
+        .rsplit(|c: char| !(c.is_alphanumeric() || "_.-".contains(c)))
+        .next()
+        .unwrap_or("")
+}
+
 /// Whether a `pass` or `pw` name names a password: a `pw` name, or `pass` alone (not a
 /// compound such as `first_pass` or `e-pass`), not after a word that says which pass
 /// (`Ski pass:`, `e2e pass:`; a field before it is no such word) unless it names a login
@@ -169,14 +185,7 @@ fn is_no_password(value: &str, lower: &str, bare: &str, quoted: bool, around: &A
 /// login.
 fn is_a_pass(around: &Around<'_>) -> bool {
     let head = around.prefix.trim_end().trim_end_matches(['"', '\'']).trim_end();
-    let name = head
-        .trim_end_matches([':', '='])
-        .trim_end()
-        .trim_end_matches(['"', '\'']);
-    let name = name
-        .rsplit(|c: char| !(c.is_alphanumeric() || "_.-".contains(c)))
-        .next()
-        .unwrap_or("");
+    let name = assigned_name(around.prefix);
     let lower = name.to_lowercase();
     if lower.ends_with("pw") {
         return true;

@@ -60,14 +60,7 @@ fn assigned_identifier(prefix: &str) -> bool {
     if !head.ends_with([':', '=']) {
         return false;
     }
-    let name = head
-        .trim_end_matches([':', '='])
-        .trim_end()
-        .trim_end_matches(['"', '\'']);
-    let name = name
-        .rsplit(|c: char| !(c.is_alphanumeric() || "_.-".contains(c)))
-        .next()
-        .unwrap_or("");
+    let name = super::assigned_name(prefix);
     let upper_after_first = name.chars().skip(1).any(char::is_uppercase);
     name.contains(['_', '.', '-']) || upper_after_first
 }
