@@ -34,7 +34,7 @@ async fn add_tells_the_ids_it_made_even_while_they_wait() {
 #[tokio::test]
 async fn a_deletion_is_a_change_that_a_revert_undoes() {
     let f = fixture_without_llm(ReviewPolicy::Guarded).await;
-    let id = only_id(&f, "The user's locker code is 4417").await;
+    let id = only_id(&f, "The user's locker is number 17 on the third floor").await;
     only_id(&f, "The user plays chess").await;
     let deleted = f.memory.delete_memory(&id).await.unwrap();
     assert_eq!(
@@ -46,7 +46,7 @@ async fn a_deletion_is_a_change_that_a_revert_undoes() {
     assert_eq!(latest(&f.memory).await, ["The user plays chess"]);
     let hits = f
         .memory
-        .search_records("locker code", 5, SearchMode::Hybrid)
+        .search_records("locker number", 5, SearchMode::Hybrid)
         .await
         .unwrap();
     assert!(hits.hits.iter().all(|h| h.memory.id != id), "{hits:?}");
@@ -59,7 +59,7 @@ async fn a_deletion_is_a_change_that_a_revert_undoes() {
     assert!(
         latest(&f.memory)
             .await
-            .contains(&"The user's locker code is 4417".to_owned())
+            .contains(&"The user's locker is number 17 on the third floor".to_owned())
     );
 
     // Only what is active can be deleted; an unknown id is not found.

@@ -177,7 +177,7 @@ def test_direct_edits_are_changes_that_revert(memory: Memory) -> None:
 
 
 def test_forget_removes_the_text_for_good(memory: Memory, tmp_path: Path) -> None:
-    memory.add(["alpha locker code is 4417"])
+    memory.add(["alpha locker number is 4417"])
     memory.add(["beta two"])
     receipt = memory.forget(mentioning="4417")
     assert receipt.kind == "forget"

@@ -60,8 +60,8 @@ def test_a_per_user_provider_fails_closed(tmp_path: Path) -> None:
             await p.delete("x")
         with pytest.raises(MemoryIsolationError):
             await p.purge_user("")
-        ann = await p.add("alpha ann's locker code is 4417", user_id="ann")
-        bob = await p.add("alpha bob's locker code is 9000", user_id="bob")
+        ann = await p.add("alpha ann's locker number is 4417", user_id="ann")
+        bob = await p.add("alpha bob's locker number is 9000", user_id="bob")
         assert [r.memory_id for r in await p.search("alpha locker", user_id="ann")] == [ann]
         assert [r.memory_id for r in await p.search("alpha locker", user_id="bob")] == [bob]
         assert await p.delete(ann, user_id="bob") is False  # not bob's to delete

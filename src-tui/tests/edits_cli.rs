@@ -23,13 +23,13 @@ fn latest(store: &std::path::Path) -> Vec<String> {
 fn delete_update_and_pin_are_changes_a_revert_undoes() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("s");
-    let locker = add(&store, "The user's locker code is 4417");
+    let locker = add(&store, "The user's locker number is 4417");
     let car = add(&store, "The user drives a blue car");
 
     let out = haema(&store, &[], &["delete", &locker], None);
     let said = ok(&out);
     assert!(
-        said.contains("Deleted “The user's locker code is 4417”") && said.contains("haema revert 3"),
+        said.contains("Deleted “The user's locker number is 4417”") && said.contains("haema revert 3"),
         "{said}"
     );
     assert_eq!(latest(&store), ["The user drives a blue car"]);
@@ -61,7 +61,7 @@ fn delete_update_and_pin_are_changes_a_revert_undoes() {
     ok(&haema(&store, &[], &["revert", "3"], None));
     let mut now = latest(&store);
     now.sort();
-    assert_eq!(now, ["The user drives a red car", "The user's locker code is 4417"]);
+    assert_eq!(now, ["The user drives a red car", "The user's locker number is 4417"]);
 }
 
 #[test]

@@ -19,6 +19,7 @@
 //! - JWTs (`eyJ….eyJ….signature`) and PEM private-key blocks (BEGIN to END);
 //! - passwords: `password=`, `passwd:`, `pwd=`, "my password is …", and the password of a
 //!   connection string (`postgres://user:PASSWORD@host`: the user and host are kept);
+//! - PINs and keypad codes: the digits after "PIN", "passcode", "door code", "CVV";
 //! - long random-looking tokens (see `entropy`): not hex digests, git SHAs, UUIDs, data
 //!   URLs, paths, words, numbers or dates.
 //!
@@ -36,6 +37,8 @@ mod detectors;
 mod entropy;
 #[cfg(test)]
 mod leaks;
+#[cfg(test)]
+mod leaks_forms;
 #[cfg(test)]
 mod leaks_shape;
 mod policy;
@@ -89,6 +92,8 @@ closed_set! {
         AzureKey = "azure key",
         /// A password: assigned, said, or in a connection string.
         Password = "password",
+        /// A PIN or a keypad's code: digits said after "PIN", "passcode", "door code".
+        Pin = "pin",
         /// The value of an `api_key`, `access_token`, `client_secret` or `Bearer`.
         ApiKey = "api key",
         /// A long random-looking token of no known format.

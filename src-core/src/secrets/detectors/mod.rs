@@ -1,11 +1,13 @@
 //! The well-known credential formats, each a pattern and the part of a match that is the
 //! secret (the whole match, or one group: a connection string keeps its user and host):
 //! the formats of vendors' tokens (`tokens`), passwords named, said or written beside the
-//! word (`passwords`), and command lines and credential files (`commands`).
+//! word (`passwords`), PINs and keypad codes (`pins`), and command lines and credential
+//! files (`commands`).
 
 mod commands;
 mod delimited;
 mod passwords;
+mod pins;
 mod tables;
 mod tokens;
 
@@ -63,6 +65,8 @@ impl Format {
 /// Every format, the most specific first: a span taken by one is not looked at again.
 pub(super) static FORMATS: LazyLock<Vec<Format>> = LazyLock::new(|| {
     let mut all = tokens::formats();
+    all.extend(pins::formats());
+    all.extend(passwords::phrases());
     all.extend(passwords::formats());
     all.extend(commands::formats());
     all.extend(passwords::beside_the_word());

@@ -11,10 +11,19 @@ use crate::secrets::values::{Form, LINKING_VERBS, PASS_NAMES, PASSWORD_WORDS_CJK
 /// NAS", "du wifi").
 const WHICH: &str = r"(?:for|of|to|on|at|i|we|you|they|he|she|that|which|du|de|des|für|von|van|voor|del|do|da|для|от)";
 
+/// A name given a value: `:`, `=`, or compared with one in code (`==`, `===`, `!=`:
+/// `if password == "…"` holds the password too).
+const ASSIGN: &str = r"(?:[!=]?==?|:)";
+
+/// A Wi-Fi network's key, said as its password is ("Wi-Fi key: …", "the network security
+/// key is …").
+const WIFI_KEYS: &str = r"(?:wi-?fi|wlan|wireless|wpa[23]?|wep|network(?:[ \t]+security)?)[ \t]+key";
+
 /// The named and said formats.
 pub(super) fn formats() -> Vec<Format> {
-    let word =
-        format!(r"(?:\b(?:password|passwd|passphrase|passcode|pwd|{PASSWORD_WORDS_FOREIGN})\b|{PASSWORD_WORDS_CJK})");
+    let word = format!(
+        r"(?:\b(?:password|passwd|passphrase|passcode|pwd|{PASSWORD_WORDS_FOREIGN}|{WIFI_KEYS})\b|{PASSWORD_WORDS_CJK})"
+    );
     vec![
         // A password in a URL: `scheme://user:PASSWORD@host` keeps user and host (a password
         // holding `@` runs to the last one).
@@ -30,7 +39,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?i){word}(?:[ \t]+{WHICH}[ \t]+(?:[\w'’.-]+[ \t]+){{0,4}}?)?(?:\*\*|__)?["']?(?:\*\*|__)?[ \t]*(?:[:=：]|{LINKING_VERBS})(?:\*\*|__)?[ \t]*(?::[ \t]*)?(?:(?:now|still|currently|actually|just)[ \t]+)?{VALUE}"#
+                r#"(?i){word}(?:[ \t]+{WHICH}[ \t]+(?:[\w'’.-]+[ \t]+){{0,4}}?|[ \t]*\([^()\n]{{1,40}}\))?(?:\*\*|__)?["']?(?:\*\*|__)?[ \t]*(?:{ASSIGN}|[：]|{LINKING_VERBS})(?:\*\*|__)?[ \t]*(?::[ \t]*)?(?:(?:now|still|currently|actually|just)[ \t]+)?{VALUE}"#
             ),
             ANY_GROUP,
         )
@@ -39,7 +48,7 @@ pub(super) fn formats() -> Vec<Format> {
         // word alone is the format above); never prose ("1Password is installed", "the reset_password page").
         format(
             K::Password,
-            &format!(r#"(?i)\b[a-z0-9_.\-]+?(?:password|passwd|passphrase|pwd)["']?[ \t]*[:=][ \t]*{VALUE}"#),
+            &format!(r#"(?i)\b[a-z0-9_.\-]+?(?:password|passwd|passphrase|pwd)["']?[ \t]*{ASSIGN}[ \t]*{VALUE}"#),
             ANY_GROUP,
         ),
         // A `_pass` name of a login (`SMTP_PASS=`, `ansible_become_pass:`,
@@ -88,6 +97,38 @@ pub(super) fn formats() -> Vec<Format> {
             r#"(?i)\bvariable[ \t]+"[^"\n]*?(?:password|passwd|pwd)[^"\n]*"[ \t]*\{[^}]{0,300}?\bdefault[ \t]*=[ \t]*"([^"\n]{3,200})""#,
             1,
         ),
+        // wpa_supplicant's and hostapd's `psk="…"`, `wpa_psk=…`.
+        format(K::Password, &format!(r#"(?im)(?:^|[\s{{;])(?:wpa_)?psk[ \t]*=[ \t]*{VALUE}"#), ANY_GROUP),
+        // A login written as a pair: `user/pass: bob / …`, `username:password = bob:…`.
+        format(
+            K::Password,
+            &format!(
+                r#"(?i)\buser(?:name)?[ \t]*[/:][ \t]*pass(?:word)?[ \t]*[:=][ \t]*[\w.@+\-]{{1,64}}[ \t]*[/:][ \t]*{VALUE}"#
+            ),
+            ANY_GROUP,
+        ),
+    ]
+}
+
+/// A passphrase, a seed or recovery phrase of plain words, after a colon
+/// (`passphrase: correct horse battery staple`), or a wallet's phrase of 12 to 24 words
+/// said with "is": only words a sentence would not hold ([`Form::Phrase`]).
+pub(super) fn phrases() -> Vec<Format> {
+    let name =
+        r"passphrase|pass[ \t]+phrase|(?:seed|recovery|backup|secret|mnemonic|wallet)[ \t]+(?:phrase|words)|mnemonic";
+    vec![
+        format(
+            K::Password,
+            &format!(r"(?im)\b(?:{name})\b[ \t]*[:=][ \t]*(\p{{Ll}}+(?:[ \t]+\p{{Ll}}+){{2,23}})[ \t]*\.?[ \t]*$"),
+            1,
+        )
+        .form(Form::Phrase),
+        format(
+            K::Password,
+            &format!(r"(?i)\b(?:{name})\b[ \t]+is[ \t]+(\p{{Ll}}+(?:[ \t]+\p{{Ll}}+){{11,23}})\b"),
+            1,
+        )
+        .form(Form::Phrase),
     ]
 }
 
@@ -118,6 +159,24 @@ pub(super) fn beside_the_word() -> Vec<Format> {
             K::Password,
             &format!(
                 r#"(?i)\b(?:password|passwd|passphrase|passcode|pw|pwd)(?:['’]s)?[ \t]+(?:(?:[-–—→:]|->|=>)[ \t]+)?{VALUE}"#
+            ),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
+        // A login written as a pair: "login: bob / …", "credentials: bob/…".
+        format(
+            K::Password,
+            &format!(
+                r#"(?i)\b(?:login|log-in|sign-in|credentials|creds)[ \t]*[:=][ \t]*[\w.@+\-]{{1,64}}[ \t]*/[ \t]*{VALUE}"#
+            ),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
+        // Asked and answered: "What's the wifi password? It's …", "Q: password? A: …".
+        format(
+            K::Password,
+            &format!(
+                r#"(?i)\b(?:password|passwd|passphrase|passcode)\b[^?\n]{{0,40}}\?[ \t]*(?:(?:a|answer)[ \t]*[:.)][ \t]*|it['’]s[ \t]+|it[ \t]+is[ \t]+|(?:[-–—→]|->)[ \t]*)?{VALUE}"#
             ),
             ANY_GROUP,
         )

@@ -46,6 +46,9 @@ pub(super) enum Form {
     Auth,
     /// A `.pgpass` line: a password when the line is one ([`shape::is_pgpass_line`]).
     Pgpass,
+    /// Plain words after "passphrase:" or "seed phrase is": a passphrase when no word
+    /// is one a sentence is made of ([`shape::is_word_passphrase`]).
+    Phrase,
 }
 
 /// Where a pattern found a value: the match's text before it (the name and `=`, `:` or
@@ -71,6 +74,9 @@ pub(super) fn is_placeholder(kind: SecretKind, value: &str, around: &Around<'_>)
         || code::in_template(around.line, around.after)
     {
         return true;
+    }
+    if kind == SecretKind::Pin {
+        return around.form == Form::Strict && shape::is_year(value);
     }
     if !matches!(kind, SecretKind::Password | SecretKind::ApiKey) {
         return false;
@@ -131,9 +137,28 @@ fn is_no_password(value: &str, lower: &str, bare: &str, quoted: bool, around: &A
     if !quoted && CODE_KEYWORDS.contains(&bare) && !around.after.trim().is_empty() {
         return true;
     }
-    let shaped = || shape::looks_strong(value) || shape::app_password_tail(value, around.after) > 0;
+    // Compared in code, only a literal is a password (`if password == user_input:` is not).
+    let head = around.prefix.trim_end();
+    if !quoted && (head.ends_with("==") || head.ends_with("!=")) {
+        return true;
+    }
+    // A reference to where it is kept ("Password: Home-WiFi-5G entry in Bitwarden") and,
+    // quoted, where it is written ("on the fridge").
+    if prose::names_an_entry(around.after) || quoted && shape::is_location(lower) {
+        return true;
+    }
+    // Beside the word, a number of six digits or more is one ("password 83920174"); a
+    // trailing `!` after a label's colon is the password's ("Password: letmein!").
+    let label = around.prefix.trim_end().ends_with([':', '=']);
+    let shaped = || {
+        shape::looks_strong(value)
+            || label && shape::looks_strong_as_written(value)
+            || shape::app_password_tail(value, around.after) > 0
+            || shape::is_digit_password(value, 6)
+    };
     match around.form {
         Form::Auth => return !shape::is_basic_auth(value),
+        Form::Phrase => return !shape::is_word_passphrase(value),
         Form::Pgpass if !shape::is_pgpass_line(around.prefix) => return !shaped(),
         Form::Pass => return !is_a_pass(around) || !shaped(),
         Form::Flag if !quoted => {
@@ -151,7 +176,10 @@ fn is_no_password(value: &str, lower: &str, bare: &str, quoted: bool, around: &A
     }
     // In prose, only what looks like a password: "the password is pineapple" is kept.
     if around.form == Form::Said && !quoted && prose::said_as(around) == Said::Prose {
-        return !(shape::is_password_shaped(value) || shape::app_password_tail(value, around.after) > 0);
+        return !(shape::is_password_shaped(value)
+            || label && shape::looks_strong_as_written(value)
+            || shape::app_password_tail(value, around.after) > 0
+            || shape::is_digit_password(value, 4));
     }
     // "The Password Is Courage": a title, not a sentence.
     let title = around.form == Form::Said && around.prefix.trim_end().ends_with(" Is");

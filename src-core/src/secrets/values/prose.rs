@@ -5,7 +5,7 @@
 
 use super::Around;
 use super::shape::app_password_tail;
-use super::words::NOT_A_PASSWORD;
+use super::words::{ENTRY_WORDS, NOT_A_PASSWORD};
 
 /// The English words a config names a password with (`password:`, `pwd=`).
 const KEY_WORDS: &[&str] = &["password", "passwd", "passphrase", "passcode", "pwd"];
@@ -94,4 +94,14 @@ pub(in crate::secrets) fn tail(value: &str, around: &Around<'_>) -> usize {
     } else {
         0
     }
+}
+
+/// Whether the words after a value say it names an entry of a password manager, not the
+/// password (`Home-WiFi-5G entry in Bitwarden`, `Netflix item from 1Password`).
+pub(super) fn names_an_entry(after: &str) -> bool {
+    let mut words = after.split_whitespace().map(str::to_lowercase);
+    let (Some(noun), Some(link)) = (words.next(), words.next()) else {
+        return false;
+    };
+    ENTRY_WORDS.contains(&noun.as_str()) && ["in", "from", "on", "under", "of"].contains(&link.as_str())
 }

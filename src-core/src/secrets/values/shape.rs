@@ -4,14 +4,23 @@
 //! a one-word dictionary password said in prose is kept, which is the price of never
 //! destroying an ordinary sentence.
 
-use super::words::TECH_NAMES;
+use super::words::{LOCATION_WORDS, NOT_A_PASSWORD, SENTENCE_WORDS, TECH_NAMES};
 
 /// Whether a word looks like a password by itself: four characters or more, two letters
 /// or more, with a digit or a symbol (`Sunflower42`, `Tr0ub4dor&3`, `P@ss!`, `hunter2`),
 /// and not the name of a technology (`OAuth2`, `SHA256`, `Argon2id`, `1Password`) or a
 /// compound that describes (`SHA256-hashed`, `4-digit`, `hash_v2`, `test_auth_2fa`).
 pub(in crate::secrets) fn looks_strong(value: &str) -> bool {
-    let word = value.trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']']);
+    strong(value.trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']']))
+}
+
+/// [`looks_strong`] with a trailing `!` kept as the password's own symbol: after a label's
+/// colon no sentence ends there (`Password: letmein!`).
+pub(in crate::secrets) fn looks_strong_as_written(value: &str) -> bool {
+    strong(value.trim_end_matches(['.', ',', ';', ':', '?', ')', ']']))
+}
+
+fn strong(word: &str) -> bool {
     let letters = word.chars().filter(|c| c.is_alphabetic()).count();
     let digits = word.chars().any(|c| c.is_ascii_digit());
     let symbols = word.chars().any(|c| "!@#$%^&*~+=_?".contains(c));
@@ -39,6 +48,48 @@ pub(in crate::secrets) fn is_hyphen_passphrase(value: &str) -> bool {
         && parts
             .iter()
             .all(|p| p.chars().count() >= 2 && p.chars().all(|c| c.is_alphabetic() && c.is_lowercase()))
+}
+
+/// Whether a value is a password of digits only: `min` digits or more (a PIN-like
+/// `4827` after "the password is", six beside the word), at most 16 (a longer run is an
+/// account or card number, found by its own rules or not at all).
+pub(in crate::secrets) fn is_digit_password(value: &str, min: usize) -> bool {
+    let digits = value.trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
+    (min..=16).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Whether a passphrase's plain words are one: 3 to 24 lower-case words of 2 to 12
+/// letters. Up to 11 words, none is a word sentences are made of (`stored in the vault`,
+/// `use something long`); a wallet's phrase of 12 or more random words holds some
+/// (`about`, `above`), at most one in four.
+pub(in crate::secrets) fn is_word_passphrase(value: &str) -> bool {
+    let words: Vec<&str> = value.split_whitespace().collect();
+    let plain =
+        |w: &&str| (2..=12).contains(&w.chars().count()) && w.chars().all(|c| c.is_alphabetic() && c.is_lowercase());
+    let of_sentences = words
+        .iter()
+        .filter(|w| NOT_A_PASSWORD.contains(w) || SENTENCE_WORDS.contains(w))
+        .count();
+    let allowed = if words.len() >= 12 { words.len() / 4 } else { 0 };
+    (3..=24).contains(&words.len()) && words.iter().all(plain) && of_sentences <= allowed
+}
+
+/// Whether a number of digits is a year of the last or this century (`2024`).
+pub(in crate::secrets) fn is_year(value: &str) -> bool {
+    value.len() == 4
+        && (value.starts_with("19") || value.starts_with("20"))
+        && value.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Whether a quoted value of several words says where a password is written or kept
+/// (`"on the fridge"`, `"in 1Password"`, `"under the keyboard"`), not what it is.
+pub(in crate::secrets) fn is_location(lower: &str) -> bool {
+    let mut words = lower.split_whitespace();
+    let first = words.next().unwrap_or("");
+    let rest = words.count();
+    (1..=6).contains(&rest)
+        && LOCATION_WORDS.contains(&first)
+        && lower.chars().all(|c| c.is_alphanumeric() || " '’-.".contains(c))
 }
 
 /// Whether a value is shaped as a password in prose: [`looks_strong`] or

@@ -67,6 +67,29 @@ pub(super) const NOT_A_PASSWORD: &[&str] = &[
     "obbligatoria", "sbagliata", "het", "een", "niet", "te", "verplicht", "onjuist", "geheim",
 ];
 
+/// Words that hold a sentence together, never a passphrase's word (`stored in the vault`,
+/// `use something long`): what [`NOT_A_PASSWORD`] does not already say.
+#[rustfmt::skip]
+pub(super) const SENTENCE_WORDS: &[&str] = &[
+    "i", "we", "you", "he", "she", "it", "they", "me", "us", "them", "am", "are", "were", "do", "does", "did",
+    "don't", "isn't", "there's", "it's", "would", "could", "into", "onto", "than", "because", "where", "who",
+    "how", "why", "all", "any", "some", "each", "every", "words", "word", "phrase", "characters", "letters",
+    "digits", "written", "paper", "card", "safe", "drawer", "wallet", "backup", "offline", "printed", "stored",
+    "somewhere", "hardware", "ledger", "trezor",
+];
+
+/// The first word of a quoted place a password is written or kept (`"on the fridge"`,
+/// `"in Bitwarden"`, `"taped under the desk"`).
+#[rustfmt::skip]
+pub(super) const LOCATION_WORDS: &[&str] = &[
+    "on", "in", "under", "underneath", "behind", "inside", "beside", "near", "next", "at", "above", "below",
+    "taped", "written", "stored", "saved", "kept", "stuck", "pinned", "see",
+];
+
+/// The words after a value that make it the name of a password manager's entry, followed
+/// by "in", "from" or "on" (`Home-WiFi-5G entry in Bitwarden`).
+pub(super) const ENTRY_WORDS: &[&str] = &["entry", "item", "record", "login", "note", "card", "vault", "folder"];
+
 /// Values of settings, not secrets.
 pub(super) const NOT_A_VALUE: &[&str] = &[
     "true", "false", "yes", "no", "on", "off", "enabled", "disabled", "optional", "1", "0",
