@@ -93,16 +93,27 @@ impl Tmux {
     }
 
     pub(crate) async fn wait_for(&self, needle: &str) -> String {
+        self.wait_until(|screen| screen.contains(needle), &format!("`{needle}` did not appear"))
+            .await
+    }
+
+    /// Waits until `needle` is off the screen (a count that goes down, a note that goes).
+    pub(crate) async fn wait_gone(&self, needle: &str) -> String {
+        self.wait_until(|screen| !screen.contains(needle), &format!("`{needle}` did not go"))
+            .await
+    }
+
+    async fn wait_until(&self, done: impl Fn(&str) -> bool, failure: &str) -> String {
         let start = Instant::now();
         loop {
             let screen = self.screen();
-            if screen.contains(needle) {
+            if done(&screen) {
                 return screen;
             }
             assert!(
                 // Generous: CI runs this beside background builds on two cores.
                 start.elapsed() < Duration::from_secs(60),
-                "`{needle}` did not appear; the screen is:\n{screen}"
+                "{failure}; the screen is:\n{screen}"
             );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
