@@ -2,6 +2,7 @@
 //! one test binary, a module per concern.
 
 mod connection_check;
+mod doc_links;
 mod gemini_http;
 mod hub_download;
 mod hub_shared_cache;
