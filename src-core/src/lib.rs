@@ -77,7 +77,10 @@ pub use memory::{
 pub use pipeline::AddInput;
 pub use printable::{REPLACEMENT, is_unprintable, printable, printable_line};
 pub use review::{ChangesetView, ItemView, SectionChange, section_history};
-pub use search::recall::{Recall, RecallItem, RecallOptions, RecallReason, estimate_tokens};
+pub use search::recall::{
+    DEFAULT_RECALL_BUDGET, DEFAULT_RECALL_LATEST, DEFAULT_RECALL_MEMORIES, Recall, RecallItem, RecallOptions,
+    RecallReason, estimate_tokens,
+};
 pub use store::files::{create_private, is_inside};
 pub use store::places::{
     default_store_dir, is_postgres_url, is_store_dir, store_dir_for, store_dir_given, store_folders_beside,

@@ -6,6 +6,17 @@
 //! | [`MAX_METADATA_BYTES`] | 16 KiB | a memory's metadata, as JSON |
 //! | [`MAX_STATE_VALUE_BYTES`] | 64 KiB | one agent-state value, as JSON |
 //!
+//! And how much one answer to an agent (MCP) or a window (the desktop) holds at most: the
+//! HAEMA-compatible calls of the library, the CLI and the Python wheel return what is asked.
+//!
+//! | limit | value | what it bounds |
+//! |---|---|---|
+//! | [`MAX_SEARCH_HITS`] | 100 | the hits of one search |
+//! | [`MAX_LATEST_PAGE`] | 500 | one page of the newest memories |
+//! | [`MAX_HISTORY_PAGE`] | 200 | one page of history (changesets) |
+//! | [`MAX_RECALL_MEMORIES`] | 50 | the relevant memories of one recall block |
+//! | [`RECALL_BUDGET`] | 50 to 32,000 | the token budget of one recall block |
+//!
 //! ```
 //! use haema_core::limits::{MAX_MEMORY_BYTES, check_memory_size};
 //! assert!(check_memory_size("The user likes tea.").is_ok());
@@ -22,6 +33,34 @@ pub const MAX_MEMORY_BYTES: usize = 64 * 1024;
 
 /// Largest agent-state value, as JSON, in bytes.
 pub const MAX_STATE_VALUE_BYTES: usize = crate::types::MAX_STATE_VALUE_BYTES;
+
+/// The most hits one search gives an agent or a window.
+pub const MAX_SEARCH_HITS: usize = 100;
+
+/// The most memories one page of the newest gives an agent or a window.
+pub const MAX_LATEST_PAGE: usize = 500;
+
+/// The most changesets one page of history gives an agent or a window.
+pub const MAX_HISTORY_PAGE: usize = 200;
+
+/// The most relevant memories one recall block an agent asks for holds.
+pub const MAX_RECALL_MEMORIES: usize = 50;
+
+/// The token budgets an agent may give a recall block.
+pub const RECALL_BUDGET: std::ops::RangeInclusive<usize> = 50..=32_000;
+
+/// A count asked for (`None`: `default`), kept between 1 and `max`: what an agent or a
+/// window gets for a page or a search.
+///
+/// ```
+/// use haema_core::limits::{MAX_SEARCH_HITS, page_size};
+/// assert_eq!(page_size(None, 5, MAX_SEARCH_HITS), 5);
+/// assert_eq!(page_size(Some(0), 5, MAX_SEARCH_HITS), 1);
+/// assert_eq!(page_size(Some(10_000), 5, MAX_SEARCH_HITS), 100);
+/// ```
+pub fn page_size(asked: Option<usize>, default: usize, max: usize) -> usize {
+    asked.unwrap_or(default).clamp(1, max)
+}
 
 /// A count with its thousands grouped (`1,234,567`), as every surface writes sizes and counts.
 pub fn grouped(n: usize) -> String {

@@ -128,11 +128,19 @@ impl Engine {
         dims: usize,
         llm: Option<Py<PyAny>>,
         llm_id: String,
-        merge_top_k: usize,
+        merge_top_k: i64,
         merge_distance_cutoff: f64,
         review: Option<String>,
         scope: Option<String>,
     ) -> PyResult<Self> {
+        // HAEMA's rule, in the core's words, before anything touches the disk.
+        if let Some((setting, rule)) = haema_core::config::merge_rule_broken(merge_top_k, merge_distance_cutoff) {
+            let (argument, value) = match setting {
+                "merge.top_k" => ("merge_top_k", merge_top_k.to_string()),
+                _ => ("merge_distance_cutoff", merge_distance_cutoff.to_string()),
+            };
+            return Err(invalid(format!("{rule} (given {argument}={value})")));
+        }
         let dir = store_dir(path)?;
         let env = |name: &str| std::env::var(name).ok();
         let mut settings = Settings::load_with_env(&dir, env).map_err(|e| crate::errors::to_py_err(py, &e))?;
@@ -146,7 +154,7 @@ impl Engine {
         if let Some(scope) = scope {
             settings.scope = parse_scope(&scope)?;
         }
-        settings.merge.top_k = merge_top_k;
+        settings.merge.top_k = usize::try_from(merge_top_k).unwrap_or(usize::MAX);
         settings.merge.distance_cutoff = merge_distance_cutoff;
         // HAEMA splits every text it is given.
         settings.llm.split_short_texts = true;
@@ -300,7 +308,7 @@ impl Engine {
             min_score,
             max_memories,
             latest,
-            timeout: timeout_ms.map(std::time::Duration::from_millis),
+            timeout: timeout_ms.map(RecallOptions::timeout_ms),
         };
         let recall = self.run(py, |m| async move { m.recall_with(&query, &options).await })?;
         json(&recall)

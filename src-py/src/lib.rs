@@ -25,4 +25,16 @@ mod _native {
     /// The version of haema this module was built from.
     #[pymodule_export]
     const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+    /// A recall block's token budget when none is given (haema-core's, as every surface's).
+    #[pymodule_export]
+    const DEFAULT_RECALL_BUDGET: usize = haema_core::DEFAULT_RECALL_BUDGET;
+
+    /// How many relevant memories a recall block holds at most when no number is given.
+    #[pymodule_export]
+    const DEFAULT_RECALL_MEMORIES: usize = haema_core::DEFAULT_RECALL_MEMORIES;
+
+    /// How many of the newest memories a recall block holds when no number is given.
+    #[pymodule_export]
+    const DEFAULT_RECALL_LATEST: usize = haema_core::DEFAULT_RECALL_LATEST;
 }

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from conftest import KeywordEmbeddingClient, StubLLMClient
 
-from haema_rs import Memory, MemoryIsolationError
+from haema_rs import Memory, MemoryIsolationError, _native
 from haema_rs.errors import HaemaError, NotFoundError, StateError
 from haema_rs.schemas import MemoryReconstructionResponse
 
@@ -143,6 +143,16 @@ def test_recall_is_the_block_an_agent_reads(memory: Memory) -> None:
     recall = memory.recall("what does alpha drink?", 300, latest=0)
     relevant = [i for i in recall.items if i.reason == "relevant"]
     assert relevant and relevant[0].score is not None
+
+
+def test_recall_defaults_and_no_time_limit_are_the_core_s(memory: Memory) -> None:
+    memory.add(["alpha the user drinks green tea"])
+    recall = memory.recall("what does alpha drink?")
+    assert recall.budget == _native.DEFAULT_RECALL_BUDGET == 800  # as the CLI, MCP and desktop
+    # 0 is no limit, as on every surface: the search is waited for, not given up at once.
+    recall = memory.recall("what does alpha drink?", latest=0, timeout_ms=0)
+    assert [i.reason for i in recall.items if i.reason == "relevant"] == ["relevant"], recall
+    assert recall.notice is None, recall.notice
 
 
 def test_core_sections_locks_and_versions(memory: Memory, llm: StubLLMClient) -> None:

@@ -221,12 +221,12 @@ pub async fn latest(
     count: usize,
 ) -> CommandResult<Vec<MemoryRecord>> {
     let memory = state.memory().await?;
-    let count = count.clamp(1, 500);
+    let count = count.clamp(1, haema_core::limits::MAX_LATEST_PAGE);
     Ok(match after {
         Some(after) => memory.latest_after(&after, count).await?,
         None => {
             memory
-                .get_latest_records(1, i64::try_from(count).unwrap_or(500))
+                .get_latest_records(1, i64::try_from(count).unwrap_or(i64::MAX))
                 .await?
         }
     })

@@ -56,8 +56,9 @@ pub async fn search(
     count: Option<i64>,
 ) -> CommandResult<Found> {
     let memory = state.memory().await?;
+    let most = i64::try_from(haema_core::limits::MAX_SEARCH_HITS).unwrap_or(i64::MAX);
     let results = memory
-        .search_records(&query, count.unwrap_or(20).clamp(1, 100), mode.unwrap_or_default())
+        .search_records(&query, count.unwrap_or(20).clamp(1, most), mode.unwrap_or_default())
         .await?;
     // A profile that cannot be read shows no lines; the Profile view says why.
     let profile = memory
@@ -72,7 +73,8 @@ pub async fn search(
 #[tauri::command]
 #[specta::specta]
 pub async fn recall(state: State<'_, AppState>, query: String, budget: Option<usize>) -> CommandResult<Recall> {
-    Ok(state.memory().await?.recall(&query, budget.unwrap_or(800)).await?)
+    let budget = budget.unwrap_or(haema_core::DEFAULT_RECALL_BUDGET);
+    Ok(state.memory().await?.recall(&query, budget).await?)
 }
 
 /// A memory with the changes that made and replaced it, as before/after views.

@@ -116,7 +116,11 @@ pub async fn history(
 ) -> CommandResult<Vec<HistoryEntry>> {
     let memory = state.memory().await?;
     let page = memory
-        .changesets_page(ChangesetFilter::All, before, count.clamp(1, 200))
+        .changesets_page(
+            ChangesetFilter::All,
+            before,
+            count.clamp(1, haema_core::limits::MAX_HISTORY_PAGE),
+        )
         .await?;
     let mut out = Vec::with_capacity(page.len());
     for changeset in page {

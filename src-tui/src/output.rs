@@ -178,15 +178,6 @@ pub fn attributes_line(attributes: &haema_core::MemoryAttributes) -> String {
     parts.join(" · ")
 }
 
-/// A recall time limit given in ms by a person or an agent: 0 means none.
-pub fn recall_timeout(ms: u64) -> std::time::Duration {
-    if ms == 0 {
-        std::time::Duration::MAX
-    } else {
-        std::time::Duration::from_millis(ms)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::inputs_line;

@@ -28,6 +28,7 @@ mod setup_cli;
 mod state_cli;
 mod store_choice;
 mod store_files;
+mod surface_defaults;
 mod surfaces_cli;
 mod tui_journeys;
 mod tui_tmux;

@@ -30,11 +30,7 @@ fn with<'a>(env: &'a [(&'static str, String)], more: &[(&'static str, &'a str)])
 }
 
 fn initialized(mut client: Client) -> Client {
-    client.request(
-        "initialize",
-        json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "agent", "version": "1"}}),
-    );
-    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    client.initialize();
     client
 }
 

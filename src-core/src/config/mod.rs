@@ -293,6 +293,26 @@ pub struct SecretSettings {
     pub policy: crate::secrets::SecretPolicy,
 }
 
+/// The merge settings' rule, as HAEMA's constructor checks it (`top_k > 0`, `cutoff >= 0`):
+/// the setting it breaks and the rule in words, for each surface to say where the value
+/// came from (a setting's file or variable, a Python argument).
+///
+/// ```
+/// use haema_core::config::merge_rule_broken;
+/// assert_eq!(merge_rule_broken(3, 0.25), None);
+/// assert_eq!(merge_rule_broken(0, 0.25), Some(("merge.top_k", "merge top_k must be greater than 0")));
+/// assert_eq!(merge_rule_broken(3, -1.0).map(|b| b.0), Some("merge.distance_cutoff"));
+/// ```
+pub fn merge_rule_broken(top_k: i64, distance_cutoff: f64) -> Option<(&'static str, &'static str)> {
+    if top_k <= 0 {
+        return Some(("merge.top_k", "merge top_k must be greater than 0"));
+    }
+    if !(distance_cutoff >= 0.0 && distance_cutoff.is_finite()) {
+        return Some(("merge.distance_cutoff", "merge distance_cutoff must be a number >= 0"));
+    }
+    None
+}
+
 impl Settings {
     /// Path of the settings file of a store.
     pub fn file_path(store: &Path) -> PathBuf {
@@ -443,17 +463,9 @@ impl Settings {
                 origin("llm.add_deadline_secs")
             )));
         }
-        if self.merge.top_k == 0 {
-            return Err(Error::Config(format!(
-                "merge top_k must be greater than 0 ({})",
-                origin("merge.top_k")
-            )));
-        }
-        if !(self.merge.distance_cutoff >= 0.0 && self.merge.distance_cutoff.is_finite()) {
-            return Err(Error::Config(format!(
-                "merge distance_cutoff must be a number >= 0 ({})",
-                origin("merge.distance_cutoff")
-            )));
+        let top_k = i64::try_from(self.merge.top_k).unwrap_or(i64::MAX);
+        if let Some((setting, rule)) = merge_rule_broken(top_k, self.merge.distance_cutoff) {
+            return Err(Error::Config(format!("{rule} ({})", origin(setting))));
         }
         if self.recall.max_chars == 0 {
             return Err(Error::Config(format!(

@@ -35,18 +35,26 @@ pub struct RecallOptions {
     /// At most this many of the newest memories.
     pub latest: usize,
     /// How long to wait for the search; when it runs out the block holds core and the
-    /// newest memories and says so. `None`: the store's `recall.timeout_ms`.
+    /// newest memories and says so. `None`: the store's `recall.timeout_ms`; zero: no
+    /// limit, as `recall.timeout_ms = 0` is (see [`RecallOptions::timeout_ms`]).
     pub timeout: Option<Duration>,
 }
+
+/// The token budget of a recall block when none is given, on every surface.
+pub const DEFAULT_RECALL_BUDGET: usize = 800;
+/// How many relevant memories a recall block holds at most when no number is given.
+pub const DEFAULT_RECALL_MEMORIES: usize = 10;
+/// How many of the newest memories a recall block holds when no number is given.
+pub const DEFAULT_RECALL_LATEST: usize = 5;
 
 impl Default for RecallOptions {
     fn default() -> Self {
         Self {
-            budget: 800,
+            budget: DEFAULT_RECALL_BUDGET,
             filter: MemoryFilter::default(),
             min_score: None,
-            max_memories: 10,
-            latest: 5,
+            max_memories: DEFAULT_RECALL_MEMORIES,
+            latest: DEFAULT_RECALL_LATEST,
             timeout: None,
         }
     }
@@ -58,6 +66,23 @@ impl RecallOptions {
         Self {
             budget,
             ..Self::default()
+        }
+    }
+
+    /// A wait for the search given in milliseconds, as every surface takes it: 0 is no
+    /// limit.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use haema_core::RecallOptions;
+    /// assert_eq!(RecallOptions::timeout_ms(250), Duration::from_millis(250));
+    /// assert_eq!(RecallOptions::timeout_ms(0), Duration::MAX);
+    /// ```
+    pub fn timeout_ms(ms: u64) -> Duration {
+        if ms == 0 {
+            Duration::MAX
+        } else {
+            Duration::from_millis(ms)
         }
     }
 }
@@ -239,13 +264,11 @@ impl Memory {
         let latest = self
             .get_latest_records_with(1, i64::try_from(options.latest).unwrap_or(i64::MAX), filter)
             .await?;
-        let limit = options
-            .timeout
-            .or_else(|| {
-                let ms = self.settings().recall.timeout_ms;
-                (ms > 0).then(|| Duration::from_millis(ms))
-            })
-            .unwrap_or(Duration::MAX);
+        let limit = match options.timeout {
+            Some(wait) if wait.is_zero() => Duration::MAX,
+            Some(wait) => wait,
+            None => RecallOptions::timeout_ms(self.settings().recall.timeout_ms),
+        };
         let wanted = i64::try_from(options.max_memories).unwrap_or(i64::MAX);
         let searched = tokio::time::timeout(limit, self.search_unnoted(query, wanted, &search)).await;
         let (hits, notice) = match searched {

@@ -2,9 +2,12 @@
 
 from typing import Any, final
 
-__all__ = ["VERSION", "Engine"]
+__all__ = ["DEFAULT_RECALL_BUDGET", "DEFAULT_RECALL_LATEST", "DEFAULT_RECALL_MEMORIES", "VERSION", "Engine"]
 
 VERSION: str
+DEFAULT_RECALL_BUDGET: int
+DEFAULT_RECALL_MEMORIES: int
+DEFAULT_RECALL_LATEST: int
 
 @final
 class Engine:

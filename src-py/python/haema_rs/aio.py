@@ -14,6 +14,7 @@ import functools
 from collections.abc import Callable, Iterable
 from typing import Any, ParamSpec, TypeVar
 
+from . import _native
 from ._adapters import CURRENT_LOOP
 from .memory import Memory, PathLike
 from .records import (
@@ -137,7 +138,7 @@ class AsyncMemory:
     async def search_records(self, query: str, n: int = 5, **options: Any) -> list[SearchHit]:
         return await self._run(self.memory.search_records, query, n, **options)
 
-    async def recall(self, query: str, budget: int = 800, **options: Any) -> Recall:
+    async def recall(self, query: str, budget: int = _native.DEFAULT_RECALL_BUDGET, **options: Any) -> Recall:
         return await self._run(self.memory.recall, query, budget, **options)
 
     async def get(self, memory_id: str) -> MemoryRecord:

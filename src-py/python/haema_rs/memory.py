@@ -141,10 +141,6 @@ class Memory:
     ) -> None:
         if output_dimensionality <= 0:
             raise ValueError("output_dimensionality must be > 0")
-        if merge_top_k <= 0:
-            raise ValueError("merge_top_k must be > 0")
-        if merge_distance_cutoff < 0:
-            raise ValueError("merge_distance_cutoff must be >= 0")
         self.path = path
         self.output_dimensionality = output_dimensionality
         self.merge_top_k = merge_top_k
@@ -322,16 +318,18 @@ class Memory:
     def recall(
         self,
         query: str,
-        budget: int = 800,
+        budget: int = _native.DEFAULT_RECALL_BUDGET,
         *,
-        max_memories: int = 10,
-        latest: int = 5,
+        max_memories: int = _native.DEFAULT_RECALL_MEMORIES,
+        latest: int = _native.DEFAULT_RECALL_LATEST,
         min_score: float | None = None,
         timeout_ms: int | None = None,
         **filters: Any,
     ) -> Recall:
         """The block to put in an agent's prompt: core, the ``latest`` newest and the
-        relevant memories within ``budget`` tokens, memory text quoted as data."""
+        relevant memories within ``budget`` tokens, memory text quoted as data. The search
+        waits at most ``timeout_ms`` (the store's ``recall.timeout_ms`` when ``None``; 0: no
+        limit)."""
         answer = self._engine.recall(query, budget, max_memories, latest, min_score, timeout_ms, _filter_json(**filters))
         return Recall.from_dict(json.loads(answer))
 

@@ -420,13 +420,13 @@ pub struct RecallArgs {
     /// What the agent is about to work on.
     pub query: String,
     /// Token budget of the block.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = haema_core::DEFAULT_RECALL_BUDGET)]
     pub budget: usize,
     /// At most this many relevant memories.
-    #[arg(long, default_value_t = 10, value_name = "N")]
+    #[arg(long, default_value_t = haema_core::DEFAULT_RECALL_MEMORIES, value_name = "N")]
     pub max_memories: usize,
     /// At most this many of the newest memories.
-    #[arg(long, default_value_t = 5, value_name = "N")]
+    #[arg(long, default_value_t = haema_core::DEFAULT_RECALL_LATEST, value_name = "N")]
     pub latest: usize,
     /// Relevant memories scoring below this (0 to 1) are left out.
     #[arg(long, value_name = "0..1")]

@@ -155,7 +155,7 @@ pub async fn recall(memory: &Memory, args: RecallArgs) -> Result<()> {
         min_score: args.min_score,
         max_memories: args.max_memories,
         latest: args.latest,
-        timeout: args.timeout_ms.map(output::recall_timeout),
+        timeout: args.timeout_ms.map(haema_core::RecallOptions::timeout_ms),
     };
     let recall = memory.recall_with(&args.query, &options).await?;
     if let Some(notice) = &recall.notice {

@@ -105,7 +105,7 @@ impl FilterParams {
 pub struct SearchParams {
     /// What to look for, in plain words.
     pub query: String,
-    /// How many memories (default 5, at most 50; 0 or less finds nothing). `top_k` is the
+    /// How many memories (default 5, at most 100; 0 or less finds nothing). `top_k` is the
     /// same.
     #[serde(alias = "top_k")]
     pub limit: Option<i64>,
@@ -121,7 +121,7 @@ pub struct SearchParams {
 /// `latest_memories`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct LatestParams {
-    /// How many (default 10, at most 100; 0 or less gives nothing).
+    /// How many (default 10, at most 500; 0 or less gives nothing).
     pub count: Option<i64>,
     /// Position to start at, 1 = newest (default 1; below 1 is an error).
     pub begin: Option<i64>,
@@ -228,4 +228,10 @@ pub struct SetStateParams {
     pub agent_id: Option<String>,
     /// The user you work for, in a store that keeps each user's memories apart.
     pub user_id: Option<String>,
+}
+
+/// A cap of the core's as the `i64` an agent's count is read as (HAEMA's: 0 or less gives
+/// nothing).
+pub(super) fn cap(max: usize) -> i64 {
+    i64::try_from(max).unwrap_or(i64::MAX)
 }

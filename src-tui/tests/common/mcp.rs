@@ -61,6 +61,16 @@ impl Client {
         }
     }
 
+    /// The handshake: `initialize`, then the `initialized` notification.
+    pub fn initialize(&mut self) {
+        let init = self.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test-client", "version": "1.0"}}),
+        );
+        assert!(init["result"]["serverInfo"].is_object(), "{init}");
+        self.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    }
+
     pub fn call(&mut self, tool: &str, arguments: Value) -> Value {
         let response = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
         response["result"].clone()

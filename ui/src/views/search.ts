@@ -99,7 +99,7 @@ export function searchView(app: App): View {
   recallButton.addEventListener("click", async () => {
     const text = query.value.trim();
     try {
-      recallBox.replaceChildren(...recallBlock(await api.recall(text, 800)));
+      recallBox.replaceChildren(...recallBlock(await api.recall(text, null)));
       recallBox.hidden = false;
     } catch (e) {
       app.fail(e);
