@@ -1,4 +1,4 @@
-"""The README's Python quick start (HAEMA's, with the import changed) and the agent loop
+"""The Python quick start of docs/python.md (HAEMA's, with the import changed) and the agent loop
 example run as they are, against an OpenAI-compatible server on 127.0.0.1."""
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ QUICK_START_MARK = "<!-- the Python quick start: src-py/tests/test_examples.py r
 
 
 def quick_start() -> str:
-    readme = (REPO / "README.md").read_text()
-    after = readme.split(QUICK_START_MARK, 1)[1]
+    page = (REPO / "docs" / "python.md").read_text()
+    after = page.split(QUICK_START_MARK, 1)[1]
     match = re.match(r"\s*```python\n(.*?)```", after, re.S)
-    assert match, "the README's quick start block is missing"
+    assert match, "the quick start block of docs/python.md is missing"
     return match.group(1)
 
 
-def test_the_readme_quick_start_is_haemas_with_the_import_changed() -> None:
+def test_the_docs_quick_start_is_haemas_with_the_import_changed() -> None:
     code = quick_start()
     assert "from haema_rs import EmbeddingClient, LLMClient, Memory" in code
     assert "from haema " not in code.replace("# was: from haema import", "")
@@ -41,7 +41,7 @@ def test_the_readme_quick_start_is_haemas_with_the_import_changed() -> None:
         assert line in code
 
 
-def test_the_readme_quick_start_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_docs_quick_start_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     script = tmp_path / "quick_start.py"
     script.write_text(quick_start())
     monkeypatch.chdir(tmp_path)

@@ -218,6 +218,36 @@ fn every_relative_link_and_anchor_resolves() {
 }
 
 #[test]
+fn every_docs_page_is_linked_from_the_readme_and_the_index() {
+    let root = repo();
+    for index in ["README.md", "docs/README.md"] {
+        let Ok(text) = std::fs::read_to_string(root.join(index)) else {
+            panic!("{index} exists");
+        };
+        let base = Path::new(index).parent().unwrap();
+        let linked: Vec<PathBuf> = prose_lines(&text)
+            .into_iter()
+            .flat_map(|(_, line)| link_targets(line))
+            .filter(|t| !is_external(t))
+            .filter_map(|t| {
+                let path = t.split('#').next().unwrap_or_default().to_owned();
+                (!path.is_empty()).then(|| normalise(&base.join(path)))?
+            })
+            .collect();
+        for page in pages(&root).into_iter().filter(|p| p.starts_with("docs")) {
+            if page.as_path() == Path::new(index) {
+                continue;
+            }
+            assert!(
+                linked.contains(&page),
+                "{index} links to every docs page: {} is missing",
+                page.display()
+            );
+        }
+    }
+}
+
+#[test]
 fn the_checker_finds_broken_links() {
     let root = tempfile::tempdir().unwrap();
     std::fs::create_dir(root.path().join("docs")).unwrap();

@@ -1,4 +1,5 @@
-//! The README's configuration table and `toml` examples against the settings registry
+//! The configuration table and `toml` examples of the docs (`docs/configuration.md`, and the
+//! `config.toml` of `docs/tui.md`) against the settings registry
 //! (`haema_core::config::SETTINGS`) and the real loader, and the code against the registry:
 //! no `HAEMA_*` variable is read that the registry does not declare.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -12,19 +13,9 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn readme() -> String {
-    std::fs::read_to_string(repo().join("README.md")).unwrap()
-}
-
-/// The text of a `## ` section, up to the next one.
-fn section(readme: &str, title: &str) -> String {
-    let start = readme
-        .find(&format!("\n## {title}\n"))
-        .unwrap_or_else(|| panic!("README has `## {title}`"))
-        + 1;
-    let rest = &readme[start..];
-    let end = rest[3..].find("\n## ").map_or(rest.len(), |i| i + 4);
-    rest[..end].to_owned()
+/// A page of `docs/`.
+fn page(name: &str) -> String {
+    std::fs::read_to_string(repo().join("docs").join(name)).unwrap_or_else(|e| panic!("docs/{name}: {e}"))
 }
 
 /// The first ```toml block of a text.
@@ -40,7 +31,7 @@ fn cell(text: &str) -> Option<String> {
     (text != "—").then_some(text)
 }
 
-/// One row of the README's table: setting, file, variable, default, and the whole row.
+/// One row of the settings table: setting, file, variable, default, and the whole row.
 struct Row {
     name: String,
     file: Option<String>,
@@ -50,9 +41,9 @@ struct Row {
 }
 
 fn table_rows() -> Vec<Row> {
-    let text = section(&readme(), "Configuration");
+    let text = page("configuration.md");
     let header = "| setting | file | variable | default | values and meaning |";
-    let start = text.find(header).expect("the settings table under ## Configuration");
+    let start = text.find(header).expect("the settings table in docs/configuration.md");
     text[start..]
         .lines()
         .skip(2)
@@ -82,13 +73,13 @@ fn file_name(file: Option<SettingFile>) -> Option<String> {
 }
 
 #[test]
-fn the_readme_table_is_the_registry() {
+fn the_docs_table_is_the_registry() {
     let rows = table_rows();
     let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
     let declared: Vec<&str> = SETTINGS.iter().map(|s| s.name).collect();
     assert_eq!(
         names, declared,
-        "the README's rows are the registry's settings, in its order"
+        "the table's rows are the registry's settings, in its order"
     );
     for (row, spec) in rows.iter().zip(SETTINGS) {
         assert_eq!(row.file, file_name(spec.file), "{}: file", spec.name);
@@ -97,7 +88,7 @@ fn the_readme_table_is_the_registry() {
         for value in spec.allowed {
             assert!(
                 row.meaning.contains(&format!("`{value}`")),
-                "{}: the README names the allowed value `{value}`",
+                "{}: the table names the allowed value `{value}`",
                 spec.name
             );
         }
@@ -110,17 +101,13 @@ fn assert_gives(shown: &toml::Table, loaded: &Settings) {
     let got = dotted_leaves(&loaded);
     for (key, value) in dotted_leaves(shown) {
         let found = got.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
-        assert_eq!(
-            found,
-            Some(value),
-            "{key}: the loaded value is the one the README shows"
-        );
+        assert_eq!(found, Some(value), "{key}: the loaded value is the one the docs show");
     }
 }
 
 #[test]
-fn the_readme_haema_toml_loads_and_gives_its_values() {
-    let example = first_toml_block(&section(&readme(), "Configuration"));
+fn the_docs_haema_toml_loads_and_gives_its_values() {
+    let example = first_toml_block(&page("configuration.md"));
     let store = tempfile::tempdir().unwrap();
     std::fs::write(Settings::file_path(store.path()), &example).unwrap();
     let settings = Settings::load_with_env(store.path(), |_| None).unwrap();
@@ -130,15 +117,15 @@ fn the_readme_haema_toml_loads_and_gives_its_values() {
     for spec in SETTINGS.iter().filter(|s| s.file == Some(SettingFile::Store)) {
         assert!(
             keys.iter().any(|(k, _)| k == spec.name),
-            "the README's haema.toml shows `{}`",
+            "the haema.toml of docs/configuration.md shows `{}`",
             spec.name
         );
     }
 }
 
 #[test]
-fn the_readme_config_toml_loads_and_gives_its_values() {
-    let example = first_toml_block(&section(&readme(), "The terminal UI"));
+fn the_docs_config_toml_loads_and_gives_its_values() {
+    let example = first_toml_block(&page("tui.md"));
     let (store, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let user = home.path().join("config.toml");
     std::fs::write(&user, &example).unwrap();
@@ -149,7 +136,7 @@ fn the_readme_config_toml_loads_and_gives_its_values() {
     assert_gives(&shown, &settings);
     let chosen = haema_core::store_in_user_file(&user).unwrap();
     let expected = named.map(|n| haema_core::store_dir_for(Path::new(&n)).unwrap());
-    assert_eq!(chosen, expected, "the README's `store` line names that store");
+    assert_eq!(chosen, expected, "the `store` line of docs/tui.md names that store");
     assert!(settings.tui.keys.contains_key("approve"), "the user file was read");
     for spec in SETTINGS.iter().filter(|s| s.file == Some(SettingFile::User)) {
         assert!(
@@ -180,7 +167,7 @@ fn haema_variables(dir: &Path, out: &mut Vec<(String, PathBuf)>) {
                     .collect();
                 rest = &rest[at + name.len()..];
                 // Bench sizes and the developer's switch that rewrites the generated TypeScript
-                // (README, Architecture) are not settings of the product.
+                // (docs/architecture.md) are not settings of the product.
                 let developers = name.starts_with("HAEMA_BENCH_") || name == "HAEMA_WRITE_BINDINGS";
                 if !name.ends_with('_') && !developers {
                     out.push((name, path.clone()));

@@ -93,14 +93,11 @@ fn haema_constructor_validation() {
 }
 
 #[test]
-fn the_readme_settings_example_is_valid() {
-    let readme = include_str!("../../../README.md");
-    let readme = &readme[readme
-        .find("\n## Configuration")
-        .expect("README has a Configuration section")..];
-    let start = readme.find("```toml\n").expect("README has a toml block") + "```toml\n".len();
-    let end = start + readme[start..].find("```").expect("the block ends");
-    let settings = Settings::from_toml(&readme[start..end]).unwrap();
+fn the_docs_settings_example_is_valid() {
+    let page = include_str!("../../../docs/configuration.md");
+    let start = page.find("```toml\n").expect("docs/configuration.md has a toml block") + "```toml\n".len();
+    let end = start + page[start..].find("```").expect("the block ends");
+    let settings = Settings::from_toml(&page[start..end]).unwrap();
     assert_eq!(settings.embedder.batch_size, 32);
     assert_eq!(settings.review, ReviewPolicy::Guarded);
 }
