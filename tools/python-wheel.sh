@@ -16,7 +16,7 @@
 # The wheel is built with the dev profile (dependencies optimised as the workspace's profiles
 # say) in a target folder of its own, target/wheel (HAEMA_WHEEL_TARGET_DIR), so that it never
 # waits for the lock of the test build's target/; a release wheel for people is
-# `maturin build --release -m src-py/Cargo.toml` (README: "From HAEMA").
+# `maturin build --release -m src-py/Cargo.toml` (docs/python.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -1,5 +1,5 @@
 //! Memory attributes through the engine: given to an add, merged onto the memory a
-//! reconstruction makes by the README's rule, kept by a person's edited approval and a
+//! reconstruction makes by the rule of docs/data-model.md, kept by a person's edited approval and a
 //! re-run, refused when out of range, and blanked (source, metadata) by forget.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 

@@ -1,7 +1,7 @@
 //! The injection detector measured on a multilingual corpus: `tests/data/injection/attacks.txt`
 //! (prompt injections in many languages and phrasings) and `benign.txt` (everyday text that
 //! looks like them). Asserts the detection rate, the false-positive rate and the corpus's
-//! breadth, and prints the figures the README reports:
+//! breadth, and prints the figures docs/safety.md reports:
 //! `cargo nextest run -p haema-core --test integration -E 'test(injection_rates)' --no-capture`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 

@@ -103,7 +103,7 @@ def test_python_opens_a_store_the_binary_made(tmp_path: Path, haema_bin: Path, m
 
 
 def test_a_haema_store_comes_over_with_the_programs_own_vectors(tmp_path: Path, haema_bin: Path) -> None:
-    """The README's way from a HAEMA store: open the new store from Python, import the old
+    """The way from a HAEMA store of docs/python.md: open the new store from Python, import the old
     folder with the binary, make the vectors with the program's client."""
     old = tmp_path / "haema-store"
     shutil.copytree(Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "haema-store", old)

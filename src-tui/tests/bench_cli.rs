@@ -1,5 +1,5 @@
 //! `haema bench --n 1000 --json` runs whole in CI, so the command cannot rot: every figure
-//! the README's performance table shows is printed, and the fast vector search agrees with
+//! the performance table of docs/performance.md shows is printed, and the fast vector search agrees with
 //! an exact scan on a store this small.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

@@ -2,7 +2,7 @@
 //! a sixth reads), through the real binary: no write fails with "database is locked", every
 //! add a process reported is there exactly once, what was reverted is gone, and SQLite finds
 //! the file whole. `HAEMA_WRITER_ADDS` sets the adds per writer (default 8; 500 makes the
-//! 2,000-add run of the README).
+//! 2,000-add run of docs/reliability.md).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::common;

@@ -279,7 +279,7 @@ async fn other_bad_requests_are_not_mistaken_for_format_problems() {
     assert_eq!(server.received().len(), 1);
 }
 
-/// The README's Ollama recipe, against answers in the shapes Ollama's OpenAI-compatible
+/// The Ollama recipe of docs/configuration.md, against answers in the shapes Ollama's OpenAI-compatible
 /// endpoint sends.
 #[tokio::test]
 async fn the_ollama_recipe_works_with_ollama_shaped_answers() {

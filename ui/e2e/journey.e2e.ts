@@ -1,7 +1,7 @@
 // The real app in its WebKit window through tauri-driver under Xvfb (started by
 // tools/desktop-e2e.sh with fresh XDG folders and HAEMA_REVIEW=review, so every new memory
 // waits for a person): first run → add → review → approve → search → edit the profile →
-// undo from the history → the settings. Saves screenshots for the README.
+// undo from the history → the settings. Saves screenshots for docs/desktop.md.
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 
 const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
 
-/** Where the tests save the screenshots the README shows (`HAEMA_E2E_SCREENSHOTS` moves them). */
+/** Where the tests save the screenshots docs/desktop.md shows (`HAEMA_E2E_SCREENSHOTS` moves them). */
 const SCREENSHOTS = process.env.HAEMA_E2E_SCREENSHOTS ?? "../docs/screenshots";
 
 export function sleep(ms: number): Promise<void> {

@@ -2,7 +2,7 @@
 //! the default people are shown, its allowed values and a line of help.
 //!
 //! The loader applies environment variables through this table, `haema config` lists it, a
-//! front end can serialise it, and tests hold the README's table and the [`Settings`] fields
+//! front end can serialise it, and tests hold the table of docs/configuration.md and the [`Settings`] fields
 //! to it.
 
 use serde::Serialize;
@@ -57,7 +57,7 @@ const LLM_PROVIDERS: &[&str] = &[
 ];
 const DEFAULT_KEYS: &str = "the bindings on the help screen (?)";
 
-/// Every setting, in the order `haema config` and the README list them.
+/// Every setting, in the order `haema config` and docs/configuration.md list them.
 pub static SETTINGS: &[SettingSpec] = &[
     SettingSpec {
         name: "store",

@@ -4,7 +4,7 @@
 //! nothing, but function words of questions ("what", "did", "when", "her") are in far fewer
 //! memories than that and weigh as much as the content words. Dropping them from the query
 //! (never from the index) raised full-text recall@10 on the LoCoMo dev split from 63.2 to
-//! 67.1 (see the README). A query made only of such words keeps all of them.
+//! 67.1 (see docs/search.md). A query made only of such words keeps all of them.
 
 /// English function words: NLTK's stop-word list (as our tokeniser splits contractions:
 /// `don't` → `don`, `t`) and the modal verbs. `may` is left in: it is also a month.

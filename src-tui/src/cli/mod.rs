@@ -23,7 +23,7 @@ use haema_core::{ChangesetId, CoreVersionId, SearchMode, Section};
 ///
 /// Without a command it opens the terminal UI on the store (or shows its status when not
 /// run in a terminal). Settings come from <store>/haema.toml
-/// and HAEMA_* environment variables (see the README).
+/// and HAEMA_* environment variables (see docs/configuration.md).
 #[derive(Debug, Parser)]
 #[command(name = "haema", version, about, long_about = None, propagate_version = true)]
 pub struct Cli {
@@ -225,7 +225,7 @@ pub struct SearchArgs {
     /// hybrid, vector or lexical.
     #[arg(long, default_value = "hybrid", value_parser = parse_mode)]
     pub mode: SearchMode,
-    /// Only hits scoring at least this (0 to 1; see "Scores" in the README).
+    /// Only hits scoring at least this (0 to 1; see "Scores" in docs/search.md).
     #[arg(long, value_name = "0..1")]
     pub min_score: Option<f64>,
     /// Print JSON.
