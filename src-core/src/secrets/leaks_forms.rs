@@ -76,6 +76,206 @@ pub(crate) const LEAKS_FORMS: &[(&str, &str)] = &[
         "client.login(\"admin\", \"Sunflower42\")",
         "client.login(\"admin\", \"[secret: password]\")",
     ),
+    // Round 10: a qualifier before the colon, other labels, PHP, logins, chats over two
+    // lines, rental codes, PINs in configs and other languages, code, seed phrases, Wi-Fi.
+    (
+        "password for gmail: Xk9mQ2pLr8vT",
+        "password for gmail: [secret: password]",
+    ),
+    (
+        "The wifi password for guests: Sunflower42",
+        "The wifi password for guests: [secret: password]",
+    ),
+    (
+        "password for the vpn: Xk9mQ2pLr8vT",
+        "password for the vpn: [secret: password]",
+    ),
+    (
+        "password for the router: \"pineapple\"",
+        "password for the router: \"[secret: password]\"",
+    ),
+    ("PIN for the Visa card: 4827", "PIN for the Visa card: [secret: pin]"),
+    ("passcode for the iPad: 482735", "passcode for the iPad: [secret: pin]"),
+    (
+        "Alarm code for the shop: 4827",
+        "Alarm code for the shop: [secret: pin]",
+    ),
+    (
+        "Passwort für das WLAN: Sonnenblume42",
+        "Passwort für das WLAN: [secret: password]",
+    ),
+    ("Пароль от почты: Podsolnuh42", "Пароль от почты: [secret: password]"),
+    (
+        "contraseña para el wifi: Girasol2024",
+        "contraseña para el wifi: [secret: password]",
+    ),
+    ("senha do banco: Girassol42", "senha do banco: [secret: password]"),
+    ("'password' => 'Winter2024!',", "'password' => '[secret: password]',"),
+    (
+        "'db_password' => 'Winter2024!'",
+        "'db_password' => '[secret: password]'",
+    ),
+    (
+        "netflix: bob@gmail.com / Sunflower42",
+        "netflix: bob@gmail.com / [secret: password]",
+    ),
+    (
+        "* Login: `bob` / `Sunflower42`",
+        "* Login: `bob` / `[secret: password]`",
+    ),
+    ("u/p: admin / Xk9mQ2pLr8vT", "u/p: admin / [secret: password]"),
+    ("ID/PW: admin / Xk9mQ2pLr8vT", "ID/PW: admin / [secret: password]"),
+    ("usr/pwd: admin / Xk9mQ2pLr8vT", "usr/pwd: admin / [secret: password]"),
+    (
+        "Login/Pass: admin / Xk9mQ2pLr8vT",
+        "Login/Pass: admin / [secret: password]",
+    ),
+    (
+        "Benutzer/Passwort: admin / Sunflower42",
+        "Benutzer/Passwort: admin / [secret: password]",
+    ),
+    ("Lockbox code: 4827", "Lockbox code: [secret: pin]"),
+    (
+        "The lockbox code is 4827 and the key is inside",
+        "The lockbox code is [secret: pin] and the key is inside",
+    ),
+    ("Key box code 4827", "Key box code [secret: pin]"),
+    (
+        "Garage door opener code: 4827",
+        "Garage door opener code: [secret: pin]",
+    ),
+    (
+        "The code for the garage is 4827",
+        "The code for the garage is [secret: pin]",
+    ),
+    ("Mailbox code: 4827", "Mailbox code: [secret: pin]"),
+    ("Lockbox: 4827", "Lockbox: [secret: pin]"),
+    ("\"pin\": \"4827\"", "\"pin\": \"[secret: pin]\""),
+    ("pin_code: \"4827\"", "pin_code: \"[secret: pin]\""),
+    ("card_pin: 4827", "card_pin: [secret: pin]"),
+    ("door_code: 4827", "door_code: [secret: pin]"),
+    ("{\"alarm_code\": \"4827\"}", "{\"alarm_code\": \"[secret: pin]\"}"),
+    ("My PIN is: 4827", "My PIN is: [secret: pin]"),
+    ("Die PIN ist 4827", "Die PIN ist [secret: pin]"),
+    ("Meine Geheimzahl ist 4827", "Meine Geheimzahl ist [secret: pin]"),
+    ("mi PIN es 4827", "mi PIN es [secret: pin]"),
+    (
+        "server.login(sender_email, \"MyP@ss123\")",
+        "server.login(sender_email, \"[secret: password]\")",
+    ),
+    (
+        "imap.login(user, \"Tr0ub4dor&3\")",
+        "imap.login(user, \"[secret: password]\")",
+    ),
+    (
+        "new NetworkCredential(\"svc_backup\", \"Winter2024!\")",
+        "new NetworkCredential(\"svc_backup\", \"[secret: password]\")",
+    ),
+    (
+        "CURLOPT_USERPWD, \"admin:Winter2024!\"",
+        "CURLOPT_USERPWD, \"admin:[secret: password]\"",
+    ),
+    (
+        "page.fill(\"#password\", \"Winter2024!\")",
+        "page.fill(\"#password\", \"[secret: password]\")",
+    ),
+    (
+        "signIn(\"admin\", \"Winter2024!\")",
+        "signIn(\"admin\", \"[secret: password]\")",
+    ),
+    (
+        "Seed phrase: abandon ability able about above absent absorb abstract absurd abuse access accident (Metamask)",
+        "Seed phrase: [secret: password] (Metamask)",
+    ),
+    (
+        "mnemonic: \"abandon ability able about above absent absorb abstract absurd abuse access accident\"",
+        "mnemonic: \"[secret: password]\"",
+    ),
+    (
+        "MNEMONIC=\"abandon ability able about above absent absorb abstract absurd abuse access accident\"",
+        "MNEMONIC=\"[secret: password]\"",
+    ),
+    (
+        "Wallet seed: abandon ability able about above absent absorb abstract absurd abuse access accident",
+        "Wallet seed: [secret: password]",
+    ),
+    (
+        "passphrase: orbit lantern cactus meadow # personal laptop",
+        "passphrase: [secret: password] # personal laptop",
+    ),
+    (
+        "passphrase: orbit lantern cactus meadow (laptop)",
+        "passphrase: [secret: password] (laptop)",
+    ),
+    (
+        "Passphrase: correct horse battery staple!",
+        "Passphrase: [secret: password]!",
+    ),
+    (
+        "Passphrase: Orbit Lantern Cactus Meadow",
+        "Passphrase: [secret: password]",
+    ),
+    (
+        "WIFI:T:WPA;S:HomeNet;P:Sunflower42;;",
+        "WIFI:T:WPA;S:HomeNet;P:[secret: password];;",
+    ),
+    (
+        "nmcli con modify HomeNet wifi-sec.psk Sunflower42",
+        "nmcli con modify HomeNet wifi-sec.psk [secret: password]",
+    ),
+    ("psk: Sunflower42", "psk: [secret: password]"),
+    ("\"psk\": \"Sunflower42\"", "\"psk\": \"[secret: password]\""),
+    (
+        "WLAN-Schlüssel: 4821-9921-3310-7732",
+        "WLAN-Schlüssel: [secret: password]",
+    ),
+    (
+        "Netzwerkschlüssel: Sonnenblume42",
+        "Netzwerkschlüssel: [secret: password]",
+    ),
+    (
+        "SSID: HomeNet  Key: Sunflower42",
+        "SSID: HomeNet  Key: [secret: password]",
+    ),
+    (
+        "What's the alarm code? It's 4827",
+        "What's the alarm code? It's [secret: pin]",
+    ),
+    ("What's the PIN? 4827", "What's the PIN? [secret: pin]"),
+    (
+        "What's the wifi password? it is \"pineapple\"",
+        "What's the wifi password? it is \"[secret: password]\"",
+    ),
+    (
+        "What is the wifi password?? Sunflower42",
+        "What is the wifi password?? [secret: password]",
+    ),
+    ("wifi pw? Sunflower42", "wifi pw? [secret: password]"),
+    (
+        "Password [Netflix]: Xk9mQ2pLr8vT",
+        "Password [Netflix]: [secret: password]",
+    ),
+    (
+        "Netflix (password): Xk9mQ2pLr8vT",
+        "Netflix (password): [secret: password]",
+    ),
+    ("pw is Sunflower42", "pw is [secret: password]"),
+    ("Combination lock: 12-34-56", "Combination lock: [secret: pin]"),
+    ("lock combo 4-18-30", "lock combo [secret: pin]"),
+    (
+        "My bike lock combination is 4827",
+        "My bike lock combination is [secret: pin]",
+    ),
+    ("My PIN is 4827", "My PIN is [secret: pin]"),
+    (
+        "Q: What is the router password?\nA: Xk9mQ2pLr8vT",
+        "Q: What is the router password?\nA: [secret: password]",
+    ),
+    ("Password:\nXk9mQ2pLr8vT", "Password:\n[secret: password]"),
+    (
+        "[10:02] ana: what is the wifi password?\n[10:03] ben: Sunflower42",
+        "[10:02] ana: what is the wifi password?\n[10:03] ben: [secret: password]",
+    ),
 ];
 
 #[test]

@@ -335,7 +335,7 @@ pub(crate) const LEAKS_SHAPE: &[(&str, &str)] = &[
     (r"Password was Sunflower42!", r"Password was [secret: password]"),
     (r"pass: Sunflower42", r"pass: [secret: password]"),
     (r"Pass: Sunflower42", r"Pass: [secret: password]"),
-    (r"user/pass: ana/Sunflower42", r"user/pass: [secret: password]"),
+    (r"user/pass: ana/Sunflower42", r"user/pass: ana/[secret: password]"),
     (
         r"login: ana / pass: Sunflower42",
         r"login: ana / pass: [secret: password]",

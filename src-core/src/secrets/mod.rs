@@ -32,6 +32,8 @@ mod benign;
 #[cfg(test)]
 mod benign_config;
 #[cfg(test)]
+mod benign_forms;
+#[cfg(test)]
 mod benign_prose;
 mod detectors;
 mod entropy;

@@ -293,7 +293,7 @@ fn benign_look_alikes_are_not_flagged() {
     assert!(flagged.is_empty(), "{flagged:#?}");
 }
 
-/// The README's false-positive figures: every turn of the LoCoMo dev split (and its image
+/// The false-positive figures of docs/safety.md: every turn of the LoCoMo dev split (and its image
 /// captions), when the data is beside the repository.
 #[test]
 fn locomo_turns_are_not_flagged() {

@@ -1,7 +1,6 @@
 //! Passwords on command lines (`--password 'X'`, `curl -u ana:X`, `mysql -pX`,
 //! `sqlcmd -P X`, `keytool -storepass X`, `set -x DB_PASSWORD X`) and in credential files
-//! (`.netrc`, `.pgpass`, Maven's settings, SQL, Docker's and npm's auth), and a user and
-//! password passed to code (`auth=("admin", "…")`).
+//! (`.netrc`, `.pgpass`, Maven's settings, SQL, Docker's and npm's auth).
 
 use super::{ANY_GROUP, Format, VALUE, format};
 use crate::secrets::SecretKind as K;
@@ -128,13 +127,6 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             r#"(?i)\bset[ \t]+password(?:[ \t]+for[ \t]+\S+)?[ \t]*=[ \t]*(?:password[ \t]*\([ \t]*)?(?:'([^'\n]{3,200})'|"([^"\n]{3,200})")"#,
-            ANY_GROUP,
-        ),
-        // A user and password passed to code: `auth=("admin", "…")`,
-        // `HTTPBasicAuth("admin", "…")`, `.basic_auth("admin", Some("…"))`, `.login("admin", "…")`.
-        format(
-            K::Password,
-            r#"(?i)(?:\b(?:auth|basic_auth|http_auth|credentials)[ \t]*=[ \t]*[(\[]|\b(?:HTTPBasicAuth|HTTPDigestAuth|BasicAuth|basic_auth|setBasicAuth|login)[ \t]*\()[ \t]*["'][^"'\n]{1,64}["'][ \t]*,[ \t]*(?:Some\([ \t]*)?(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')"#,
             ANY_GROUP,
         ),
         // Docker's `config.json` (`"auth": "<base64 of user:password>"`) and npm's `_auth=`.

@@ -1,15 +1,20 @@
 //! The well-known credential formats, each a pattern and the part of a match that is the
 //! secret (the whole match, or one group: a connection string keeps its user and host):
 //! the formats of vendors' tokens (`tokens`), passwords named, said or written beside the
-//! word (`passwords`), PINs and keypad codes (`pins`), and command lines and credential
-//! files (`commands`).
+//! word (`passwords`), PINs and keypad codes (`pins`), Wi-Fi keys (`wifi`), logins as pairs
+//! and in code (`pairs`), asked and answered (`asked`), passphrases and seed phrases
+//! (`phrases`), and command lines and credential files (`commands`).
 
+mod asked;
 mod commands;
 mod delimited;
+mod pairs;
 mod passwords;
+mod phrases;
 mod pins;
 mod tables;
 mod tokens;
+mod wifi;
 
 use std::sync::LazyLock;
 
@@ -66,7 +71,10 @@ impl Format {
 pub(super) static FORMATS: LazyLock<Vec<Format>> = LazyLock::new(|| {
     let mut all = tokens::formats();
     all.extend(pins::formats());
-    all.extend(passwords::phrases());
+    all.extend(phrases::phrases());
+    all.extend(wifi::formats());
+    all.extend(pairs::formats());
+    all.extend(asked::formats());
     all.extend(passwords::formats());
     all.extend(commands::formats());
     all.extend(passwords::beside_the_word());

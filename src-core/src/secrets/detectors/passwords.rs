@@ -3,26 +3,24 @@
 //! XML or HTML attribute, a Terraform default, and written beside the
 //! word ("password Sunflower42", "changed the password to …").
 
+use super::wifi::WIFI_KEYS;
 use super::{ANY_GROUP, Format, VALUE, format};
 use crate::secrets::SecretKind as K;
 use crate::secrets::values::{Form, LINKING_VERBS, PASS_NAMES, PASSWORD_WORDS_CJK, PASSWORD_WORDS_FOREIGN};
 
 /// The words before the verb that say which password ("for the office", "I use for the
 /// NAS", "du wifi").
-const WHICH: &str = r"(?:for|of|to|on|at|i|we|you|they|he|she|that|which|du|de|des|für|von|van|voor|del|do|da|для|от)";
+const WHICH: &str =
+    r"(?:for|of|to|on|at|i|we|you|they|he|she|that|which|du|de|des|für|von|van|voor|del|do|da|para|pour|per|для|от)";
 
-/// A name given a value: `:`, `=`, or compared with one in code (`==`, `===`, `!=`:
-/// `if password == "…"` holds the password too).
-const ASSIGN: &str = r"(?:[!=]?==?|:)";
-
-/// A Wi-Fi network's key, said as its password is ("Wi-Fi key: …", "the network security
-/// key is …").
-const WIFI_KEYS: &str = r"(?:wi-?fi|wlan|wireless|wpa[23]?|wep|network(?:[ \t]+security)?)[ \t]+key";
+/// A name given a value: `:`, `=`, PHP's `=>`, or compared with one in code (`==`, `===`,
+/// `!=`: `if password == "…"` holds the password too).
+const ASSIGN: &str = r"(?:=>|[!=]?==?|:)";
 
 /// The named and said formats.
 pub(super) fn formats() -> Vec<Format> {
     let word = format!(
-        r"(?:\b(?:password|passwd|passphrase|passcode|pwd|{PASSWORD_WORDS_FOREIGN}|{WIFI_KEYS})\b|{PASSWORD_WORDS_CJK})"
+        r"(?:\b(?:password|passwd|passphrase|passcode|pwd|pw|{PASSWORD_WORDS_FOREIGN}|{WIFI_KEYS})\b|{PASSWORD_WORDS_CJK})"
     );
     vec![
         // A password in a URL: `scheme://user:PASSWORD@host` keeps user and host (a password
@@ -39,8 +37,15 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?i){word}(?:[ \t]+{WHICH}[ \t]+(?:[\w'’.-]+[ \t]+){{0,4}}?|[ \t]*\([^()\n]{{1,40}}\))?(?:\*\*|__)?["']?(?:\*\*|__)?[ \t]*(?:{ASSIGN}|[：]|{LINKING_VERBS})(?:\*\*|__)?[ \t]*(?::[ \t]*)?(?:(?:now|still|currently|actually|just)[ \t]+)?{VALUE}"#
+                r#"(?i){word}(?:[ \t]+{WHICH}[ \t]+(?:[\w'’.-]+[ \t]+){{0,4}}?[\w'’.-]*|[ \t]*[(\[][^()\[\]\n]{{1,40}}[)\]])?(?:\*\*|__)?["']?(?:\*\*|__)?[ \t]*(?:{ASSIGN}|[：]|{LINKING_VERBS})(?:\*\*|__)?[ \t]*(?::[ \t]*)?(?:(?:now|still|currently|actually|just)[ \t]+)?{VALUE}"#
             ),
+            ANY_GROUP,
+        )
+        .form(Form::Said),
+        // The word as a qualifier of what it is for: "Netflix (password): …".
+        format(
+            K::Password,
+            &format!(r#"(?i)\b[\w.-]{{2,30}}[ \t]*[(\[](?:password|passwort|pwd|pw|pass)[)\]][ \t]*[:=][ \t]*{VALUE}"#),
             ANY_GROUP,
         )
         .form(Form::Said),
@@ -97,38 +102,6 @@ pub(super) fn formats() -> Vec<Format> {
             r#"(?i)\bvariable[ \t]+"[^"\n]*?(?:password|passwd|pwd)[^"\n]*"[ \t]*\{[^}]{0,300}?\bdefault[ \t]*=[ \t]*"([^"\n]{3,200})""#,
             1,
         ),
-        // wpa_supplicant's and hostapd's `psk="…"`, `wpa_psk=…`.
-        format(K::Password, &format!(r#"(?im)(?:^|[\s{{;])(?:wpa_)?psk[ \t]*=[ \t]*{VALUE}"#), ANY_GROUP),
-        // A login written as a pair: `user/pass: bob / …`, `username:password = bob:…`.
-        format(
-            K::Password,
-            &format!(
-                r#"(?i)\buser(?:name)?[ \t]*[/:][ \t]*pass(?:word)?[ \t]*[:=][ \t]*[\w.@+\-]{{1,64}}[ \t]*[/:][ \t]*{VALUE}"#
-            ),
-            ANY_GROUP,
-        ),
-    ]
-}
-
-/// A passphrase, a seed or recovery phrase of plain words, after a colon
-/// (`passphrase: correct horse battery staple`), or a wallet's phrase of 12 to 24 words
-/// said with "is": only words a sentence would not hold ([`Form::Phrase`]).
-pub(super) fn phrases() -> Vec<Format> {
-    let name =
-        r"passphrase|pass[ \t]+phrase|(?:seed|recovery|backup|secret|mnemonic|wallet)[ \t]+(?:phrase|words)|mnemonic";
-    vec![
-        format(
-            K::Password,
-            &format!(r"(?im)\b(?:{name})\b[ \t]*[:=][ \t]*(\p{{Ll}}+(?:[ \t]+\p{{Ll}}+){{2,23}})[ \t]*\.?[ \t]*$"),
-            1,
-        )
-        .form(Form::Phrase),
-        format(
-            K::Password,
-            &format!(r"(?i)\b(?:{name})\b[ \t]+is[ \t]+(\p{{Ll}}+(?:[ \t]+\p{{Ll}}+){{11,23}})\b"),
-            1,
-        )
-        .form(Form::Phrase),
     ]
 }
 
@@ -159,24 +132,6 @@ pub(super) fn beside_the_word() -> Vec<Format> {
             K::Password,
             &format!(
                 r#"(?i)\b(?:password|passwd|passphrase|passcode|pw|pwd)(?:['’]s)?[ \t]+(?:(?:[-–—→:]|->|=>)[ \t]+)?{VALUE}"#
-            ),
-            ANY_GROUP,
-        )
-        .form(Form::Strict),
-        // A login written as a pair: "login: bob / …", "credentials: bob/…".
-        format(
-            K::Password,
-            &format!(
-                r#"(?i)\b(?:login|log-in|sign-in|credentials|creds)[ \t]*[:=][ \t]*[\w.@+\-]{{1,64}}[ \t]*/[ \t]*{VALUE}"#
-            ),
-            ANY_GROUP,
-        )
-        .form(Form::Strict),
-        // Asked and answered: "What's the wifi password? It's …", "Q: password? A: …".
-        format(
-            K::Password,
-            &format!(
-                r#"(?i)\b(?:password|passwd|passphrase|passcode)\b[^?\n]{{0,40}}\?[ \t]*(?:(?:a|answer)[ \t]*[:.)][ \t]*|it['’]s[ \t]+|it[ \t]+is[ \t]+|(?:[-–—→]|->)[ \t]*)?{VALUE}"#
             ),
             ANY_GROUP,
         )

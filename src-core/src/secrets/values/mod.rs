@@ -4,12 +4,15 @@
 //! a redaction is permanent, so a wrong one destroys the user's text).
 
 mod code;
+mod named;
+mod pins;
 mod prose;
 mod shape;
 mod words;
 
 use super::SecretKind;
 pub(super) use code::name_parts;
+pub(super) use named::{is_named_secret, secret_named_by};
 use prose::Said;
 pub(super) use prose::tail;
 pub(super) use shape::before_cjk;
@@ -49,6 +52,10 @@ pub(super) enum Form {
     /// Plain words after "passphrase:" or "seed phrase is": a passphrase when no word
     /// is one a sentence is made of ([`shape::is_word_passphrase`]).
     Phrase,
+    /// The password of a login written as a pair (`login: bob / …`): what looks like a
+    /// password by itself and ends its line, never a terminal, a time or a number
+    /// (`login: alice / tty2`, `login: carol / 2024-05-01T09:15Z ok`).
+    Pair,
 }
 
 /// Where a pattern found a value: the match's text before it (the name and `=`, `:` or
@@ -66,6 +73,12 @@ pub(super) struct Around<'a> {
 /// Whether `value`, caught by a pattern of `kind`, is no credential: prose, a setting, a
 /// label, a link, a path, a placeholder or template, or code.
 pub(super) fn is_placeholder(kind: SecretKind, value: &str, around: &Around<'_>) -> bool {
+    // Markdown's emphasis around a word is not the word ("the password is **never** sent").
+    let value = if kind == SecretKind::Password {
+        shape::without_emphasis(value)
+    } else {
+        value
+    };
     let lower = value.to_lowercase();
     let bare = lower.trim_matches(|c: char| !c.is_alphanumeric());
     if bare.is_empty()
@@ -76,7 +89,7 @@ pub(super) fn is_placeholder(kind: SecretKind, value: &str, around: &Around<'_>)
         return true;
     }
     if kind == SecretKind::Pin {
-        return around.form == Form::Strict && shape::is_year(value);
+        return pins::is_no_pin(value, around);
     }
     if !matches!(kind, SecretKind::Password | SecretKind::ApiKey) {
         return false;
@@ -137,9 +150,22 @@ fn is_no_password(value: &str, lower: &str, bare: &str, quoted: bool, around: &A
     if !quoted && CODE_KEYWORDS.contains(&bare) && !around.after.trim().is_empty() {
         return true;
     }
-    // Compared in code, only a literal is a password (`if password == user_input:` is not).
+    // Compared in code, only a literal is a password (`if password == user_input:` is not);
+    // a hash is what a login keeps, never the password (`pbkdf2_sha256$…`, a hex digest);
+    // `$PWD` is the working directory.
     let head = around.prefix.trim_end();
-    if !quoted && (head.ends_with("==") || head.ends_with("!=")) {
+    if !quoted && (head.ends_with("==") || head.ends_with("!=")) || shape::is_password_hash(value) {
+        return true;
+    }
+    if prose::is_working_directory(around.prefix) {
+        return true;
+    }
+    // A qualifier that describes the password, not what it is for: "Password (PBKDF2
+    // iterations): 600000", "Password (SHA-256): …"; a Wi-Fi key's words go on about the
+    // network ("Wi-Fi key: 5GHz band only").
+    if prose::qualifier_describes(around.prefix)
+        || prose::names_wifi_key(around.prefix) && !prose::ends_line(around.after)
+    {
         return true;
     }
     // A reference to where it is kept ("Password: Home-WiFi-5G entry in Bitwarden") and,
@@ -147,16 +173,21 @@ fn is_no_password(value: &str, lower: &str, bare: &str, quoted: bool, around: &A
     if prose::names_an_entry(around.after) || quoted && shape::is_location(lower) {
         return true;
     }
-    // Beside the word, a number of six digits or more is one ("password 83920174"); a
-    // trailing `!` after a label's colon is the password's ("Password: letmein!").
+    // Beside the word, a number of six digits or more that ends its line is one ("password
+    // 83920174"; not "password: 600000 iterations"); a trailing `!` after a label's colon is
+    // the password's ("Password: letmein!").
     let label = around.prefix.trim_end().ends_with([':', '=']);
+    let digits = |least| shape::is_digit_password(value, least) && prose::ends_line(around.after);
     let shaped = || {
         shape::looks_strong(value)
             || label && shape::looks_strong_as_written(value)
             || shape::app_password_tail(value, around.after) > 0
-            || shape::is_digit_password(value, 6)
+            || digits(6)
     };
     match around.form {
+        Form::Pair => {
+            return !shape::looks_strong(value) || !prose::ends_line(around.after) || shape::is_session_or_time(value);
+        }
         Form::Auth => return !shape::is_basic_auth(value),
         Form::Phrase => return !shape::is_word_passphrase(value),
         Form::Pgpass if !shape::is_pgpass_line(around.prefix) => return !shaped(),
@@ -179,7 +210,8 @@ fn is_no_password(value: &str, lower: &str, bare: &str, quoted: bool, around: &A
         return !(shape::is_password_shaped(value)
             || label && shape::looks_strong_as_written(value)
             || shape::app_password_tail(value, around.after) > 0
-            || shape::is_digit_password(value, 4));
+            || prose::names_wifi_key(around.prefix) && shape::is_digit_groups(value)
+            || digits(4));
     }
     // "The Password Is Courage": a title, not a sentence.
     let title = around.form == Form::Said && around.prefix.trim_end().ends_with(" Is");
@@ -263,16 +295,18 @@ fn is_prompt_flag(line: &str) -> bool {
 
 /// A placeholder made of words: `your-password-here`, `CHANGEME`, `<your_api_key>`.
 fn is_placeholder_words(lower: &str) -> bool {
-    lower
-        .split(|c: char| !c.is_alphanumeric())
-        .any(|part| PLACEHOLDER_PARTS.contains(&part))
+    let joined: String = lower.chars().filter(|c| c.is_alphanumeric()).collect();
+    ["changeme", "changeit"].contains(&joined.as_str())
+        || lower
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|part| PLACEHOLDER_PARTS.contains(&part) || part.len() >= 3 && part.chars().all(|c| c == 'x'))
 }
 
 /// A label that names the password ("Forgot your password?", "New password",
 /// "Password", "Mot de passe", "Пароль", "Palavra-passe"): a phrase holding the word
 /// and no digit, or the word alone.
 /// `Password123` and "Password 123!" are values; so is "passenger seat 42".
-fn is_label(lower: &str) -> bool {
+pub(super) fn is_label(lower: &str) -> bool {
     let word = lower.trim_matches(|c: char| !c.is_alphanumeric());
     PASSWORD_WORDS.contains(&word)
         || (!lower.chars().any(|c| c.is_ascii_digit())
@@ -285,7 +319,7 @@ fn is_label(lower: &str) -> bool {
 /// action on a password, a label or a setting rather than the password, by its parts:
 /// an action anywhere (`change_password`), a label after the word (`password_hint`).
 /// `EXCHANGE_PASSWORD` is no change and `message_broker_password` no message.
-fn is_action_name(name: &str) -> bool {
+pub(super) fn is_action_name(name: &str) -> bool {
     let parts = name_parts(name);
     let word = parts
         .iter()
@@ -377,78 +411,4 @@ pub(super) fn before_next_field(value: &str) -> usize {
         }
     }
     value.len()
-}
-
-/// A key that names a secret (a JSON key, an agent-state key): the kind it names, and
-/// whether the name is an action on it (`change_password`: only a value that looks like
-/// a password is one).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Named {
-    pub kind: SecretKind,
-    pub action: bool,
-}
-
-/// The kind of secret a JSON key names (`{"password": …}`, `{"API_TOKEN": …}`): a name
-/// that ends in a word for a secret. `password_reset_url` or `api_key_id` name no secret.
-pub(super) fn secret_named_by(key: &str) -> Option<Named> {
-    let lower = key.trim().to_ascii_lowercase();
-    let action = is_action_name(key.trim());
-    let ends = |words: &[&str]| words.iter().any(|w| lower.ends_with(w));
-    if ends(&["password", "passwd", "passphrase", "pwd"]) {
-        return Some(Named {
-            kind: SecretKind::Password,
-            action,
-        });
-    }
-    // A `_pass` name (`ldap_pass`, `login_pass`): only what looks like a password.
-    if PASS_NAMES
-        .iter()
-        .any(|p| lower.ends_with(&format!("{p}_pass")) || lower.ends_with(&format!("{p}pass")))
-    {
-        return Some(Named {
-            kind: SecretKind::Password,
-            action: true,
-        });
-    }
-    ends(&[
-        "secret",
-        "token",
-        "api_key",
-        "apikey",
-        "api-key",
-        "secret_key",
-        "private_key",
-        "access_key",
-    ])
-    .then_some(Named {
-        kind: SecretKind::ApiKey,
-        action,
-    })
-}
-
-/// Whether a text under a key that names a secret is one: a credential-like value, never a
-/// phrase, a label, a short word, a template, a path or a cursor (`"page-2"`, `"gpt-4o"`,
-/// `"expires in 30 days"`). It is never code: a JSON value is data.
-pub(super) fn is_named_secret(named: Named, value: &str) -> bool {
-    let value = value.trim();
-    let lower = value.to_lowercase();
-    if value.is_empty() || value.contains("[secret: ") || code::is_template(value, "") || code::is_path_or_link(value) {
-        return false;
-    }
-    if named.action {
-        return looks_strong(value);
-    }
-    match named.kind {
-        // A password may be a passphrase of a few words; a sentence or a label is not one.
-        SecretKind::Password => {
-            value.chars().count() >= 4
-                && value.split_whitespace().count() <= 5
-                && !value.contains(" > ")
-                && !NOT_A_PASSWORD.contains(&lower.as_str())
-                && !NOT_A_VALUE.contains(&lower.as_str())
-                && !is_label(&lower)
-        }
-        // A key or token is one run of at least 12 characters.
-        _ => value.chars().count() >= 12 && !value.contains(char::is_whitespace),
-    }
 }

@@ -5,7 +5,7 @@
 
 use super::Around;
 use super::shape::app_password_tail;
-use super::words::{ENTRY_WORDS, NOT_A_PASSWORD};
+use super::words::{DESCRIBES, ENTRY_WORDS, LABELS, NOT_A_PASSWORD, TECH_NAMES};
 
 /// The English words a config names a password with (`password:`, `pwd=`).
 const KEY_WORDS: &[&str] = &["password", "passwd", "passphrase", "passcode", "pwd"];
@@ -45,7 +45,9 @@ pub(super) fn said_as(around: &Around<'_>) -> Said {
 /// Whether the bare `password:` key goes on with prose (`password: expires in 30 days`,
 /// `password: rotated monthly`): a plain word (letters only) followed by more words.
 pub(super) fn goes_on_with_words(value: &str, around: &Around<'_>) -> bool {
-    let plain = !value.is_empty() && value.chars().all(char::is_alphabetic);
+    // A word, or a number (`password: 600000 iterations of PBKDF2`).
+    let plain =
+        !value.is_empty() && (value.chars().all(char::is_alphabetic) || value.chars().all(|c| c.is_ascii_digit()));
     plain
         && around
             .after
@@ -104,4 +106,44 @@ pub(super) fn names_an_entry(after: &str) -> bool {
         return false;
     };
     ENTRY_WORDS.contains(&noun.as_str()) && ["in", "from", "on", "under", "of"].contains(&link.as_str())
+}
+
+/// Whether the rest of a value's line is nothing more: punctuation, or a note in brackets
+/// (`Sunflower42.`, `Sunflower42 (work)`).
+pub(in crate::secrets) fn ends_line(after: &str) -> bool {
+    let rest = after
+        .trim()
+        .trim_start_matches(['.', '!', '?', ')', ';', '`', '"', '\''])
+        .trim();
+    rest.is_empty() || rest.starts_with('(') && rest.ends_with(')')
+}
+
+/// Whether the word is qualified by what describes it rather than what it is for:
+/// "Password (PBKDF2 iterations): …", "Password (SHA-256): …", "Password (last changed): …".
+pub(super) fn qualifier_describes(prefix: &str) -> bool {
+    let Some((_, inside)) = prefix.split_once(['(', '[']) else {
+        return false;
+    };
+    let inside = inside.split([')', ']']).next().unwrap_or("").to_lowercase();
+    inside
+        .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .any(|w| DESCRIBES.contains(&w) || TECH_NAMES.contains(&w) || LABELS.contains(&w))
+}
+
+/// Whether a value is given to a Wi-Fi key ("Wi-Fi key: …", "network security key is …").
+pub(super) fn names_wifi_key(prefix: &str) -> bool {
+    let lower = prefix.trim_start().to_lowercase();
+    [
+        "wi-fi", "wifi", "wlan", "wireless", "wpa", "wep", "network", "netzwerk", "clé", "clave",
+    ]
+    .iter()
+    .any(|w| lower.starts_with(w))
+        && ["key", "schlüssel", "clé", "clave"].iter().any(|k| lower.contains(k))
+}
+
+/// Whether the name is the shell's `PWD` (`if PWD == "build2"`, `$PWD`): the working
+/// directory, not a password.
+pub(super) fn is_working_directory(prefix: &str) -> bool {
+    let name = prefix.trim_start().trim_start_matches('$');
+    name.starts_with("PWD") && !name[3..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
 }

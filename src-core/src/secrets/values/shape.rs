@@ -58,27 +58,31 @@ pub(in crate::secrets) fn is_digit_password(value: &str, min: usize) -> bool {
     (min..=16).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
+/// Whether a value is a key of digit groups, as routers print a Wi-Fi key
+/// (`4821-9921-3310-7732`): twelve digits or more.
+pub(in crate::secrets) fn is_digit_groups(value: &str) -> bool {
+    value.chars().all(|c| c.is_ascii_digit() || c == '-') && value.chars().filter(char::is_ascii_digit).count() >= 12
+}
+
 /// Whether a passphrase's plain words are one: 3 to 24 lower-case words of 2 to 12
 /// letters. Up to 11 words, none is a word sentences are made of (`stored in the vault`,
 /// `use something long`); a wallet's phrase of 12 or more random words holds some
 /// (`about`, `above`), at most one in four.
 pub(in crate::secrets) fn is_word_passphrase(value: &str) -> bool {
     let words: Vec<&str> = value.split_whitespace().collect();
-    let plain =
-        |w: &&str| (2..=12).contains(&w.chars().count()) && w.chars().all(|c| c.is_alphabetic() && c.is_lowercase());
-    let of_sentences = words
+    // Lower-case words, or each capitalised (`Orbit Lantern Cactus Meadow`).
+    let plain = |w: &&str| {
+        let mut letters = w.chars();
+        let first = letters.next().is_some_and(char::is_alphabetic);
+        (2..=12).contains(&w.chars().count()) && first && letters.all(|c| c.is_alphabetic() && c.is_lowercase())
+    };
+    let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+    let of_sentences = lower
         .iter()
-        .filter(|w| NOT_A_PASSWORD.contains(w) || SENTENCE_WORDS.contains(w))
+        .filter(|w| NOT_A_PASSWORD.contains(&w.as_str()) || SENTENCE_WORDS.contains(&w.as_str()))
         .count();
     let allowed = if words.len() >= 12 { words.len() / 4 } else { 0 };
     (3..=24).contains(&words.len()) && words.iter().all(plain) && of_sentences <= allowed
-}
-
-/// Whether a number of digits is a year of the last or this century (`2024`).
-pub(in crate::secrets) fn is_year(value: &str) -> bool {
-    value.len() == 4
-        && (value.starts_with("19") || value.starts_with("20"))
-        && value.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Whether a quoted value of several words says where a password is written or kept
@@ -217,4 +221,45 @@ pub(in crate::secrets) fn is_pgpass_line(prefix: &str) -> bool {
     let user_ok = !user.chars().all(|c| c.is_ascii_digit());
     let host_ok = host == "*" || host.eq_ignore_ascii_case("localhost") || host.contains('.');
     port_ok && user_ok && host_ok
+}
+
+/// `value` without Markdown's emphasis around it: `**never**`, `*required*`, `_case-sensitive_`,
+/// and a mark cut off at either end (`*not`, `length?**`).
+pub(in crate::secrets) fn without_emphasis(value: &str) -> &str {
+    let value = value.trim_matches('*');
+    if value.len() > 2 && value.starts_with('_') && value.ends_with('_') {
+        value.trim_matches('_')
+    } else {
+        value
+    }
+}
+
+/// Whether a value is a password's hash rather than the password: a scheme's form
+/// (`$2b$12$…`, `pbkdf2_sha256$600000$…`, `sha1$…`) or a hex digest (MD5 to SHA-512).
+pub(in crate::secrets) fn is_password_hash(value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
+    let scheme = crate::secrets::public::HASH_PREFIXES
+        .iter()
+        .any(|p| lower.starts_with(p))
+        || [
+            "pbkdf2_", "sha1$", "sha256$", "md5$", "bcrypt$", "argon2$", "{ssha}", "{sha}",
+        ]
+        .iter()
+        .any(|p| lower.starts_with(p));
+    let digest = [32, 40, 56, 64, 96, 128].contains(&value.len()) && value.bytes().all(|b| b.is_ascii_hexdigit());
+    scheme || digest
+}
+
+/// Whether a value after `login: user /` is a terminal, a session or a time, not a password
+/// (`tty2`, `pts/0`, `console1`, `2024-05-01T09:15:10Z`).
+pub(in crate::secrets) fn is_session_or_time(value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
+    let terminal = ["tty", "pts", "console", "ttys", "vty", "seat"].iter().any(|t| {
+        lower
+            .strip_prefix(t)
+            .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit() || c == '/'))
+    });
+    let time =
+        lower.len() >= 8 && lower[..4].bytes().all(|b| b.is_ascii_digit()) && lower[4..].starts_with(['-', '/', ':']);
+    terminal || time
 }

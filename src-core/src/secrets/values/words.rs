@@ -57,7 +57,7 @@ pub(super) const NOT_A_PASSWORD: &[&str] = &[
     // Where it is kept, and placeholders.
     "manager", "vault", "bitwarden", "1password", "keepass", "keepassxc", "lastpass", "dashlane", "redacted",
     "hunter", "<password>", "your_password", "xxx", "***", "[secret:", "password", "passwords", "changeme",
-    "changeit", "example", "admin", "placeholder", "dummy", "sample",
+    "changeit", "example", "admin", "placeholder", "dummy", "sample", "pass", "passwd", "pwd", "pw",
     // French, German, Spanish, Portuguese, Italian, Dutch.
     "le", "la", "les", "un", "une", "pas", "trop", "requis", "obligatoire", "incorrect", "expiré", "faux", "oublié",
     "changé", "dans", "secret", "der", "die", "das", "ein", "eine", "nicht", "zu", "falsch", "richtig",
@@ -84,6 +84,16 @@ pub(super) const SENTENCE_WORDS: &[&str] = &[
 pub(super) const LOCATION_WORDS: &[&str] = &[
     "on", "in", "under", "underneath", "behind", "inside", "beside", "near", "next", "at", "above", "below",
     "taped", "written", "stored", "saved", "kept", "stuck", "pinned", "see",
+];
+
+/// Words in brackets after the word that describe the password, not what it is for
+/// ("Password (PBKDF2 iterations): 600000", "Password (max age in seconds): …").
+#[rustfmt::skip]
+pub(super) const DESCRIBES: &[&str] = &[
+    "iterations", "iteration", "rounds", "cost", "age", "length", "lengths", "maximum", "minimum", "last",
+    "changed", "expiry", "expires", "expiration", "seconds", "days", "hours", "characters", "chars", "digits",
+    "policy", "rules", "rule", "hash", "hashed", "hashing", "salt", "format", "algorithm", "strength", "entropy",
+    "bits", "count", "attempts", "retries", "timeout", "history", "reuse", "sha-256", "sha-512", "sha-1",
 ];
 
 /// The words after a value that make it the name of a password manager's entry, followed
@@ -177,5 +187,5 @@ pub(super) const TYPE_NAMES: &[&str] = &[
 #[rustfmt::skip]
 pub(super) const PLACEHOLDER_PARTS: &[&str] = &[
     "your", "here", "example", "changeme", "changeit", "placeholder", "dummy", "sample", "replace", "insert",
-    "redacted", "todo", "tbd", "xxx", "fake",
+    "redacted", "todo", "tbd", "xxx", "fake", "testpass", "testpassword", "testpwd",
 ];

@@ -1,0 +1,65 @@
+//! A login written as a user and its password: under a label that says so (`user/pass:
+//! admin / …`, `ID/PW: …`, `Benutzer/Passwort: …`), after "login:" or an e-mail address
+//! (`login: bob / …`, `netflix: bob@gmail.com / …`), and passed to code
+//! (`auth=("admin", "…")`, `HTTPBasicAuth("admin", "…")`, `server.login(user, "…")`,
+//! `new NetworkCredential("svc", "…")`, `CURLOPT_USERPWD, "admin:…"`,
+//! `page.fill("#password", "…")`).
+
+use super::{ANY_GROUP, Format, VALUE, format};
+use crate::secrets::SecretKind as K;
+use crate::secrets::values::Form;
+
+/// A quoted string of code: the secret's group.
+const QUOTED: &str = r#"(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')"#;
+
+/// The login formats.
+pub(super) fn formats() -> Vec<Format> {
+    let user = r#"[`'"]?[\w.@+\-]{1,64}[`'"]?"#;
+    vec![
+        // A label that names both: `user/pass: admin / …`, `Username & Password: …`.
+        format(
+            K::Password,
+            &format!(
+                r#"(?i)\b(?:user(?:name)?|usr|u|id|login|benutzer(?:name)?|e-?mail)[ \t]*(?:/|&|\band\b|\bund\b)[ \t]*(?:pass(?:word)?|pwd|pw|p|passwort|kennwort)[ \t]*[:=][ \t]*{user}[ \t]*[/:][ \t]*{VALUE}"#
+            ),
+            ANY_GROUP,
+        ),
+        // "login: bob / …", "netflix: bob@gmail.com / …": only a value that looks like a
+        // password and ends its line ([`Form::Pair`]).
+        format(
+            K::Password,
+            &format!(
+                r#"(?i)(?:\b(?:login|log-in|sign-in|credentials|creds|account)[ \t]*[:=][ \t]*{user}|[\w .-]{{1,30}}:[ \t]*[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+)[ \t]+/[ \t]+{VALUE}"#
+            ),
+            ANY_GROUP,
+        )
+        .form(Form::Pair),
+        // Basic auth in code: `auth=("admin", "…")`, `HTTPBasicAuth("admin", "…")`,
+        // `.basic_auth("admin", Some("…"))`, `new NetworkCredential("svc", "…")`.
+        format(
+            K::Password,
+            &format!(
+                r#"(?:\b(?:auth|basic_auth|http_auth)[ \t]*=[ \t]*[(\[]|\b(?:HTTPBasicAuth|HTTPDigestAuth|BasicAuth|basic_auth|setBasicAuth|NetworkCredential)[ \t]*\()[ \t]*["'][^"'\n]{{1,64}}["'][ \t]*,[ \t]*(?:Some\([ \t]*)?{QUOTED}"#
+            ),
+            ANY_GROUP,
+        ),
+        // A login call: `server.login(user, "…")`, `client.login("admin", "…")`, `signIn(…)`:
+        // only what looks like a password.
+        format(
+            K::Password,
+            &format!(
+                r#"\b(?:login|log_in|logIn|signIn|sign_in)[ \t]*\([ \t]*(?:["'][^"'\n]{{1,64}}["']|[\w.]{{1,64}})[ \t]*,[ \t]*{QUOTED}[ \t]*[,)]"#
+            ),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
+        // `CURLOPT_USERPWD, "admin:…"` and a form's password field filled in by a test
+        // (`page.fill("#password", "…")`, `.type("input[name=password]", "…")`).
+        format(K::Password, r#"\bCURLOPT_USERPWD[ \t]*,[ \t]*"[^":\n]+:([^"\n]{3,200})""#, 1),
+        format(
+            K::Password,
+            &format!(r#"(?i)\b(?:fill|type)[ \t]*\([ \t]*["'][^"'\n]*pass[^"'\n]*["'][ \t]*,[ \t]*{QUOTED}"#),
+            ANY_GROUP,
+        ),
+    ]
+}

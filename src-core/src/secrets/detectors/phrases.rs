@@ -1,0 +1,37 @@
+//! A passphrase of plain words after a colon (`passphrase: correct horse battery staple`),
+//! and a wallet's seed or recovery phrase of 12 to 24 words, said with a colon or "is",
+//! quoted, with commas, or followed by a comment or a note in brackets (`… (Metamask)`):
+//! only words a sentence would not hold ([`Form::Phrase`]).
+
+use super::{Format, format};
+use crate::secrets::SecretKind as K;
+use crate::secrets::values::Form;
+
+/// The words of a phrase: lower case, or each capitalised (`Orbit Lantern Cactus Meadow`),
+/// apart by spaces or commas.
+const WORDS: &str = r"\p{Lu}?\p{Ll}+(?:[ \t]*,?[ \t]+\p{Lu}?\p{Ll}+)";
+
+/// What may end a phrase's line: a `!` or a full stop, a note in brackets, a `#` comment.
+const END: &str = r#"["']?[ \t]*[.!]?[ \t]*(?:\([^)\n]*\)|#[^\n]*)?[ \t]*$"#;
+
+/// The passphrase and seed-phrase formats.
+pub(super) fn phrases() -> Vec<Format> {
+    let passphrase = r"passphrase|pass[ \t]+phrase";
+    let seed = r"(?:seed|recovery|backup|secret|mnemonic|wallet)[ \t]+(?:phrase|words)|mnemonic|(?:wallet[ \t]+)?seed|(?:12|24)[ \t]+words";
+    vec![
+        format(
+            K::Password,
+            &format!(r#"(?im)\b(?:{passphrase})\b[ \t]*[:=][ \t]*["']?({WORDS}{{3,23}}){END}"#),
+            1,
+        )
+        .form(Form::Phrase),
+        format(
+            K::Password,
+            &format!(
+                r#"(?im)\b(?:{seed})\b(?:[ \t]*\([^)\n]*\))?(?:[ \t]*[:=]|[ \t]+is)[ \t]*["']?({WORDS}{{11,23}}){END}"#
+            ),
+            1,
+        )
+        .form(Form::Phrase),
+    ]
+}

@@ -1,0 +1,64 @@
+//! Whether the digits a PIN or keypad pattern caught are a PIN: not a year or a date, a
+//! version, a measure, an address's postal PIN code, an error or model number in a manual
+//! or a log, or a device's published default.
+
+use super::{Around, Form};
+
+/// Words on a line that make its number something other than a secret: an error, a
+/// fault, a log, a manual, a data sheet, a part, a published default.
+#[rustfmt::skip]
+const NOT_A_SECRET_HERE: &[&str] = &[
+    "default", "defaults", "error", "errors", "fault", "faults", "means", "meaning", "refers", "log", "logs",
+    "logged", "panel", "manual", "series", "model", "jtag", "gpio", "header", "pinout", "datasheet", "mcc",
+    "plc", "x10", "fpga", "firmware", "trigger", "triggers", "indicates", "status", "code's",
+];
+
+/// Words after a number that make it a measure or a count (`3300 mV`, `2000 characters`).
+#[rustfmt::skip]
+const UNITS: &[&str] = &[
+    "mv", "v", "ma", "a", "hz", "khz", "mhz", "ghz", "ms", "s", "kb", "mb", "gb", "ohm", "ohms", "%", "lines",
+    "characters", "chars", "issues", "iterations", "bytes", "bits", "rows", "items", "users", "times", "days",
+];
+
+/// Words of a postal address: India's PIN code is its postal code (`PIN 560001`).
+const ADDRESS: &[&str] = &[
+    "india", "ship", "shipping", "delivery", "deliver", "address", "postal", "post", "gpo",
+];
+
+/// Whether `value`, caught as a PIN, is none (see the module's comment).
+pub(in crate::secrets) fn is_no_pin(value: &str, around: &Around<'_>) -> bool {
+    let after = around.after;
+    // A version, a date or a compound (`2024.1`, `2024-05-01`, `2024-compliant`, `4-digit`).
+    if after.starts_with(['.', '-', '/', ':', ',']) && after[1..].starts_with(|c: char| c.is_alphanumeric()) {
+        return true;
+    }
+    let next = after
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .trim_end_matches(['.', ',', ';', ')'])
+        .to_lowercase();
+    if UNITS.contains(&next.as_str()) {
+        return true;
+    }
+    let line = format!("{}{value}{after}", around.line).to_lowercase();
+    let words: Vec<&str> = line.split(|c: char| !(c.is_alphanumeric() || c == '\'')).collect();
+    if words.iter().any(|w| NOT_A_SECRET_HERE.contains(w)) {
+        return true;
+    }
+    let postal = value.len() == 6
+        && !value.starts_with(['0', '9'])
+        && (words.iter().any(|w| ADDRESS.contains(w))
+            || around.line.contains(",")
+            || around
+                .prefix
+                .to_lowercase()
+                .replace([' ', '-'], "")
+                .starts_with("pincode"));
+    // A year or a date, beside the word or followed by more words ("PIN 2024 release notes",
+    // "Pin: 2024 roadmap doc"); said alone it is a PIN ("My PIN is 1987").
+    let year = value.len() == 4 && (value.starts_with("19") || value.starts_with("20"));
+    let date = value.len() == 8 && (value.starts_with("19") || value.starts_with("20"));
+    let goes_on = after.trim_start().starts_with(|c: char| c.is_alphabetic());
+    postal || date || year && (around.form == Form::Strict || goes_on)
+}
