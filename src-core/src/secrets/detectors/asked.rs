@@ -11,7 +11,7 @@ use crate::secrets::values::Form;
 /// pw?", "Q: password?").
 fn question(word: &str) -> String {
     format!(
-        r"(?:\bwhat(?:['’]s|s|[ \t]+is|[ \t]+was)[ \t]+(?:the|your|our|my|his|her|their)[ \t]+(?:[\w-]+[ \t]+){{0,3}}?(?:{word})|(?m:^)[ \t]*(?:(?:q|question)[ \t]*[:.)][ \t]*)?(?:[\w-]+[ \t]+)?(?:{word}))[ \t]*\?+"
+        r"(?:\bwhat(?:['’]s|s|[ \t]+is|[ \t]+was)[ \t]+(?:the|your|our|my|his|her|their)[ \t]+(?:[\w-]+[ \t]+){{0,3}}?(?:{word})(?:[ \t]+(?:for|of|to|on)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?[\w'’.@-]+)?|(?m:^)[ \t]*(?:(?:q|question)[ \t]*[:.)][ \t]*)?(?:[\w-]+[ \t]+)?(?:{word}))[ \t]*\?+"
     )
 }
 
@@ -22,11 +22,13 @@ const ANSWER: &str = r"[ \t]*(?:\r?\n[ \t]*(?:\[[^\]\n]{1,20}\][ \t]*)?(?:[\w .-
 /// The asked-and-answered formats, and the label with its value on the next line.
 pub(super) fn formats() -> Vec<Format> {
     let password = question(r"password|passwd|passphrase|pw|pass");
-    let pin = question(r"pin|passcode|(?:door|gate|garage|alarm|safe|lockbox|keypad)[ \t]+code");
+    let pin = question(
+        r"pin|passcode|(?:door|gate|garage|alarm|safe|lockbox|keypad)[ \t]+code|code[ \t]+(?:for|to)[ \t]+(?:the[ \t]+)?(?:(?:front[ \t]+)?door|gate|garage|alarm|safe|lockbox)",
+    );
     vec![
         format(
             K::Password,
-            &format!(r"(?i){password}{ANSWER}{VALUE}[ \t]*(?m:$)"),
+            &format!(r"(?i){password}{ANSWER}{VALUE}[ \t]*[.!]?[ \t]*(?:\([^)\n]*\))?[ \t]*(?m:$)"),
             ANY_GROUP,
         )
         .form(Form::Said),

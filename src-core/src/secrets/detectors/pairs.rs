@@ -29,7 +29,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?i)(?:\b(?:login|log-in|sign-in|credentials|creds|account)[ \t]*[:=][ \t]*{user}|[\w .-]{{1,30}}:[ \t]*[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+)[ \t]+/[ \t]+{VALUE}"#
+                r#"(?i)(?:\b(?:login|log-in|sign-in|credentials|creds|account|wi-?fi|wlan|router|admin)[ \t]*[:=][ \t]*{user}|[\w .-]{{1,30}}:[ \t]*[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+)[ \t]+/[ \t]+{VALUE}"#
             ),
             ANY_GROUP,
         )
@@ -39,7 +39,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?:\b(?:auth|basic_auth|http_auth)[ \t]*=[ \t]*[(\[]|\b(?:HTTPBasicAuth|HTTPDigestAuth|BasicAuth|basic_auth|setBasicAuth|NetworkCredential)[ \t]*\()[ \t]*["'][^"'\n]{{1,64}}["'][ \t]*,[ \t]*(?:Some\([ \t]*)?{QUOTED}"#
+                r#"(?:\b(?:auth|basic_auth|http_auth)[ \t]*=[ \t]*[(\[]|\b(?:HTTPBasicAuth|HTTPDigestAuth|BasicAuth|basic_auth|setBasicAuth|NetworkCredential|UsernamePasswordCredentials|PasswordAuthentication)[ \t]*\()[ \t]*["'][^"'\n]{{1,64}}["'][ \t]*,[ \t]*(?:Some\([ \t]*)?{QUOTED}"#
             ),
             ANY_GROUP,
         ),
@@ -53,12 +53,36 @@ pub(super) fn formats() -> Vec<Format> {
             ANY_GROUP,
         )
         .form(Form::Strict),
+        // A database's connect call: `pymysql.connect("localhost", "root", "…", "shop")`,
+        // `mysqli_connect(…)`, `new PDO($dsn, 'root', '…')`; Go's DSN `"root:…@tcp(…)/shop"`.
+        format(
+            K::Password,
+            &format!(
+                r#"(?i)\b(?:pymysql\.connect|mysqldb\.connect|mysql\.connector\.connect|mysqli_connect|mysqli|mysql_connect)[ \t]*\([ \t]*["'][^"'\n]*["'][ \t]*,[ \t]*["'][^"'\n]*["'][ \t]*,[ \t]*{QUOTED}"#
+            ),
+            ANY_GROUP,
+        ),
+        format(
+            K::Password,
+            &format!(r#"\bnew[ \t]+PDO[ \t]*\([^,\n]+,[ \t]*["'][^"'\n]*["'][ \t]*,[ \t]*{QUOTED}"#),
+            ANY_GROUP,
+        ),
+        format(K::Password, r#""[\w.\-]+:([^@"\s]{3,200})@(?:tcp|unix)\("#, 1),
         // `CURLOPT_USERPWD, "admin:…"` and a form's password field filled in by a test
         // (`page.fill("#password", "…")`, `.type("input[name=password]", "…")`).
         format(K::Password, r#"\bCURLOPT_USERPWD[ \t]*,[ \t]*"[^":\n]+:([^"\n]{3,200})""#, 1),
         format(
             K::Password,
             &format!(r#"(?i)\b(?:fill|type)[ \t]*\([ \t]*["'][^"'\n]*pass[^"'\n]*["'][ \t]*,[ \t]*{QUOTED}"#),
+            ANY_GROUP,
+        ),
+        // A test typing into the password field it found: `page.getByLabel('Password').fill('…')`,
+        // `cy.get('input[name=password]').type('…')`, `find_element(By.ID, "password").send_keys("…")`.
+        format(
+            K::Password,
+            &format!(
+                r#"(?i)["'][^"'\n]*pass(?:word|wd)?[^"'\n]*["'][^\n]{{0,40}}?\.(?:fill|type|send_keys|sendKeys|setValue)[ \t]*\([ \t]*{QUOTED}"#
+            ),
             ANY_GROUP,
         ),
     ]

@@ -17,10 +17,15 @@ const WHICH: &str =
 /// `!=`: `if password == "…"` holds the password too).
 const ASSIGN: &str = r"(?:=>|[!=]?==?|:)";
 
+/// Secrets shared between two ends, said as a password is ("the VPN pre-shared key is …",
+/// "RADIUS secret: …", "Vault unlock key: …").
+const SHARED_SECRETS: &str =
+    r"pre-?shared[ \t]+key|shared[ \t]+secret|radius[ \t]+secret|unlock[ \t]+key|master[ \t]+passphrase";
+
 /// The named and said formats.
 pub(super) fn formats() -> Vec<Format> {
     let word = format!(
-        r"(?:\b(?:password|passwd|passphrase|passcode|pwd|pw|{PASSWORD_WORDS_FOREIGN}|{WIFI_KEYS})\b|{PASSWORD_WORDS_CJK})"
+        r"(?:\b(?:passwords?|passwd|passphrase|passcode|pwd|pw|{PASSWORD_WORDS_FOREIGN}|{WIFI_KEYS}|{SHARED_SECRETS})\b|{PASSWORD_WORDS_CJK})"
     );
     vec![
         // A password in a URL: `scheme://user:PASSWORD@host` keeps user and host (a password
@@ -37,7 +42,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?i){word}(?:[ \t]+{WHICH}[ \t]+(?:[\w'’.-]+[ \t]+){{0,4}}?[\w'’.-]*|[ \t]*[(\[][^()\[\]\n]{{1,40}}[)\]])?(?:\*\*|__)?["']?(?:\*\*|__)?[ \t]*(?:{ASSIGN}|[：]|{LINKING_VERBS})(?:\*\*|__)?[ \t]*(?::[ \t]*)?(?:(?:now|still|currently|actually|just)[ \t]+)?{VALUE}"#
+                r#"(?i){word}(?:[ \t]+{WHICH}[ \t]+(?:[\w'’.@-]+[ \t]+){{0,4}}?[\w'’.@-]*|[ \t]*[(\[][^()\[\]\n]{{1,40}}[)\]])?(?:\*\*|__)?["']?(?:\*\*|__)?[ \t]*(?:{ASSIGN}|[：]|{LINKING_VERBS})(?:\*\*|__)?[ \t]*(?::[ \t]*)?(?:(?:now|still|currently|actually|just)[ \t]+)?{VALUE}"#
             ),
             ANY_GROUP,
         )
@@ -75,6 +80,19 @@ pub(super) fn formats() -> Vec<Format> {
             ANY_GROUP,
         )
         .form(Form::Pass),
+        // A default given in code when the setting is missing: `env('DB_PASSWORD', '…')`,
+        // `os.getenv("DB_PASSWORD", "…")`, `os.environ.get("DB_PASS", "…")`; and a literal
+        // compared with `equals` (`password.equals("…")`, `"…".equals(password)`).
+        format(
+            K::Password,
+            r#"(?i)\b(?:env|getenv|environ\.get|get_env|fetch)[ \t]*\([ \t]*["'][^"'\n]*(?:pass|pwd)[^"'\n]*["'][ \t]*,[ \t]*(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')[ \t]*\)"#,
+            ANY_GROUP,
+        ),
+        format(
+            K::Password,
+            r#"(?i)\bpass(?:word|wd)?[ \t]*\.[ \t]*equals(?:IgnoreCase)?[ \t]*\([ \t]*(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')|(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')[ \t]*\.[ \t]*equals(?:IgnoreCase)?[ \t]*\([ \t]*pass(?:word|wd)?[ \t]*\)"#,
+            ANY_GROUP,
+        ),
         // A YAML block scalar: `password: >-` and the value on the next line.
         format(
             K::Password,

@@ -28,7 +28,7 @@ pub(super) fn phrases() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?im)\b(?:{seed})\b(?:[ \t]*\([^)\n]*\))?(?:[ \t]*[:=]|[ \t]+is)[ \t]*["']?({WORDS}{{11,23}}){END}"#
+                r#"(?im)\b(?:{seed})\b(?:[ \t]*\([^)\n]*\))?(?:[ \t]*[:=]|[ \t]+(?:is|are))[ \t]*(?:\r?\n[ \t]*)?["']?({WORDS}{{11,23}}){END}"#
             ),
             1,
         )

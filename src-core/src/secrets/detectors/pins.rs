@@ -10,11 +10,10 @@ use crate::secrets::SecretKind as K;
 use crate::secrets::values::Form;
 
 /// What names a PIN, in any case ("PIN", "pin code", "passcode", "Geheimzahl").
-const PIN: &str =
-    r"pin(?:[ \t-]*(?:code|number|nummer))?|passcode|pass[ \t]+code|geheimzahl|code[ \t]+pin|código[ \t]+pin|暗証番号";
+const PIN: &str = r"pin(?:[ \t-]*(?:code|number|nummer))?|passcode|pass[ \t]+code|geheimzahl|code[ \t]+pin|código[ \t]+pin|code[ \t]+(?:de[ \t]+la[ \t]+porte|du[ \t]+portail|d['’]accès)|código[ \t]+de[ \t]+la[ \t]+puerta|türcode|torcode";
 
 /// The things a keypad's code opens or arms.
-const KEYPADS: &str = r"(?:front[ \t]+|back[ \t]+|garage[ \t]+)?door(?:[ \t]+opener)?|gate|garage|lock[ \t]*box|key[ \t]*box|key[ \t]+safe|mailbox|keypad|alarm|safe|locker|padlock|entry|access|security";
+const KEYPADS: &str = r"(?:front[ \t]+|back[ \t]+|garage[ \t]+)?door(?:[ \t]+opener)?|gate|garage|lock[ \t]*box|key[ \t]*box|key[ \t]+safe|mailbox|keypad|alarm|safe|locker|padlock|(?:bike[ \t]+)?lock|entry|access|security";
 
 /// What a code "for the …" opens ("the code for the garage is 4827").
 const OPENS: &str = r"garage|gate|(?:front[ \t]+|back[ \t]+)?door|lock[ \t]*box|key[ \t]*box|alarm|safe|house|building|apartment|flat|shed|storage|locker|padlock|keypad|mailbox";
@@ -23,7 +22,7 @@ const OPENS: &str = r"garage|gate|(?:front[ \t]+|back[ \t]+)?door|lock[ \t]*box|
 const WHICH: &str = r"(?:[ \t]+(?:for|of|to|on|at|für|von|de|para|du)[ \t]+(?:[\w'’.-]+[ \t]+){0,4}?[\w'’.-]*)";
 
 /// The verb or sign before the digits ("is", "is now", "is:", `:`, `=`, "ist", "es", "est", "は").
-const SAID: &str = r"[ \t]*(?:[:=：]|\b(?:is|was|ist|es|est|era|é|är)(?:[ \t]+(?:now|still))?\b[ \t]*:?|は)[ \t]*";
+const SAID: &str = r"[ \t]*(?:[:=：\-–—→]|\b(?:is|was|ist|es|est|era|é|är)(?:[ \t]+(?:now|still))?\b[ \t]*:?|は)[ \t]*";
 
 /// The formats: the digits of a PIN or a keypad's code, of a card's CVV and of a lock's
 /// combination.
@@ -52,6 +51,18 @@ pub(super) fn formats() -> Vec<Format> {
             K::Pin,
             &format!(
                 r"(?i)\bcode[ \t]+(?:for|to|of)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+|your[ \t]+)?(?:{OPENS})\b{SAID}{digits}"
+            ),
+            1,
+        )
+        .form(Form::Said),
+        // Written without spaces: "暗証番号は4827です", "비밀번호는 4827입니다".
+        format(K::Pin, r"(?:暗証番号|暗証コード|비밀번호|密码|密碼)[ \t]*(?:は|는|은|:|：|是)[ \t]*(\d{4,10})", 1)
+            .form(Form::Said),
+        // "The code is 4827 for the front door".
+        format(
+            K::Pin,
+            &format!(
+                r"(?i)\bcode{SAID}{digits}[ \t]+(?:for|to|of)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?(?:{OPENS})\b"
             ),
             1,
         )

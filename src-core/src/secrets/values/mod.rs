@@ -180,6 +180,7 @@ fn is_no_password(value: &str, lower: &str, bare: &str, quoted: bool, around: &A
     let digits = |least| shape::is_digit_password(value, least) && prose::ends_line(around.after);
     let shaped = || {
         shape::looks_strong(value)
+            || shape::is_app_password(value)
             || label && shape::looks_strong_as_written(value)
             || shape::app_password_tail(value, around.after) > 0
             || digits(6)

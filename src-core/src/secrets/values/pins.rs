@@ -10,7 +10,8 @@ use super::{Around, Form};
 const NOT_A_SECRET_HERE: &[&str] = &[
     "default", "defaults", "error", "errors", "fault", "faults", "means", "meaning", "refers", "log", "logs",
     "logged", "panel", "manual", "series", "model", "jtag", "gpio", "header", "pinout", "datasheet", "mcc",
-    "plc", "x10", "fpga", "firmware", "trigger", "triggers", "indicates", "status", "code's",
+    "plc", "x10", "fpga", "firmware", "trigger", "triggers", "indicates", "status", "code's", "test", "testing",
+    "conduct",
 ];
 
 /// Words after a number that make it a measure or a count (`3300 mV`, `2000 characters`).
@@ -18,6 +19,7 @@ const NOT_A_SECRET_HERE: &[&str] = &[
 const UNITS: &[&str] = &[
     "mv", "v", "ma", "a", "hz", "khz", "mhz", "ghz", "ms", "s", "kb", "mb", "gb", "ohm", "ohms", "%", "lines",
     "characters", "chars", "issues", "iterations", "bytes", "bits", "rows", "items", "users", "times", "days",
+    "words",
 ];
 
 /// Words of a postal address: India's PIN code is its postal code (`PIN 560001`).

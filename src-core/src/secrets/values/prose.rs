@@ -115,7 +115,11 @@ pub(in crate::secrets) fn ends_line(after: &str) -> bool {
         .trim()
         .trim_start_matches(['.', '!', '?', ')', ';', '`', '"', '\''])
         .trim();
-    rest.is_empty() || rest.starts_with('(') && rest.ends_with(')')
+    // A sentence written without spaces ends in its own script (`4827입니다`, `4827です。`).
+    let own_script = rest
+        .chars()
+        .all(|c| super::shape::is_cjk(c) || c.is_ascii_punctuation() || "。、".contains(c));
+    rest.is_empty() || own_script || rest.starts_with('(') && rest.ends_with(')')
 }
 
 /// Whether the word is qualified by what describes it rather than what it is for:

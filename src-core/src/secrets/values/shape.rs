@@ -58,6 +58,16 @@ pub(in crate::secrets) fn is_digit_password(value: &str, min: usize) -> bool {
     (min..=16).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
+/// Whether a value is a whole app password: four groups of four lower-case letters
+/// (`abcd efgh ijkl mnop`).
+pub(in crate::secrets) fn is_app_password(value: &str) -> bool {
+    let groups: Vec<&str> = value.split(' ').collect();
+    groups.len() == 4
+        && groups
+            .iter()
+            .all(|g| g.len() == 4 && g.chars().all(|c| c.is_ascii_lowercase()))
+}
+
 /// Whether a value is a key of digit groups, as routers print a Wi-Fi key
 /// (`4821-9921-3310-7732`): twelve digits or more.
 pub(in crate::secrets) fn is_digit_groups(value: &str) -> bool {
@@ -69,7 +79,7 @@ pub(in crate::secrets) fn is_digit_groups(value: &str) -> bool {
 /// `use something long`); a wallet's phrase of 12 or more random words holds some
 /// (`about`, `above`), at most one in four.
 pub(in crate::secrets) fn is_word_passphrase(value: &str) -> bool {
-    let words: Vec<&str> = value.split_whitespace().collect();
+    let words: Vec<&str> = value.split_whitespace().map(|w| w.trim_end_matches(',')).collect();
     // Lower-case words, or each capitalised (`Orbit Lantern Cactus Meadow`).
     let plain = |w: &&str| {
         let mut letters = w.chars();

@@ -16,7 +16,7 @@ pub(in crate::secrets) const PASS_NAMES: &[&str] = &[
 /// The words for a password in a text, besides the English ones (the screen reads "le mot
 /// de passe est …", "Passwort: …", "パスワードは …"): a regex alternation. Words of
 /// scripts without spaces are matched without word boundaries ([`PASSWORD_WORDS_CJK`]).
-pub(in crate::secrets) const PASSWORD_WORDS_FOREIGN: &str = "mot[ \\t]+de[ \\t]+passe|passwort|kennwort|contraseña|senha|wachtwoord|пароль|parola[ \\t]+d['’]ordine|lösenord|hasło|adgangskode|passord|salasana";
+pub(in crate::secrets) const PASSWORD_WORDS_FOREIGN: &str = "mot[ \\t]+de[ \\t]+passe|passwort|kennwort|contraseña|senha|wachtwoord|пароль|parola[ \\t]+d['’]ordine|lösenord|hasło|adgangskode|passord|salasana|parola|şifre|heslo|jelszó|geslo|lozinka|كلمة[ \\t]+(?:المرور|السر)|סיסמה|סיסמא";
 
 /// The word for a password in scripts written without spaces.
 pub(in crate::secrets) const PASSWORD_WORDS_CJK: &str = "パスワード|密码|密碼|비밀번호|पासवर्ड";
