@@ -25,12 +25,19 @@ pub(super) fn formats() -> Vec<Format> {
             ANY_GROUP,
         ),
         // "login: bob / …", "netflix: bob@gmail.com / …": only a value that looks like a
-        // password and ends its line ([`Form::Pair`]).
+        // password and ends its line ([`Form::Pair`]). Two patterns, each with a literal the
+        // regex engine finds fast (the label's words, the address's `@`).
         format(
             K::Password,
             &format!(
-                r#"(?i)(?:\b(?:login|log-in|sign-in|credentials|creds|account|wi-?fi|wlan|router|admin)[ \t]*[:=][ \t]*{user}|[\w .-]{{1,30}}:[ \t]*[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+)[ \t]+/[ \t]+{VALUE}"#
+                r#"(?i)\b(?:login|log-in|sign-in|credentials|creds|account|wi-?fi|wlan|router|admin)[ \t]*[:=][ \t]*{user}[ \t]+/[ \t]+{VALUE}"#
             ),
+            ANY_GROUP,
+        )
+        .form(Form::Pair),
+        format(
+            K::Password,
+            &format!(r#"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+[ \t]+/[ \t]+{VALUE}"#),
             ANY_GROUP,
         )
         .form(Form::Pair),

@@ -90,7 +90,12 @@ pub(super) fn formats() -> Vec<Format> {
         ),
         format(
             K::Password,
-            r#"(?i)\bpass(?:word|wd)?[ \t]*\.[ \t]*equals(?:IgnoreCase)?[ \t]*\([ \t]*(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')|(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')[ \t]*\.[ \t]*equals(?:IgnoreCase)?[ \t]*\([ \t]*pass(?:word|wd)?[ \t]*\)"#,
+            r#"(?i)\bpass(?:word|wd)?[ \t]*\.[ \t]*equals(?:IgnoreCase)?[ \t]*\([ \t]*(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')"#,
+            ANY_GROUP,
+        ),
+        format(
+            K::Password,
+            r#"(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')[ \t]*\.[ \t]*equals(?:IgnoreCase)?[ \t]*\([ \t]*(?i:pass(?:word|wd)?)[ \t]*\)"#,
             ANY_GROUP,
         ),
         // A YAML block scalar: `password: >-` and the value on the next line.
