@@ -106,11 +106,12 @@ fn ordinary_text_near_the_written_forms_is_kept() {
 }
 
 #[test]
-fn the_tenth_review_s_ordinary_lines_are_kept() {
-    // One text per line: notes, logs, code and docs the tenth review wrote near the forms;
+fn the_tenth_and_eleventh_reviews_ordinary_lines_are_kept() {
+    // One text per line: notes, logs, code and docs the tenth and eleventh reviews wrote near the forms;
     // `\n` is a line break.
     let flagged: Vec<(String, String)> = include_str!("corpus/review10_benign.txt")
         .lines()
+        .chain(include_str!("corpus/review11_benign.txt").lines())
         .map(|t| t.replace("\\n", "\n"))
         .map(|t| {
             let stored = super::redact(&t).0;

@@ -209,7 +209,7 @@ pub(crate) const LEAKS_FORMS: &[(&str, &str)] = &[
     ),
     (
         "Passphrase: correct horse battery staple!",
-        "Passphrase: [secret: password]!",
+        "Passphrase: [secret: password]",
     ),
     (
         "Passphrase: Orbit Lantern Cactus Meadow",
@@ -292,11 +292,12 @@ fn each_secret_written_so_is_replaced_and_the_text_around_kept() {
 }
 
 #[test]
-fn each_of_the_tenth_review_s_leaks_is_screened() {
-    // One text per line, each holding a secret the tenth review found kept in clear (the
+fn each_of_the_tenth_and_eleventh_reviews_leaks_is_screened() {
+    // One text per line, each holding a secret the tenth or eleventh review found kept in clear (the
     // exact text stored is checked above for one of each form); `\n` is a line break.
     let kept: Vec<String> = include_str!("corpus/review10_leaks.txt")
         .lines()
+        .chain(include_str!("corpus/review11_leaks.txt").lines())
         .map(|t| t.replace("\\n", "\n"))
         .filter(|t| super::redact(t).0 == *t)
         .collect();

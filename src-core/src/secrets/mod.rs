@@ -216,19 +216,28 @@ fn find_in(text: &str) -> Vec<SecretFinding> {
                 }
                 let line_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
                 let line_end = text[span.end..].find('\n').map_or(text.len(), |i| span.end + i);
+                let above_start = text[..line_start]
+                    .char_indices()
+                    .rev()
+                    .filter(|(_, c)| *c == '\n')
+                    .nth(3)
+                    .map_or(0, |(i, _)| i + 1);
                 let around = values::Around {
                     prefix,
                     before: text[..span.start].chars().next_back(),
                     after: &text[span.end..line_end],
                     line: &text[line_start..span.start],
+                    above: &text[above_start..line_start],
                     form: format.form,
                 };
                 if values::is_placeholder(format.kind, &text[span.clone()], &around) {
                     continue;
                 }
                 if bare && format.kind == SecretKind::Password {
-                    // `DB_PASSWORD=correct horse battery staple`, `abcd efgh ijkl mnop`.
+                    // `DB_PASSWORD=correct horse battery staple`, `abcd efgh ijkl mnop`; a `!`
+                    // written right after it goes with it ("reset it to Welcome123! today").
                     span.end += values::tail(&text[span.clone()], &around);
+                    span.end += text[span.end..].len() - text[span.end..].trim_start_matches('!').len();
                 }
             }
             if span.is_empty() || overlaps(&found, &span) {

@@ -57,6 +57,16 @@ pub(super) fn is_public(token: &str, before: &str, word: &str) -> bool {
         || HASH_PREFIXES.iter().any(|p| quoted_word.starts_with(p))
         || FILE_STARTS.iter().any(|p| token.starts_with(p))
         || before.ends_with("h1:")
+        // A public key or an address given as one ("WireGuard PublicKey = …", "Solana
+        // address: …", "Tx: …").
+        || ["publickey", "pubkey", "address", "wallet", "tx", "txid", "txhash", "signature"]
+            .contains(&previous_word().trim_end_matches(['=', ':']))
+        || before.to_lowercase().trim_end().trim_end_matches(['=', ':']).trim_end().ends_with("public key")
+        // An SSH host key's fingerprint (`SHA256:uNiVz…`, `MD5:…`), a Cisco type 8 or 9 hash.
+        || before.ends_with("SHA256:")
+        || before.ends_with("MD5:")
+        || quoted_word.starts_with("$8$")
+        || quoted_word.starts_with("$9$")
         || SSH_KEYS.iter().any(|p| token.starts_with(p))
         || token
             .split_once('_')

@@ -95,11 +95,17 @@ impl SecretTally {
     /// Replaces whole a text value under `name` (a JSON key, an agent-state key) that
     /// names a secret, when it could be one ([`super::values::is_named_secret`]).
     pub(crate) fn named(&mut self, name: &str, item: &mut Value) {
-        if let Value::String(text) = item
-            && let Some(named) = super::values::secret_named_by(name)
-            && super::values::is_named_secret(named, text)
-        {
-            *text = named.kind.marker();
+        let Some(named) = super::values::secret_named_by(name) else {
+            return;
+        };
+        // A PIN given as a JSON number (`state set bank_pin 4827`) is its digits.
+        let text = match item {
+            Value::String(text) => text.clone(),
+            Value::Number(n) if named.kind == SecretKind::Pin => n.to_string(),
+            _ => return,
+        };
+        if super::values::is_named_secret(named, &text) {
+            *item = Value::String(named.kind.marker());
             self.count(named.kind);
         }
     }

@@ -101,9 +101,34 @@ pub(super) fn formats() -> Vec<Format> {
             ),
             ANY_GROUP,
         ),
+        // More tools: `mongosh -u admin -p …`, `psexec -u ana -p …`, `rdesktop -p …`, `zip -P …`,
+        // `7z a -p…`, `xfreerdp /p:…`, `lftp -u ana,…`, `net user ana … /add`, `echo "ana:…" |
+        // chpasswd`, Redis's `requirepass …` / `masterauth …`, PowerShell's
+        // `ConvertTo-SecureString "…" -AsPlainText`.
+        format(
+            K::Password,
+            &format!(r#"\b(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|psexec|rdesktop|zip)\b[^\n|;&]*?[ \t]-[pP][ \t]+{VALUE}"#),
+            ANY_GROUP,
+        )
+        .form(Form::Flag),
+        format(K::Password, r"\b7z[ \t]+[a-z]\b[^\n|;&]*?[ \t]-p([^\s'\x22]{3,})", 1),
+        format(K::Password, r"(?i)\bxfreerdp\b[^\n]*?[ \t]/p:([^\s'\x22]{3,})", 1),
+        format(K::Password, r"\blftp\b[^\n|;&]*?[ \t]-u[ \t]+[^,\s]+,([^\s'\x22]{3,})", 1),
+        format(K::Password, r"(?i)\bnet[ \t]+user[ \t]+\S+[ \t]+([^\s/*]\S{2,})[ \t]+/add\b", 1),
+        format(
+            K::Password,
+            r#"\becho[ \t]+["']?[\w.\-]+:([^"'\s]{3,})["']?[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd"#,
+            1,
+        ),
+        format(K::Password, &format!(r"(?im)^[ \t]*(?:requirepass|masterauth)[ \t]+{VALUE}"), ANY_GROUP),
+        format(
+            K::Password,
+            r#"(?i)\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')[^\n]*-AsPlainText"#,
+            ANY_GROUP,
+        ),
         // Maven's `<password>…</password>`, `.netrc`'s `machine … login … password …` (on
         // one line or several), a `.pgpass` line (`host:port:db:user:password`).
-        format(K::Password, r"<password>([^<\s]{3,})</password>", 1),
+        format(K::Password, r"(?i)<password>([^<\s]{3,})</password>", 1),
         format(
             K::Password,
             r"\bmachine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S{3,})",

@@ -55,7 +55,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"\b(?:login|log_in|logIn|signIn|sign_in)[ \t]*\([ \t]*(?:["'][^"'\n]{{1,64}}["']|[\w.]{{1,64}})[ \t]*,[ \t]*{QUOTED}[ \t]*[,)]"#
+                r#"\b(?:login|log_in|logIn|signIn|sign_in|username_pw_set|simple_bind_s|simple_bind|bind_s)[ \t]*\([ \t]*(?:["'][^"'\n]{{1,64}}["']|[\w.]{{1,64}})[ \t]*,[ \t]*{QUOTED}[ \t]*[,)]"#
             ),
             ANY_GROUP,
         )
@@ -67,6 +67,11 @@ pub(super) fn formats() -> Vec<Format> {
             &format!(
                 r#"(?i)\b(?:pymysql\.connect|mysqldb\.connect|mysql\.connector\.connect|mysqli_connect|mysqli|mysql_connect)[ \t]*\([ \t]*["'][^"'\n]*["'][ \t]*,[ \t]*["'][^"'\n]*["'][ \t]*,[ \t]*{QUOTED}"#
             ),
+            ANY_GROUP,
+        ),
+        format(
+            K::Password,
+            &format!(r#"\bgetConnection[ \t]*\([^,\n]+,[ \t]*["'][^"'\n]*["'][ \t]*,[ \t]*{QUOTED}"#),
             ANY_GROUP,
         ),
         format(

@@ -13,9 +13,10 @@ use crate::secrets::values::{Form, LINKING_VERBS, PASS_NAMES, PASSWORD_WORDS_CJK
 const WHICH: &str =
     r"(?:for|of|to|on|at|i|we|you|they|he|she|that|which|du|de|des|für|von|van|voor|del|do|da|para|pour|per|для|от)";
 
-/// A name given a value: `:`, `=`, PHP's `=>`, or compared with one in code (`==`, `===`,
-/// `!=`: `if password == "…"` holds the password too).
-const ASSIGN: &str = r"(?:=>|[!=]?==?|:)";
+/// A name given a value: `:`, `=`, PHP's `=>`, Go's `:=`, a default (`||`, `??`), or
+/// compared with one in code (`==`, `===`, `!=`: `if password == "…"` holds the password
+/// too).
+const ASSIGN: &str = r"(?:=>|:=|\|\||\?\?|[!=]?==?|:)";
 
 /// Secrets shared between two ends, said as a password is ("the VPN pre-shared key is …",
 /// "RADIUS secret: …", "Vault unlock key: …").
@@ -58,7 +59,7 @@ pub(super) fn formats() -> Vec<Format> {
         // word alone is the format above); never prose ("1Password is installed", "the reset_password page").
         format(
             K::Password,
-            &format!(r#"(?i)\b[a-z0-9_.\-]+?(?:password|passwd|passphrase|pwd)["']?[ \t]*{ASSIGN}[ \t]*{VALUE}"#),
+            &format!(r#"(?i)\b[a-z0-9_.\-]+?(?:password|passwd|passphrase|pwd)["']?\]?[ \t]*{ASSIGN}[ \t]*{VALUE}"#),
             ANY_GROUP,
         ),
         // A `_pass` name of a login (`SMTP_PASS=`, `ansible_become_pass:`,
@@ -66,7 +67,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?i)\b[a-z0-9_.\-]*?(?:{names})[_.\-]?pass["']?[ \t]*[:=][ \t]*{VALUE}"#,
+                r#"(?i)\b[a-z0-9_.\-]*?(?:{names})[_.\-]?pass["']?[ \t]*(?:=>|[:=])[ \t]*{VALUE}"#,
                 names = PASS_NAMES.join("|")
             ),
             ANY_GROUP,
@@ -76,7 +77,7 @@ pub(super) fn formats() -> Vec<Format> {
         // password, and never another pass (`Ski pass:`, `first_pass:`, `PASS: test_x`).
         format(
             K::Password,
-            &format!(r#"(?i)\b(?:[a-z0-9]+[_.\-])*(?:pass|pw)["']?[ \t]*[:=][ \t]*{VALUE}"#),
+            &format!(r#"(?i)\b(?:[a-z0-9]+[_.\-])*(?:pass|pw)["']?[ \t]*(?:=>|[:=])[ \t]*{VALUE}"#),
             ANY_GROUP,
         )
         .form(Form::Pass),
@@ -96,6 +97,12 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             r#"(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')[ \t]*\.[ \t]*equals(?:IgnoreCase)?[ \t]*\([ \t]*(?i:pass(?:word|wd)?)[ \t]*\)"#,
+            ANY_GROUP,
+        ),
+        // PHP's `define('DB_PASSWORD', '…')` and a setter (`user.setPassword("…")`).
+        format(
+            K::Password,
+            r#"(?i)\b(?:define[ \t]*\([ \t]*["'][a-z0-9_]*pass(?:word|wd)?["']|set_?pass(?:word|wd)?[ \t]*\()[ \t]*,?[ \t]*(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')"#,
             ANY_GROUP,
         ),
         // A YAML block scalar: `password: >-` and the value on the next line.

@@ -17,7 +17,7 @@ const END: &str = r#"["']?[ \t]*[.!]?[ \t]*(?:\([^)\n]*\)|#[^\n]*)?[ \t]*$"#;
 /// The passphrase and seed-phrase formats.
 pub(super) fn phrases() -> Vec<Format> {
     let passphrase = r"passphrase|pass[ \t]+phrase";
-    let seed = r"(?:seed|recovery|backup|secret|mnemonic|wallet)[ \t]+(?:phrase|words)|mnemonic|(?:wallet[ \t]+)?seed|(?:12|24)[ \t]+words";
+    let seed = r"(?:seed|recovery|backup|secret|mnemonic|wallet|metamask|ledger|trezor|phantom)[ \t-]+(?:phrase|words)|mnemonic|(?:wallet[ \t]+)?seed|(?:12|24)[ \t]+words|phrase[ \t]+de[ \t]+récupération";
     vec![
         format(
             K::Password,
@@ -29,6 +29,15 @@ pub(super) fn phrases() -> Vec<Format> {
             K::Password,
             &format!(
                 r#"(?im)\b(?:{seed})\b(?:[ \t]*\([^)\n]*\))?(?:[ \t]*[:=]|[ \t]+(?:is|are))[ \t]*(?:\r?\n[ \t]*)?["']?({WORDS}{{11,23}}){END}"#
+            ),
+            1,
+        )
+        .form(Form::Phrase),
+        // In code: `const mnemonic = "…";`, `Wallet.fromMnemonic("…")`.
+        format(
+            K::Password,
+            &format!(
+                r#"(?i)(?:\bmnemonic[ \t]*[:=][ \t]*|\b(?:fromMnemonic|from_mnemonic)[ \t]*\([ \t]*)["']({WORDS}{{11,23}})["']"#
             ),
             1,
         )

@@ -19,10 +19,10 @@ const KEYPADS: &str = r"(?:front[ \t]+|back[ \t]+|garage[ \t]+)?door(?:[ \t]+ope
 const OPENS: &str = r"garage|gate|(?:front[ \t]+|back[ \t]+)?door|lock[ \t]*box|key[ \t]*box|alarm|safe|house|building|apartment|flat|shed|storage|locker|padlock|keypad|mailbox";
 
 /// The words between the name and the verb that say whose ("for the shop", "of the safe").
-const WHICH: &str = r"(?:[ \t]+(?:for|of|to|on|at|für|von|de|para|du)[ \t]+(?:[\w'’.-]+[ \t]+){0,4}?[\w'’.-]*)";
+const WHICH: &str = r"(?:[ \t]+(?:for|of|to|on|at|für|von|der|de|del|para|du)[ \t]+(?:[\w'’.-]+[ \t]+){0,4}?[\w'’.-]*|[ \t]*[(\[][^()\[\]\n]{1,30}[)\]]|[ \t]+(?:no\.?|#|number))";
 
 /// The verb or sign before the digits ("is", "is now", "is:", `:`, `=`, "ist", "es", "est", "は").
-const SAID: &str = r"[ \t]*(?:[:=：\-–—→]|\b(?:is|was|ist|es|est|era|é|är)(?:[ \t]+(?:now|still))?\b[ \t]*:?|は)[ \t]*";
+const SAID: &str = r"(?:[ \t]*[:=：]|[ \t]+[-–—→]|[ \t]*\b(?:is|was|ist|lautet|es|est|era|é|è|är)(?:[ \t]+(?:now|still))?\b[ \t]*:?|[ \t]*は)[ \t]*";
 
 /// The formats: the digits of a PIN or a keypad's code, of a card's CVV and of a lock's
 /// combination.
@@ -34,6 +34,30 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Pin,
             &format!(r"(?i)\b(?:{PIN}|(?:{KEYPADS})[ \t]+(?:code|pin))\b{WHICH}?{SAID}{digits}"),
+            1,
+        )
+        .form(Form::Said),
+        // Changed or set: "Gate code changed to 4827", "I set the alarm code to 4827".
+        format(
+            K::Pin,
+            &format!(
+                r"(?i)\b(?:{PIN}|(?:{KEYPADS})[ \t]+code)[ \t]+(?:(?:was|is|has[ \t]+been)[ \t]+)?(?:changed|set|reset|updated)[ \t]+to[ \t]+{digits}"
+            ),
+            1,
+        )
+        .form(Form::Said),
+        format(
+            K::Pin,
+            &format!(
+                r"(?i)\b(?:changed|set|reset|updated)[ \t]+(?:the|my|our)[ \t]+(?:{PIN}|(?:{KEYPADS})[ \t]+code)[ \t]+to[ \t]+{digits}"
+            ),
+            1,
+        )
+        .form(Form::Said),
+        // The label alone on its line, the digits alone on the next (`PIN:` then `4827`).
+        format(
+            K::Pin,
+            &format!(r"(?im)^[ \t]*(?:{PIN}|(?:{KEYPADS})[ \t]+code|code)[ \t]*:[ \t]*\r?\n[ \t]*#?(\d{{4,10}})#?[ \t]*$"),
             1,
         )
         .form(Form::Said),
@@ -71,6 +95,12 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Pin,
             r#"(?i)(?:^|[\s{,\[(])["']?(?:[a-z0-9]+[_.\-])*(?:pin|pin_?code|passcode|(?:door|gate|alarm|lockbox|garage|safe|keypad)[_\-]?code)["']?[ \t]*(?:=>|[:=])[ \t]*["']?(\d{4,10})\b"#,
+            1,
+        ),
+        // A card's security code in a config or JSON (`card_cvv: "482"`, `{"cvv": "482"}`).
+        format(
+            K::Pin,
+            r#"(?i)(?:^|[\s{,\[(])["']?(?:[a-z0-9]+[_.\-])*(?:cvv2?|cvc2?)["']?[ \t]*(?:=>|[:=])[ \t]*["']?(\d{3,4})\b"#,
             1,
         ),
         // The three or four digits of a card's security code ("CVV 123", "CVC: 4321").

@@ -8,6 +8,14 @@ use crate::secrets::SecretKind;
 pub(super) fn formats() -> Vec<Format> {
     use SecretKind as K;
     vec![
+        // Mailgun's old API keys (`key-` and 32 hex digits) and an authenticator's seed
+        // (`TOTP secret: JBSWY3DPEHPK3PXP`, base32).
+        format(K::ApiKey, r"\bkey-[0-9a-f]{32}\b", 0),
+        format(
+            K::ApiKey,
+            r"(?i:\b(?:totp|2fa|mfa|otp|authenticator)[ \t]+(?:seed|secret|key))[ \t]*[:=][ \t]*([A-Z2-7]{16,64})\b",
+            1,
+        ),
         // A PEM private key, to its END line; when it is cut (no END line), its base64 lines
         // up to the first blank line or other character (a heading, a bracket): what follows
         // a cut key is never swallowed.

@@ -135,7 +135,10 @@ pub(super) fn is_code(value: &str, next: Option<char>) -> bool {
                 .split(['.', ':'])
                 .all(|p| p.is_empty() || ident(p))
             && !name.trim_start_matches('$').is_empty()
-            && (rest.ends_with([')', ']']) || rest.is_empty() || rest.starts_with(['"', '\'', ')', ']']))
+            && (rest.ends_with([')', ']'])
+                || rest.is_empty()
+                || rest.starts_with(['"', '\'', ')', ']'])
+                || next == Some(','))
         {
             return true;
         }
@@ -180,4 +183,17 @@ pub(super) fn is_identifier(value: &str) -> bool {
     value.starts_with(|c: char| c.is_ascii_lowercase())
         && (2..=6).contains(&parts.len())
         && parts.iter().all(|p| p.len() >= 3)
+}
+
+/// Whether a value is a table's column in an SQL statement (`WHERE u.password = p.hash`).
+pub(super) fn is_sql_column(value: &str, line: &str) -> bool {
+    let lower = line.to_lowercase();
+    let sql = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| ["where", "select", "join", "and", "set", "on"].contains(&w));
+    let parts: Vec<&str> = value.split('.').collect();
+    sql && parts.len() == 2
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
 }

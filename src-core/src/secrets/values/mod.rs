@@ -67,6 +67,8 @@ pub(super) struct Around<'a> {
     pub before: Option<char>,
     pub after: &'a str,
     pub line: &'a str,
+    /// Up to three lines before the value's line (an address's city and state above its PIN).
+    pub above: &'a str,
     pub form: Form,
 }
 
@@ -150,6 +152,14 @@ fn is_no_password(value: &str, lower: &str, bare: &str, quoted: bool, around: &A
     if !quoted && CODE_KEYWORDS.contains(&bare) && !around.after.trim().is_empty() {
         return true;
     }
+    // Validation rules (`'password' => 'required|string|min:8|confirmed'`), a column in SQL,
+    // an example ("Dummy password: …").
+    if shape::is_validation_rules(value)
+        || !quoted && code::is_sql_column(value, around.line)
+        || prose::shows_an_example(around, value)
+    {
+        return true;
+    }
     // Compared in code, only a literal is a password (`if password == user_input:` is not);
     // a hash is what a login keeps, never the password (`pbkdf2_sha256$…`, a hex digest);
     // `$PWD` is the working directory.
@@ -177,7 +187,9 @@ fn is_no_password(value: &str, lower: &str, bare: &str, quoted: bool, around: &A
     // 83920174"; not "password: 600000 iterations"); a trailing `!` after a label's colon is
     // the password's ("Password: letmein!").
     let label = around.prefix.trim_end().ends_with([':', '=']);
-    let digits = |least| shape::is_digit_password(value, least) && prose::ends_line(around.after);
+    let digits = |least| {
+        shape::is_digit_password(value, least) && prose::ends_line(around.after) && !pins::is_no_pin(value, around)
+    };
     let shaped = || {
         shape::looks_strong(value)
             || shape::is_app_password(value)
@@ -365,6 +377,12 @@ pub(super) fn kept_len(value: &str, form: Form) -> usize {
         }
         if form != Form::Named && kept.ends_with(['.', ',', ';', ':']) {
             kept = &kept[..kept.len() - 1];
+        }
+        // The closing quote of the string the value is written in (`putenv("DB_PASSWORD=…")`).
+        for quote in ['"', '\''] {
+            if kept.ends_with(quote) && kept.matches(quote).count() % 2 == 1 {
+                kept = &kept[..kept.len() - 1];
+            }
         }
         if kept.len() == before {
             return kept.len();

@@ -51,7 +51,17 @@ pub(in crate::secrets) fn secret_named_by(key: &str) -> Option<Named> {
         .trim();
     let action = is_action_name(key);
     let ends = |words: &[&str]| words.iter().any(|w| head.ends_with(w));
-    if ends(&["password", "passwd", "passphrase", "pwd"]) {
+    if ends(&[
+        "password",
+        "passwd",
+        "passphrase",
+        "pwd",
+        "psk",
+        "wifi_key",
+        "mnemonic",
+        "seed_phrase",
+    ]) || head == "seed"
+    {
         return Some(Named {
             kind: SecretKind::Password,
             action,
@@ -64,10 +74,20 @@ pub(in crate::secrets) fn secret_named_by(key: &str) -> Option<Named> {
             action: false,
         });
     }
-    // A `_pass` name (`ldap_pass`, `login_pass`): only what looks like a password.
-    if PASS_NAMES
-        .iter()
-        .any(|p| head.ends_with(&format!("{p}_pass")) || head.ends_with(&format!("{p}pass")))
+    if ["cvv", "cvc", "card_cvv", "cvv2"].iter().any(ends_as_part) {
+        return Some(Named {
+            kind: SecretKind::Pin,
+            action: false,
+        });
+    }
+    // `pass`, a `pw` name (`router_pw`) or a `_pass` name (`ldap_pass`, `login_pass`):
+    // only what looks like a password.
+    if head == "pass"
+        || head == "pw"
+        || head.ends_with("_pw")
+        || PASS_NAMES
+            .iter()
+            .any(|p| head.ends_with(&format!("{p}_pass")) || head.ends_with(&format!("{p}pass")))
     {
         return Some(Named {
             kind: SecretKind::Password,
@@ -112,8 +132,11 @@ pub(in crate::secrets) fn is_named_secret(named: Named, value: &str) -> bool {
                 && !NOT_A_VALUE.contains(&lower.as_str())
                 && !is_label(&lower)
         }
-        // A PIN is its digits.
-        SecretKind::Pin => (4..=10).contains(&value.len()) && value.bytes().all(|b| b.is_ascii_digit()),
+        // A PIN is its digits (a keypad's `#` after them); a card's CVV has three or four.
+        SecretKind::Pin => {
+            let digits = value.trim_start_matches(['#', '*']).trim_end_matches(['#', '*']);
+            (3..=10).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit())
+        }
         // A key or token is one run of at least 12 characters.
         _ => value.chars().count() >= 12 && !value.contains(char::is_whitespace),
     }

@@ -11,7 +11,8 @@ const NOT_A_SECRET_HERE: &[&str] = &[
     "default", "defaults", "error", "errors", "fault", "faults", "means", "meaning", "refers", "log", "logs",
     "logged", "panel", "manual", "series", "model", "jtag", "gpio", "header", "pinout", "datasheet", "mcc",
     "plc", "x10", "fpga", "firmware", "trigger", "triggers", "indicates", "status", "code's", "test", "testing",
-    "conduct",
+    "conduct", "example", "examples", "sample", "tutorial", "handbook", "common", "popular", "installer's", "most",
+    "meeting", "dummy", "fake", "classic", "xkcd",
 ];
 
 /// Words after a number that make it a measure or a count (`3300 mV`, `2000 characters`).
@@ -23,8 +24,10 @@ const UNITS: &[&str] = &[
 ];
 
 /// Words of a postal address: India's PIN code is its postal code (`PIN 560001`).
+#[rustfmt::skip]
 const ADDRESS: &[&str] = &[
-    "india", "ship", "shipping", "delivery", "deliver", "address", "postal", "post", "gpo",
+    "india", "ship", "shipping", "delivery", "deliver", "address", "postal", "post", "gpo", "city", "state", "district",
+    "road", "street", "nagar", "sector", "colony", "lane", "marg", "village", "taluk", "tehsil", "landmark",
 ];
 
 /// Whether `value`, caught as a PIN, is none (see the module's comment).
@@ -40,17 +43,27 @@ pub(in crate::secrets) fn is_no_pin(value: &str, around: &Around<'_>) -> bool {
         .unwrap_or("")
         .trim_end_matches(['.', ',', ';', ')'])
         .to_lowercase();
-    if UNITS.contains(&next.as_str()) {
+    // A unit, or more groups of digits (a meeting's number: `2551 482 7193`).
+    if UNITS.contains(&next.as_str())
+        || after.starts_with(' ') && next.chars().all(|c| c.is_ascii_digit()) && !next.is_empty()
+    {
         return true;
     }
     let line = format!("{}{value}{after}", around.line).to_lowercase();
     let words: Vec<&str> = line.split(|c: char| !(c.is_alphanumeric() || c == '\'')).collect();
-    if words.iter().any(|w| NOT_A_SECRET_HERE.contains(w)) {
+    if words.iter().any(|w| NOT_A_SECRET_HERE.contains(w)) || line.contains("e.g.") {
         return true;
     }
+    // India's postal code is six digits after "PIN" in an address: with its words on the line
+    // or the lines above (city, state, road), or a comma before it on the line.
+    let above = around.above.to_lowercase();
+    let address_above = above
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| ADDRESS.contains(&w));
     let postal = value.len() == 6
         && !value.starts_with(['0', '9'])
         && (words.iter().any(|w| ADDRESS.contains(w))
+            || address_above
             || around.line.contains(",")
             || around
                 .prefix

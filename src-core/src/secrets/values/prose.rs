@@ -5,7 +5,7 @@
 
 use super::Around;
 use super::shape::app_password_tail;
-use super::words::{DESCRIBES, ENTRY_WORDS, LABELS, NOT_A_PASSWORD, TECH_NAMES};
+use super::words::{DESCRIBES, ENTRY_WORDS, EXAMPLE_WORDS, LABELS, NOT_A_PASSWORD, TECH_NAMES};
 
 /// The English words a config names a password with (`password:`, `pwd=`).
 const KEY_WORDS: &[&str] = &["password", "passwd", "passphrase", "passcode", "pwd"];
@@ -150,4 +150,16 @@ pub(super) fn names_wifi_key(prefix: &str) -> bool {
 pub(super) fn is_working_directory(prefix: &str) -> bool {
     let name = prefix.trim_start().trim_start_matches('$');
     name.starts_with("PWD") && !name[3..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+}
+
+/// Whether the line shows an example, not a secret: "Dummy password: …", "Sample password:
+/// … (from xkcd 936)", "`password: hunter2` is the classic example", "e.g. …".
+pub(super) fn shows_an_example(around: &Around<'_>, value: &str) -> bool {
+    // Whole words only: `example.com` is a host, not an example.
+    let line = format!("{}{value}{}", around.line, around.after).to_lowercase();
+    line.contains("e.g.")
+        || line
+            .split_whitespace()
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+            .any(|w| EXAMPLE_WORDS.contains(&w))
 }

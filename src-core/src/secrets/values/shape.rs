@@ -4,7 +4,7 @@
 //! a one-word dictionary password said in prose is kept, which is the price of never
 //! destroying an ordinary sentence.
 
-use super::words::{LOCATION_WORDS, NOT_A_PASSWORD, SENTENCE_WORDS, TECH_NAMES};
+use super::words::{DESCRIBING, LOCATION_WORDS, NOT_A_PASSWORD, SENTENCE_WORDS, TECH_NAMES};
 
 /// Whether a word looks like a password by itself: four characters or more, two letters
 /// or more, with a digit or a symbol (`Sunflower42`, `Tr0ub4dor&3`, `P@ss!`, `hunter2`),
@@ -124,12 +124,23 @@ fn is_tech_name(word: &str) -> bool {
 
 /// A compound that describes rather than hides: parts joined by `_` with a plain
 /// lower-case word among them (`hash_v2`, `v2_done`, `run_2024_05_01`, `test_auth_2fa`),
-/// or two parts joined by `-`, one a plain word (`SHA256-hashed`, `4-digit`).
+/// or two parts joined by `-` that say what something is: a number and a unit
+/// (`4-digit`, `256-bit`), a technology and what was done (`SHA256-hashed`), or a word of
+/// description after (`utf8-encoded`, `ipv6-only`). A word and a number (`tiger-9981`,
+/// `summer-2024`) or a random run and a word (`Kq7mZ2x9-home`) is a password.
 fn is_descriptive_compound(word: &str) -> bool {
     let plain = |p: &&str| p.chars().count() >= 3 && p.chars().all(|c| c.is_alphabetic() && c.is_lowercase());
     let underscored: Vec<&str> = word.split('_').collect();
+    if underscored.len() > 1 && underscored.iter().any(plain) {
+        return true;
+    }
     let hyphened: Vec<&str> = word.split('-').collect();
-    (underscored.len() > 1 && underscored.iter().any(plain)) || (hyphened.len() == 2 && hyphened.iter().any(plain))
+    let [first, second] = hyphened[..] else {
+        return false;
+    };
+    let number_first = !first.is_empty() && first.chars().all(|c| c.is_ascii_digit());
+    let tech_first = TECH_NAMES.contains(&first.to_lowercase().as_str());
+    (number_first && plain(&second)) || (tech_first && plain(&second)) || DESCRIBING.contains(&second)
 }
 
 /// How far an app password (`abcd efgh ijkl mnop`: four groups of four lower-case
@@ -260,9 +271,32 @@ pub(in crate::secrets) fn is_password_hash(value: &str) -> bool {
     scheme || digest
 }
 
-/// Whether a value after `login: user /` is a terminal, a session or a time, not a password
-/// (`tty2`, `pts/0`, `console1`, `2024-05-01T09:15:10Z`).
+/// Whether a value after `login: user /` or `Wi-Fi: name /` is a terminal, a session, a
+/// time or a specification, not a password (`tty2`, `pts/0`, `2024-05-01T09:15:10Z`,
+/// `2h30m`, `5GHz`, `802.11ac`, `ch36`, `300Mbps`, `Wi-Fi6`, `us-east-1`).
 pub(in crate::secrets) fn is_session_or_time(value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
+    let unit = lower.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let measured = unit.len() < lower.len()
+        && [
+            "ghz", "mhz", "khz", "hz", "mbps", "gbps", "kbps", "ms", "s", "m", "h", "d", "kb", "mb", "gb", "tb",
+        ]
+        .contains(&unit);
+    let duration = lower.starts_with(|c: char| c.is_ascii_digit())
+        && lower.ends_with(['h', 'm', 's'])
+        && lower.chars().all(|c| c.is_ascii_digit() || "hms".contains(c));
+    let spec = lower.starts_with("802.11")
+        || lower
+            .strip_prefix("ch")
+            .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        || lower.starts_with("wi-fi")
+        || lower.starts_with("wifi");
+    let region = lower.split('-').count() == 3
+        && lower.ends_with(|c: char| c.is_ascii_digit())
+        && lower.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    if measured || duration || spec || region {
+        return true;
+    }
     let lower = value.to_ascii_lowercase();
     let terminal = ["tty", "pts", "console", "ttys", "vty", "seat"].iter().any(|t| {
         lower
@@ -272,4 +306,15 @@ pub(in crate::secrets) fn is_session_or_time(value: &str) -> bool {
     let time =
         lower.len() >= 8 && lower[..4].bytes().all(|b| b.is_ascii_digit()) && lower[4..].starts_with(['-', '/', ':']);
     terminal || time
+}
+
+/// Whether a value is a list of validation rules (`required|string|min:8|confirmed`):
+/// lower-case names, each with an optional argument, joined by `|`.
+pub(in crate::secrets) fn is_validation_rules(value: &str) -> bool {
+    let rules: Vec<&str> = value.split('|').collect();
+    rules.len() >= 2
+        && rules.iter().all(|rule| {
+            let name = rule.split_once(':').map_or(*rule, |(name, _)| name);
+            !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+        })
 }

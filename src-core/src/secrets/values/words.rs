@@ -16,10 +16,10 @@ pub(in crate::secrets) const PASS_NAMES: &[&str] = &[
 /// The words for a password in a text, besides the English ones (the screen reads "le mot
 /// de passe est …", "Passwort: …", "パスワードは …"): a regex alternation. Words of
 /// scripts without spaces are matched without word boundaries ([`PASSWORD_WORDS_CJK`]).
-pub(in crate::secrets) const PASSWORD_WORDS_FOREIGN: &str = "mot[ \\t]+de[ \\t]+passe|passwort|kennwort|contraseña|senha|wachtwoord|пароль|parola[ \\t]+d['’]ordine|lösenord|hasło|adgangskode|passord|salasana|parola|şifre|heslo|jelszó|geslo|lozinka|كلمة[ \\t]+(?:المرور|السر)|סיסמה|סיסמא";
+pub(in crate::secrets) const PASSWORD_WORDS_FOREIGN: &str = "mot[ \\t]+de[ \\t]+passe|passwort|kennwort|contraseña|senha|wachtwoord|пароль|parola[ \\t]+d['’]ordine|lösenord|hasło|adgangskode|passord|salasana|parola|şifre|şifresi|heslo|jelszó|geslo|lozinka|mdp|كلمة[ \\t]+(?:المرور|السر)|סיסמה|סיסמא";
 
 /// The word for a password in scripts written without spaces.
-pub(in crate::secrets) const PASSWORD_WORDS_CJK: &str = "パスワード|密码|密碼|비밀번호|पासवर्ड";
+pub(in crate::secrets) const PASSWORD_WORDS_CJK: &str = "パスワード|密码|密碼|口令|비밀번호|비번|암호|पासवर्ड";
 
 /// The verbs and particles that say what a password is: "is", "was", "est", "ist", "es",
 /// "é", "是", "は" (a regex alternation; the last ones need no word boundary).
@@ -58,6 +58,8 @@ pub(super) const NOT_A_PASSWORD: &[&str] = &[
     "manager", "vault", "bitwarden", "1password", "keepass", "keepassxc", "lastpass", "dashlane", "redacted",
     "hunter", "<password>", "your_password", "xxx", "***", "[secret:", "password", "passwords", "changeme",
     "changeit", "example", "admin", "placeholder", "dummy", "sample", "pass", "passwd", "pwd", "pw",
+    // Well-known defaults of development servers (`postgres://postgres:postgres@…`, Laravel's `forge`).
+    "postgres", "root", "guest", "forge", "foobared", "mysql",
     // French, German, Spanish, Portuguese, Italian, Dutch.
     "le", "la", "les", "un", "une", "pas", "trop", "requis", "obligatoire", "incorrect", "expiré", "faux", "oublié",
     "changé", "dans", "secret", "der", "die", "das", "ein", "eine", "nicht", "zu", "falsch", "richtig",
@@ -85,6 +87,17 @@ pub(super) const LOCATION_WORDS: &[&str] = &[
     "on", "in", "under", "underneath", "behind", "inside", "beside", "near", "next", "at", "above", "below",
     "taped", "written", "stored", "saved", "kept", "stuck", "pinned", "see",
 ];
+
+/// The second part of a hyphened word that says what the first is or was made into
+/// (`SHA256-hashed`, `utf8-encoded`, `ipv6-only`, `2fa-enabled`).
+#[rustfmt::skip]
+pub(super) const DESCRIBING: &[&str] = &[
+    "hashed", "encoded", "encrypted", "based", "only", "compatible", "ready", "safe", "enabled", "protected",
+    "signed", "style", "like", "free", "aware", "capable", "compliant", "length", "long", "authenticated",
+];
+
+/// Words on a line that show an example rather than a secret ("Dummy password: …").
+pub(super) const EXAMPLE_WORDS: &[&str] = &["dummy", "sample", "example", "fake", "tutorial", "xkcd", "classic"];
 
 /// Words in brackets after the word that describe the password, not what it is for
 /// ("Password (PBKDF2 iterations): 600000", "Password (max age in seconds): …").
