@@ -103,7 +103,7 @@ impl Memory {
     /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
     /// use haema_core::ForgetRequest;
-    /// memory.add("The user's locker code is 4417.").await?;
+    /// memory.add("The user's locker number is 4417.").await?;
     /// let request = ForgetRequest { mentioning: Some("4417".into()), ..Default::default() };
     /// let receipt = memory.forget(request).await?;
     /// assert_eq!(receipt.forget.and_then(|f| f.receipt).map(|r| r.memories), Some(1));

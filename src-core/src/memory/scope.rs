@@ -124,7 +124,7 @@ impl Memory {
     /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
     /// let ann = memory.for_user("ann")?;
-    /// ann.add("Ann's locker code is 4417.").await?;
+    /// ann.add("Ann's locker number is 4417.").await?;
     /// let receipt = memory.purge_user("ann").await?;
     /// assert_eq!(receipt.memories, 1);
     /// assert!(ann.get_latest(1, 10).await?.is_empty());
