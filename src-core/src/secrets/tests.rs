@@ -467,3 +467,14 @@ fn a_state_key_is_read_by_its_parts() {
     let mut note = serde_json::json!("use the link sent 2 hours ago");
     assert!(super::redact_state("change_password", &mut note).is_empty());
 }
+
+/// Asserts that each text is stored as it is, naming every one that is not and what it
+/// became (the ordinary-text corpora share it).
+pub(crate) fn assert_kept<'a>(texts: impl IntoIterator<Item = &'a str>) {
+    let flagged: Vec<(&str, String)> = texts
+        .into_iter()
+        .map(|t| (t, redact(t).0))
+        .filter(|(t, r)| t != r)
+        .collect();
+    assert!(flagged.is_empty(), "{flagged:#?}");
+}
