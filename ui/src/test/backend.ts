@@ -339,7 +339,7 @@ export class Backend {
         return { results: { mode: this.status.by_meaning ? args.mode : "lexical", notice: this.status.by_meaning ? null : "search is lexical", hits }, profile };
       }
       case "recall":
-        return this.recallAnswer ?? { text: "## Core\nCalm.", items: [], tokens: 12, budget: args.budget, max_chars: 1000 };
+        return this.recallAnswer ?? { text: "## Core\nCalm.", items: [], tokens: 12, budget: args.budget ?? 800, max_chars: 1000 }; // null: the core's DEFAULT_RECALL_BUDGET
       case "import_file":
         return this.imported;
       case "settings":

@@ -160,6 +160,7 @@ describe("search", () => {
     expect(backend.named("search").at(-1)?.args).toEqual({ query: "green", mode: "lexical", count: 20 });
     button(root, "What would your assistant be told?").click();
     await settle();
+    expect(backend.named("recall").at(-1)?.args).toEqual({ query: "green", budget: null });
     expect(text(root.querySelector(".recall"))).toContain("12 of 800 tokens");
   });
 });
