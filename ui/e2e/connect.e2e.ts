@@ -57,7 +57,7 @@ it.skipIf(ai === "")("offers to connect an AI on a new memory and finds the one 
   await session.waitText("#llm-outcome", "The AI answered: llama3.1:8b works.");
   await session.saveScreenshot("connect-ai");
   expect(await session.accessibilityProblems()).toEqual([]);
-});
+}, 90_000);
 
 it.skipIf(ai === "")("tells a refused key, then saves the right one to the keyring only", async () => {
   await session.clickOn("#llm-service-other");

@@ -68,7 +68,7 @@ pub fn api_base(server: &str) -> String {
 }
 
 /// The models installed in the Ollama at `server` (`http://127.0.0.1:11434`), text models
-/// first; an error when nothing answers there within two seconds or what answers is not
+/// first; an error when nothing answers there within ten seconds or what answers is not
 /// Ollama.
 ///
 /// # Errors
@@ -78,7 +78,9 @@ pub async fn installed_models(server: &str) -> Result<Vec<LocalModel>, ProviderE
     let url = format!("{}/api/tags", server.trim().trim_end_matches('/'));
     let failed = |kind, message: String| ProviderError::new("ollama", kind, message);
     let client = reqwest::Client::builder()
-        .timeout(Duration::from_secs(2))
+        // Nothing listening is refused at once; a busy machine's Ollama (or one loading a
+        // model) may take seconds to list its models, and a wrong "not running" is worse.
+        .timeout(Duration::from_secs(10))
         .build()
         .map_err(|e| failed(ProviderErrorKind::Config, format!("cannot build HTTP client: {e}")))?;
     let response = client
