@@ -109,3 +109,39 @@ async fn a_pending_forget_shows_what_approving_it_removes_now() {
         assert_eq!(f.memory.pending_forget(id).await.unwrap(), None);
     }
 }
+
+#[tokio::test]
+async fn an_agents_forget_of_a_pinned_memory_waits_for_a_person_whatever_the_policy() {
+    let f = fixture_without_llm(ReviewPolicy::Auto).await;
+    let added = f
+        .memory
+        .add(items(&["The user has a cat named Tom", "The user likes tea"]))
+        .await
+        .unwrap();
+    let cat = added.memory_ids[0].clone();
+    f.memory.set_pinned(&cat, true).await.unwrap();
+
+    for request in [
+        ForgetRequest {
+            memory_ids: vec![cat.clone()],
+            mentioning: None,
+        },
+        ForgetRequest {
+            memory_ids: Vec::new(),
+            mentioning: Some("Tom".into()),
+        },
+    ] {
+        let asked = f.memory.request_forget(request).await.unwrap();
+        assert_eq!(asked.status, haema_core::ChangesetStatus::Pending, "{asked:?}");
+    }
+    assert_eq!(latest(&f.memory).await.len(), 2, "nothing is gone yet");
+
+    // Unpinned, an agent's forget under `auto` is done at once.
+    let tea = ForgetRequest {
+        memory_ids: vec![added.memory_ids[1].clone()],
+        mentioning: None,
+    };
+    let done = f.memory.request_forget(tea).await.unwrap();
+    assert_eq!(done.status, haema_core::ChangesetStatus::Committed);
+    assert_eq!(latest(&f.memory).await, ["The user has a cat named Tom"]);
+}

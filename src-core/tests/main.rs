@@ -32,6 +32,7 @@ mod review_flow;
 mod scopes;
 mod scores;
 mod secrets;
+mod shared_users;
 mod store_files;
 mod transfer;
 mod write_screens;

@@ -2,7 +2,8 @@
 //! read path (search_memory, latest_memories, haema://latest, read_core, read_core_section,
 //! haema://core, get_agent_state), malformed requests get the
 //! right JSON-RPC error with their `id`, a notification before `initialize` does not end the
-//! session, and a write in flight when the client closes its input is finished, not lost.
+//! session, a write in flight when the client closes its input is finished, not lost, a
+//! number JSON rounded is refused, and an agent's forget of a pinned memory waits.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::common;
@@ -269,4 +270,53 @@ fn an_add_in_flight_when_the_client_leaves_is_stored_before_the_server_exits() {
         vec!["I moved to Tampere and I play the kantele"],
         "the add was stored: {said}"
     );
+}
+
+#[test]
+fn a_number_json_rounded_is_refused_and_a_pinned_memory_waits_for_a_person() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("agent");
+    let env = [("HAEMA_EMBEDDER", "none"), ("HAEMA_REVIEW", "auto")];
+    ok(&haema(
+        &store,
+        &env,
+        &["add", "--items", "The user has a cat named Tom"],
+        None,
+    ));
+    let id = json_of(&haema(&store, &env, &["latest", "--json"], None))[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    ok(&haema(&store, &env, &["pin", &id], None));
+
+    let mut client = Client::start(&store, &env);
+    client.initialize();
+    // Written by hand: the test's own JSON would round the number before sending it.
+    let input = client.input.as_mut().unwrap();
+    writeln!(
+        input,
+        r#"{{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{{"name":"set_agent_state","arguments":{{"key":"k","value":{{"n":12345678901234567890123}}}}}}}}"#
+    )
+    .unwrap();
+    input.flush().unwrap();
+    let answer = loop {
+        let mut line = String::new();
+        assert!(client.output.read_line(&mut line).unwrap() > 0);
+        let message: Value = serde_json::from_str(&line).unwrap();
+        if message["id"] == json!(99) {
+            break message["result"].clone();
+        }
+    };
+    assert_eq!(answer["isError"], json!(true), "{answer}");
+    assert!(
+        text(&answer).contains("`value.n`") && text(&answer).contains("string"),
+        "{answer}"
+    );
+    let read = client.call("get_agent_state", json!({"key": "k"}));
+    assert_eq!(structured(&read)["value"], Value::Null, "nothing was stored");
+
+    let forget = client.call("forget_memory", json!({"memory_ids": [id]}));
+    assert_eq!(structured(&forget)["status"], json!("pending"), "{forget}");
+    let latest = client.call("latest_memories", json!({}));
+    assert!(latest.to_string().contains("cat named Tom"), "{latest}");
 }

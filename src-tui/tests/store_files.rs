@@ -198,6 +198,48 @@ fn a_core_md_that_is_not_utf8_blocks_nothing_and_loses_nothing() {
     assert!(!stderr(&haema(&store, &[], &["core", "show"], None)).contains("UTF-8"));
 }
 
+#[test]
+fn the_copy_of_core_md_bad_bytes_holds_no_secret_and_a_forget_blanks_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s");
+    ok(&haema(&store, &[], &["status"], None));
+    std::fs::write(
+        store.join("core.md"),
+        b"# SOUL\n\n# TOOLS\n\n- aws AKIAIOSFODNN7EXAMPLE\n\n# RULE\n\n# USER\n\n- Raven Blackwood lives at 9 Oak Lane \xff\n",
+    )
+    .unwrap();
+    ok(&haema(&store, &[], &["core", "show"], None));
+    let copy = std::fs::read_dir(&store)
+        .unwrap()
+        .flatten()
+        .find(|e| e.file_name().to_string_lossy().starts_with("core.md.invalid-"))
+        .expect("a copy of the bad bytes")
+        .path();
+    let kept = std::fs::read(&copy).unwrap();
+    assert!(
+        !String::from_utf8_lossy(&kept).contains("AKIAIOSFODNN7EXAMPLE"),
+        "the copy holds the key"
+    );
+    assert!(kept.ends_with(b"Oak Lane \xff\n"), "the bad byte is kept where it was");
+
+    let plan = haema(&store, &[], &["forget", "--mentioning", "Raven Blackwood"], None);
+    // The plan counts the copy among the core.md versions blanked (the one recorded, and the copy).
+    assert!(stderr(&plan).contains("2 core.md versions"), "{}", stderr(&plan));
+    ok(&haema(
+        &store,
+        &[],
+        &["forget", "--mentioning", "Raven Blackwood", "--yes"],
+        None,
+    ));
+    let everywhere: Vec<_> = std::fs::read_dir(&store)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_file() && String::from_utf8_lossy(&std::fs::read(e.path()).unwrap()).contains("Raven"))
+        .map(|e| e.file_name())
+        .collect();
+    assert!(everywhere.is_empty(), "still in {everywhere:?}");
+}
+
 #[cfg(unix)]
 #[test]
 fn a_reader_that_goes_away_is_no_error() {

@@ -67,10 +67,14 @@ impl Memory {
                     .count();
                 // One user's forget leaves the shared core and agent state alone.
                 let core_versions = if shared {
+                    let copies = inner.store.core_file().map_or(0, |core| {
+                        store::core_copy::count_changed(&core, &|text| scope.needles.redact_core(text))
+                    });
                     r.core_versions()?
                         .iter()
                         .filter(|v| scope.needles.redact_core(&v.content).is_some())
                         .count()
+                        + copies
                 } else {
                     0
                 };
@@ -120,7 +124,8 @@ impl Memory {
 
     /// An agent's request to forget: it waits for a person (a pending `forget` changeset,
     /// with the memories it would remove) unless the review policy is `auto`, which forgets
-    /// at once.
+    /// at once. A request that would remove a pinned memory waits for a person whatever the
+    /// policy: a pinned memory changes only with a person's approval.
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> { let dir = tempfile::tempdir()?;
@@ -138,7 +143,17 @@ impl Memory {
     pub async fn request_forget(&self, request: ForgetRequest) -> Result<Changeset> {
         check(&request)?;
         if self.inner.settings.review == ReviewPolicy::Auto {
-            return self.run_forget(request, None, DecidedBy::Auto).await;
+            let asked = request.clone();
+            let pinned = self
+                .blocking(move |inner| {
+                    inner
+                        .store
+                        .read(|r| Ok(resolve(r, &asked)?.iter().any(|(_, m)| m.pinned)))
+                })
+                .await?;
+            if !pinned {
+                return self.run_forget(request, None, DecidedBy::Auto).await;
+            }
         }
         // A waiting request records its phrase: a secret has no place in it.
         if let Some(found) = request
@@ -199,6 +214,7 @@ impl Memory {
                 // Committed: from here on an error is no failure of the forget, which cannot
                 // be taken back, but work the next open of the store finishes.
                 let mut unfinished = Vec::new();
+
                 if let Some(text) = core
                     && let Err(e) = core_sections::finish_write(&inner.store, &text)
                 {
@@ -399,6 +415,11 @@ fn forget_in(
                 core_text = Some(text);
             }
         }
+    }
+    // The copies of core.md's earlier bytes that were not UTF-8 are core versions too (each
+    // rewritten whole at once; an error here undoes the forget, which then changed nothing).
+    if shared && let Some(core_file) = store.core_file() {
+        core_versions += store::core_copy::rewrite(&core_file, &|text| scope.needles.redact_core(text))?;
     }
     // Agent state is no memory, but a text to forget may have been copied into it.
     let agent_state = if shared {

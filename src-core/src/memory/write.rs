@@ -219,11 +219,18 @@ impl Memory {
         }
         let inputs = proposal.inputs.clone();
         let query_vectors = proposal.query_vectors.clone();
+        let user = proposal.attributes.user_id.clone();
         let (found, core_text, locked) = self
             .blocking(move |inner| {
-                let found = inner
-                    .store
-                    .read(|store| related::lookup(store, &inputs, query_vectors.as_deref(), inner.settings.merge))?;
+                let found = inner.store.read(|store| {
+                    related::lookup(
+                        store,
+                        &inputs,
+                        query_vectors.as_deref(),
+                        inner.settings.merge,
+                        user.as_deref(),
+                    )
+                })?;
                 let core_text = inner.store.read_core()?;
                 let locked = inner.store.read(|c| c.core_locks())?;
                 Ok((found, core_text, locked))

@@ -33,12 +33,22 @@ pub(crate) fn lexical_distance(a: &str, b: &str) -> f64 {
 
 /// Looks up the active memories related to each input: by vector when `vectors` is given,
 /// else by words. Union by id in first-seen order, each with its smallest distance.
+///
+/// An add about a user (`user`) relates only to that user's memories: it never rewrites,
+/// replaces or counts as known another user's memory, or one about no one, in a shared
+/// store. An add that names no user relates to any memory (HAEMA's behaviour), and the
+/// agents and sessions of one user share what they know.
 pub(crate) fn lookup(
     conn: &dyn Reader,
     inputs: &[String],
     query_vectors: Option<&[Vec<f32>]>,
     merge: MergeSettings,
+    user: Option<&str>,
 ) -> Result<Vec<Found>> {
+    let filter = MemoryFilter {
+        user_id: user.map(str::to_owned),
+        ..MemoryFilter::default()
+    };
     let mut per_input: Vec<Vec<(i64, f64)>> = Vec::with_capacity(inputs.len());
     // Any number is allowed (as in HAEMA); more than a search ever returns changes nothing.
     let merge = MergeSettings {
@@ -48,13 +58,13 @@ pub(crate) fn lookup(
     match query_vectors {
         Some(vectors_of_inputs) => {
             for vector in vectors_of_inputs {
-                let hits = conn.nearest(vector, merge.top_k, Pool::Close(merge.top_k), &MemoryFilter::default())?;
+                let hits = conn.nearest(vector, merge.top_k, Pool::Close(merge.top_k), &filter)?;
                 per_input.push(hits.into_iter().filter(|(_, d)| *d <= merge.distance_cutoff).collect());
             }
         }
         None => {
             for input in inputs {
-                let candidates = conn.full_text_any(input, merge.top_k.saturating_mul(4), &MemoryFilter::default())?;
+                let candidates = conn.full_text_any(input, merge.top_k.saturating_mul(4), &filter)?;
                 let texts = conn.memories_by_rowids(&candidates.iter().map(|c| c.0).collect::<Vec<_>>())?;
                 let mut hits: Vec<(i64, f64)> = candidates
                     .iter()
@@ -76,7 +86,7 @@ pub(crate) fn lookup(
             let Some(record) = records.get(rowid) else {
                 continue;
             };
-            if record.content.trim().is_empty() {
+            if record.content.trim().is_empty() || user.is_some() && record.attributes.user_id.as_deref() != user {
                 continue;
             }
             match position.get(rowid) {

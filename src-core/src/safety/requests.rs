@@ -76,7 +76,7 @@ const LEAKED: &str = "conversation*|chat|chats|history|transcript|messages|memor
      ~السجل|बातचीत|इतिहास|पासवर्ड";
 
 /// Verbs that send something somewhere.
-const SEND: &str = "send|post|upload|forward|transmit|leak|exfiltrat*|sende|schicke|ubertrage|envoie|envoyez|transmets|\
+const SEND: &str = "send|post|upload|forward|transmit|leak|exfiltrat*|email|e-mail|mail|sende|schicke|ubertrage|envoie|envoyez|transmets|\
      envia|envie|manda|invia|inviate|trasmetti|отправь|отправьте|перешли|пришли|загрузи|stuur|verstuur|wyslij|przeslij|\
      gonder|ilet|yukle|~ارسل|~أرسل|भेजो|भेजें|भेज";
 

@@ -147,8 +147,8 @@ pub fn write_atomically(path: &Path, content: &str) -> Result<()> {
 
 /// Reads core.md whatever its bytes: text that is not UTF-8 (a byte an editor or a copy
 /// damaged) is read with each bad sequence as U+FFFD, its exact bytes are kept first in
-/// `core.md.invalid-<hash>` beside it (yours alone, once per content), and a sentence
-/// says so. `None` when there is no core.md.
+/// `core.md.invalid-<hash>` beside it (yours alone, once per content, its secrets
+/// replaced: [`super::core_copy`]), and a sentence says so. `None` when there is no core.md.
 pub fn read_core_lossy(path: &Path) -> Result<Option<(String, Option<String>)>> {
     not_a_folder(path)?;
     let bytes = match std::fs::read(path) {
@@ -161,14 +161,7 @@ pub fn read_core_lossy(path: &Path) -> Result<Option<(String, Option<String>)>> 
         Err(e) => {
             let offset = e.utf8_error().valid_up_to();
             let bytes = e.into_bytes();
-            let hash = sha2::Digest::finalize(<sha2::Sha256 as sha2::Digest>::new_with_prefix(&bytes));
-            let tag: String = hash.iter().take(6).map(|b| format!("{b:02x}")).collect();
-            let copy = path.with_file_name(format!("core.md.invalid-{tag}"));
-            if !copy.exists() {
-                let mut file = create_private(&copy).map_err(|e| Error::io("create", &copy, e))?;
-                file.write_all(&bytes).map_err(|e| Error::io("write", &copy, e))?;
-                file.sync_all().map_err(|e| Error::io("write", &copy, e))?;
-            }
+            let copy = super::core_copy::keep(path, &bytes)?;
             let note = format!(
                 "{} is not valid UTF-8 (the first bad byte is at offset {offset}): it is read with � in place of the bad bytes, \
                  and its exact bytes are kept in {}; fix the text with `haema core set` or an editor",

@@ -8,6 +8,7 @@
 
 mod access_log;
 pub(crate) mod backend;
+pub(crate) mod core_copy;
 pub(crate) mod files;
 pub(crate) mod places;
 #[cfg(feature = "postgres")]

@@ -62,22 +62,34 @@ impl Memory {
                 (item, !mine.is_empty())
             })
             .collect();
-        let known: HashSet<String> = self
+        // Known to the store and repeated in the file: the same text about the same user, or
+        // any copy for an item about no one (as an add relates, `pipeline::related`).
+        let known: HashSet<(Option<String>, String)> = self
             .blocking(|inner| {
                 inner.store.read(|conn| {
                     Ok(conn
                         .all_memories()?
                         .into_iter()
                         .filter(|m| m.status != MemoryStatus::Forgotten)
-                        .map(|m| m.content)
+                        .map(|m| (m.attributes.user_id, m.content))
                         .collect())
                 })
             })
             .await?;
+        let known_texts: HashSet<String> = known.iter().map(|(_, text)| text.clone()).collect();
         let mut seen = HashSet::new();
+        let handle_user = self.user().map(str::to_owned);
         let fresh: Vec<(ImportItem, bool)> = screened
             .into_iter()
-            .filter(|(i, _)| !i.content.is_empty() && !known.contains(&i.content) && seen.insert(i.content.clone()))
+            .filter(|(i, _)| {
+                let user = i.attributes.user_id.clone().or_else(|| handle_user.clone());
+                let known_for = |text: &String| match &user {
+                    Some(_) => known.contains(&(user.clone(), text.clone())),
+                    None => known_texts.contains(text),
+                };
+                let key = (user.clone(), i.content.clone());
+                !i.content.is_empty() && !known_for(&i.content) && seen.insert(key)
+            })
             .collect();
         let settings = self.settings();
         let (policy, secret_policy) = (settings.review, settings.secrets.policy);

@@ -9,6 +9,9 @@ mod gate;
 mod in_flight;
 mod lines;
 mod params;
+mod session;
+
+pub use session::serve;
 
 use std::sync::{Arc, PoisonError, RwLock};
 
@@ -21,7 +24,7 @@ use rmcp::model::{
     ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use serde_json::json;
 
 use answers::{
@@ -116,6 +119,13 @@ impl HaemaServer {
     )]
     async fn add_memory(&self, Parameters(mut p): Parameters<AddParams>) -> Result<CallToolResult, ErrorData> {
         let attributes = p.attributes();
+        if let Some(e) = attributes
+            .metadata
+            .iter()
+            .find_map(|(k, v)| params::rounded_number(&format!("metadata.{k}"), v))
+        {
+            return tool_error(e);
+        }
         let input = match (p.content, p.items) {
             (Some(text), None) => AddInput::Text(text),
             (None, Some(items)) => AddInput::Items(items),
@@ -164,6 +174,9 @@ impl HaemaServer {
         description = "Set one key of your working state to any JSON `value` (at most 64 KB): the current task, a step, a cursor. It is not searched or merged like memories; every change is kept. Give `agent_id` when several agents share the store."
     )]
     async fn set_agent_state(&self, Parameters(p): Parameters<SetStateParams>) -> Result<CallToolResult, ErrorData> {
+        if let Some(e) = params::rounded_number("value", &p.value) {
+            return tool_error(e);
+        }
         let agent = p.agent_id.unwrap_or_else(|| haema_core::DEFAULT_AGENT.to_owned());
         let memory = scoped!(self, p.user_id.as_deref());
         self.in_flight
@@ -468,37 +481,4 @@ impl ServerHandler for HaemaServer {
         ])
         .into())
     }
-}
-
-/// Serves the store on standard input and output until the client goes away.
-pub async fn serve(memory: Memory) -> anyhow::Result<()> {
-    let server = HaemaServer::new(memory);
-    server.upgrade_in_background();
-    let in_flight = server.in_flight.clone();
-    let guarded = lines::guard(tokio::io::stdin(), tokio::io::stdout());
-    let service = server
-        .serve((guarded.input, guarded.output))
-        .await
-        .map_err(|e| anyhow::anyhow!("the MCP session could not start: {e}"))?;
-    service.waiting().await?;
-    // A write the client left behind (it closed its input mid-call) finishes first.
-    in_flight.close();
-    if in_flight.any_running() {
-        eprintln!("haema: the client closed the connection during a write: finishing it before exiting");
-    }
-    let unanswered = in_flight.finish().await;
-    // The last answers reach standard output before the process ends.
-    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), guarded.writer).await;
-    for write in &unanswered {
-        let outcome = if write.failed { "NOT stored" } else { "finished" };
-        eprintln!(
-            "haema: {} {outcome} after the client had gone (it never got the answer): {}",
-            write.tool, write.said
-        );
-    }
-    let failed = unanswered.iter().filter(|w| w.failed).count();
-    if failed > 0 {
-        anyhow::bail!("{failed} write(s) the client asked for before it left were not stored (see above)");
-    }
-    Ok(())
 }

@@ -230,8 +230,58 @@ pub struct SetStateParams {
     pub user_id: Option<String>,
 }
 
+/// Where in `value` (named `name`) a number lost digits when the request was read, and
+/// what to send instead: a whole number too large for 64 bits arrives as the nearest
+/// float (`12345678901234567890123` as `1.2345678901234568e22`), its last digits gone.
+/// `None` when every number is kept exactly.
+pub(super) fn rounded_number(name: &str, value: &serde_json::Value) -> Option<String> {
+    use serde_json::Value;
+    match value {
+        Value::Number(n) if !n.is_i64() && !n.is_u64() => {
+            let f = n.as_f64()?;
+            (f.fract() == 0.0 && f.abs() >= 9_007_199_254_740_992.0).then(|| {
+                format!(
+                    "`{name}` is a whole number too large to keep exactly (a JSON number holds 64 bits; it arrived as {f:e}, its last digits lost): \
+                     nothing was stored; send it as a string, e.g. \"12345678901234567890123\""
+                )
+            })
+        }
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| rounded_number(&format!("{name}[{i}]"), v)),
+        Value::Object(map) => map.iter().find_map(|(k, v)| rounded_number(&format!("{name}.{k}"), v)),
+        _ => None,
+    }
+}
+
 /// A cap of the core's as the `i64` an agent's count is read as (HAEMA's: 0 or less gives
 /// nothing).
 pub(super) fn cap(max: usize) -> i64 {
     i64::try_from(max).unwrap_or(i64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rounded_number;
+    use serde_json::json;
+
+    #[test]
+    fn a_whole_number_beyond_64_bits_is_named_and_exact_numbers_pass() {
+        let read: serde_json::Value = serde_json::from_str(r#"{"n": [1, {"m": 12345678901234567890123}]}"#).unwrap();
+        let said = rounded_number("value", &read).unwrap();
+        assert!(
+            said.contains("`value.n[1].m`") && said.contains("send it as a string"),
+            "{said}"
+        );
+        for exact in [
+            json!(u64::MAX),
+            json!(i64::MIN),
+            json!(0.5),
+            json!(9_007_199_254_740_991_i64),
+            json!("12345678901234567890123"),
+        ] {
+            assert_eq!(rounded_number("value", &exact), None, "{exact}");
+        }
+    }
 }
