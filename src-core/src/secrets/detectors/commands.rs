@@ -121,6 +121,21 @@ pub(super) fn formats() -> Vec<Format> {
             1,
         ),
         format(K::Password, &format!(r"(?im)^[ \t]*(?:requirepass|masterauth)[ \t]+{VALUE}"), ANY_GROUP),
+        // `unzip -P …`, `openssl enc … -k …`, `openssl passwd -1 …`, `ssh-keygen … -N "…"`,
+        // a password piped in (`echo … | sudo -S`, `echo … | passwd --stdin ana`, `<(echo …)`,
+        // `vncpasswd -f <<< …`).
+        format(K::Password, &format!(r"\bunzip\b[^\n|;&]*?[ \t]-P[ \t]+{VALUE}"), ANY_GROUP).form(Form::Flag),
+        format(K::Password, &format!(r"\bopenssl[ \t]+(?:enc|aes\S*|des\S*)\b[^\n|;&]*?[ \t]-k[ \t]+{VALUE}"), ANY_GROUP).form(Form::Flag),
+        format(K::Password, &format!(r"\bopenssl[ \t]+passwd\b(?:[ \t]+-\S+)*[ \t]+{VALUE}"), ANY_GROUP).form(Form::Flag),
+        format(K::Password, &format!(r"\bssh-keygen\b[^\n|;&]*?[ \t]-N[ \t]+{VALUE}"), ANY_GROUP).form(Form::Flag),
+        format(
+            K::Password,
+            &format!(r"\becho[ \t]+{VALUE}[ \t]*\|[ \t]*(?:sudo[ \t]+-S|sudo[ \t]+-\w*S|passwd[ \t]+--stdin|\S*passwd\b)"),
+            ANY_GROUP,
+        )
+        .form(Form::Flag),
+        format(K::Password, &format!(r"<\([ \t]*echo[ \t]+{VALUE}[ \t]*\)"), ANY_GROUP).form(Form::Flag),
+        format(K::Password, &format!(r"\b\w*passwd\b[^\n|;&]*?<<<[ \t]*{VALUE}"), ANY_GROUP).form(Form::Flag),
         format(
             K::Password,
             r#"(?i)\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')[^\n]*-AsPlainText"#,

@@ -8,6 +8,8 @@
 mod asked;
 mod commands;
 mod delimited;
+mod devices;
+mod literals;
 mod pairs;
 mod passwords;
 mod phrases;
@@ -77,6 +79,8 @@ pub(super) static FORMATS: LazyLock<Vec<Format>> = LazyLock::new(|| {
     all.extend(asked::formats());
     all.extend(passwords::formats());
     all.extend(commands::formats());
+    all.extend(devices::formats());
+    all.extend(literals::formats());
     all.extend(passwords::beside_the_word());
     all.extend(tokens::named_keys());
     all

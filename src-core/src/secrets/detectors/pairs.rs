@@ -30,7 +30,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?i)\b(?:login|log-in|sign-in|credentials|creds|account|wi-?fi|wlan|router|admin)[ \t]*[:=][ \t]*{user}[ \t]+/[ \t]+{VALUE}"#
+                r#"(?i)\b(?:login(?:[ \t]+for[ \t]+(?:the[ \t]+)?[\w-]+)?|log-in|sign-in|credentials|creds|account|wi-?fi|wlan|router|admin|zugangsdaten|identifiants|credenciales|credenziali|acesso)[ \t]*[:=][ \t]*{user}[ \t]+/[ \t]+{VALUE}"#
             ),
             ANY_GROUP,
         )
@@ -41,6 +41,29 @@ pub(super) fn formats() -> Vec<Format> {
             ANY_GROUP,
         )
         .form(Form::Pair),
+        // A device's admin login: "NAS: admin / …", "Printer (office): admin / …".
+        format(
+            K::Password,
+            &format!(
+                r#"(?i)\b(?:nas|printer|router|camera|modem|switch|admin[ \t]+panel)\b[^\n:]{{0,24}}:[ \t]*(?:admin|root|administrator)[ \t]+/[ \t]+{VALUE}"#
+            ),
+            ANY_GROUP,
+        )
+        .form(Form::Pair),
+        // "(admin / …)" after an address, `creds = ana:…`, "login ana pass …".
+        format(K::Password, r"\((?i:admin|root|administrator|user)[ \t]*/[ \t]*([^\s()]{4,64})\)", 1).form(Form::Strict),
+        format(
+            K::Password,
+            &format!(r#"(?i)\b(?:creds|credentials|login)[ \t]*[:=][ \t]*[\w.@+\-]{{1,64}}:{VALUE}"#),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
+        format(
+            K::Password,
+            &format!(r#"(?i)\blogin[ \t]+[\w.@+\-]{{1,64}}[ \t]+(?:pass|password|pw|pwd)[ \t]+{VALUE}"#),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
         // Basic auth in code: `auth=("admin", "…")`, `HTTPBasicAuth("admin", "…")`,
         // `.basic_auth("admin", Some("…"))`, `new NetworkCredential("svc", "…")`.
         format(

@@ -26,7 +26,7 @@ const SHARED_SECRETS: &str =
 /// The named and said formats.
 pub(super) fn formats() -> Vec<Format> {
     let word = format!(
-        r"(?:\b(?:passwords?|passwd|passphrase|passcode|pwd|pw|{PASSWORD_WORDS_FOREIGN}|{WIFI_KEYS}|{SHARED_SECRETS})\b|{PASSWORD_WORDS_CJK})"
+        r"(?:\b(?:passwords?|passw|passwd|passphrase|passcode|pwd|pw|wi-?fi[ \t]+pass|{PASSWORD_WORDS_FOREIGN}|{WIFI_KEYS}|{SHARED_SECRETS})\b(?:[ \t]+(?:wi-?fi|wlan))?|{PASSWORD_WORDS_CJK})"
     );
     vec![
         // A password in a URL: `scheme://user:PASSWORD@host` keeps user and host (a password
@@ -43,7 +43,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?i){word}(?:[ \t]+{WHICH}[ \t]+(?:[\w'’.@-]+[ \t]+){{0,4}}?[\w'’.@-]*|[ \t]*[(\[][^()\[\]\n]{{1,40}}[)\]])?(?:\*\*|__)?["']?(?:\*\*|__)?[ \t]*(?:{ASSIGN}|[：]|{LINKING_VERBS})(?:\*\*|__)?[ \t]*(?::[ \t]*)?(?:(?:now|still|currently|actually|just)[ \t]+)?{VALUE}"#
+                r#"(?i){word}(?:[ \t]+{WHICH}[ \t]+(?:[\w'’.@-]+[ \t]+){{0,4}}?[\w'’.@-]*)?(?:[ \t]*[(\[][^()\[\]\n]{{1,40}}[)\]])?(?:\*\*?|__?)?["']?(?:\*\*?|__?)?[ \t]*(?:{ASSIGN}|[：]|{LINKING_VERBS}|c['’]est\b|(?-i:on)\b|[—–])(?:\*\*|__)?[ \t]*(?::[ \t]*)?(?:(?:now|still|currently|actually|just)[ \t]+)?{VALUE}"#
             ),
             ANY_GROUP,
         )
@@ -51,7 +51,7 @@ pub(super) fn formats() -> Vec<Format> {
         // The word as a qualifier of what it is for: "Netflix (password): …".
         format(
             K::Password,
-            &format!(r#"(?i)\b[\w.-]{{2,30}}[ \t]*[(\[](?:password|passwort|pwd|pw|pass)[)\]][ \t]*[:=][ \t]*{VALUE}"#),
+            &format!(r#"(?i)\b[\w.-]{{2,30}}[ \t]*[(\[](?:[\w.-]+[ \t]+){{0,2}}(?:password|passwort|pwd|pw|pass)[)\]][ \t]*[:=][ \t]*{VALUE}"#),
             ANY_GROUP,
         )
         .form(Form::Said),
@@ -161,7 +161,7 @@ pub(super) fn beside_the_word() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?i)\b(?:password|passwd|passphrase|passcode|pw|pwd)(?:['’]s)?[ \t]+(?:(?:[-–—→:]|->|=>)[ \t]+)?{VALUE}"#
+                r#"(?i)\b(?:password|passwd|passphrase|passcode|pw|pwd|{PASSWORD_WORDS_FOREIGN})(?:['’]s)?(?:[ \t]*[(\[][^()\[\]\n]{{1,40}}[)\]])?[ \t]+(?:(?:[-–—→:]|->|=>)[ \t]+)?{VALUE}"#
             ),
             ANY_GROUP,
         )

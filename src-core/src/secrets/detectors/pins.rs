@@ -10,30 +10,34 @@ use crate::secrets::SecretKind as K;
 use crate::secrets::values::Form;
 
 /// What names a PIN, in any case ("PIN", "pin code", "passcode", "Geheimzahl").
-const PIN: &str = r"pin(?:[ \t-]*(?:code|number|nummer))?|passcode|pass[ \t]+code|geheimzahl|code[ \t]+pin|código[ \t]+pin|code[ \t]+(?:de[ \t]+la[ \t]+porte|du[ \t]+portail|d['’]accès)|código[ \t]+de[ \t]+la[ \t]+puerta|türcode|torcode";
+const PIN: &str = r"pin(?:[ \t-]*(?:code|number|nummer))?|passcode|pass[ \t]+code|geheimzahl|code[ \t]+pin|código[ \t]+pin|code[ \t]+(?:de[ \t]+la[ \t]+porte|du[ \t]+portail|d['’]accès)|código[ \t]+de[ \t]+la[ \t]+puerta|türcode|torcode|key[ \t]?code|unlock[ \t]+code|puk(?:[ \t]*code)?|(?:duress|panic|disarm|arming)[ \t]+code|memorable[ \t]+number|(?:telephone[ \t]+banking[ \t]+)?security[ \t]+number";
 
 /// The things a keypad's code opens or arms.
-const KEYPADS: &str = r"(?:front[ \t]+|back[ \t]+|garage[ \t]+)?door(?:[ \t]+opener)?|gate|garage|lock[ \t]*box|key[ \t]*box|key[ \t]+safe|mailbox|keypad|alarm|safe|locker|padlock|(?:bike[ \t]+)?lock|entry|access|security";
+const KEYPADS: &str = r"(?:front[ \t]+|back[ \t]+|side[ \t]+|garage[ \t]+)?door(?:[ \t]+opener)?|gate|garage|lock[ \t]*box|key[ \t]*box|key[ \t]*safe|mailbox|keypad|alarm|safe|locker|padlock|(?:bike[ \t]+)?lock|entry|access|security(?:[ \t]+system)?|intercom|buzzer|elevator|lift|storage(?:[ \t]+unit)?|shed|adt";
 
 /// What a code "for the …" opens ("the code for the garage is 4827").
-const OPENS: &str = r"garage|gate|(?:front[ \t]+|back[ \t]+)?door|lock[ \t]*box|key[ \t]*box|alarm|safe|house|building|apartment|flat|shed|storage|locker|padlock|keypad|mailbox";
+const OPENS: &str = r"(?:garage|gate|(?:front[ \t]+|back[ \t]+|side[ \t]+)?door|lock[ \t]*box|key[ \t]*box|alarm|safe|house|building|apartment|flat|shed|storage|locker|padlock|keypad|mailbox|intercom|elevator)(?:[ \t]+(?:room|unit|door|gate|box))?|get[ \t]+in";
+
+/// A lock or keypad named as a label before its digits ("Hotel room safe:", "Shed padlock:",
+/// "Combo:", "Keysafe:").
+const LOCKS: &str = r"(?:(?:hotel[ \t]+)?(?:room[ \t]+)?|gun[ \t]+|wall[ \t]+|home[ \t]+)safe|padlock|(?:shed|gym|bike|cable|gate|locker)[ \t]+lock|lock[ \t]*box|key[ \t]*box|key[ \t]*safe|key[ \t]+lock[ \t]*box|keypad|combo|combination|intercom|buzzer";
 
 /// The words between the name and the verb that say whose ("for the shop", "of the safe").
-const WHICH: &str = r"(?:[ \t]+(?:for|of|to|on|at|für|von|der|de|del|para|du)[ \t]+(?:[\w'’.-]+[ \t]+){0,4}?[\w'’.-]*|[ \t]*[(\[][^()\[\]\n]{1,30}[)\]]|[ \t]+(?:no\.?|#|number))";
+const WHICH: &str = r"(?:[ \t]+(?:for|of|to|on|at|für|von|der|de|del|para|du|do|da|della)[ \t]+(?:[\w'’.-]+[ \t]+){0,4}?[\w'’.-]*|[ \t]*[(\[][^()\[\]\n]{1,30}[)\]]|[ \t]+(?:no\.?|#|number)|[ \t]+(?:i|we)[ \t]+(?:set|chose|picked|use))";
 
 /// The verb or sign before the digits ("is", "is now", "is:", `:`, `=`, "ist", "es", "est", "は").
-const SAID: &str = r"(?:[ \t]*[:=：]|[ \t]+[-–—→]|[ \t]*\b(?:is|was|ist|lautet|es|est|era|é|è|är)(?:[ \t]+(?:now|still))?\b[ \t]*:?|[ \t]*は)[ \t]*";
+const SAID: &str = r"(?:[ \t]*[:=：]|[ \t]+[-–—→]|[ \t]*\b(?:is|was|ist|lautet|es|est|era|é|è|är)(?:[ \t]+(?:now|still))?\b[ \t]*:?|['’]s[ \t]|[ \t]*は)[ \t]*";
 
 /// The formats: the digits of a PIN or a keypad's code, of a card's CVV and of a lock's
 /// combination.
 pub(super) fn formats() -> Vec<Format> {
     let digits = r"[#*]?(\d{4,10})\b";
     let combination = r"(\d{1,2}(?:[ \t]*[-–/ ][ \t]*\d{1,2}){2,3}|\d{4,10})\b";
-    vec![
+    let mut all = vec![
         // "PIN: 4827", "my PIN is 4827", "the alarm code for the shop is 4827", "Die PIN ist 4827".
         format(
             K::Pin,
-            &format!(r"(?i)\b(?:{PIN}|(?:{KEYPADS})[ \t]+(?:code|pin))\b{WHICH}?{SAID}{digits}"),
+            &format!(r"(?i)\b(?:{PIN}|(?:{KEYPADS})(?:[ \t]+#?\d{{1,4}})?[ \t]+(?:code|pin))\b{WHICH}?{SAID}{digits}"),
             1,
         )
         .form(Form::Said),
@@ -57,16 +61,66 @@ pub(super) fn formats() -> Vec<Format> {
         // The label alone on its line, the digits alone on the next (`PIN:` then `4827`).
         format(
             K::Pin,
-            &format!(r"(?im)^[ \t]*(?:{PIN}|(?:{KEYPADS})[ \t]+code|code)[ \t]*:[ \t]*\r?\n[ \t]*#?(\d{{4,10}})#?[ \t]*$"),
+            &format!(r"(?im)^[ \t]*(?:(?:{PIN}|(?:{KEYPADS})[ \t]+code)[ \t]*:?|code[ \t]*:)[ \t]*\r?\n[ \t]*#?(\d{{4,10}})#?[ \t]*$"),
             1,
         )
         .form(Form::Said),
         // "PIN 4827", "passcode 839201": beside the acronym written so, never a year.
         format(K::Pin, &format!(r"\b(?:PIN|PIN[ \t-]?[Cc]ode|[Pp]asscode)[ \t]+{digits}"), 1).form(Form::Strict),
-        // "Lockbox: 4827", "Key box code 4827", "Keypad: 4827#".
+        // A lock's or keypad's label and its digits or combination: "Lockbox: 4827", "Key box
+        // code 4827", "Keypad: 4827#", "Hotel room safe: 4827", "Shed padlock: 4827", "Combo:
+        // 4827", "Safe: 12-34-56", "door code 4827", "Building access code 4827#".
         format(
             K::Pin,
-            &format!(r"(?i)\b(?:lock[ \t]*box|key[ \t]*box|key[ \t]+safe|keypad)(?:[ \t]+code)?(?:{SAID}|[ \t]+){digits}"),
+            &format!(
+                r"(?i)\b(?:{LOCKS})(?:[ \t]+(?:code|pin|combination|combo|number))?{SAID}{combination}"
+            ),
+            1,
+        )
+        .form(Form::Said),
+        format(
+            K::Pin,
+            &format!(r"(?i)\b(?:lock[ \t]*box|key[ \t]*box|key[ \t]*safe|keypad)(?:[ \t]+code)?[ \t]+{digits}"),
+            1,
+        )
+        .form(Form::Said),
+        format(
+            K::Pin,
+            &format!(r"(?i)\b(?:{KEYPADS}|key)(?:[ \t]+#?\d{{1,4}})?[ \t]+code[ \t]+{digits}"),
+            1,
+        )
+        .form(Form::Said),
+        // A luggage lock's three digits: "Suitcase lock: 482", "TSA lock code is 482".
+        format(
+            K::Pin,
+            &format!(r"(?i)\b(?:suitcase|luggage|tsa|briefcase)[ \t]+lock(?:[ \t]+(?:code|combination|combo))?{SAID}(\d{{3,4}})\b"),
+            1,
+        )
+        .form(Form::Said),
+        // The code on a line about what it opens: "the lockbox is by the door, code 4827",
+        // "Pool gate: code 4827", "the key is in the lockbox (code: 4827)".
+        format(
+            K::Pin,
+            &format!(
+                r"(?i)\b(?:{OPENS})\b[^\n]{{0,50}}?\bcode\b(?:[ \t]*[:=]|[ \t]+(?:is|was))?[ \t]*{digits}"
+            ),
+            1,
+        )
+        .form(Form::Said),
+        // What it opens on a line, its code on the next (`door:` then `  code: 4827`).
+        format(
+            K::Pin,
+            &format!(
+                r#"(?im)^[ \t]*["']?(?:{OPENS})["']?[ \t]*:?[ \t]*\r?\n[ \t]*["']?code["']?[ \t]*[:=][ \t]*["']?{digits}"#
+            ),
+            1,
+        )
+        .form(Form::Said),
+        // Keyed in: "Buzz 4827 at the front entrance", "disarm with 4827", "to disarm the
+        // alarm, enter 4827".
+        format(
+            K::Pin,
+            &format!(r"(?i)\b(?:buzz|disarm\b[^\n.]{{0,40}}?\b(?:with|using|enter|entering|code))[ \t]+{digits}"),
             1,
         )
         .form(Form::Said),
@@ -74,7 +128,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Pin,
             &format!(
-                r"(?i)\bcode[ \t]+(?:for|to|of)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+|your[ \t]+)?(?:{OPENS})\b{SAID}{digits}"
+                r"(?i)\bcode[ \t]+(?:for|to|of)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+|your[ \t]+)?(?:{OPENS})\b(?:[ \t]+#?\d{{1,4}})?{SAID}{digits}"
             ),
             1,
         )
@@ -106,15 +160,80 @@ pub(super) fn formats() -> Vec<Format> {
         // The three or four digits of a card's security code ("CVV 123", "CVC: 4321").
         format(
             K::Pin,
-            r"(?i)\b(?:cvv2?|cvc2?|card[ \t]+security[ \t]+code)\b(?:[ \t]*[:=][ \t]*|[ \t]+(?:is|was)[ \t]+|[ \t]+)(\d{3,4})\b",
+            r"(?i)\b(?:cvv2?|cvc2?|(?:card[ \t]+)?security[ \t]+code|(?:amex|card)[ \t]+cid)\b(?:[ \t]+on[ \t]+the[ \t]+back)?(?:[ \t]*[:=][ \t]*|[ \t]+(?:is|was)[ \t]+|[ \t]+)(\d{3,4})\b",
             1,
         ),
         // "the locker combination is 12-34-56", "Combination lock: 12-34-56", "lock combo 4-18-30".
         format(
             K::Pin,
             &format!(
-                r"(?i)\b(?:(?:(?:bike|gym|locker|safe|master)[ \t]+)?lock[ \t]+(?:combination|combo)|(?:locker|safe|padlock)[ \t]+(?:combination|combo)|combination[ \t]+lock|combination[ \t]+(?:for|of)[ \t]+(?:the[ \t]+|my[ \t]+)?(?:lock|locker|safe|padlock))\b(?:{SAID}|[ \t]+){combination}"
+                r"(?i)\b(?:(?:(?:bike|gym|locker|safe|master)[ \t]+)?lock[ \t]+(?:combination|combo)|(?:locker|safe|padlock)(?:[ \t]+#?\d{{1,4}})?[ \t]+(?:combination|combo)|combination[ \t]+lock|combination[ \t]+(?:for|of)[ \t]+(?:the[ \t]+|my[ \t]+)?(?:lock|locker|safe|padlock))\b(?:{SAID}|[ \t]+){combination}"
             ),
+            1,
+        )
+        .form(Form::Said),
+        // The word as a qualifier of what it is for: "Chase (PIN): 4827".
+        format(K::Pin, &format!(r"(?i)[(\[](?:{PIN})[)\]][ \t]*[:=][ \t]*{digits}"), 1).form(Form::Said),
+    ];
+    all.extend(abroad());
+    all
+}
+
+/// The words for a code in other languages, and for what it opens ("Código de la alarma:
+/// 4827", "Der Code für die Haustür ist 4827", "Il codice del cancello è 4827", "Код от
+/// домофона: 4827", "Kapı şifresi 4827", "ドアのコードは4827です").
+const CODE_ABROAD: &str = r"code|código|codigo|clave|codice|kod|код|pin|пин|şifresi|combinación|combinaison|kombination|combinazione|combinação";
+const OPENS_ABROAD: &str = r"alarme|alarma|allarme|alarmanlage|porte|portail|puerta|portal|portão|porta|portone|cancello|haustür|tür|garage|garaje|garagem|tresor|cassaforte|caja[ \t]+fuerte|coffre(?:-fort)?|cofre|cadenas|candado|lucchetto|cadeado|boîte[ \t]+à[ \t]+clés|schlüsselkasten|schlüsselbox|drzwi|domofonu|домофона|двери|сейфа|замка|cajero|carte|cartão|tarjeta|karte|карты|entrée|entrada|eingang|kapı|kapi";
+/// The sign or verb before the digits in those languages.
+const SAID_ABROAD: &str = r"(?:[ \t]*[:=：]|[ \t]+[-–—]|[ \t]+(?:es|est|ist|lautet|è|é|je|jest|это|är|er|is))[ \t]*";
+
+/// PINs and keypad codes said in other languages.
+fn abroad() -> Vec<Format> {
+    let digits = r"#?(\d{4,10})";
+    let combination = r"(\d{1,2}(?:[ \t]*[-–/ ][ \t]*\d{1,2}){2,3}|\d{4,10})\b";
+    let of = r"(?:de|del|de[ \t]+la|du|des|d['’]|l['’]|für|die|der|den|des|do|da|della|dell['’]|dello|от|для|la|el|le|il|o|a)";
+    vec![
+        // The code, then what it opens: "Código de la alarma: 4827", "Le code du cadenas est 4827".
+        format(
+            K::Pin,
+            &format!(
+                r"(?i)\b(?:{CODE_ABROAD})\b(?:[ \t]+(?:{of})|[ \t]*(?:d['’]|l['’]|dell['’]))*[ \t]*(?:{OPENS_ABROAD})\b{SAID_ABROAD}{combination}"
+            ),
+            1,
+        )
+        .form(Form::Said),
+        // What it opens, then the code: "Alarmanlage Code: 4827", "Код домофона 4827", "Kapı
+        // şifresi 4827", "Boîte à clés : code 4827", "PIN-код карты: 4827".
+        format(
+            K::Pin,
+            &format!(
+                r"(?i)\b(?:{OPENS_ABROAD})\b(?:[ \t]*:)?[ \t-]*(?:{CODE_ABROAD})\b(?:[ \t]+(?:{OPENS_ABROAD}))?(?:{SAID_ABROAD}|[ \t]+){digits}"
+            ),
+            1,
+        )
+        .form(Form::Said),
+        // One word: "Digicode : 4827B", "Garagencode: 4827", "Tresor-Code: 4827", "Пин-код: 4827",
+        // "PIN-код карты 4827", "Pincode pinpas: 4827".
+        format(
+            K::Pin,
+            &format!(
+                r"(?i)(?:\b(?:digicode|türöffnercode|garagencode|tresor-?code|schlüsselkasten-?code|alarmcode|haustürcode|pincode(?:[ \t]+pinpas)?)\b|(?:pin|пин)-?код(?:[ \t]+(?:карты|от[ \t]+\w+))?)(?:{SAID_ABROAD}|[ \t]+){digits}"
+            ),
+            1,
+        )
+        .form(Form::Said),
+        // A combination: "La combinación es 12-34-56", "Der Tresor hat die Kombination 12-34-56".
+        format(
+            K::Pin,
+            &format!(r"(?i)\b(?:combinación|combinaison|kombination|combinazione|combinação)(?:{SAID_ABROAD}|[ \t]+){combination}"),
+            1,
+        )
+        .form(Form::Said),
+        // Written without spaces: "ドアのコードは4827です", "金庫の番号は4827", "银行卡PIN：4827",
+        // "현관 비밀번호 4827".
+        format(
+            K::Pin,
+            r"(?:(?:(?:金庫|キーボックス|ロッカー|ドア|玄関|門)の(?:番号|コード)|暗証番号|暗証コード|パスコード|密码|비밀번호|비번)[ \t]*(?:は|는|은|:|：|是)?|(?i:pin)[ \t]*(?:：|是))[ \t]*(\d{4,10})",
             1,
         )
         .form(Form::Said),

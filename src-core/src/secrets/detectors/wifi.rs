@@ -25,6 +25,18 @@ pub(super) fn formats() -> Vec<Format> {
         ),
         // `nmcli con modify HomeNet wifi-sec.psk …`.
         format(K::Password, &format!(r"\bwifi-sec\.psk[ \t]+{VALUE}"), ANY_GROUP),
+        // "SSID CasaAzul, key …" and `wpa_passphrase CasaAzul …`.
+        format(
+            K::Password,
+            &format!(r"(?i)\bssid[ \t]+[^\s,;]{{1,32}}[,;]?[ \t]+(?:key|password|pass|pw)\b(?:[ \t]*[:=][ \t]*|[ \t]+(?:is[ \t]+)?){VALUE}"),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
+        format(
+            K::Password,
+            &format!(r#"\bwpa_passphrase[ \t]+(?:"[^"\n]+"|'[^'\n]+'|\S+)[ \t]+{VALUE}"#),
+            ANY_GROUP,
+        ),
         // `SSID: HomeNet  Key: …` on one line.
         format(
             K::Password,

@@ -9,10 +9,11 @@ use super::{Around, Form};
 #[rustfmt::skip]
 const NOT_A_SECRET_HERE: &[&str] = &[
     "default", "defaults", "error", "errors", "fault", "faults", "means", "meaning", "refers", "log", "logs",
-    "logged", "panel", "manual", "series", "model", "jtag", "gpio", "header", "pinout", "datasheet", "mcc",
+    "logged", "manual", "series", "model", "jtag", "gpio", "header", "pinout", "datasheet", "mcc",
     "plc", "x10", "fpga", "firmware", "trigger", "triggers", "indicates", "status", "code's", "test", "testing",
     "conduct", "example", "examples", "sample", "tutorial", "handbook", "common", "popular", "installer's", "most",
-    "meeting", "dummy", "fake", "classic", "xkcd",
+    "meeting", "dummy", "fake", "classic", "xkcd", "rejected", "denied", "failed", "invalid", "disabled",
+    "deactivated", "expired", "revoked", "documented", "history", "old",
 ];
 
 /// Words after a number that make it a measure or a count (`3300 mV`, `2000 characters`).
@@ -20,7 +21,8 @@ const NOT_A_SECRET_HERE: &[&str] = &[
 const UNITS: &[&str] = &[
     "mv", "v", "ma", "a", "hz", "khz", "mhz", "ghz", "ms", "s", "kb", "mb", "gb", "ohm", "ohms", "%", "lines",
     "characters", "chars", "issues", "iterations", "bytes", "bits", "rows", "items", "users", "times", "days",
-    "words",
+    "words", "steps", "calories", "kcal", "mg", "g", "kg", "km", "mi", "miles", "m", "ft", "feet", "points",
+    "pts", "pages", "people", "usd", "eur", "dollars", "euros",
 ];
 
 /// Words of a postal address: India's PIN code is its postal code (`PIN 560001`).
@@ -30,11 +32,34 @@ const ADDRESS: &[&str] = &[
     "road", "street", "nagar", "sector", "colony", "lane", "marg", "village", "taluk", "tehsil", "landmark",
 ];
 
+/// The words before "code" that make it no keypad's: "zip code", "error code", "promo code".
+#[rustfmt::skip]
+const OTHER_CODES: &[&str] = &[
+    "zip", "area", "postal", "post", "postcode", "country", "error", "status", "promo", "discount", "coupon",
+    "tracking", "confirmation", "booking", "reference", "product", "dial", "qr", "bar", "source", "exit", "return",
+    "colour", "color", "dress", "sort", "swift", "routing", "tax", "airport", "fare", "class", "gift", "voucher",
+    "referral", "invite", "invitation", "building", "fire", "diagnosis", "billing", "response", "ean", "upc",
+];
+
 /// Whether `value`, caught as a PIN, is none (see the module's comment).
 pub(in crate::secrets) fn is_no_pin(value: &str, around: &Around<'_>) -> bool {
     let after = around.after;
     // A version, a date or a compound (`2024.1`, `2024-05-01`, `2024-compliant`, `4-digit`).
     if after.starts_with(['.', '-', '/', ':', ',']) && after[1..].starts_with(|c: char| c.is_alphanumeric()) {
+        return true;
+    }
+    // Another code than a keypad's: "the gate is on Main St, zip code 94107".
+    let before_code = around.prefix.to_lowercase().rsplit_once("code").map(|(head, _)| {
+        head.split(|c: char| !c.is_alphanumeric())
+            .rfind(|w| !w.is_empty())
+            .unwrap_or("")
+            .to_owned()
+    });
+    if before_code.is_some_and(|w| OTHER_CODES.contains(&w.as_str())) {
+        return true;
+    }
+    // Asked, not said: "Is the door code 4827?".
+    if after.trim_start().starts_with('?') {
         return true;
     }
     let next = after
@@ -60,7 +85,9 @@ pub(in crate::secrets) fn is_no_pin(value: &str, around: &Around<'_>) -> bool {
     let address_above = above
         .split(|c: char| !c.is_alphanumeric())
         .any(|w| ADDRESS.contains(&w));
+    // A keypad's `#` after the digits is no address's.
     let postal = value.len() == 6
+        && !after.starts_with('#')
         && !value.starts_with(['0', '9'])
         && (words.iter().any(|w| ADDRESS.contains(w))
             || address_above

@@ -16,10 +16,10 @@ pub(in crate::secrets) const PASS_NAMES: &[&str] = &[
 /// The words for a password in a text, besides the English ones (the screen reads "le mot
 /// de passe est …", "Passwort: …", "パスワードは …"): a regex alternation. Words of
 /// scripts without spaces are matched without word boundaries ([`PASSWORD_WORDS_CJK`]).
-pub(in crate::secrets) const PASSWORD_WORDS_FOREIGN: &str = "mot[ \\t]+de[ \\t]+passe|passwort|kennwort|contraseña|senha|wachtwoord|пароль|parola[ \\t]+d['’]ordine|lösenord|hasło|adgangskode|passord|salasana|parola|şifre|şifresi|heslo|jelszó|geslo|lozinka|mdp|كلمة[ \\t]+(?:المرور|السر)|סיסמה|סיסמא";
+pub(in crate::secrets) const PASSWORD_WORDS_FOREIGN: &str = "mot[ \\t]+de[ \\t]+passe|passwort|kennwort|contraseña|senha|wachtwoord|пароль|parola[ \\t]+d['’]ordine|lösenord|hasło|adgangskode|passord|salasana|parola|şifre|şifresi|heslo|jelszó|geslo|lozinka|mdp|contra|mật[ \\t]+khẩu|kata[ \\t]+sandi|كلمة[ \\t]+(?:المرور|السر)|סיסמה|סיסמא";
 
 /// The word for a password in scripts written without spaces.
-pub(in crate::secrets) const PASSWORD_WORDS_CJK: &str = "パスワード|密码|密碼|口令|비밀번호|비번|암호|पासवर्ड";
+pub(in crate::secrets) const PASSWORD_WORDS_CJK: &str = "パスワード|密码|密碼|口令|비밀번호|비번|암호|पासवर्ड|รหัสผ่าน";
 
 /// The verbs and particles that say what a password is: "is", "was", "est", "ist", "es",
 /// "é", "是", "は" (a regex alternation; the last ones need no word boundary).
