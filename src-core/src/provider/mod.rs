@@ -12,7 +12,7 @@ mod error;
 #[cfg(any(test, feature = "test-util"))]
 pub mod fake;
 pub mod gemini;
-mod http;
+pub(crate) mod http;
 pub mod hub;
 pub(crate) mod json_text;
 #[cfg(feature = "local-embed")]

@@ -119,13 +119,11 @@ impl HaemaServer {
     )]
     async fn add_memory(&self, Parameters(mut p): Parameters<AddParams>) -> Result<CallToolResult, ErrorData> {
         let attributes = p.attributes();
-        if let Some(e) = attributes
+        let inexact: Vec<String> = attributes
             .metadata
             .iter()
-            .find_map(|(k, v)| params::rounded_number(&format!("metadata.{k}"), v))
-        {
-            return tool_error(e);
-        }
+            .filter_map(|(k, v)| params::inexact_number(&format!("metadata.{k}"), v))
+            .collect();
         let input = match (p.content, p.items) {
             (Some(text), None) => AddInput::Text(text),
             (None, Some(items)) => AddInput::Items(items),
@@ -135,7 +133,10 @@ impl HaemaServer {
         let memory = scoped!(self, attributes.user_id.as_deref());
         self.in_flight
             .run("add_memory", async move {
-                add_answer(memory.add_with(input, attributes).await)
+                add_answer(memory.add_with(input, attributes).await.map(|mut outcome| {
+                    outcome.warnings.extend(inexact);
+                    outcome
+                }))
             })
             .await
     }
@@ -174,9 +175,7 @@ impl HaemaServer {
         description = "Set one key of your working state to any JSON `value` (at most 64 KB): the current task, a step, a cursor. It is not searched or merged like memories; every change is kept. Give `agent_id` when several agents share the store."
     )]
     async fn set_agent_state(&self, Parameters(p): Parameters<SetStateParams>) -> Result<CallToolResult, ErrorData> {
-        if let Some(e) = params::rounded_number("value", &p.value) {
-            return tool_error(e);
-        }
+        let inexact = params::inexact_number("value", &p.value);
         let agent = p.agent_id.unwrap_or_else(|| haema_core::DEFAULT_AGENT.to_owned());
         let memory = scoped!(self, p.user_id.as_deref());
         self.in_flight
@@ -185,8 +184,12 @@ impl HaemaServer {
                 match memory.set_agent_state(&agent, &p.key, p.value).await {
                     Ok(state) => {
                         let mut answer = state_answer(&state.key, Some(&state));
-                        answer["warnings"] =
-                            json!(haema_core::secrets::receipt(&redacted).into_iter().collect::<Vec<_>>());
+                        answer["warnings"] = json!(
+                            haema_core::secrets::receipt(&redacted)
+                                .into_iter()
+                                .chain(inexact)
+                                .collect::<Vec<_>>()
+                        );
                         ok(answer)
                     }
                     Err(e) => core_error(&e),

@@ -230,27 +230,27 @@ pub struct SetStateParams {
     pub user_id: Option<String>,
 }
 
-/// Where in `value` (named `name`) a number lost digits when the request was read, and
-/// what to send instead: a whole number too large for 64 bits arrives as the nearest
-/// float (`12345678901234567890123` as `1.2345678901234568e22`), its last digits gone.
-/// `None` when every number is kept exactly.
-pub(super) fn rounded_number(name: &str, value: &serde_json::Value) -> Option<String> {
+/// A warning for a number in `value` (named `name`) that may have lost digits before haema
+/// read it: a whole number too large for 64 bits arrives as the nearest float
+/// (`12345678901234567890123` as `1.2345678901234568e22`), which cannot be told from a float
+/// written so (`6.02214076e23`). `None` when every number is exact.
+pub(super) fn inexact_number(name: &str, value: &serde_json::Value) -> Option<String> {
     use serde_json::Value;
     match value {
         Value::Number(n) if !n.is_i64() && !n.is_u64() => {
             let f = n.as_f64()?;
             (f.fract() == 0.0 && f.abs() >= 9_007_199_254_740_992.0).then(|| {
                 format!(
-                    "`{name}` is a whole number too large to keep exactly (a JSON number holds 64 bits; it arrived as {f:e}, its last digits lost): \
-                     nothing was stored; send it as a string, e.g. \"12345678901234567890123\""
+                    "`{name}` is kept as {f:e}: if it was a whole number of more than 15 digits, JSON lost its last digits before haema read it; \
+                     send such a number as a string (e.g. \"12345678901234567890123\") to keep it exactly"
                 )
             })
         }
         Value::Array(items) => items
             .iter()
             .enumerate()
-            .find_map(|(i, v)| rounded_number(&format!("{name}[{i}]"), v)),
-        Value::Object(map) => map.iter().find_map(|(k, v)| rounded_number(&format!("{name}.{k}"), v)),
+            .find_map(|(i, v)| inexact_number(&format!("{name}[{i}]"), v)),
+        Value::Object(map) => map.iter().find_map(|(k, v)| inexact_number(&format!("{name}.{k}"), v)),
         _ => None,
     }
 }
@@ -263,15 +263,15 @@ pub(super) fn cap(max: usize) -> i64 {
 
 #[cfg(test)]
 mod tests {
-    use super::rounded_number;
+    use super::inexact_number;
     use serde_json::json;
 
     #[test]
     fn a_whole_number_beyond_64_bits_is_named_and_exact_numbers_pass() {
         let read: serde_json::Value = serde_json::from_str(r#"{"n": [1, {"m": 12345678901234567890123}]}"#).unwrap();
-        let said = rounded_number("value", &read).unwrap();
+        let said = inexact_number("value", &read).unwrap();
         assert!(
-            said.contains("`value.n[1].m`") && said.contains("send it as a string"),
+            said.contains("`value.n[1].m`") && said.contains("as a string"),
             "{said}"
         );
         for exact in [
@@ -281,7 +281,7 @@ mod tests {
             json!(9_007_199_254_740_991_i64),
             json!("12345678901234567890123"),
         ] {
-            assert_eq!(rounded_number("value", &exact), None, "{exact}");
+            assert_eq!(inexact_number("value", &exact), None, "{exact}");
         }
     }
 }
