@@ -34,6 +34,42 @@ const FILE_STARTS: &[&str] = &["iVBORw0KGgo", "/9j/", "R0lGOD", "UklGR", "JVBERi
 /// A URL query's keys whose value names a public object (`?list=PL…`, `open?id=1Bxi…`).
 const ID_KEYS: &[&str] = &["list", "id", "v"];
 
+/// Names of what is public, read as the word before a token: a public key or an address
+/// given as one ("WireGuard PublicKey = …", "Solana address: …", "Tx: …"), a mail's or a
+/// server's message and request ids (`Message-ID: <…@mail.gmail.com>`, `x-amz-id-2: …`).
+const PUBLIC_NAMES: &[&str] = &[
+    "publickey",
+    "pubkey",
+    "address",
+    "wallet",
+    "tx",
+    "txid",
+    "txhash",
+    "signature",
+    "message-id",
+    "in-reply-to",
+    "references",
+    "x-amz-id-2",
+    "x-amz-cf-id",
+    "x-amz-request-id",
+    "etag",
+];
+
+/// Whether the text before a token ends inside a PEM block of public data: a certificate, a
+/// certificate request or a public key (`-----BEGIN CERTIFICATE-----`, no END yet).
+fn in_public_block(before: &str) -> bool {
+    let Some(at) = before.rfind("-----BEGIN ") else {
+        return false;
+    };
+    let block = &before[at..];
+    let header = block.lines().next().unwrap_or("");
+    !block.contains("-----END")
+        && ["CERTIFICATE", "PUBLIC KEY", "X509 CRL"]
+            .iter()
+            .any(|kind| header.contains(kind))
+        && !header.contains("PRIVATE")
+}
+
 /// Whether `token`, after `before` (the text before it), is public data; `word` is the
 /// text between the last white space and the token.
 pub(super) fn is_public(token: &str, before: &str, word: &str) -> bool {
@@ -45,7 +81,10 @@ pub(super) fn is_public(token: &str, before: &str, word: &str) -> bool {
             .rev()
             .nth(40)
             .map_or(before, |(i, _)| &before[i..]);
+        // `PublicKey = …`, `Message-ID: <…`: the word before the sign.
         tail.trim_end()
+            .trim_end_matches(['=', ':', '<', '"', '\''])
+            .trim_end()
             .rsplit(char::is_whitespace)
             .next()
             .unwrap_or("")
@@ -59,8 +98,10 @@ pub(super) fn is_public(token: &str, before: &str, word: &str) -> bool {
         || before.ends_with("h1:")
         // A public key or an address given as one ("WireGuard PublicKey = …", "Solana
         // address: …", "Tx: …").
-        || ["publickey", "pubkey", "address", "wallet", "tx", "txid", "txhash", "signature"]
-            .contains(&previous_word().trim_end_matches(['=', ':']))
+        || PUBLIC_NAMES.contains(&previous_word().trim_end_matches(['=', ':', '<']))
+        // Inside a certificate or a public key's PEM block, a DKIM record's key (`v=DKIM1; … p=…`).
+        || in_public_block(before)
+        || before.to_lowercase().contains("v=dkim1")
         || before.to_lowercase().trim_end().trim_end_matches(['=', ':']).trim_end().ends_with("public key")
         // An SSH host key's fingerprint (`SHA256:uNiVz…`, `MD5:…`), a Cisco type 8 or 9 hash.
         || before.ends_with("SHA256:")

@@ -50,7 +50,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r"(?i)\b(?:security[ \t]+answer|secret[ \t]+(?:question[ \t]+)?answer|answer[ \t]+to[ \t]+(?:my|the)[ \t]+security[ \t]+question|memorable[ \t]+(?:word|information|info)|mother['’]?s[ \t]+maiden[ \t]+name|security[ \t]+question[^\n?]{{1,60}}\?[ \t]*(?:a|answer))[ \t]*(?::|[ \t]+is)[ \t]*{VALUE}"
+                r"(?i)\b(?:security[ \t]+answer|secret[ \t]+(?:question[ \t]+)?answer|answer[ \t]+to[ \t]+(?:my|the)[ \t]+security[ \t]+question|memorable[ \t]+(?:word|information|info)|mother['’]?s[ \t]+maiden[ \t]+name|security[ \t]+question[^\n?]{{1,60}}\?[ \t]*(?:\r?\n[ \t]*)?(?:a|answer))[ \t]*(?::|[ \t]+is)[ \t]*{VALUE}"
             ),
             ANY_GROUP,
         ),

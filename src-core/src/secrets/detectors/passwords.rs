@@ -26,7 +26,7 @@ const SHARED_SECRETS: &str =
 /// The named and said formats.
 pub(super) fn formats() -> Vec<Format> {
     let word = format!(
-        r"(?:\b(?:passwords?|passw|passwd|passphrase|passcode|pwd|pw|wi-?fi[ \t]+pass|{PASSWORD_WORDS_FOREIGN}|{WIFI_KEYS}|{SHARED_SECRETS})\b(?:[ \t]+(?:wi-?fi|wlan))?|{PASSWORD_WORDS_CJK})"
+        r"(?:\b(?:passwords?|passw|passwd|passphrase|passcode|pwd|pw|wi-?fi[ \t]+(?:pass|code)|{PASSWORD_WORDS_FOREIGN}|{WIFI_KEYS}|{SHARED_SECRETS})\b(?:[ \t]+(?:wi-?fi|wlan))?|{PASSWORD_WORDS_CJK})"
     );
     vec![
         // A password in a URL: `scheme://user:PASSWORD@host` keeps user and host (a password
@@ -139,7 +139,23 @@ pub(super) fn formats() -> Vec<Format> {
 /// "log in with password …", "Password - …", "my password's …", "changed the wifi
 /// password to …", a bare `--password X`: only what looks like a password.
 pub(super) fn beside_the_word() -> Vec<Format> {
+    // The value written before the word: "hunter2 is my password", "Use Kp9mango! as the
+    // password", "\"Sunflower42\" is the wifi password".
+    let before = r#"(?:"([^"\n]{3,64})"|'([^'\n]{3,64})'|([^\s"'(]{3,64}))"#;
+    let whose = r"(?:my|the|our|your|his|her|their)[ \t]+(?:[\w-]+[ \t]+){0,2}?(?:password|passwd|passphrase|pw)\b";
     vec![
+        format(
+            K::Password,
+            &format!(r"(?im)(?:^|[\s(])(?:{before})[ \t]+(?:is|was)[ \t]+{whose}"),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
+        format(
+            K::Password,
+            &format!(r"(?i)\buse[ \t]+(?:{before})[ \t]+as[ \t]+{whose}"),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
         format(
             K::Password,
             &format!(

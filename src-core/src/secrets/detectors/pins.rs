@@ -10,17 +10,25 @@ use crate::secrets::SecretKind as K;
 use crate::secrets::values::Form;
 
 /// What names a PIN, in any case ("PIN", "pin code", "passcode", "Geheimzahl").
-const PIN: &str = r"pin(?:[ \t-]*(?:code|number|nummer))?|passcode|pass[ \t]+code|geheimzahl|code[ \t]+pin|código[ \t]+pin|code[ \t]+(?:de[ \t]+la[ \t]+porte|du[ \t]+portail|d['’]accès)|código[ \t]+de[ \t]+la[ \t]+puerta|türcode|torcode|key[ \t]?code|unlock[ \t]+code|puk(?:[ \t]*code)?|(?:duress|panic|disarm|arming)[ \t]+code|memorable[ \t]+number|(?:telephone[ \t]+banking[ \t]+)?security[ \t]+number";
+const PIN: &str = r"pin(?:[ \t-]*(?:code|number|nummer))?|passcode|(?:iphone|ipad|phone[ \t]+unlock|screen[ \t]+lock)[ \t]+code|combo[ \t]+(?:to|for)[ \t]+the[ \t]+lock|pass[ \t]+code|geheimzahl|code[ \t]+pin|código[ \t]+pin|code[ \t]+(?:de[ \t]+la[ \t]+porte|du[ \t]+portail|d['’]accès)|código[ \t]+de[ \t]+la[ \t]+puerta|türcode|torcode|key[ \t]?code|unlock[ \t]+code|puk(?:[ \t]*code)?|(?:duress|panic|disarm|arming)[ \t]+code|memorable[ \t]+number|(?:telephone[ \t]+banking[ \t]+)?security[ \t]+number";
 
 /// The things a keypad's code opens or arms.
 const KEYPADS: &str = r"(?:front[ \t]+|back[ \t]+|side[ \t]+|garage[ \t]+)?door(?:[ \t]+opener)?|gate|garage|lock[ \t]*box|key[ \t]*box|key[ \t]*safe|mailbox|keypad|alarm|safe|locker|padlock|(?:bike[ \t]+)?lock|entry|access|security(?:[ \t]+system)?|intercom|buzzer|elevator|lift|storage(?:[ \t]+unit)?|shed|adt";
 
 /// What a code "for the …" opens ("the code for the garage is 4827").
-const OPENS: &str = r"(?:garage|gate|(?:front[ \t]+|back[ \t]+|side[ \t]+)?door|lock[ \t]*box|key[ \t]*box|alarm|safe|house|building|apartment|flat|shed|storage|locker|padlock|keypad|mailbox|intercom|elevator)(?:[ \t]+(?:room|unit|door|gate|box))?|get[ \t]+in";
+const OPENS: &str = r"unlock[ \t]+(?:my|the)[ \t]+(?:phone|iphone|ipad|laptop)|(?:my|the)[ \t]+(?:phone|iphone|ipad)|(?:garage|gate|(?:front[ \t]+|back[ \t]+|side[ \t]+)?door|lock[ \t]*box|key[ \t]*box|alarm|safe|house|building|apartment|flat|shed|storage|locker|padlock|keypad|mailbox|intercom|elevator)(?:[ \t]+(?:room|unit|door|gate|box))?|get[ \t]+in";
 
 /// A lock or keypad named as a label before its digits ("Hotel room safe:", "Shed padlock:",
 /// "Combo:", "Keysafe:").
-const LOCKS: &str = r"(?:(?:hotel[ \t]+)?(?:room[ \t]+)?|gun[ \t]+|wall[ \t]+|home[ \t]+)safe|padlock|(?:shed|gym|bike|cable|gate|locker)[ \t]+lock|lock[ \t]*box|key[ \t]*box|key[ \t]*safe|key[ \t]+lock[ \t]*box|keypad|combo|combination|intercom|buzzer";
+const LOCKS: &str = r"(?:hotel[ \t]+(?:room[ \t]+)?|room[ \t]+|gun[ \t]+|wall[ \t]+|home[ \t]+)safe|padlock|(?:shed|gym|bike|cable|gate|locker)[ \t]+lock|lock[ \t]*box|key[ \t]*box|key[ \t]*safe|key[ \t]+lock[ \t]*box|keypad|intercom|buzzer";
+
+/// A label that may name a lock or something else ("Safe:", "Combo:", "Combination:"): only
+/// a run of digits or a dial's three two-digit numbers (`12-34-56`) after it, never a
+/// drill, a chord or a lottery's numbers (`combo: 1-2-3-2`, `04-12-27-33`).
+const MAYBE_LOCKS: &str = r"safe|combo|combination";
+
+/// A dial lock's combination, or a run of digits.
+const DIAL: &str = r"(\d{2}[ \t]*[-–/][ \t]*\d{2}[ \t]*[-–/][ \t]*\d{2}|\d{4,10})(?:[ \t]*[-–/][ \t]*\d)?\b";
 
 /// The words between the name and the verb that say whose ("for the shop", "of the safe").
 const WHICH: &str = r"(?:[ \t]+(?:for|of|to|on|at|für|von|der|de|del|para|du|do|da|della)[ \t]+(?:[\w'’.-]+[ \t]+){0,4}?[\w'’.-]*|[ \t]*[(\[][^()\[\]\n]{1,30}[)\]]|[ \t]+(?:no\.?|#|number)|[ \t]+(?:i|we)[ \t]+(?:set|chose|picked|use))";
@@ -78,9 +86,10 @@ pub(super) fn formats() -> Vec<Format> {
             1,
         )
         .form(Form::Said),
+        format(K::Pin, &format!(r"(?im)(?:^|[,;(])[ \t]*(?:{MAYBE_LOCKS}){SAID}{DIAL}"), 1).form(Form::Said),
         format(
             K::Pin,
-            &format!(r"(?i)\b(?:lock[ \t]*box|key[ \t]*box|key[ \t]*safe|keypad)(?:[ \t]+code)?[ \t]+{digits}"),
+            &format!(r"(?i)\b(?:lock[ \t]*box|key[ \t]*box|key[ \t]*safe|keypad)(?:[ \t]*\([^)\n]{{1,20}}\))?(?:[ \t]+code)?[ \t]+{digits}"),
             1,
         )
         .form(Form::Said),
@@ -97,12 +106,12 @@ pub(super) fn formats() -> Vec<Format> {
             1,
         )
         .form(Form::Said),
-        // The code on a line about what it opens: "the lockbox is by the door, code 4827",
+        // The code given apart on a line about what it opens: "the lockbox is by the door, code 4827",
         // "Pool gate: code 4827", "the key is in the lockbox (code: 4827)".
         format(
             K::Pin,
             &format!(
-                r"(?i)\b(?:{OPENS})\b[^\n]{{0,50}}?\bcode\b(?:[ \t]*[:=]|[ \t]+(?:is|was))?[ \t]*{digits}"
+                r"(?i)\b(?:lock[ \t]*box|key[ \t]*box|key[ \t]*safe|keypad|gate|(?:front[ \t]+|back[ \t]+|side[ \t]+)?door)\b[^\n]{{0,50}}?(?:[,:(]|\bthe)[ \t]*code\b(?:[ \t]*[:=]|[ \t]+(?:is|was))?[ \t]*{digits}"
             ),
             1,
         )
@@ -225,7 +234,7 @@ fn abroad() -> Vec<Format> {
         // A combination: "La combinación es 12-34-56", "Der Tresor hat die Kombination 12-34-56".
         format(
             K::Pin,
-            &format!(r"(?i)\b(?:combinación|combinaison|kombination|combinazione|combinação)(?:{SAID_ABROAD}|[ \t]+){combination}"),
+            &format!(r"(?i)\b(?:combinación|combinaison|kombination|combinazione|combinação)(?:{SAID_ABROAD}|[ \t]+){DIAL}"),
             1,
         )
         .form(Form::Said),

@@ -108,11 +108,12 @@ pub(super) fn named_keys() -> Vec<Format> {
             1,
         ),
         // `api_key=…` and its kin, also as the end of a name (`SERVICE_API_KEY=`,
-        // `ENCRYPTION_KEY=`) or in words ("the api key is …", "client secret: …").
+        // `ENCRYPTION_KEY=`) or in words ("the api key is …", "client secret: …", "Secret key:
+        // <hex>", "The API key for Datadog is …").
         format(
             K::ApiKey,
             &format!(
-                r#"(?i)\b[a-z0-9_]*?(?:api[_\- ]?key|apikey|access[_\- ]?token|auth[_\- ]?token|client[_\- ]?secret|(?:secret|encryption|master|private|signing|hmac|license)[_\-]?key|bearer)\b(?:["']?[ \t]*[:=][ \t]*|[ \t]+(?:is|was)[ \t]+|[ \t]*){KEY_VALUE}"#
+                r#"(?i)\b[a-z0-9_]*?(?:api[_\- ]?key|apikey|access[_\- ]?token|auth[_\- ]?token|client[_\- ]?secret|(?:secret|encryption|master|private|signing|hmac|license)[_\- ]?key|bearer)\b(?:[ \t]+for[ \t]+[\w.\-]+(?:[ \t]+[\w.\-]+)?)?(?:["']?[ \t]*[:=][ \t]*|[ \t]+(?:is|was)[ \t]+|[ \t]*){KEY_VALUE}"#
             ),
             ANY_GROUP,
         ),

@@ -13,7 +13,9 @@ const NOT_A_SECRET_HERE: &[&str] = &[
     "plc", "x10", "fpga", "firmware", "trigger", "triggers", "indicates", "status", "code's", "test", "testing",
     "conduct", "example", "examples", "sample", "tutorial", "handbook", "common", "popular", "installer's", "most",
     "meeting", "dummy", "fake", "classic", "xkcd", "rejected", "denied", "failed", "invalid", "disabled",
-    "deactivated", "expired", "revoked", "documented", "history", "old",
+    "deactivated", "expired", "revoked", "documented", "history", "old", "shows", "showing", "flashing", "flashes",
+    "reported", "reports", "displays", "displayed", "sensor", "checkout", "sale", "boiler",
+    "spindle", "overheat", "overheating", "diagnostic", "lecture", "course",
 ];
 
 /// Words after a number that make it a measure or a count (`3300 mV`, `2000 characters`).
@@ -39,6 +41,7 @@ const OTHER_CODES: &[&str] = &[
     "tracking", "confirmation", "booking", "reference", "product", "dial", "qr", "bar", "source", "exit", "return",
     "colour", "color", "dress", "sort", "swift", "routing", "tax", "airport", "fare", "class", "gift", "voucher",
     "referral", "invite", "invitation", "building", "fire", "diagnosis", "billing", "response", "ean", "upc",
+    "invoice", "listing", "quote", "ticket", "flight", "design", "bill", "order", "course", "module",
 ];
 
 /// Whether `value`, caught as a PIN, is none (see the module's comment).
@@ -79,9 +82,13 @@ pub(in crate::secrets) fn is_no_pin(value: &str, around: &Around<'_>) -> bool {
     if words.iter().any(|w| NOT_A_SECRET_HERE.contains(w)) || line.contains("e.g.") {
         return true;
     }
+    // A meeting's passcode under its invitation ("Join Zoom Meeting", then "Passcode: 482719").
+    let above = around.above.to_lowercase();
+    if ["meeting", "zoom", "webex", "teams"].iter().any(|w| above.contains(w)) {
+        return true;
+    }
     // India's postal code is six digits after "PIN" in an address: with its words on the line
     // or the lines above (city, state, road), or a comma before it on the line.
-    let above = around.above.to_lowercase();
     let address_above = above
         .split(|c: char| !c.is_alphanumeric())
         .any(|w| ADDRESS.contains(&w));
@@ -89,14 +96,13 @@ pub(in crate::secrets) fn is_no_pin(value: &str, around: &Around<'_>) -> bool {
     let postal = value.len() == 6
         && !after.starts_with('#')
         && !value.starts_with(['0', '9'])
-        && (words.iter().any(|w| ADDRESS.contains(w))
-            || address_above
-            || around.line.contains(",")
-            || around
-                .prefix
+        && (words.iter().any(|w| ADDRESS.contains(w)) || address_above || around.line.contains(",") || {
+            // A postal code's own name, in prose or data (`PIN code`, `"pin_code":`, `zip/pin:`).
+            let name = format!("{}{}", around.line, around.prefix)
                 .to_lowercase()
-                .replace([' ', '-'], "")
-                .starts_with("pincode"));
+                .replace([' ', '-', '_', '"', '\''], "");
+            name.contains("pincode") || name.contains("zip")
+        });
     // A year or a date, beside the word or followed by more words ("PIN 2024 release notes",
     // "Pin: 2024 roadmap doc"); said alone it is a PIN ("My PIN is 1987").
     let year = value.len() == 4 && (value.starts_with("19") || value.starts_with("20"));
