@@ -30,7 +30,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?i)\b(?:login(?:[ \t]+for[ \t]+(?:the[ \t]+)?[\w-]+)?|log-in|sign-in|credentials|creds|account|wi-?fi|wlan|router|admin|zugangsdaten|identifiants|credenciales|credenziali|acesso)[ \t]*[:=][ \t]*{user}[ \t]+/[ \t]+{VALUE}"#
+                r#"(?i)\b(?:login(?:[ \t]+for[ \t]+(?:the[ \t]+)?[\w-]+)?|log-in|sign-in|(?:credentials|creds)(?:[ \t]+for[ \t]+(?:the[ \t]+)?(?:[\w-]+[ \t]+){{0,2}}[\w-]+)?|account|wi-?fi|wlan|router|admin|zugangsdaten|identifiants|credenciales|credenziali|acesso)[ \t]*[:=][ \t]*{user}[ \t]+/[ \t]+{VALUE}"#
             ),
             ANY_GROUP,
         )
@@ -54,13 +54,20 @@ pub(super) fn formats() -> Vec<Format> {
         format(K::Password, r"\((?i:admin|root|administrator|user)[ \t]*/[ \t]*([^\s()]{4,64})\)", 1).form(Form::Strict),
         format(
             K::Password,
-            &format!(r#"(?i)\b(?:creds|credentials|login)[ \t]*[:=][ \t]*[\w.@+\-]{{1,64}}:{VALUE}"#),
+            &format!(r#"(?i)\b(?:creds|credentials|login)(?:[ \t]*[:=][ \t]*|[ \t]+)[\w.@+\-]{{1,64}}:{VALUE}"#),
             ANY_GROUP,
         )
         .form(Form::Strict),
         format(
             K::Password,
-            &format!(r#"(?i)\blogin[ \t]+[\w.@+\-]{{1,64}}[ \t]+(?:pass|password|pw|pwd)[ \t]+{VALUE}"#),
+            &format!(r#"(?i)\b(?:login|user(?:name)?|e-?mail)[ \t]+[\w.@+\-]{{1,64}}[ \t]*,?[ \t]+(?:pass|password|pw|pwd)[ \t]*:?[ \t]+{VALUE}"#),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
+        // An address and its password joined by a colon: `ana@mail.com:Starlight99`.
+        format(
+            K::Password,
+            &format!(r#"(?:^|[\s(])[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+:{VALUE}"#),
             ANY_GROUP,
         )
         .form(Form::Strict),

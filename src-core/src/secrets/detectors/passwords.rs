@@ -143,7 +143,24 @@ pub(super) fn beside_the_word() -> Vec<Format> {
     // password", "\"Sunflower42\" is the wifi password".
     let before = r#"(?:"([^"\n]{3,64})"|'([^'\n]{3,64})'|([^\s"'(]{3,64}))"#;
     let whose = r"(?:my|the|our|your|his|her|their)[ \t]+(?:[\w-]+[ \t]+){0,2}?(?:password|passwd|passphrase|pw)\b";
+    // A change said in prose: "Reset my Spotify password, it's now …", "password changed —
+    // now …" ("changed the password to …" is below).
+    let pw = r"(?:password|passwd|passphrase|pw|pwd)";
     vec![
+        format(
+            K::Password,
+            &format!(
+                r"(?i)\b(?:changed|reset|updated)[ \t]+(?:my|the|our)[ \t]+(?:[\w-]+[ \t]+){{0,2}}?{pw}[ \t]*[,;]?[ \t]*(?:it['’]?s|it[ \t]+is)[ \t]+(?:now[ \t]+)?{VALUE}"
+            ),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
+        format(
+            K::Password,
+            &format!(r"(?i)\b{pw}[ \t]+(?:was[ \t]+)?(?:changed|reset|updated)[ \t]*[,;:—–-]?[ \t]*(?:it['’]?s[ \t]+|it[ \t]+is[ \t]+)?now[ \t]+{VALUE}"),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
         format(
             K::Password,
             &format!(r"(?im)(?:^|[\s(])(?:{before})[ \t]+(?:is|was)[ \t]+{whose}"),
@@ -169,7 +186,7 @@ pub(super) fn beside_the_word() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?im)\b(?:password|passwd|passphrase|passcode)[ \t]+to[ \t]+{VALUE}(?:[ \t]*$|[ \t]*[.,;!?)]|[ \t]+(?:yesterday|today|tonight|now|again|earlier|recently|last|this|but|so|because|since)\b)"#
+                r#"(?im)\b(?:password|passwd|passphrase|passcode|pw|pwd)[ \t]+to[ \t]+{VALUE}(?:[ \t]*$|[ \t]*[.,;!?)]|[ \t]+(?:yesterday|today|tonight|now|again|earlier|recently|last|this|but|so|because|since)\b)"#
             ),
             ANY_GROUP,
         )

@@ -13,7 +13,7 @@ use crate::secrets::values::Form;
 const PIN: &str = r"pin(?:[ \t-]*(?:code|number|nummer))?|passcode|(?:iphone|ipad|phone[ \t]+unlock|screen[ \t]+lock)[ \t]+code|combo[ \t]+(?:to|for)[ \t]+the[ \t]+lock|pass[ \t]+code|geheimzahl|code[ \t]+pin|código[ \t]+pin|code[ \t]+(?:de[ \t]+la[ \t]+porte|du[ \t]+portail|d['’]accès)|código[ \t]+de[ \t]+la[ \t]+puerta|türcode|torcode|key[ \t]?code|unlock[ \t]+code|puk(?:[ \t]*code)?|(?:duress|panic|disarm|arming)[ \t]+code|memorable[ \t]+number|(?:telephone[ \t]+banking[ \t]+)?security[ \t]+number";
 
 /// The things a keypad's code opens or arms.
-const KEYPADS: &str = r"(?:front[ \t]+|back[ \t]+|side[ \t]+|garage[ \t]+)?door(?:[ \t]+opener)?|gate|garage|lock[ \t]*box|key[ \t]*box|key[ \t]*safe|mailbox|keypad|alarm|safe|locker|padlock|(?:bike[ \t]+)?lock|entry|access|security(?:[ \t]+system)?|intercom|buzzer|elevator|lift|storage(?:[ \t]+unit)?|shed|adt";
+const KEYPADS: &str = r"(?:front[ \t]+|back[ \t]+|side[ \t]+|garage[ \t]+)?door(?:[ \t]+opener)?|gate|garage|lock[ \t]*box|key[ \t]*box|key[ \t]*safe|mailbox|keypad|alarm(?:[ \t]+panel)?|safe|locker|padlock|(?:bike[ \t]+)?lock|entry|access|security(?:[ \t]+system)?|intercom|buzzer|elevator|lift|storage(?:[ \t]+unit)?|shed|adt";
 
 /// What a code "for the …" opens ("the code for the garage is 4827").
 const OPENS: &str = r"unlock[ \t]+(?:my|the)[ \t]+(?:phone|iphone|ipad|laptop)|(?:my|the)[ \t]+(?:phone|iphone|ipad)|(?:garage|gate|(?:front[ \t]+|back[ \t]+|side[ \t]+)?door|lock[ \t]*box|key[ \t]*box|alarm|safe|house|building|apartment|flat|shed|storage|locker|padlock|keypad|mailbox|intercom|elevator)(?:[ \t]+(?:room|unit|door|gate|box))?|get[ \t]+in";
@@ -87,6 +87,32 @@ pub(super) fn formats() -> Vec<Format> {
         )
         .form(Form::Said),
         format(K::Pin, &format!(r"(?im)(?:^|[,;(])[ \t]*(?:{MAYBE_LOCKS}){SAID}{DIAL}"), 1).form(Form::Said),
+        // In prose: "The combination is 12-34-56", "the combo for the gym locker is 24-12-36",
+        // "a Master combo 22-08-31".
+        format(
+            K::Pin,
+            &format!(
+                r"(?i)\b(?:combination|combo)\b(?:[ \t]+(?:for|to|of|on)[ \t]+(?:the[ \t]+|my[ \t]+)?(?:\p{{L}}[\w'’-]*[ \t]+){{0,2}}?\p{{L}}[\w'’-]*)?(?:{SAID}|[ \t]+){DIAL}"
+            ),
+            1,
+        )
+        .form(Form::Said),
+        // A code changed, said after: "The door code at the new office changed, it's 2290 now".
+        format(
+            K::Pin,
+            &format!(
+                r"(?i)\b(?:{PIN}|(?:{KEYPADS})[ \t]+code)\b[^\n.]{{0,40}}?\b(?:changed|reset)\b[ \t]*[,;:—–-]?[ \t]*(?:it['’]?s|it[ \t]+is|now|to)[ \t]+(?:now[ \t]+)?{digits}"
+            ),
+            1,
+        )
+        .form(Form::Said),
+        // "my pin 8812", "bank pin 8812", "voicemail pin 8812".
+        format(
+            K::Pin,
+            &format!(r"(?i)\b(?:my|bank|card|atm|debit|credit|voicemail|sim|phone)[ \t]+pin[ \t]+{digits}"),
+            1,
+        )
+        .form(Form::Said),
         format(
             K::Pin,
             &format!(r"(?i)\b(?:lock[ \t]*box|key[ \t]*box|key[ \t]*safe|keypad)(?:[ \t]*\([^)\n]{{1,20}}\))?(?:[ \t]+code)?[ \t]+{digits}"),
@@ -137,7 +163,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Pin,
             &format!(
-                r"(?i)\bcode[ \t]+(?:for|to|of)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+|your[ \t]+)?(?:{OPENS})\b(?:[ \t]+#?\d{{1,4}})?{SAID}{digits}"
+                r"(?i)\bcode[ \t]+(?:for|to|of)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+|your[ \t]+)?(?:{OPENS})\b(?:[ \t]+#?\d{{1,4}})?(?:{SAID}|[ \t]+){digits}"
             ),
             1,
         )

@@ -113,7 +113,7 @@ pub(super) fn named_keys() -> Vec<Format> {
         format(
             K::ApiKey,
             &format!(
-                r#"(?i)\b[a-z0-9_]*?(?:api[_\- ]?key|apikey|access[_\- ]?token|auth[_\- ]?token|client[_\- ]?secret|(?:secret|encryption|master|private|signing|hmac|license)[_\- ]?key|bearer)\b(?:[ \t]+for[ \t]+[\w.\-]+(?:[ \t]+[\w.\-]+)?)?(?:["']?[ \t]*[:=][ \t]*|[ \t]+(?:is|was)[ \t]+|[ \t]*){KEY_VALUE}"#
+                r#"(?i)\b[a-z0-9_]*?(?:api[_\- ]?key|apikey|access[_\- ]?token|auth[_\- ]?token|client[_\- ]?secret|(?:secret|encryption|master|private|signing|hmac|license)[_\- ]?key|bearer)\b(?:[ \t]+for[ \t]+(?:[\w.\-]+[ \t]+){{0,3}}[\w.\-]+)?(?:["']?[ \t]*[:=][ \t]*|[ \t]+(?:is|was)[ \t]+|[ \t]*){KEY_VALUE}"#
             ),
             ANY_GROUP,
         ),

@@ -15,7 +15,8 @@ const NOT_A_SECRET_HERE: &[&str] = &[
     "meeting", "dummy", "fake", "classic", "xkcd", "rejected", "denied", "failed", "invalid", "disabled",
     "deactivated", "expired", "revoked", "documented", "history", "old", "shows", "showing", "flashing", "flashes",
     "reported", "reports", "displays", "displayed", "sensor", "checkout", "sale", "boiler",
-    "spindle", "overheat", "overheating", "diagnostic", "lecture", "course",
+    "spindle", "overheat", "overheating", "diagnostic", "lecture", "course", "lottery", "lotto", "draw",
+    "winning", "score", "scored",
 ];
 
 /// Words after a number that make it a measure or a count (`3300 mV`, `2000 characters`).
@@ -24,7 +25,7 @@ const UNITS: &[&str] = &[
     "mv", "v", "ma", "a", "hz", "khz", "mhz", "ghz", "ms", "s", "kb", "mb", "gb", "ohm", "ohms", "%", "lines",
     "characters", "chars", "issues", "iterations", "bytes", "bits", "rows", "items", "users", "times", "days",
     "words", "steps", "calories", "kcal", "mg", "g", "kg", "km", "mi", "miles", "m", "ft", "feet", "points",
-    "pts", "pages", "people", "usd", "eur", "dollars", "euros",
+    "pts", "pages", "people", "usd", "eur", "dollars", "euros", "percent", "per", "cent",
 ];
 
 /// Words of a postal address: India's PIN code is its postal code (`PIN 560001`).
