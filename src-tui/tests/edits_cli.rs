@@ -91,33 +91,19 @@ fn an_agents_delete_and_update_wait_for_a_person_under_guarded() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("s");
     let id = add(&store, "The user lives in Lyon");
-    let requests = [
-        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#.to_owned(),
-        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_owned(),
-        format!(
-            r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"update_memory","arguments":{{"memory_id":"{id}","content":"The user lives in Paris"}}}}}}"#
-        ),
-        format!(
-            r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{{"name":"delete_memory","arguments":{{"memory_id":"{id}","why":"x"}}}}}}"#
-        ),
-    ];
-    let input = requests.join("\n") + "\n";
-    let out = haema(&store, &[], &["mcp"], Some(&input));
-    let answers: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let result = |id: i64| -> Value {
-        let answer = answers
-            .iter()
-            .find(|a| a["id"] == id)
-            .unwrap_or_else(|| panic!("{answers:#?}"));
-        answer["result"].clone()
-    };
-    let update = &result(2)["structuredContent"];
-    assert_eq!(update["status"], "pending", "{answers:#?}");
+    // The client keeps its input open until it has its answers: a write still running when the
+    // input closes finishes but cannot be answered any more.
+    let mut client = common::mcp::Client::start(&store, &[("HAEMA_EMBEDDER", "none")]);
+    client.initialize();
+    let update = client.call(
+        "update_memory",
+        serde_json::json!({"memory_id": id, "content": "The user lives in Paris"}),
+    );
+    let refused = client.call("delete_memory", serde_json::json!({"memory_id": id, "why": "x"}));
+    drop(client);
+    let update = &update["structuredContent"];
+    assert_eq!(update["status"], "pending", "{update}");
     assert!(update["message"].as_str().unwrap().contains("review"), "{update}");
-    let refused = result(3);
     assert_eq!(refused["isError"], true, "an unknown argument is refused: {refused}");
     assert_eq!(
         latest(&store),
