@@ -118,24 +118,12 @@ fn an_agent_reads_and_writes_its_state_over_mcp() {
         &["state", "set", "cursor", "41", "--agent", "scout"],
         None,
     ));
-    // One server per call, so the calls run in order (a server may answer lines at once).
+    // One server per call, its input kept open until the answer comes (a write still running
+    // when the input closes finishes but cannot be answered any more).
     let call = |name: &str, arguments: Value| -> Value {
-        let lines = [
-            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
-            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": name, "arguments": arguments}}),
-        ];
-        let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
-        let out = haema(&store, &[], &["mcp"], Some(&input));
-        let answers: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
-        answers
-            .iter()
-            .find(|a| a["id"] == 2)
-            .unwrap_or_else(|| panic!("{answers:#?}"))["result"]
-            .clone()
+        let mut client = common::mcp::Client::start(&store, &[("HAEMA_EMBEDDER", "none")]);
+        client.initialize();
+        client.call(name, arguments)
     };
     let got = call("get_agent_state", json!({"key": "cursor", "agent_id": "scout"}));
     assert_eq!(got["structuredContent"]["value"], 41, "{got}");
