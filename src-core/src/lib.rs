@@ -83,7 +83,7 @@ pub use search::recall::{
 };
 pub use store::files::{create_private, is_inside};
 pub use store::places::{
-    default_store_dir, is_postgres_url, is_store_dir, store_dir_for, store_dir_given, store_folders_beside,
+    default_store_dir, is_postgres_url, is_store_dir, store_dir_for, store_dir_given, store_folders_beside, store_name,
 };
 #[cfg(feature = "postgres")]
 pub use store::postgres::address::link_postgres_store;

@@ -136,6 +136,7 @@ async fn store_info(memory: &Memory) -> CommandResult<StoreInfo> {
     Ok(StoreInfo {
         dir: memory.dir().to_path_buf(),
         location: memory.location(),
+        name: haema_core::store_name(&memory.location()),
         active: 0,
         pending_changesets: 0,
         embedder: String::new(),
@@ -177,6 +178,8 @@ fn resolve_folder(dir: PathBuf) -> CommandResult<PathBuf> {
 pub struct StoreEntry {
     /// Its folder.
     pub dir: PathBuf,
+    /// Its short name ([`haema_core::store_name`]), also when it could not be read.
+    pub name: String,
     /// Its counts, when it could be read.
     pub info: Option<StoreInfo>,
     /// Why it could not be read.
@@ -203,6 +206,10 @@ pub async fn stores(state: State<'_, AppState>) -> CommandResult<Vec<StoreEntry>
     for dir in dirs {
         let peeked = Memory::peek(&dir).await;
         out.push(StoreEntry {
+            name: peeked.as_ref().map_or_else(
+                |_| haema_core::store_name(&dir.to_string_lossy()),
+                |info| info.name.clone(),
+            ),
             open: open.as_ref() == Some(&dir),
             info: peeked.as_ref().ok().cloned(),
             error: peeked.err().map(|e| e.to_string()),

@@ -17,6 +17,7 @@ use haema_core::{Memory, ReviewPolicy, Settings};
 use serde::Serialize;
 use tauri::{AppHandle, State};
 
+use crate::blocking::off_async;
 use crate::error::{CommandError, CommandResult};
 use crate::progress::{Reporter, Task};
 use crate::state::AppState;
@@ -60,8 +61,8 @@ pub struct AiSetup {
 #[tauri::command]
 #[specta::specta]
 pub async fn ai_setup(state: State<'_, AppState>) -> CommandResult<AiSetup> {
-    let memory = state.memory().await?;
-    ai_setup_of(memory.dir(), &*keys())
+    let dir = state.memory().await?.dir().to_path_buf();
+    off_async(move || ai_setup_of(&dir, &*keys())).await
 }
 
 /// [`ai_setup`] for the store in `dir` with the keyring given.
@@ -138,10 +139,15 @@ pub async fn test_connection(
     connection: Connection,
     key: Option<String>,
 ) -> CommandResult<CheckOutcome> {
-    let memory = state.memory().await?;
-    let settings = Settings::load_with_keys(memory.dir(), Settings::user_file_path().as_deref(), env, &*keys())?;
-    let trial = connection.applied_to(&settings, key.as_deref(), &*keys())?;
-    Ok(match connection.role {
+    let dir = state.memory().await?.dir().to_path_buf();
+    let role = connection.role;
+    let trial = off_async(move || {
+        let keys = keys();
+        let settings = Settings::load_with_keys(&dir, Settings::user_file_path().as_deref(), env, &*keys)?;
+        Ok(connection.applied_to(&settings, key.as_deref(), &*keys)?)
+    })
+    .await?;
+    Ok(match role {
         Role::Llm => check_llm(&trial).await,
         Role::Embedder => check_embedder(&trial).await,
     })
@@ -161,33 +167,49 @@ pub async fn save_connection(
 ) -> CommandResult<AiSetup> {
     let memory = state.memory().await?;
     let dir = memory.dir().to_path_buf();
-    let keys = keys();
     // The key first: a keyring that refuses it leaves everything as it was, before any
     // vectors are made again.
-    if let Some(key) = key.as_deref() {
-        connection.save_key(key, &*keys)?;
-    }
-    if connection.role == Role::Embedder {
-        let settings = Settings::load_with_keys(&dir, Settings::user_file_path().as_deref(), env, &*keys)?;
-        let next = connection.applied_to(&settings, key.as_deref(), &*keys)?;
-        if changes_vectors(&memory, &next) {
-            drop(memory);
-            remake_vectors(&app, &dir, &next).await?;
+    let next = off_async({
+        let (dir, connection, key) = (dir.clone(), connection.clone(), key.clone());
+        move || {
+            let keys = keys();
+            if let Some(key) = key.as_deref() {
+                connection.save_key(key, &*keys)?;
+            }
+            if connection.role != Role::Embedder {
+                return Ok(None);
+            }
+            let settings = Settings::load_with_keys(&dir, Settings::user_file_path().as_deref(), env, &*keys)?;
+            Ok(Some(connection.applied_to(&settings, key.as_deref(), &*keys)?))
         }
+    })
+    .await?;
+    if let Some(next) = next
+        && changes_vectors(&memory, &next)
+    {
+        drop(memory);
+        remake_vectors(&app, &dir, &next).await?;
     }
-    connection.save(&dir, None, &*keys)?;
+    off_async({
+        let dir = dir.clone();
+        move || Ok(connection.save(&dir, None, &*keys())?)
+    })
+    .await?;
     reopen(&app, &state, &dir).await?;
-    ai_setup_of(&dir, &*keys)
+    off_async(move || ai_setup_of(&dir, &*keys())).await
 }
 
 /// Removes the key saved for `connection`'s service from the keyring.
 #[tauri::command]
 #[specta::specta]
 pub async fn forget_saved_key(state: State<'_, AppState>, connection: Connection) -> CommandResult<AiSetup> {
-    let memory = state.memory().await?;
-    let keys = keys();
-    connection.forget_key(&*keys)?;
-    ai_setup_of(memory.dir(), &*keys)
+    let dir = state.memory().await?.dir().to_path_buf();
+    off_async(move || {
+        let keys = keys();
+        connection.forget_key(&*keys)?;
+        ai_setup_of(&dir, &*keys)
+    })
+    .await
 }
 
 /// Writes one setting (`review`, `merge.distance_cutoff`, …) into the store's `haema.toml`
@@ -212,7 +234,7 @@ pub async fn set_setting(
     drop(memory);
     Settings::write_setting(&dir, &name, value.as_deref())?;
     reopen(&app, &state, &dir).await?;
-    ai_setup_of(&dir, &*keys())
+    off_async(move || ai_setup_of(&dir, &*keys())).await
 }
 
 /// Whether `next`'s embedder differs from the one the store's vectors were made with.

@@ -14,6 +14,7 @@
 
 pub mod backup;
 pub mod bindings;
+pub mod blocking;
 pub mod command_names;
 pub mod commands;
 pub mod connect;

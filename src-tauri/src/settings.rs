@@ -37,9 +37,12 @@ pub struct StoreSettings {
 #[specta::specta]
 pub async fn settings(state: State<'_, AppState>) -> CommandResult<StoreSettings> {
     let memory = state.memory().await?;
-    store_settings(&memory, Settings::user_file_path().as_deref(), |name| {
-        std::env::var(name).ok()
+    crate::blocking::off_async(move || {
+        store_settings(&memory, Settings::user_file_path().as_deref(), |name| {
+            std::env::var(name).ok()
+        })
     })
+    .await
 }
 
 /// [`settings`] with the user's file and the environment given.

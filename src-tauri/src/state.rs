@@ -47,7 +47,11 @@ impl AppState {
     /// what is on this machine: a missing embedding model comes in the background
     /// ([`crate::model::upgrade_in_background`]).
     pub async fn open(&self, dir: PathBuf) -> CommandResult<(Memory, u64)> {
-        let settings = Settings::load(&dir)?;
+        let settings = crate::blocking::off_async({
+            let dir = dir.clone();
+            move || Ok(Settings::load(&dir)?)
+        })
+        .await?;
         let base = Memory::open_with_options(&dir, settings, OpenOptions::quick()).await?;
         // A store that keeps people apart opens for `HAEMA_USER` when it is set; else the
         // window asks whose memories to show.

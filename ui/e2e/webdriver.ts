@@ -129,7 +129,15 @@ export class Session {
         [css, wanted],
       )) as string | null;
       if (found !== null) return found;
-      if (Date.now() > deadline) throw new WebDriverError(`no “${css}” containing “${wanted}” within ${timeoutMs} ms`);
+      if (Date.now() > deadline) {
+        const shown = (await this.script(
+          `return [...document.querySelectorAll(arguments[0])].map((e) => e.textContent.trim()).join(" | ");`,
+          [css],
+        )) as string;
+        throw new WebDriverError(
+          `no “${css}” containing “${wanted}” within ${timeoutMs} ms; it shows: ${shown === "" ? "(no such element)" : `“${shown.slice(0, 400)}”`}`,
+        );
+      }
       await sleep(100);
     }
   }

@@ -6,7 +6,6 @@ import { h, printable } from "./dom";
 import { focusPlace, restoreFocus } from "./focus";
 import { applyTheme, loadTheme, nextTheme, THEME_WORDS, type ThemeChoice } from "./logic/theme";
 import { type Undoable, UndoStack } from "./logic/undo";
-import { storeName } from "./logic/words";
 
 export type ViewName = "latest" | "search" | "review" | "core" | "history" | "stores" | "settings" | "setup";
 
@@ -87,6 +86,7 @@ export class App {
    * store before. */
   async openStore(dir: string | null, create: boolean, view: ViewName = "latest"): Promise<boolean> {
     const before = this.store?.dir ?? null;
+    const beforeName = this.store?.name ?? "";
     try {
       this.store = await api.openStore(dir, create);
     } catch (e) {
@@ -96,11 +96,11 @@ export class App {
     this.undos.clear();
     this.showShell(view);
     if (before !== null && before !== this.store.dir) {
-      this.say(`Opened “${storeName(this.store.location)}”.`, {
+      this.say(`Opened “${this.store.name}”.`, {
         done: "Opened",
         undo: async () => {
           await this.openStore(before, false);
-          return `Back to “${storeName(before)}”.`;
+          return `Back to “${beforeName}”.`;
         },
       });
     }
@@ -165,7 +165,7 @@ export class App {
       if (item.name === this.current) button.setAttribute("aria-current", "page");
       else button.removeAttribute("aria-current");
     });
-    this.storeLabel.textContent = this.store ? printable(storeName(this.store.location)) : "";
+    this.storeLabel.textContent = this.store ? printable(this.store.name) : "";
     this.storeLabel.title = this.store?.location ?? "";
     const perUser = this.store?.scope === "per_user";
     this.personButton.hidden = !perUser;

@@ -1273,6 +1273,8 @@ export type StoreChanged = null;
 export type StoreEntry = {
 	/**  Its folder. */
 	dir: string,
+	/**  Its short name ([`haema_core::store_name`]), also when it could not be read. */
+	name: string,
 	/**  Its counts, when it could be read. */
 	info: StoreInfo | null,
 	/**  Why it could not be read. */
@@ -1300,6 +1302,11 @@ export type StoreInfo = {
 	 *  without a password.
 	 */
 	location: string,
+	/**
+	 *  Its short name, as people tell stores apart ([`crate::store_name`]): the folder's
+	 *  name, or "schema in database on host" for a PostgreSQL store.
+	 */
+	name: string,
 	/**  Active memories. */
 	active: number,
 	/**  Changesets waiting for review. */

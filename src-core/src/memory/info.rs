@@ -16,6 +16,9 @@ pub struct StoreInfo {
     /// Where the store is, as people are shown it: the folder, or a PostgreSQL store's URL
     /// without a password.
     pub location: String,
+    /// Its short name, as people tell stores apart ([`crate::store_name`]): the folder's
+    /// name, or "schema in database on host" for a PostgreSQL store.
+    pub name: String,
     /// Active memories.
     pub active: usize,
     /// Changesets waiting for review.
@@ -57,6 +60,7 @@ pub(super) fn store_info(
     Ok(StoreInfo {
         dir: dir.to_path_buf(),
         location: location.to_owned(),
+        name: crate::store_name(location),
         active: conn.count_memories(MemoryStatus::Active, &MemoryFilter::default())?,
         pending_changesets: conn.count_pending_changesets(None)?,
         embedder: conn.meta(MetaKey::Embedder)?.unwrap_or_else(|| "none".into()),

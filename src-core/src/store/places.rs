@@ -18,6 +18,9 @@ pub fn default_store_dir() -> Option<PathBuf> {
     directories::BaseDirs::new().map(|b| b.data_dir().join("haema").join("default"))
 }
 
+/// The schema a PostgreSQL store uses when its URL names none.
+pub(crate) const DEFAULT_SCHEMA: &str = "haema";
+
 /// Whether `dir` holds a store (its `memory.db`) or links to one in PostgreSQL.
 pub fn is_store_dir(dir: &Path) -> bool {
     dir.join(DATABASE).is_file() || dir.join(LINK_FILE).is_file()
@@ -32,6 +35,63 @@ pub fn is_store_dir(dir: &Path) -> bool {
 pub fn is_postgres_url(name: &str) -> bool {
     let lower = name.trim_start().to_ascii_lowercase();
     lower.starts_with("postgres://") || lower.starts_with("postgresql://")
+}
+
+/// A store's short name, how people tell stores apart: its folder's name, or for a
+/// PostgreSQL store (its URL) the schema, the database and the host. Every front end shows
+/// this one ([`crate::StoreInfo::name`]).
+///
+/// ```
+/// use haema_core::store_name;
+/// assert_eq!(store_name("postgres://agents@db.example:5432/team?schema=shared"), "shared in team on db.example");
+/// assert_eq!(store_name("postgresql://ann:pw@[::1]:5432/notes"), "haema in notes on [::1]");
+/// assert_eq!(store_name("/home/ann/.local/share/haema/default"), "default");
+/// assert_eq!(store_name("C:\\Users\\ann\\haema\\work\\"), "work");
+/// ```
+pub fn store_name(location: &str) -> String {
+    if is_postgres_url(location)
+        && let Some(name) = postgres_store_name(location.trim())
+    {
+        return name;
+    }
+    location
+        .split(['/', '\\'])
+        .rfind(|part| !part.is_empty())
+        .unwrap_or(location)
+        .to_owned()
+}
+
+/// "schema in database on host" for a PostgreSQL URL (`postgres://user@host:port/db?schema=s`),
+/// the schema being `haema` when the URL names none.
+fn postgres_store_name(url: &str) -> Option<String> {
+    let rest = url.split_once("://")?.1;
+    let (rest, query) = rest.split_once('?').unwrap_or((rest, ""));
+    let rest = rest.rsplit_once('@').map_or(rest, |(_, r)| r);
+    let (authority, db) = rest.split_once('/').unwrap_or((rest, ""));
+    let param = |name: &str| {
+        query
+            .split('&')
+            .find_map(|p| p.strip_prefix(name)?.strip_prefix('='))
+            .filter(|v| !v.is_empty())
+    };
+    let host = match authority.rsplit_once(':') {
+        Some((host, port)) if !port.contains(']') => host,
+        _ => authority,
+    };
+    let host = if host.is_empty() {
+        param("host").unwrap_or("localhost")
+    } else {
+        host
+    };
+    let db = if db.is_empty() {
+        param("dbname").unwrap_or("postgres")
+    } else {
+        db
+    };
+    Some(format!(
+        "{} in {db} on {host}",
+        param("schema").unwrap_or(DEFAULT_SCHEMA)
+    ))
 }
 
 /// A store name as it may be shown: a PostgreSQL URL without its password.

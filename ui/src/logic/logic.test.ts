@@ -8,7 +8,7 @@ import { exampleLines, fileKey, settingGroups, sourceWords } from "./settings";
 import { freshDraft, isEdited, plan, planWords, resultingMemories } from "./review";
 import { applyTheme, loadTheme, nextTheme } from "./theme";
 import { UndoStack } from "./undo";
-import { countWords, inputWords, statusWords, storeName, storeSummary, strengthWords } from "./words";
+import { countWords, inputWords, statusWords, storeSummary, strengthWords } from "./words";
 
 describe("review drafts", () => {
   it("approves as suggested until something is changed", () => {
@@ -114,14 +114,11 @@ describe("plain words", () => {
     expect(changeTitle(asked)).toBe("Forget everything that mentions “elm”");
   });
 
-  it("names stores and counts", () => {
-    expect(storeName("/home/ann/.local/share/haema/work/")).toBe("work");
-    expect(storeName("postgres://agents@db.example:5432/team?schema=shared")).toBe("shared in team on db.example");
-    expect(storeName("postgres://agents@db.example:5432/team")).toBe("haema in team on db.example");
+  it("counts memories and what waits", () => {
     expect(countWords(1, "memory", "memories")).toBe("1 memory");
     expect(countWords(12000, "memory", "memories")).toBe("12,000 memories");
     expect(
-      storeSummary({ dir: "/s", location: "/s", active: 3, pending_changesets: 1, embedder: "none", dims: 0, llm: null, review: "auto", embedder_wanted: null, vectors_behind: false, lexical_reason: null, scope: "shared", user: null }),
+      storeSummary({ dir: "/s", location: "/s", name: "s", active: 3, pending_changesets: 1, embedder: "none", dims: 0, llm: null, review: "auto", embedder_wanted: null, vectors_behind: false, lexical_reason: null, scope: "shared", user: null }),
     ).toBe("3 memories · 1 change waiting");
   });
 });

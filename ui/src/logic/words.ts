@@ -34,16 +34,6 @@ export function foundWords(hit: SearchHit): string {
   return `${strengthWords(hit.score)}: ${how}`;
 }
 
-/** The last folder name of a store: how people tell stores apart. */
-/** A store's short name: its folder's name, or for a PostgreSQL store (its URL) the
- * schema, the database and the host: "haema in team on db.example". */
-export function storeName(where: string): string {
-  const url = /^postgres(?:ql)?:\/\/(?:[^@/]*@)?([^/:?]+)[^/]*\/([^?]*)(?:\?(?:.*&)?schema=([^&]+))?/.exec(where);
-  if (url) return `${url[3] ?? "haema"} in ${url[2]} on ${url[1]}`;
-  const parts = where.split(/[\\/]/).filter((p) => p.length > 0);
-  return parts[parts.length - 1] ?? where;
-}
-
 export function countWords(n: number, one: string, many: string): string {
   return `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 }

@@ -125,6 +125,8 @@ export function storeInfo(dir = "/home/ann/.local/share/haema/default", pending 
   return {
     dir,
     location: dir,
+    // The core names a folder store by its last folder (haema_core::store_name).
+    name: dir.split("/").filter((p) => p !== "").pop() ?? dir,
     active,
     pending_changesets: pending,
     embedder: "none",

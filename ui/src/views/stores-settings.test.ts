@@ -20,12 +20,19 @@ describe("stores", () => {
   it("lists stores and opens another with undo back", async () => {
     const { root, backend } = await start((b) => {
       b.stores = [
-        { dir: "/home/ann/.local/share/haema/default", info: b.open, error: null, open: true },
-        { dir: "/home/ann/.local/share/haema/work", info: { ...b.open!, dir: "/home/ann/.local/share/haema/work", location: "/home/ann/.local/share/haema/work", active: 12 }, error: null, open: false },
-        { dir: "/home/ann/.local/share/haema/broken", info: null, error: "schema too new", open: false },
+        { dir: "/home/ann/.local/share/haema/default", name: "default", info: b.open, error: null, open: true },
+        { dir: "/home/ann/.local/share/haema/work", name: "work", info: { ...b.open!, dir: "/home/ann/.local/share/haema/work", location: "/home/ann/.local/share/haema/work", name: "work", active: 12 }, error: null, open: false },
+        { dir: "/home/ann/.local/share/haema/broken", name: "broken", info: null, error: "schema too new", open: false },
         {
           dir: "/home/ann/.local/share/haema/pg-agents_db.example_5432_team_haema",
-          info: { ...b.open!, dir: "/home/ann/.local/share/haema/pg-agents_db.example_5432_team_haema", location: "postgres://agents@db.example:5432/team?schema=haema", active: 40 },
+          name: "haema in team on db.example",
+          info: {
+            ...b.open!,
+            dir: "/home/ann/.local/share/haema/pg-agents_db.example_5432_team_haema",
+            location: "postgres://agents@db.example:5432/team?schema=haema",
+            name: "haema in team on db.example",
+            active: 40,
+          },
           error: null,
           open: false,
         },
@@ -34,7 +41,7 @@ describe("stores", () => {
     const rows = root.querySelectorAll(".stores > li");
     expect(text(rows[1] ?? null)).toContain("12 memories");
     expect(text(rows[2] ?? null)).toContain("Cannot be read: schema too new");
-    // A shared store is named by its URL, not by its link folder.
+    // A shared store is shown by the name the core gives it (from its URL), not its link folder.
     expect(text(rows[3]?.querySelector("h2") ?? null)).toBe("haema in team on db.example");
     expect(text(rows[3]?.querySelector(".path") ?? null)).toBe("postgres://agents@db.example:5432/team?schema=haema");
     button(rows[1] as HTMLElement, "Open").click();

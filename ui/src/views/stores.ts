@@ -4,7 +4,7 @@ import { api, type StoreEntry } from "../api";
 import type { App, View } from "../app";
 import { h } from "../dom";
 import { importText } from "../logic/actions";
-import { countWords, storeName, storeSummary } from "../logic/words";
+import { countWords, storeSummary } from "../logic/words";
 
 export function storesView(app: App): View {
   const list = h("ul", { class: "stores", "aria-label": "Memories on this computer" });
@@ -43,7 +43,7 @@ export function storesView(app: App): View {
       ...entries.map((entry) => {
         // A store in PostgreSQL is named by its URL (without a password), not its link folder.
         const where = entry.info?.location ?? entry.dir;
-        const name = storeName(where);
+        const name = entry.name;
         const row = h(
           "li",
           {},

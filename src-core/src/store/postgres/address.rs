@@ -8,8 +8,7 @@ use std::str::FromStr;
 use super::tls::{self, Tls};
 use crate::{Error, Result};
 
-/// The schema a store uses when its URL names none.
-pub(crate) const DEFAULT_SCHEMA: &str = "haema";
+use crate::store::places::DEFAULT_SCHEMA;
 
 /// A PostgreSQL store's address, with its password when one was found.
 #[derive(Clone)]

@@ -74,6 +74,7 @@ pub fn info(active: usize, pending: usize) -> StoreInfo {
     StoreInfo {
         dir: "/stores/default".into(),
         location: "/stores/default".into(),
+        name: "default".into(),
         active,
         pending_changesets: pending,
         embedder: "local:all-MiniLM-L6-v2".into(),

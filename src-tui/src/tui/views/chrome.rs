@@ -36,13 +36,10 @@ pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
         spans.push(Span::styled(label, style));
     }
     *app.tab_hits.borrow_mut() = hits;
-    let name = match app.info.as_ref().and_then(|i| postgres_name(&i.location)) {
-        Some(name) => name,
-        None => app.store_dir.file_name().map_or_else(
-            || app.store_dir.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        ),
-    };
+    let name = app.info.as_ref().map_or_else(
+        || haema_core::store_name(&app.store_dir.to_string_lossy()),
+        |i| i.name.clone(),
+    );
     let count = app
         .info
         .as_ref()
@@ -187,26 +184,8 @@ pub fn cut_at_word(text: &str, width: usize, more: &str) -> String {
     format!("{}{more}", out.trim_end_matches([',', ';', ':']))
 }
 
-/// A PostgreSQL store's short name, from its URL (`postgres://user@host:port/db?schema=s`):
-/// "s in db on host"; `None` for a folder.
-fn postgres_name(location: &str) -> Option<String> {
-    if !haema_core::is_postgres_url(location) {
-        return None;
-    }
-    let rest = location.split_once("://")?.1;
-    let rest = rest.rsplit_once('@').map_or(rest, |(_, r)| r);
-    let (authority, path) = rest.split_once('/')?;
-    let host = authority.rsplit_once(':').map_or(authority, |(h, _)| h);
-    let (db, query) = path.split_once('?').unwrap_or((path, ""));
-    let schema = query
-        .split('&')
-        .find_map(|p| p.strip_prefix("schema="))
-        .unwrap_or("haema");
-    Some(format!("{schema} in {db} on {host}"))
-}
-
 #[cfg(test)]
-mod name_tests {
+mod cut_tests {
     #[test]
     fn a_long_message_is_cut_at_a_word_and_says_where_the_rest_is() {
         let text = "the embedding model is not on this machine: the memory searches by words until `haema model fetch` gets it";
@@ -221,14 +200,5 @@ mod name_tests {
             "{cut}"
         );
         assert_eq!(super::cut_at_word("short", 60, " …"), "short");
-    }
-
-    #[test]
-    fn a_postgres_store_is_named_by_schema_database_and_host() {
-        assert_eq!(
-            super::postgres_name("postgres://agents@db.example:5432/team?schema=shared").as_deref(),
-            Some("shared in team on db.example")
-        );
-        assert_eq!(super::postgres_name("/home/ann/.local/share/haema/default"), None);
     }
 }

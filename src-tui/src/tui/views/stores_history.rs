@@ -92,10 +92,10 @@ pub fn stores(state: &StoresState, frame: &mut Frame<'_>, area: Rect, app: &App,
             .items
             .iter()
             .map(|s| {
-                let name = s
-                    .dir
-                    .file_name()
-                    .map_or_else(|| s.dir.display().to_string(), |n| n.to_string_lossy().into_owned());
+                let name = match &s.info {
+                    Ok(info) => info.name.clone(),
+                    Err(_) => haema_core::store_name(&s.dir.to_string_lossy()),
+                };
                 let open = if s.dir == app.store_dir { " (open)" } else { "" };
                 let detail = match &s.info {
                     // What a person tells stores apart by: how many memories, and what

@@ -268,6 +268,8 @@ fn entry(name: &str, active: usize) -> StoreEntry {
     StoreEntry {
         info: Ok(haema_core::StoreInfo {
             dir: dir.clone(),
+            location: dir.display().to_string(),
+            name: name.to_owned(),
             ..fixtures::info(active, active % 3)
         }),
         dir,
