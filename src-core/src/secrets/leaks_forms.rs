@@ -272,6 +272,28 @@ pub(crate) const LEAKS_FORMS: &[(&str, &str)] = &[
         "Q: What is the router password?\nA: [secret: password]",
     ),
     ("Password:\nXk9mQ2pLr8vT", "Password:\n[secret: password]"),
+    // The value, not the flag or the code beside it, and the session's cookie as well as the
+    // CSRF token (the fourteenth review).
+    (
+        "gh secret set DB_PASSWORD --body 'Lm4#vRt9Quokka'",
+        "gh secret set DB_PASSWORD --body '[secret: password]'",
+    ),
+    (
+        "echo -n 'Lm4#vRt9Quokka' | gcloud secrets create db-password --data-file=-",
+        "echo -n '[secret: password]' | gcloud secrets create db-password --data-file=-",
+    ),
+    (
+        "expect -c 'spawn ssh root@10.0.0.5; expect \"password:\"; send \"Lm4#vRt9Quokka\\r\"; interact'",
+        "expect -c 'spawn ssh root@10.0.0.5; expect \"password:\"; send \"[secret: password]\\r\"; interact'",
+    ),
+    (
+        "curl -H 'Cookie: sessionid=k7m2q9x4v8n3b6c1z5r0t7y2u4i8o3p6; csrftoken=Qx8v2Lm5Rt7Kp3Nz9Wb4' https://app.acme.com/api/me",
+        "curl -H 'Cookie: sessionid=[secret: api key]; csrftoken=[secret: api key]' https://app.acme.com/api/me",
+    ),
+    (
+        "login_username,login_password,login_totp\nana,Gh!Pass2291,KRUGS4ZANFZSAYJAMRSW2ZLJNZTQ",
+        "login_username,login_password,login_totp\nana,[secret: password],[secret: api key]",
+    ),
     (
         "[10:02] ana: what is the wifi password?\n[10:03] ben: Sunflower42",
         "[10:02] ana: what is the wifi password?\n[10:03] ben: [secret: password]",
@@ -293,12 +315,13 @@ fn each_secret_written_so_is_replaced_and_the_text_around_kept() {
 
 #[test]
 fn each_leak_the_later_reviews_found_is_screened() {
-    // One text per line, each holding a secret the tenth, eleventh or twelfth review found kept in
+    // One text per line, each holding a secret the tenth to fourteenth reviews found kept in
     // clear (the exact text stored is checked above for one of each form); `\n` is a line break.
     let kept: Vec<String> = include_str!("corpus/review10_leaks.txt")
         .lines()
         .chain(include_str!("corpus/review11_leaks.txt").lines())
         .chain(include_str!("corpus/review12_leaks.txt").lines())
+        .chain(include_str!("corpus/review14_leaks.txt").lines())
         .map(|t| t.replace("\\n", "\n"))
         .filter(|t| super::redact(t).0 == *t)
         .collect();

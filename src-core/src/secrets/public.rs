@@ -14,6 +14,36 @@ const STRIPE_OBJECTS: &[&str] = &[
 
 /// The base64 starts of SSH public keys (`ssh-rsa`, `ssh-ed25519`, `ecdsa-sha2-…`,
 /// `sk-ssh-ed25519@openssh.com`).
+/// The prefixes of AI platforms' object ids (OpenAI, Anthropic): messages, files,
+/// assistants, threads, runs, tool calls, responses, requests, organisations. Public
+/// handles an agent keeps to refer back, never credentials.
+const AI_OBJECTS: &[&str] = &[
+    "msg_",
+    "msgbatch_",
+    "req_",
+    "toolu_",
+    "file-",
+    "file_",
+    "asst_",
+    "thread_",
+    "run_",
+    "step_",
+    "call_",
+    "chatcmpl-",
+    "resp_",
+    "batch_",
+    "ftjob-",
+    "vs_",
+    "org-",
+    "user-",
+    "proj_",
+];
+
+/// Words near a base58 address that say it is a Solana account's ("Sent 2 SOL to …").
+const SOLANA_WORDS: &[&str] = &[
+    "sol", "solana", "wallet", "phantom", "address", "mint", "program", "account",
+];
+
 const SSH_KEYS: &[&str] = &[
     "AAAAB3NzaC1",
     "AAAAC3NzaC1",
@@ -98,11 +128,13 @@ pub(super) fn is_public(token: &str, before: &str, word: &str) -> bool {
         || before.ends_with("h1:")
         // A public key or an address given as one ("WireGuard PublicKey = …", "Solana
         // address: …", "Tx: …").
-        || PUBLIC_NAMES.contains(&previous_word().trim_end_matches(['=', ':', '<']))
+        || PUBLIC_NAMES.contains(&previous_word().trim_end_matches(['=', ':', '<']).trim_start_matches(['"', '\'']))
         // Inside a certificate or a public key's PEM block, a DKIM record's key (`v=DKIM1; … p=…`).
         || in_public_block(before)
         || before.to_lowercase().contains("v=dkim1")
-        || before.to_lowercase().trim_end().trim_end_matches(['=', ':']).trim_end().ends_with("public key")
+        || ["public key", "site key", "publishable key", "public token"]
+            .iter()
+            .any(|k| before.to_lowercase().trim_end().trim_end_matches(['=', ':']).trim_end().ends_with(k))
         // An SSH host key's fingerprint (`SHA256:uNiVz…`, `MD5:…`), a Cisco type 8 or 9 hash.
         || before.ends_with("SHA256:")
         || before.ends_with("MD5:")
@@ -117,6 +149,11 @@ pub(super) fn is_public(token: &str, before: &str, word: &str) -> bool {
                 .iter()
                 .any(|k| before.ends_with(&format!("?{k}=")) || before.ends_with(&format!("&{k}="))))
         || (token.len() == 27 && previous_word() == "ksuid")
+        || AI_OBJECTS
+            .iter()
+            .any(|p| token.strip_prefix(p).is_some_and(|rest| rest.chars().all(|c| c.is_ascii_alphanumeric())))
+        || is_ethereum_address(token)
+        || is_solana_address(token, before)
         || is_bitcoin_address(token)
         || is_ipfs_cid(token)
 }
@@ -144,6 +181,22 @@ fn base58(text: &str) -> Option<Vec<u8>> {
 }
 
 /// A Bitcoin address (`1…`, `3…`) whose checksum holds: one typed at random does not.
+/// `0x` and 40 hex digits (an EIP-55 checksum mixes their case): an Ethereum address,
+/// public; a private key is 64.
+fn is_ethereum_address(token: &str) -> bool {
+    token.len() == 42 && token.starts_with("0x") && token[2..].chars().all(|c| c.is_ascii_hexdigit())
+}
+
+/// A base58 account of 32 bytes with a word of Solana's before it on its line.
+fn is_solana_address(token: &str, before: &str) -> bool {
+    let line = before.rsplit('\n').next().unwrap_or(before).to_lowercase();
+    (32..=44).contains(&token.len())
+        && line
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| SOLANA_WORDS.contains(&w))
+        && base58(token).is_some_and(|b| b.len() == 32)
+}
+
 fn is_bitcoin_address(token: &str) -> bool {
     if !(26..=35).contains(&token.len()) || !token.starts_with(['1', '3']) {
         return false;

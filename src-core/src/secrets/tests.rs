@@ -203,7 +203,7 @@ pub(crate) const SAMPLES: &[(&str, SecretKind)] = &[
         SecretKind::ApiKey,
     ),
     (
-        "unknown service key Zx9Qm2Lp7Rt4Vw8Ks3Hd6Jf1Nb5Gc0Ya",
+        "a random value Zx9Qm2Lp7Rt4Vw8Ks3Hd6Jf1Nb5Gc0Ya",
         SecretKind::HighEntropy,
     ),
 ];

@@ -141,6 +141,40 @@ pub(super) fn formats() -> Vec<Format> {
             r#"(?i)\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')[^\n]*-AsPlainText"#,
             ANY_GROUP,
         ),
+        // Secret stores' commands: `aws ssm put-parameter … --value …`, `aws secretsmanager
+        // create-secret … --secret-string …`, `az keyvault secret set … --value …`, `gh secret
+        // set NAME --body …`, a value piped into `gcloud secrets create` (or `versions add`);
+        // an expect script's answer to a password prompt (`expect "password:"; send "…\r"`);
+        // Oracle's `user/password@db` (`sqlplus`, `jdbc:oracle:thin:`).
+        format(
+            K::Password,
+            &format!(
+                r#"\b(?:aws[ \t]+ssm[ \t]+put-parameter\b[^\n|;&]*?[ \t]--value|aws[ \t]+secretsmanager[ \t]+(?:create-secret|put-secret-value|update-secret)\b[^\n|;&]*?[ \t]--secret-string|az[ \t]+keyvault[ \t]+secret[ \t]+set\b[^\n|;&]*?[ \t]--value|gh[ \t]+secret[ \t]+set\b[^\n|;&]*?[ \t](?:--body|-b))[ \t=]+{VALUE}"#
+            ),
+            ANY_GROUP,
+        )
+        .form(Form::Flag),
+        format(
+            K::Password,
+            &format!(
+                r#"\b(?:echo(?:[ \t]+-n)?|printf(?:[ \t]+["']%s["'])?)[ \t]+{VALUE}[ \t]*\|[ \t]*gcloud[ \t]+secrets[ \t]+(?:create|versions[ \t]+add)\b"#
+            ),
+            ANY_GROUP,
+        )
+        .form(Form::Flag),
+        format(
+            K::Password,
+            r#"(?i)\bexpect[ \t]+(?:-[a-z]+[ \t]+)?"[^"\n]*(?:pass(?:word|phrase|code)?|pin)[^"\n]*"[\s;}]*send[ \t]+(?:--[ \t]+)?"([^"\n]{3,}?)(?:\\r|\\n)?""#,
+            1,
+        ),
+        format(
+            K::Password,
+            r#"(?i)\b(?:jdbc:oracle:(?:thin|oci8?):|(?:sqlplus|rman|expdp|impdp|sqlldr)(?:[ \t]+-[A-Za-z]+)*[ \t]+["']?)[A-Za-z0-9_$#.]+/([^@/\s'"]{3,})(?:@|["']?(?:\s|$))"#,
+            1,
+        ),
+        // An ADO.NET or ODBC connection string's password in braces (`Password={a;b}`), which
+        // is how one holding `;` is written.
+        format(K::Password, r"(?i)(?:^|[;\s\x22'])(?:password|pwd)[ \t]*=[ \t]*\{([^{}\n]{3,200})\}", 1),
         // Maven's `<password>…</password>`, `.netrc`'s `machine … login … password …` (on
         // one line or several), a `.pgpass` line (`host:port:db:user:password`).
         format(K::Password, r"(?i)<password>([^<\s]{3,})</password>", 1),

@@ -30,7 +30,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?i)\b(?:login(?:[ \t]+for[ \t]+(?:the[ \t]+)?[\w-]+)?|log-in|sign-in|(?:credentials|creds)(?:[ \t]+for[ \t]+(?:the[ \t]+)?(?:[\w-]+[ \t]+){{0,2}}[\w-]+)?|account|wi-?fi|wlan|router|admin|zugangsdaten|identifiants|credenciales|credenziali|acesso)[ \t]*[:=][ \t]*{user}[ \t]+/[ \t]+{VALUE}"#
+                r#"(?i)\b(?:login(?:[ \t]+for[ \t]+(?:the[ \t]+)?(?:[\w-]+[ \t]+){{0,2}}[\w-]+)?|log-in|sign-in|(?:credentials|creds)(?:[ \t]+for[ \t]+(?:the[ \t]+)?(?:[\w-]+[ \t]+){{0,2}}[\w-]+)?|account|wi-?fi|wlan|router|admin|zugangsdaten|identifiants|credenciales|credenziali|acesso)(?:[ \t]*[:=]|[ \t]+[—–-])[ \t]*{user}(?:[ \t]+/|[ \t]*,)[ \t]+{VALUE}"#
             ),
             ANY_GROUP,
         )

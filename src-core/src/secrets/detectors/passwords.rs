@@ -26,7 +26,7 @@ const SHARED_SECRETS: &str =
 /// The named and said formats.
 pub(super) fn formats() -> Vec<Format> {
     let word = format!(
-        r"(?:\b(?:passwords?|passw|passwd|passphrase|passcode|pwd|pw|wi-?fi[ \t]+(?:pass|code)|{PASSWORD_WORDS_FOREIGN}|{WIFI_KEYS}|{SHARED_SECRETS})\b(?:[ \t]+(?:wi-?fi|wlan))?|{PASSWORD_WORDS_CJK})"
+        r"(?:\b(?:passwords?|passw|passwd|passphrase|passcode|pwd|pw|p/w|wi-?fi[ \t]+(?:pass|code)|{PASSWORD_WORDS_FOREIGN}|{WIFI_KEYS}|{SHARED_SECRETS})\b(?:[ \t]+(?:wi-?fi|wlan))?|{PASSWORD_WORDS_CJK})"
     );
     vec![
         // A password in a URL: `scheme://user:PASSWORD@host` keeps user and host (a password
@@ -43,7 +43,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?i){word}(?:[ \t]+{WHICH}[ \t]+(?:[\w'’.@-]+[ \t]+){{0,4}}?[\w'’.@-]*)?(?:[ \t]*[(\[][^()\[\]\n]{{1,40}}[)\]])?(?:\*\*?|__?)?["']?(?:\*\*?|__?)?[ \t]*(?:{ASSIGN}|[：]|{LINKING_VERBS}|c['’]est\b|(?-i:on)\b|[—–])(?:\*\*|__)?[ \t]*(?::[ \t]*)?(?:(?:now|still|currently|actually|just)[ \t]+)?{VALUE}"#
+                r#"(?i){word}(?:[ \t]+{WHICH}[ \t]+(?:[\w'’.@-]+[ \t]+){{0,4}}?[\w'’.@-]*)?(?:[ \t]+everywhere)?(?:[ \t]*[(\[][^()\[\]\n]{{1,40}}[)\]])?(?:\*\*?|__?)?["']?(?:\*\*?|__?)?[ \t]*(?:{ASSIGN}|[：]|{LINKING_VERBS}|c['’]est\b|(?-i:on)\b|[—–])(?:\*\*|__)?[ \t]*(?::[ \t]*)?(?:(?:now|still|currently|actually|just)[ \t]+)?{VALUE}"#
             ),
             ANY_GROUP,
         )
@@ -176,7 +176,24 @@ pub(super) fn beside_the_word() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?i)\b(?:password|passwd|passphrase|passcode)[ \t]+(?:(?:was|is|has[ \t]+been|got|been)[ \t]+)?(?:reset|changed|set|updated)[ \t]+to[ \t]+{VALUE}"#
+                r#"(?i)\b(?:password|passwd|passphrase|passcode)[ \t]+(?:(?:was|is|has[ \t]+been|got|been)[ \t]+)?(?:reset|changed|set|updated)[ \t]+to(?:[ \t]*:)?[ \t]+{VALUE}"#
+            ),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
+        // The value in brackets after the word, ending the sentence: "Wi-Fi password
+        // (Azul2024!)", "both accounts share one password (…)".
+        format(
+            K::Password,
+            r"(?im)\b(?:password|passwd|passphrase|pw)[ \t]+\(([^()\s]{0,60}\d[^()\s]{0,60})\)(?:[ \t]*$|[ \t]*[.,;!?])",
+            1,
+        )
+        .form(Form::Strict),
+        // "pass" as a noun said with "is": "the pass for the router is …", "my netflix pass is …".
+        format(
+            K::Password,
+            &format!(
+                r"(?i)\b(?:my|the|our|your)[ \t]+(?:[\w-]+[ \t]+){{0,2}}?pass[ \t]+(?:(?:for|on|to|of)[ \t]+(?:[\w.\-]+[ \t]+){{0,3}}?[\w.\-]+[ \t]+)?is[ \t]+{VALUE}"
             ),
             ANY_GROUP,
         )

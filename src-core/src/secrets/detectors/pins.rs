@@ -20,7 +20,7 @@ const OPENS: &str = r"unlock[ \t]+(?:my|the)[ \t]+(?:phone|iphone|ipad|laptop)|(
 
 /// A lock or keypad named as a label before its digits ("Hotel room safe:", "Shed padlock:",
 /// "Combo:", "Keysafe:").
-const LOCKS: &str = r"(?:hotel[ \t]+(?:room[ \t]+)?|room[ \t]+|gun[ \t]+|wall[ \t]+|home[ \t]+)safe|padlock|(?:shed|gym|bike|cable|gate|locker)[ \t]+lock|lock[ \t]*box|key[ \t]*box|key[ \t]*safe|key[ \t]+lock[ \t]*box|keypad|intercom|buzzer";
+const LOCKS: &str = r"zahlenschloss|vorhängeschloss|fahrradschloss|(?:hotel[ \t]+(?:room[ \t]+)?|room[ \t]+|gun[ \t]+|wall[ \t]+|home[ \t]+)safe|padlock|(?:shed|gym|bike|cable|gate|locker)[ \t]+lock|lock[ \t]*box|key[ \t]*box|key[ \t]*safe|key[ \t]+lock[ \t]*box|keypad|intercom|buzzer";
 
 /// A label that may name a lock or something else ("Safe:", "Combo:", "Combination:"): only
 /// a run of digits or a dial's three two-digit numbers (`12-34-56`) after it, never a
@@ -74,14 +74,27 @@ pub(super) fn formats() -> Vec<Format> {
         )
         .form(Form::Said),
         // "PIN 4827", "passcode 839201": beside the acronym written so, never a year.
-        format(K::Pin, &format!(r"\b(?:PIN|PIN[ \t-]?[Cc]ode|[Pp]asscode)[ \t]+{digits}"), 1).form(Form::Strict),
+        format(
+            K::Pin,
+            &format!(r"\b(?:PIN|PIN[ \t-]?[Cc]ode|[Pp]in[ \t-]?[Cc]ode|[Pp]asscode|(?i:pin)[ \t]*(?:#|no\.|nr\.?))[ \t]*{digits}"),
+            1,
+        )
+        .form(Form::Strict),
+        // A field of a line: "user ana.silva, pin 8305"; a gym locker's dial: "Locker: 12-24-36".
+        format(K::Pin, &format!(r"(?i)[,;(][ \t]*pin[ \t]*[:=]?[ \t]*{digits}"), 1).form(Form::Said),
+        format(
+            K::Pin,
+            r"(?im)(?:^|[,;(])[ \t]*(?:gym[ \t]+|school[ \t]+)?locker[ \t]*[:=-][ \t]*(\d{2}[ \t]*[-–][ \t]*\d{2}[ \t]*[-–][ \t]*\d{2})\b",
+            1,
+        )
+        .form(Form::Said),
         // A lock's or keypad's label and its digits or combination: "Lockbox: 4827", "Key box
         // code 4827", "Keypad: 4827#", "Hotel room safe: 4827", "Shed padlock: 4827", "Combo:
         // 4827", "Safe: 12-34-56", "door code 4827", "Building access code 4827#".
         format(
             K::Pin,
             &format!(
-                r"(?i)\b(?:{LOCKS})(?:[ \t]+(?:code|pin|combination|combo|number))?{SAID}{combination}"
+                r"(?i)\b(?:{LOCKS})(?:[ \t]+(?:code|pin|combination|combo|number))?{SAID}[#*]?{combination}"
             ),
             1,
         )
@@ -156,6 +169,35 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Pin,
             &format!(r"(?i)\b(?:buzz|disarm\b[^\n.]{{0,40}}?\b(?:with|using|enter|entering|code))[ \t]+{digits}"),
+            1,
+        )
+        .form(Form::Said),
+        // Keyed in as a host says it: "Let yourself in, code 4827", "Use 4827 to get in",
+        // "Punch in 4827 at the gate", "The padlock on the shed opens with 4827", "Alarm: 4827
+        // to disarm".
+        format(
+            K::Pin,
+            &format!(r"(?i)\blet[ \t]+(?:yourself|yourselves|them|us)[ \t]+in\b[^\n.]{{0,20}}?\b(?:code|with|using)[ \t]*:?[ \t]*{digits}"),
+            1,
+        )
+        .form(Form::Said),
+        format(
+            K::Pin,
+            &format!(
+                r"(?i)\b(?:use|enter|type|punch[ \t]+in|key[ \t]+in|tap[ \t]+in)[ \t]+{digits}[ \t]+(?:to[ \t]+(?:get[ \t]+in|open|unlock|disarm|enter)\b|(?:at|on|into)[ \t]+the[ \t]+(?:{KEYPADS})\b)"
+            ),
+            1,
+        )
+        .form(Form::Said),
+        format(
+            K::Pin,
+            &format!(r"(?i)\b(?:{KEYPADS})\b[^\n.]{{0,30}}?\b(?:opens|unlocks)[ \t]+with[ \t]+{digits}"),
+            1,
+        )
+        .form(Form::Said),
+        format(
+            K::Pin,
+            &format!(r"(?i)\b(?:{KEYPADS})[ \t]*:[ \t]*{digits}[ \t]+to[ \t]+(?:disarm|arm|open|unlock|get[ \t]+in)\b"),
             1,
         )
         .form(Form::Said),

@@ -24,6 +24,9 @@ const SECRET_COLUMNS: &[(&str, SecretKind)] = &[
     ("пароль", SecretKind::Password),
     ("secret", SecretKind::ApiKey),
     ("token", SecretKind::ApiKey),
+    // An authenticator's seed (a password manager's `login_totp` column).
+    ("totp", SecretKind::ApiKey),
+    ("otp", SecretKind::ApiKey),
 ];
 
 /// The cells of a table row, each its range in the text (spaces and a pair of backticks

@@ -11,9 +11,11 @@ pub(super) fn formats() -> Vec<Format> {
         // Mailgun's old API keys (`key-` and 32 hex digits) and an authenticator's seed
         // (`TOTP secret: JBSWY3DPEHPK3PXP`, base32).
         format(K::ApiKey, r"\bkey-[0-9a-f]{32}\b", 0),
+        // The seed as sites show it: in groups of four, upper or lower case, after "TOTP:",
+        // "2FA secret for GitHub:", "Authenticator setup key", "the 2FA seed … is".
         format(
             K::ApiKey,
-            r"(?i:\b(?:totp|2fa|mfa|otp|authenticator)[ \t]+(?:seed|secret|key))[ \t]*[:=][ \t]*([A-Z2-7]{16,64})\b",
+            r"(?i:\b(?:(?:totp|2fa|mfa|otp|two[- ]factor|authenticator)(?:[ \t]+(?:setup[ \t]+)?(?:seed|secret|key))?|setup[ \t]+key)(?:[ \t]+for[ \t]+(?:[\w.\-]+[ \t]+){0,3}[\w.\-]+)?)(?:[ \t]*[:=][ \t]*|[ \t]+is[ \t]+)([A-Z2-7]{16,64}|[a-z2-7]{16,64}|[A-Z2-7]{4}(?:[ ][A-Z2-7]{4}){3,15}|[a-z2-7]{4}(?:[ ][a-z2-7]{4}){3,15})\b",
             1,
         ),
         // A PEM private key, to its END line; when it is cut (no END line), its base64 lines
@@ -80,6 +82,54 @@ pub(super) fn formats() -> Vec<Format> {
         // Hugging Face: a user token (`hf_` and 34 letters or digits) or an organisation's
         // (`api_org_`).
         format(K::HuggingfaceToken, r"\b(?:hf|api_org)_[A-Za-z0-9]{34}\b", 0),
+        // Tokens whose bodies are hex or upper case, which the random-token screen leaves
+        // alone: Databricks, Pulumi, Supabase, New Relic, Mailchimp, ElevenLabs, LangSmith,
+        // Firecrawl, Perplexity; IFTTT's webhook key; an Azure DevOps PAT under its name.
+        format(
+            K::ApiKey,
+            r"\b(?:dapi[0-9a-f]{32}(?:-\d+)?|pul-[0-9a-f]{40}|sbp_[0-9a-f]{40}|NR(?:AK|JS|II|AA)-[A-Z0-9]{20,}|[0-9a-f]{32}-us\d{1,2}|sk_[0-9a-f]{40,64}|lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}|fc-[0-9a-f]{32}|pplx-[A-Za-z0-9]{40,})\b",
+            0,
+        ),
+        format(
+            K::ApiKey,
+            r"https://maker\.ifttt\.com/(?:trigger/[^/\s]+/(?:json/)?with/key|use)/([A-Za-z0-9_\-]{16,})",
+            1,
+        ),
+        format(
+            K::ApiKey,
+            r#"(?:\bPAT|\b[A-Za-z0-9_]*_PAT|\b(?i:personal access token))\b["']?(?:[ \t]*[:=][ \t]*|[ \t]+is[ \t]+)["']?([a-z0-9]{52})\b"#,
+            1,
+        ),
+        // A vendor's key in hex after its name ("Deepgram key 7f3e…", "the Pusher secret is
+        // …"; not a GPG, SSH or public key, a fingerprint or a cache's key), and `wandb login …`.
+        format(
+            K::ApiKey,
+            r"\b(?:[A-Z][A-Za-z0-9]+|[a-z][a-z0-9]+)[ \t]+(?:api[ \t]+)?(?:key|secret|token)(?:[ \t]*[:=][ \t]*|[ \t]+is[ \t]+|[ \t]+)([0-9a-f]{32,64}|[0-9A-F]{32,64})\b",
+            1,
+        ),
+        format(
+            K::ApiKey,
+            r"\bwandb[ \t]+login(?:[ \t]+--\S+)*[ \t]+([0-9a-f]{40})\b",
+            1,
+        ),
+        // A session's cookie: in a `Cookie:` header, or a session id's name given its value.
+        format(
+            K::ApiKey,
+            r"(?i)\b(?:session(?:id)?|sessid|phpsessid|jsessionid|connect\.sid|laravel_session|remember_token|_[a-z0-9]+_session)=([A-Za-z0-9%._\-]{16,})",
+            1,
+        ),
+        // Keys and salts of WordPress's `wp-config.php`; a signing secret written in code
+        // (`jwt.sign(payload, '…')`, `createHmac('sha256', '…')`).
+        format(
+            K::ApiKey,
+            r#"\bdefine\([ \t]*['"](?:AUTH|SECURE_AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)['"][ \t]*,[ \t]*(?:'([^'\n]{8,})'|"([^"\n]{8,})")"#,
+            ANY_GROUP,
+        ),
+        format(
+            K::ApiKey,
+            r#"\b(?:jwt\.(?:encode|sign)\([^,()\n]+|createHmac\([ \t]*['"][\w-]+['"])[ \t]*,[ \t]*(?:"([^"\n]{8,})"|'([^'\n]{8,})')"#,
+            ANY_GROUP,
+        ),
         // Other services' tokens, known by their prefixes: npm, PyPI, Slack apps, webhook
         // signing secrets, Google OAuth client secrets and access tokens, SendGrid, Groq,
         // Linear, Notion, DigitalOcean, Shopify, Grafana.
@@ -113,7 +163,7 @@ pub(super) fn named_keys() -> Vec<Format> {
         format(
             K::ApiKey,
             &format!(
-                r#"(?i)\b[a-z0-9_]*?(?:api[_\- ]?key|apikey|access[_\- ]?token|auth[_\- ]?token|client[_\- ]?secret|(?:secret|encryption|master|private|signing|hmac|license)[_\- ]?key|bearer)\b(?:[ \t]+for[ \t]+(?:[\w.\-]+[ \t]+){{0,3}}[\w.\-]+)?(?:["']?[ \t]*[:=][ \t]*|[ \t]+(?:is|was)[ \t]+|[ \t]*){KEY_VALUE}"#
+                r#"(?i)\b[a-z0-9_]*?(?:api[_\- ]?key|apikey|access[_\- ]?token|auth[_\- ]?token|client[_\- ]?secret|(?:secret|encryption|master|private|signing|hmac|license|app|application|admin|aes|jwt|cookie|auth|session|crypto?|cipher|account|storage|write|deploy|server|service|root)[_\- ]?key|bearer)\b(?:[ \t]+for[ \t]+(?:[\w.\-]+[ \t]+){{0,3}}[\w.\-]+)?(?:["']?[ \t]*[:=][ \t]*|[ \t]+(?:is|was)[ \t]+|[ \t]*){KEY_VALUE}"#
             ),
             ANY_GROUP,
         ),
@@ -123,7 +173,7 @@ pub(super) fn named_keys() -> Vec<Format> {
         format(
             K::ApiKey,
             &format!(
-                r#"(?i)\b[a-z0-9_.\-]*?(?:secret|token|secret_key_base)(?:["']?[ \t]*[:=][ \t]*|[ \t]+is[ \t]+){KEY_VALUE}"#
+                r#"(?i)\b[a-z0-9_.\-]*?(?:secret|token|secret_key_base)(?:[ \t]+for[ \t]+(?:[\w.\-]+[ \t]+){{0,3}}[\w.\-]+)?(?:["']?[ \t]*[:=][ \t]*|[ \t]+is[ \t]+){KEY_VALUE}"#
             ),
             ANY_GROUP,
         ),

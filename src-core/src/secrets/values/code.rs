@@ -53,9 +53,12 @@ fn is_yaml_tag(value: &str, after: &str) -> bool {
 }
 
 /// A link or a path: `https://…`, `/etc/ssl/x.key`, `~/.pgpass`, `./db_password.txt`,
-/// `src/app2` (lower-case segments: `Xk9/mQ2pLr8vT` is a value).
+/// `src/app2` (lower-case segments: `Xk9/mQ2pLr8vT` is a value), or an AWS resource's
+/// name (`arn:aws:secretsmanager:…`: where a secret is kept).
 pub(super) fn is_path_or_link(value: &str) -> bool {
     value.contains("://")
+        || value.starts_with("arn:aws:")
+        || value.starts_with("arn:aws-")
         || value.starts_with('/')
         || ["~/", "./", "../"].iter().any(|p| value.starts_with(p))
         || (value.contains('/')

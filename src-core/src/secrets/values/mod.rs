@@ -18,8 +18,8 @@ pub(super) use prose::tail;
 pub(super) use shape::before_cjk;
 use shape::looks_strong;
 use words::{
-    ACTIONS, CODE_KEYWORDS, CURSOR_PARTS, FLAG_WORDS, LABELS, NOT_A_PASSWORD, NOT_A_VALUE, PASSWORD_WORDS,
-    PLACEHOLDER_PARTS,
+    ACTIONS, CODE_KEYWORDS, CURSOR_PARTS, FLAG_WORDS, LABELS, NOT_A_PASSWORD, NOT_A_SECRET_KEY, NOT_A_VALUE,
+    PASSWORD_WORDS, PLACEHOLDER_PARTS,
 };
 pub(super) use words::{LINKING_VERBS, PASS_NAMES, PASSWORD_WORDS_CJK, PASSWORD_WORDS_FOREIGN};
 
@@ -102,6 +102,14 @@ pub(super) fn is_placeholder(kind: SecretKind, value: &str, around: &Around<'_>)
     if around.before == Some('`') && value.contains(char::is_whitespace) {
         return true;
     }
+    // A command's next flag is no value (`gh secret set DB_PASSWORD --body …`), and a quote
+    // that closes the string the name was in opens none (`expect "password:"; send "…"`:
+    // an even count of `"` before the value's).
+    if !quoted && value.starts_with("--")
+        || around.before == Some('"') && around.line.matches('"').count().is_multiple_of(2)
+    {
+        return true;
+    }
     // A bracket that opens text in a script without spaces is the text's (`Sunflower42（不要…`).
     let next = around
         .after
@@ -129,6 +137,17 @@ pub(super) fn is_placeholder(kind: SecretKind, value: &str, around: &Around<'_>)
                     .unwrap_or(""),
             );
             if parts.iter().any(|p| CURSOR_PARTS.contains(&p.as_str())) {
+                return true;
+            }
+            // An Ethereum address under a `token` name is the token's contract, public.
+            if value.len() == 42 && value.starts_with("0x") && value[2..].chars().all(|c| c.is_ascii_hexdigit()) {
+                return true;
+            }
+            // "GPG key A035…", "cache key 5d41…": said by a word that makes it no credential.
+            let mut said = around.prefix.split_whitespace();
+            if let (Some(first), Some(_)) = (said.next(), said.next())
+                && NOT_A_SECRET_KEY.contains(&first.to_lowercase().as_str())
+            {
                 return true;
             }
             let compound = parts.len() > 1;

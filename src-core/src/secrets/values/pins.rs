@@ -94,8 +94,13 @@ pub(in crate::secrets) fn is_no_pin(value: &str, around: &Around<'_>) -> bool {
         .split(|c: char| !c.is_alphanumeric())
         .any(|w| ADDRESS.contains(&w));
     // A keypad's `#` after the digits is no address's.
+    // A bank's or a card's PIN is none ("SSN 078-05-1120, online banking PIN 830512").
+    let banking = words
+        .iter()
+        .any(|w| ["bank", "banking", "card", "atm", "debit"].contains(w));
     let postal = value.len() == 6
         && !after.starts_with('#')
+        && !banking
         && !value.starts_with(['0', '9'])
         && (words.iter().any(|w| ADDRESS.contains(w)) || address_above || around.line.contains(",") || {
             // A postal code's own name, in prose or data (`PIN code`, `"pin_code":`, `zip/pin:`).

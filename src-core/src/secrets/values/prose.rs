@@ -131,7 +131,8 @@ pub(super) fn qualifier_describes(prefix: &str) -> bool {
     let inside = inside.split([')', ']']).next().unwrap_or("").to_lowercase();
     inside
         .split(|c: char| !(c.is_alphanumeric() || c == '-'))
-        .any(|w| DESCRIBES.contains(&w) || TECH_NAMES.contains(&w) || LABELS.contains(&w))
+        // A password manager names where it is kept, as "(Bitwarden)" does: what it is for.
+        .any(|w| w != "1password" && (DESCRIBES.contains(&w) || TECH_NAMES.contains(&w) || LABELS.contains(&w)))
 }
 
 /// Whether a value is given to a Wi-Fi key ("Wi-Fi key: …", "network security key is …").

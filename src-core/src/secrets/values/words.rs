@@ -156,6 +156,34 @@ pub(super) const TECH_NAMES: &[&str] = &[
 
 /// The parts of a token's name that make it a cursor, not a credential
 /// (`next_page_token`, `pageToken`, `resumeToken`, `continuationToken`).
+/// The word before "key" that makes a hex value after it public or no credential ("GPG key
+/// …", "cache key …", "commit hash key"): a key's name says it.
+pub(super) const NOT_A_SECRET_KEY: &[&str] = &[
+    "gpg",
+    "pgp",
+    "public",
+    "ssh",
+    "host",
+    "cache",
+    "sort",
+    "partition",
+    "primary",
+    "foreign",
+    "row",
+    "index",
+    "lookup",
+    "dedup",
+    "idempotency",
+    "commit",
+    "object",
+    "file",
+    "hash",
+    "product",
+    "trace",
+    "span",
+    "correlation",
+];
+
 pub(super) const CURSOR_PARTS: &[&str] = &[
     "page",
     "next",
