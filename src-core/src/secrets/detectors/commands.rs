@@ -35,7 +35,7 @@ pub(super) fn formats() -> Vec<Format> {
         .form(Form::Flag),
         format(
             K::Password,
-            &format!(r#"\bredis-cli\b[^\n|;&]*?[ \t]-a[ \t]+{VALUE}"#),
+            &format!(r#"\bredis-cli\b[^\n|;&]*?[ \t](?:-a|--pass)[ \t]+{VALUE}"#),
             ANY_GROUP,
         )
         .form(Form::Flag),
@@ -149,7 +149,16 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"\b(?:aws[ \t]+ssm[ \t]+put-parameter\b[^\n|;&]*?[ \t]--value|aws[ \t]+secretsmanager[ \t]+(?:create-secret|put-secret-value|update-secret)\b[^\n|;&]*?[ \t]--secret-string|az[ \t]+keyvault[ \t]+secret[ \t]+set\b[^\n|;&]*?[ \t]--value|gh[ \t]+secret[ \t]+set\b[^\n|;&]*?[ \t](?:--body|-b))[ \t=]+{VALUE}"#
+                r#"\b(?:aws[ \t]+ssm[ \t]+put-parameter\b[^\n|;&]*?--type[ \t=]+SecureString\b[^\n|;&]*?[ \t]--value|aws[ \t]+secretsmanager[ \t]+(?:create-secret|put-secret-value|update-secret)\b[^\n|;&]*?[ \t]--secret-string|az[ \t]+keyvault[ \t]+secret[ \t]+set\b[^\n|;&]*?[ \t]--value|gh[ \t]+secret[ \t]+set\b[^\n|;&]*?[ \t](?:--body|-b))[ \t=]+{VALUE}"#
+            ),
+            ANY_GROUP,
+        )
+        .form(Form::Flag),
+        // `--type SecureString` after the value (a `String` parameter is no secret).
+        format(
+            K::Password,
+            &format!(
+                r#"\baws[ \t]+ssm[ \t]+put-parameter\b[^\n|;&]*?[ \t]--value[ \t=]+{VALUE}[^\n|;&]*?--type[ \t=]+SecureString\b"#
             ),
             ANY_GROUP,
         )
@@ -157,7 +166,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"\b(?:echo(?:[ \t]+-n)?|printf(?:[ \t]+["']%s["'])?)[ \t]+{VALUE}[ \t]*\|[ \t]*gcloud[ \t]+secrets[ \t]+(?:create|versions[ \t]+add)\b"#
+                r#"\b(?:echo(?:[ \t]+-n)?|printf(?:[ \t]+["']%s["'])?)[ \t]+{VALUE}[ \t]*\|[ \t]*(?:gcloud[ \t]+secrets[ \t]+(?:create|versions[ \t]+add)|docker[ \t]+secret[ \t]+create)\b"#
             ),
             ANY_GROUP,
         )
@@ -169,9 +178,20 @@ pub(super) fn formats() -> Vec<Format> {
         ),
         format(
             K::Password,
-            r#"(?i)\b(?:jdbc:oracle:(?:thin|oci8?):|(?:sqlplus|rman|expdp|impdp|sqlldr)(?:[ \t]+-[A-Za-z]+)*[ \t]+["']?)[A-Za-z0-9_$#.]+/([^@/\s'"]{3,})(?:@|["']?(?:\s|$))"#,
+            r#"\b(?:(?i:jdbc:oracle:(?:thin|oci8?):)|(?:sqlplus|rman|expdp|impdp|sqlldr)(?:[ \t]+-[A-Za-z]+)*[ \t]+["']?)[A-Za-z0-9_$#.]+/([^@/\s'"]{3,})(?:@|["']?(?:\s|$))"#,
             1,
-        ),
+        )
+        .form(Form::Flag),
+        // Redis's `AUTH …` at a prompt, RabbitMQ's `rabbitmqctl add_user ana …`, KeePass's XML
+        // export (`<Key>Password</Key><Value>…</Value>`).
+        format(K::Password, &format!(r"(?m)(?:^|>[ \t]*)AUTH[ \t]+(?:default[ \t]+)?{VALUE}[ \t]*$"), ANY_GROUP).form(Form::Flag),
+        format(
+            K::Password,
+            &format!(r"\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S+[ \t]+{VALUE}"),
+            ANY_GROUP,
+        )
+        .form(Form::Flag),
+        format(K::Password, r"<Key>Password</Key>[ \t]*<Value(?:[ \t][^>]*)?>([^<\n]{3,200})</Value>", 1),
         // An ADO.NET or ODBC connection string's password in braces (`Password={a;b}`), which
         // is how one holding `;` is written.
         format(K::Password, r"(?i)(?:^|[;\s\x22'])(?:password|pwd)[ \t]*=[ \t]*\{([^{}\n]{3,200})\}", 1),

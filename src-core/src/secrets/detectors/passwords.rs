@@ -43,7 +43,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?i){word}(?:[ \t]+{WHICH}[ \t]+(?:[\w'’.@-]+[ \t]+){{0,4}}?[\w'’.@-]*)?(?:[ \t]+everywhere)?(?:[ \t]*[(\[][^()\[\]\n]{{1,40}}[)\]])?(?:\*\*?|__?)?["']?(?:\*\*?|__?)?[ \t]*(?:{ASSIGN}|[：]|{LINKING_VERBS}|c['’]est\b|(?-i:on)\b|[—–])(?:\*\*|__)?[ \t]*(?::[ \t]*)?(?:(?:now|still|currently|actually|just)[ \t]+)?{VALUE}"#
+                r#"(?i){word}(?:[ \t]+{WHICH}[ \t]+(?:[\w'’.@-]+[ \t]+){{0,4}}?[\w'’.@-]*)?(?:[ \t]+everywhere)?(?:[ \t]*[(\[][^()\[\]\n]{{1,40}}[)\]])?(?:\*\*?|__?)?["']?(?:\*\*?|__?)?[ \t]*(?:{ASSIGN}|[：]|{LINKING_VERBS}|c['’]est\b|(?-i:on)\b|[—–])(?:\*\*|__)?[ \t]*(?::[ \t]*)?(?:(?:now|still|currently|actually|just|literally|simply|always)[ \t]+)?{VALUE}"#
             ),
             ANY_GROUP,
         )
@@ -163,7 +163,7 @@ pub(super) fn beside_the_word() -> Vec<Format> {
         .form(Form::Strict),
         format(
             K::Password,
-            &format!(r"(?im)(?:^|[\s(])(?:{before})[ \t]+(?:is|was)[ \t]+{whose}"),
+            &format!(r"(?im)(?:^|[\s(])(?:{before})[ \t]+(?:[—–-][ \t]+)?(?:is|was|that['’]s|that[ \t]+is)[ \t]+{whose}"),
             ANY_GROUP,
         )
         .form(Form::Strict),
@@ -176,25 +176,55 @@ pub(super) fn beside_the_word() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?i)\b(?:password|passwd|passphrase|passcode)[ \t]+(?:(?:was|is|has[ \t]+been|got|been)[ \t]+)?(?:reset|changed|set|updated)[ \t]+to(?:[ \t]*:)?[ \t]+{VALUE}"#
+                r#"(?i)\b(?:password|passwd|passphrase|passcode)(?:['’]s[ \t]+been|[ \t]+(?:was|is|has[ \t]+been|got|been))?[ \t]+(?:reset|changed|set|updated)[ \t]+to(?:[ \t]*:)?[ \t]+{VALUE}"#
             ),
             ANY_GROUP,
         )
         .form(Form::Strict),
-        // The value in brackets after the word, ending the sentence: "Wi-Fi password
-        // (Azul2024!)", "both accounts share one password (…)".
-        format(
-            K::Password,
-            r"(?im)\b(?:password|passwd|passphrase|pw)[ \t]+\(([^()\s]{0,60}\d[^()\s]{0,60})\)(?:[ \t]*$|[ \t]*[.,;!?])",
-            1,
-        )
-        .form(Form::Strict),
-        // "pass" as a noun said with "is": "the pass for the router is …", "my netflix pass is …".
+        // Said around the word: "my password has been … for years", "The password, by the way,
+        // is …", "Updated my Netflix password — new one is …", "changed the wifi password
+        // yesterday. It's now …", "password-protected with …", "Our Wi-Fi is HomeNet, code …".
         format(
             K::Password,
             &format!(
-                r"(?i)\b(?:my|the|our|your)[ \t]+(?:[\w-]+[ \t]+){{0,2}}?pass[ \t]+(?:(?:for|on|to|of)[ \t]+(?:[\w.\-]+[ \t]+){{0,3}}?[\w.\-]+[ \t]+)?is[ \t]+{VALUE}"
+                r"(?i)\b(?:password|passwd|passphrase|pw)(?:[ \t]+has[ \t]+been|,[^,\n]{{1,30}},[ \t]+is|[ \t]*[—–-][ \t]*(?:the[ \t]+)?new[ \t]+one[ \t]+is|\b[^\n.]{{0,40}}\.[ \t]+it['’]s[ \t]+now|[- ]protected[ \t]+with)[ \t]+{VALUE}"
             ),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
+        format(
+            K::Password,
+            &format!(r"(?i)\bwi-?fi\b[^\n]{{0,40}}?,[ \t]*(?:code|key|password|pw)[ \t]*:?[ \t]+{VALUE}"),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
+        // What it will be: "The new password will be …", "the password should be … from now on".
+        format(
+            K::Password,
+            &format!(r"(?i)\b(?:password|passwd|passphrase|pw)[ \t]+(?:will|should|would|must|shall)[ \t]+be[ \t]+{VALUE}"),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
+        // The Wi-Fi's code or key: "The code for the wifi is …", "Key for the wifi: …".
+        format(
+            K::Password,
+            &format!(r"(?i)\b(?:code|key)[ \t]+(?:for|to)[ \t]+(?:the[ \t]+|our[ \t]+|my[ \t]+)?(?:wi-?fi|wlan|wireless)\b(?:[ \t]*[:=]|[ \t]+is)[ \t]*{VALUE}"),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
+        // The value in brackets after the word, ending the sentence, with a symbol in it (not
+        // a band or a version: "(5GHz)", "(iOS17)"): "Wi-Fi password (Azul2024!)".
+        format(
+            K::Password,
+            r"(?im)\b(?:password|passwd|passphrase|pw)[ \t]+\(([^()\s]{0,60}[!@#$%^&*?~][^()\s]{0,60})\)(?:[ \t]*$|[ \t]*[.,;!?])",
+            1,
+        )
+        .form(Form::Strict),
+        // "pass" as a noun said with "is": "the pass for the router is …", "my netflix pass is
+        // …"; with a lower-case letter in it (a boarding or ski pass's code is capitals and digits).
+        format(
+            K::Password,
+            r"(?i)\b(?:my|the|our|your)[ \t]+(?:[\w-]+[ \t]+){0,2}?pass[ \t]+(?:(?:for|on|to|of)[ \t]+(?:[\w.\-]+[ \t]+){0,3}?[\w.\-]+[ \t]+)?is[ \t]+(\S*(?-i:[a-z])\S*)",
             ANY_GROUP,
         )
         .form(Form::Strict),

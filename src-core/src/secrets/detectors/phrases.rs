@@ -1,5 +1,5 @@
 //! A passphrase of plain words after a colon (`passphrase: correct horse battery staple`),
-//! and a wallet's seed or recovery phrase of 12 to 24 words, said with a colon or "is",
+//! and a wallet's seed or recovery phrase of 12 to 25 words (Monero's has 25), said with a colon or "is",
 //! quoted, with commas, or followed by a comment or a note in brackets (`… (Metamask)`):
 //! only words a sentence would not hold ([`Form::Phrase`]).
 
@@ -28,7 +28,7 @@ pub(super) fn phrases() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?im)\b(?:{seed})\b(?:[ \t]*\([^)\n]*\))?(?:[ \t]*[:=]|[ \t]+(?:is|are))[ \t]*(?:\r?\n[ \t]*)?["']?({WORDS}{{11,23}}){END}"#
+                r#"(?im)\b(?:{seed})\b(?:[ \t]*\([^)\n]*\))?(?:[ \t]*[:=]|[ \t]+(?:is|are))[ \t]*(?:\r?\n[ \t]*)?["']?({WORDS}{{11,24}}){END}"#
             ),
             1,
         )
@@ -37,7 +37,7 @@ pub(super) fn phrases() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?i)(?:\bmnemonic[ \t]*[:=][ \t]*|\b(?:fromMnemonic|from_mnemonic)[ \t]*\([ \t]*)["']({WORDS}{{11,23}})["']"#
+                r#"(?i)(?:\bmnemonic[ \t]*[:=][ \t]*|\b(?:fromMnemonic|from_mnemonic)[ \t]*\([ \t]*)["']({WORDS}{{11,24}})["']"#
             ),
             1,
         )

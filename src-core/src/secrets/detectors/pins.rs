@@ -15,8 +15,12 @@ const PIN: &str = r"pin(?:[ \t-]*(?:code|number|nummer))?|passcode|(?:iphone|ipa
 /// The things a keypad's code opens or arms.
 const KEYPADS: &str = r"(?:front[ \t]+|back[ \t]+|side[ \t]+|garage[ \t]+)?door(?:[ \t]+opener)?|gate|garage|lock[ \t]*box|key[ \t]*box|key[ \t]*safe|mailbox|keypad|alarm(?:[ \t]+panel)?|safe|locker|padlock|(?:bike[ \t]+)?lock|entry|access|security(?:[ \t]+system)?|intercom|buzzer|elevator|lift|storage(?:[ \t]+unit)?|shed|adt";
 
+/// What a code is keyed into ("Punch in 4827 at the gate", "opens with 4827"): never an
+/// entry form or a security tier.
+const KEYED: &str = r"keypad|gate|(?:front[ \t]+|back[ \t]+|side[ \t]+|garage[ \t]+)?door|garage|lock[ \t]*box|key[ \t]*box|key[ \t]*safe|alarm(?:[ \t]+panel)?|intercom|buzzer|padlock|(?:bike[ \t]+)?lock|safe|shed";
+
 /// What a code "for the …" opens ("the code for the garage is 4827").
-const OPENS: &str = r"unlock[ \t]+(?:my|the)[ \t]+(?:phone|iphone|ipad|laptop)|(?:my|the)[ \t]+(?:phone|iphone|ipad)|(?:garage|gate|(?:front[ \t]+|back[ \t]+|side[ \t]+)?door|lock[ \t]*box|key[ \t]*box|alarm|safe|house|building|apartment|flat|shed|storage|locker|padlock|keypad|mailbox|intercom|elevator)(?:[ \t]+(?:room|unit|door|gate|box))?|get[ \t]+in";
+const OPENS: &str = r"unlock[ \t]+(?:my|the)[ \t]+(?:phone|iphone|ipad|laptop)|(?:my|the)[ \t]+(?:phone|iphone|ipad)|(?:garage|gate|(?:front[ \t]+|back[ \t]+|side[ \t]+)?door|lock[ \t]*box|key[ \t]*box|alarm|safe|house|building|apartment|flat|shed|storage|locker|padlock|keypad|mailbox|intercom|elevator|airbnb|cabin|condo|unit|villa|cottage|chalet|room)(?:[ \t]+(?:room|unit|door|gate|box))?|get[ \t]+in";
 
 /// A lock or keypad named as a label before its digits ("Hotel room safe:", "Shed padlock:",
 /// "Combo:", "Keysafe:").
@@ -81,10 +85,10 @@ pub(super) fn formats() -> Vec<Format> {
         )
         .form(Form::Strict),
         // A field of a line: "user ana.silva, pin 8305"; a gym locker's dial: "Locker: 12-24-36".
-        format(K::Pin, &format!(r"(?i)[,;(][ \t]*pin[ \t]*[:=]?[ \t]*{digits}"), 1).form(Form::Said),
+        format(K::Pin, &format!(r"(?im)[,;][ \t]*pin[ \t]*[:=]?[ \t]*{digits}(?:[ \t]*$|[ \t]*[.,;])"), 1).form(Form::Said),
         format(
             K::Pin,
-            r"(?im)(?:^|[,;(])[ \t]*(?:gym[ \t]+|school[ \t]+)?locker[ \t]*[:=-][ \t]*(\d{2}[ \t]*[-–][ \t]*\d{2}[ \t]*[-–][ \t]*\d{2})\b",
+            r"(?im)(?:^|[,;(])[ \t]*(?:gym[ \t]+|school[ \t]+)?locker(?:[ \t]+#?\d{1,4})?[ \t]*[:=-][ \t]*(\d{2}[ \t]*[-–][ \t]*\d{2}[ \t]*[-–][ \t]*\d{2})[ \t]*$",
             1,
         )
         .form(Form::Said),
@@ -150,7 +154,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Pin,
             &format!(
-                r"(?i)\b(?:lock[ \t]*box|key[ \t]*box|key[ \t]*safe|keypad|gate|(?:front[ \t]+|back[ \t]+|side[ \t]+)?door)\b[^\n]{{0,50}}?(?:[,:(]|\bthe)[ \t]*code\b(?:[ \t]*[:=]|[ \t]+(?:is|was))?[ \t]*{digits}"
+                r"(?i)\b(?:lock[ \t]*box|key[ \t]*box|key[ \t]*safe|keypad|gate|(?:front[ \t]+|back[ \t]+|side[ \t]+)?door|storage(?:[ \t]+unit)?|locker|shed|garage|airbnb|cabin)\b[^\n]{{0,50}}?(?:[,:(]|\bthe)[ \t]*code\b(?:[ \t]*[:=]|[ \t]+(?:is|was))?[ \t]*{digits}"
             ),
             1,
         )
@@ -168,7 +172,7 @@ pub(super) fn formats() -> Vec<Format> {
         // alarm, enter 4827".
         format(
             K::Pin,
-            &format!(r"(?i)\b(?:buzz|disarm\b[^\n.]{{0,40}}?\b(?:with|using|enter|entering|code))[ \t]+{digits}"),
+            &format!(r"(?i)\b(?:buzz|(?:disarm|turn[ \t]+off[ \t]+the[ \t]+alarm)\b[^\n.]{{0,40}}?\b(?:with|using|enter|entering|code|type|press|punch[ \t]+in|key[ \t]+in))[ \t]+{digits}"),
             1,
         )
         .form(Form::Said),
@@ -184,20 +188,47 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Pin,
             &format!(
-                r"(?i)\b(?:use|enter|type|punch[ \t]+in|key[ \t]+in|tap[ \t]+in)[ \t]+{digits}[ \t]+(?:to[ \t]+(?:get[ \t]+in|open|unlock|disarm|enter)\b|(?:at|on|into)[ \t]+the[ \t]+(?:{KEYPADS})\b)"
+                r"(?i)\b(?:use|enter|type|punch(?:[ \t]+in)?|key[ \t]+in|tap[ \t]+in|press|dial)[ \t]+{digits}#?(?:[ \t]+then[ \t]+#)?[ \t]+(?:to[ \t]+(?:get[ \t]+in|disarm)(?:[ \t]*$|[ \t]*[.,;!)])|to[ \t]+(?:open|unlock)[ \t]+the[ \t]+(?:{KEYED})\b|(?:at|on|into)[ \t]+the[ \t]+(?:\w+[ \t]+)?(?:{KEYED})\b)"
             ),
             1,
         )
         .form(Form::Said),
         format(
             K::Pin,
-            &format!(r"(?i)\b(?:{KEYPADS})\b[^\n.]{{0,30}}?\b(?:opens|unlocks)[ \t]+with[ \t]+{digits}"),
+            &format!(r"(?im)\b(?:{KEYED})\b[^\n.]{{0,30}}?\b(?:opens|unlocks)[ \t]+with[ \t]+(?:(?:the[ \t]+)?code[ \t]+)?{digits}(?:[ \t]*$|[ \t]*[.,;!)])"),
             1,
         )
         .form(Form::Said),
         format(
             K::Pin,
-            &format!(r"(?i)\b(?:{KEYPADS})[ \t]*:[ \t]*{digits}[ \t]+to[ \t]+(?:disarm|arm|open|unlock|get[ \t]+in)\b"),
+            &format!(r"(?i)\b(?:{KEYED})[ \t]*:[ \t]*{digits}[ \t]+to[ \t]+(?:disarm|get[ \t]+in)\b"),
+            1,
+        )
+        .form(Form::Said),
+        // Said the other way round, or with the code first: "4827 is the gate code", "4827 is
+        // the code for the garage", "Code 4827 for the front door", "the garage code (4827)",
+        // "My ATM code is 4827".
+        format(
+            K::Pin,
+            &format!(
+                r"(?im)(?:^|[\s(])#?(\d{{4,10}})#?[ \t]+is[ \t]+(?:the|my|our|your)[ \t]+(?:(?:{KEYPADS})[ \t]+code|code[ \t]+(?:for|to|of)[ \t]+(?:the[ \t]+)?(?:{OPENS}))\b"
+            ),
+            1,
+        )
+        .form(Form::Said),
+        format(
+            K::Pin,
+            &format!(r"(?i)\bcode[ \t]+#?(\d{{4,10}})#?[ \t]+(?:for|to)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?(?:{OPENS})\b"),
+            1,
+        )
+        .form(Form::Said),
+        format(K::Pin, &format!(r"(?i)\b(?:{KEYPADS})[ \t]+code[ \t]*\([ \t]*#?(\d{{4,10}})#?[ \t]*\)"), 1).form(Form::Said),
+        format(K::Pin, &format!(r"(?i)\batm[ \t]+(?:code|pin){SAID}{digits}"), 1).form(Form::Said),
+        // A key safe or a lockbox placed, then its digits: "Key safe by the back door: 4827",
+        // "lockbox on the railing, 4827".
+        format(
+            K::Pin,
+            &format!(r"(?im)\b(?:key[ \t]*safe|lock[ \t]*box|key[ \t]*box)\b[^\n:,]{{0,30}}[:,][ \t]*{digits}#?[ \t]*$"),
             1,
         )
         .form(Form::Said),
@@ -205,7 +236,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Pin,
             &format!(
-                r"(?i)\bcode[ \t]+(?:for|to|of)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+|your[ \t]+)?(?:{OPENS})\b(?:[ \t]+#?\d{{1,4}})?(?:{SAID}|[ \t]+){digits}"
+                r"(?i)\bcode[ \t]+(?:for|to|of|at|on)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+|your[ \t]+)?(?:{OPENS})\b(?:[ \t]+#?\d{{1,4}})?(?:{SAID}|[ \t]+){digits}"
             ),
             1,
         )

@@ -100,22 +100,42 @@ pub(super) fn formats() -> Vec<Format> {
             r#"(?:\bPAT|\b[A-Za-z0-9_]*_PAT|\b(?i:personal access token))\b["']?(?:[ \t]*[:=][ \t]*|[ \t]+is[ \t]+)["']?([a-z0-9]{52})\b"#,
             1,
         ),
-        // A vendor's key in hex after its name ("Deepgram key 7f3e…", "the Pusher secret is
-        // …"; not a GPG, SSH or public key, a fingerprint or a cache's key), and `wandb login …`.
+        // A vendor's key in hex after its name: with `:` or "is", or ending its line ("Deepgram
+        // key 7f3e…"; a cache's "key 5d41… expired" goes on). Not a GPG, SSH or public key, a
+        // fingerprint or a cache's key (`values::NOT_A_SECRET_KEY`). And `wandb login …`.
         format(
             K::ApiKey,
-            r"\b(?:[A-Z][A-Za-z0-9]+|[a-z][a-z0-9]+)[ \t]+(?:api[ \t]+)?(?:key|secret|token)(?:[ \t]*[:=][ \t]*|[ \t]+is[ \t]+|[ \t]+)([0-9a-f]{32,64}|[0-9A-F]{32,64})\b",
-            1,
+            r"(?m)\b(?:[A-Z][A-Za-z0-9]+|[a-z][a-z0-9]+)[ \t]+(?:api[ \t]+)?(?:key|secret|token)(?:(?:[ \t]*[:=][ \t]*|[ \t]+is[ \t]+)([0-9a-f]{32,64}|[0-9A-F]{32,64})\b|[ \t]+([0-9a-f]{32,64}|[0-9A-F]{32,64})[ \t]*[.!]?[ \t]*$)",
+            ANY_GROUP,
         ),
         format(
             K::ApiKey,
             r"\bwandb[ \t]+login(?:[ \t]+--\S+)*[ \t]+([0-9a-f]{40})\b",
             1,
         ),
-        // A session's cookie: in a `Cookie:` header, or a session id's name given its value.
+        // "The key for the weather API is …"; OpenWeatherMap's `appid=`; SonarQube's and Sentry's
+        // tokens (`squ_`, `sntryu_`) and `-Dsonar.login=`.
         format(
             K::ApiKey,
-            r"(?i)\b(?:session(?:id)?|sessid|phpsessid|jsessionid|connect\.sid|laravel_session|remember_token|_[a-z0-9]+_session)=([A-Za-z0-9%._\-]{16,})",
+            &format!(r#"(?i)\bkey[ \t]+for[ \t]+(?:[\w.\-]+[ \t]+){{0,3}}[\w.\-]+[ \t]+is[ \t]+{KEY_VALUE}"#),
+            ANY_GROUP,
+        ),
+        format(K::ApiKey, r"[?&]appid=([0-9a-f]{32})\b", 1),
+        format(K::ApiKey, r"\b(?:sq[upa]_[0-9a-f]{40}|sntry[us]_[0-9a-f]{64})\b", 0),
+        format(K::ApiKey, r"-Dsonar\.(?:login|token)=([A-Za-z0-9_]{16,})", 1),
+        // A JWT's signing secret in code: `jwt.verify(token, '…')`, `JWT.encode(payload, '…')`,
+        // Go's `SignedString([]byte("…"))`, Java's `signWith(SignatureAlgorithm.HS256, "…")`.
+        format(
+            K::ApiKey,
+            r#"(?:\b(?i:jwt)\.(?:encode|sign|verify|decode)\([^,()\n]+,|\bSignedString\([ \t]*\[\]byte\(|\bsignWith\([^,()\n]+,)[ \t]*(?:"([^"\n]{8,})"|'([^'\n]{8,})')"#,
+            ANY_GROUP,
+        ),
+        format(K::ApiKey, r"(?i)\bcookie:[^\n]*?\bsession=([A-Za-z0-9%._\-]{16,})", 1),
+        // A session's cookie: in a `Cookie:` header, or a session id's name given its value
+        // (not a link's `?session=keynote-2024`).
+        format(
+            K::ApiKey,
+            r"(?i)(?:^|[\s;'\x22])(?:session[_-]?id|sessid|phpsessid|jsessionid|asp\.net_sessionid|connect\.sid|laravel_session|remember_token|_[a-z0-9]+_session)=([A-Za-z0-9%._\-]{16,})",
             1,
         ),
         // Keys and salts of WordPress's `wp-config.php`; a signing secret written in code
@@ -154,7 +174,7 @@ pub(super) fn named_keys() -> Vec<Format> {
         // HTTP authorization: `Authorization: token …`, `Basic …`, `Bearer …`.
         format(
             K::ApiKey,
-            r#"(?i)\bauthorization["']?[ \t]*[:=][ \t]*["']?(?:token|basic|bearer)[ \t]+([A-Za-z0-9_\-+/.=]{12,})"#,
+            r#"(?i)\bauthorization["']?[ \t]*[:=][ \t]*["']?(?:token|basic|bearer|splunk|sso-key|apikey)[ \t]+([A-Za-z0-9_\-+/.=:]{12,})"#,
             1,
         ),
         // `api_key=…` and its kin, also as the end of a name (`SERVICE_API_KEY=`,
@@ -163,7 +183,7 @@ pub(super) fn named_keys() -> Vec<Format> {
         format(
             K::ApiKey,
             &format!(
-                r#"(?i)\b[a-z0-9_]*?(?:api[_\- ]?key|apikey|access[_\- ]?token|auth[_\- ]?token|client[_\- ]?secret|(?:secret|encryption|master|private|signing|hmac|license|app|application|admin|aes|jwt|cookie|auth|session|crypto?|cipher|account|storage|write|deploy|server|service|root)[_\- ]?key|bearer)\b(?:[ \t]+for[ \t]+(?:[\w.\-]+[ \t]+){{0,3}}[\w.\-]+)?(?:["']?[ \t]*[:=][ \t]*|[ \t]+(?:is|was)[ \t]+|[ \t]*){KEY_VALUE}"#
+                r#"(?i)\b[a-z0-9_]*?(?:api[_\- ]?key|apikey|access[_\- ]?token|auth[_\- ]?token|client[_\- ]?secret|(?:secret|encryption|master|private|signing|hmac|license|app|application|admin|aes|jwt|cookie|auth|session|crypto?|cipher|account|storage|write|deploy|server|service|root|subscription)[_\- ]?key|bearer)\b(?:[ \t]+for[ \t]+(?:[\w.\-]+[ \t]+){{0,3}}[\w.\-]+)?(?:["']?\]?[ \t]*[:=][ \t]*|[ \t]+(?:is|was)[ \t]+|[ \t]*){KEY_VALUE}"#
             ),
             ANY_GROUP,
         ),
@@ -173,7 +193,7 @@ pub(super) fn named_keys() -> Vec<Format> {
         format(
             K::ApiKey,
             &format!(
-                r#"(?i)\b[a-z0-9_.\-]*?(?:secret|token|secret_key_base)(?:[ \t]+for[ \t]+(?:[\w.\-]+[ \t]+){{0,3}}[\w.\-]+)?(?:["']?[ \t]*[:=][ \t]*|[ \t]+is[ \t]+){KEY_VALUE}"#
+                r#"(?i)\b[a-z0-9_.\-]*?(?:secret|token|secret_key_base)(?:[ \t]+for[ \t]+(?:[\w.\-]+[ \t]+){{0,3}}[\w.\-]+)?(?:["']?\]?[ \t]*[:=][ \t]*|[ \t]+is[ \t]+){KEY_VALUE}"#
             ),
             ANY_GROUP,
         ),

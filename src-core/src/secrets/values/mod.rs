@@ -139,14 +139,20 @@ pub(super) fn is_placeholder(kind: SecretKind, value: &str, around: &Around<'_>)
             if parts.iter().any(|p| CURSOR_PARTS.contains(&p.as_str())) {
                 return true;
             }
+            // An OpenPGP fingerprint (40 hex digits in capitals) under "signing key", "archive
+            // key": published; hex secrets are written in lower case.
+            if value.len() == 40 && value.chars().all(|c| c.is_ascii_digit() || matches!(c, 'A'..='F')) {
+                return true;
+            }
             // An Ethereum address under a `token` name is the token's contract, public.
             if value.len() == 42 && value.starts_with("0x") && value[2..].chars().all(|c| c.is_ascii_hexdigit()) {
                 return true;
             }
             // "GPG key A035…", "cache key 5d41…": said by a word that makes it no credential.
-            let mut said = around.prefix.split_whitespace();
-            if let (Some(first), Some(_)) = (said.next(), said.next())
-                && NOT_A_SECRET_KEY.contains(&first.to_lowercase().as_str())
+            let mut said = around.prefix.split_whitespace().map(str::to_lowercase);
+            if let (Some(first), Some(second)) = (said.next(), said.next())
+                && NOT_A_SECRET_KEY.contains(&first.as_str())
+                && ["key", "api", "secret", "token"].iter().any(|k| second.starts_with(k))
             {
                 return true;
             }

@@ -16,7 +16,7 @@ const NOT_A_SECRET_HERE: &[&str] = &[
     "deactivated", "expired", "revoked", "documented", "history", "old", "shows", "showing", "flashing", "flashes",
     "reported", "reports", "displays", "displayed", "sensor", "checkout", "sale", "boiler",
     "spindle", "overheat", "overheating", "diagnostic", "lecture", "course", "lottery", "lotto", "draw",
-    "winning", "score", "scored",
+    "winning", "score", "scored", "bga", "connector", "socket", "relay", "solder", "wire", "wiring", "breadboard",
 ];
 
 /// Words after a number that make it a measure or a count (`3300 mV`, `2000 characters`).

@@ -74,7 +74,7 @@ pub(in crate::secrets) fn is_digit_groups(value: &str) -> bool {
     value.chars().all(|c| c.is_ascii_digit() || c == '-') && value.chars().filter(char::is_ascii_digit).count() >= 12
 }
 
-/// Whether a passphrase's plain words are one: 3 to 24 lower-case words of 2 to 12
+/// Whether a passphrase's plain words are one: 3 to 25 lower-case words of 2 to 12
 /// letters. Up to 11 words, none is a word sentences are made of (`stored in the vault`,
 /// `use something long`); a wallet's phrase of 12 or more random words holds some
 /// (`about`, `above`), at most one in four.
@@ -92,7 +92,7 @@ pub(in crate::secrets) fn is_word_passphrase(value: &str) -> bool {
         .filter(|w| NOT_A_PASSWORD.contains(&w.as_str()) || SENTENCE_WORDS.contains(&w.as_str()))
         .count();
     let allowed = if words.len() >= 12 { words.len() / 4 } else { 0 };
-    (3..=24).contains(&words.len()) && words.iter().all(plain) && of_sentences <= allowed
+    (3..=25).contains(&words.len()) && words.iter().all(plain) && of_sentences <= allowed
 }
 
 /// Whether a quoted value of several words says where a password is written or kept

@@ -154,36 +154,21 @@ pub(super) const TECH_NAMES: &[&str] = &[
     "wpa-psk", "wpa2-psk", "wpa3-sae", "wpa2-personal", "wpa3-personal", "wpa2-enterprise",
 ];
 
-/// The parts of a token's name that make it a cursor, not a credential
-/// (`next_page_token`, `pageToken`, `resumeToken`, `continuationToken`).
 /// The word before "key" that makes a hex value after it public or no credential ("GPG key
 /// …", "cache key …", "commit hash key"): a key's name says it.
+#[rustfmt::skip]
 pub(super) const NOT_A_SECRET_KEY: &[&str] = &[
-    "gpg",
-    "pgp",
-    "public",
-    "ssh",
-    "host",
-    "cache",
-    "sort",
-    "partition",
-    "primary",
-    "foreign",
-    "row",
-    "index",
-    "lookup",
-    "dedup",
-    "idempotency",
-    "commit",
-    "object",
-    "file",
-    "hash",
-    "product",
-    "trace",
-    "span",
-    "correlation",
+    "gpg", "pgp", "public", "ssh", "host", "cache", "sort", "partition", "primary", "foreign", "row", "index",
+    "lookup", "dedup", "idempotency", "commit", "object", "file", "hash", "product", "trace", "span", "correlation",
+    "redis", "s3", "shard", "routing", "message", "entity", "md5", "sha1", "sha256", "surrogate", "torrent",
+    "duplicate", "deduplication", "archive", "repo", "repository", "maintainer", "release", "openpgp", "blob",
+    "entry", "composite", "unique", "natural", "bucket", "kms", "cmk", "device", "project",
+    // A preposition or an article before "key" names no vendor ("miss for key …", "by key …").
+    "for", "by", "under", "with", "to", "of", "on", "in", "at", "the", "a", "an", "this", "that", "each", "per",
 ];
 
+/// The parts of a token's name that make it a cursor, not a credential
+/// (`next_page_token`, `pageToken`, `resumeToken`, `continuationToken`).
 pub(super) const CURSOR_PARTS: &[&str] = &[
     "page",
     "next",
