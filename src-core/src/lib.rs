@@ -76,7 +76,7 @@ pub use memory::{
 };
 pub use pipeline::AddInput;
 pub use printable::{REPLACEMENT, is_unprintable, printable, printable_line};
-pub use review::{ChangesetView, ItemView, SectionChange, section_history};
+pub use review::{ChangeCount, ChangesetView, ItemView, SectionChange, section_history};
 pub use search::recall::{
     DEFAULT_RECALL_BUDGET, DEFAULT_RECALL_LATEST, DEFAULT_RECALL_MEMORIES, Recall, RecallItem, RecallOptions,
     RecallReason, estimate_tokens,

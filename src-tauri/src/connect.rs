@@ -13,7 +13,7 @@ use haema_core::provider::check::{CheckOutcome, check_embedder, check_llm};
 use haema_core::provider::local::fetch::load_or_fetch;
 use haema_core::provider::ollama::{self, LocalModel};
 use haema_core::provider::{Embedder, ProviderErrorKind};
-use haema_core::{Memory, ReviewPolicy, Settings};
+use haema_core::{ReviewPolicy, Settings};
 use serde::Serialize;
 use tauri::{AppHandle, State};
 
@@ -185,7 +185,7 @@ pub async fn save_connection(
     })
     .await?;
     if let Some(next) = next
-        && changes_vectors(&memory, &next)
+        && memory.settings().embedder.needs_new_vectors(&next.embedder)
     {
         drop(memory);
         remake_vectors(&app, &dir, &next).await?;
@@ -235,15 +235,6 @@ pub async fn set_setting(
     Settings::write_setting(&dir, &name, value.as_deref())?;
     reopen(&app, &state, &dir).await?;
     off_async(move || ai_setup_of(&dir, &*keys())).await
-}
-
-/// Whether `next`'s embedder differs from the one the store's vectors were made with.
-fn changes_vectors(memory: &Memory, next: &Settings) -> bool {
-    let now = memory.settings();
-    now.embedder.kind() != next.embedder.kind()
-        || now.embedder.model_name() != next.embedder.model_name()
-        || now.embedder.base_url != next.embedder.base_url
-        || now.embedder.dims != next.embedder.dims
 }
 
 /// Makes every memory's vectors with `next`'s embedder (the built-in model downloaded

@@ -90,9 +90,10 @@ impl From<CoreError> for CommandError {
                 ..
             } => (
                 Problem::Stale,
-                "This change is out of date: the memories it was built on changed since it was suggested. \
-                 Build it again, or reject it."
-                    .to_owned(),
+                format!(
+                    "This change is out of date: {}. Build it again, or reject it.",
+                    haema_core::STALE_MEANING
+                ),
                 Some(Remedy::Rerun { changeset: *id }),
             ),
             CoreError::EmbedderMismatch { .. } => (

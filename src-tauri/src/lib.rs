@@ -88,6 +88,8 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
         ])
         .events(collect_events![live::StoreChanged, progress::Progress])
         .constant("SECTIONS", haema_core::Section::ALL)
+        .constant("STALE_MEANING", haema_core::STALE_MEANING)
+        .constant("STALE_EDIT_MEANING", haema_core::STALE_EDIT_MEANING)
         .error_handling(tauri_specta::ErrorHandlingMode::Throw)
         .dangerously_cast_bigints_to_number()
         .disable_serde_phases()

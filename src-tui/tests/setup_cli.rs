@@ -145,3 +145,27 @@ fn config_set_and_unset_write_the_store_file_and_refuse_keys() {
     let out = ok(&haema(&store, &[], &["config", "unset", "llm.api_key"], None));
     assert!(out.contains("no service is configured"), "{out}");
 }
+
+/// Choosing the search a store already has makes no vectors again (the rule is the core's
+/// `needs_new_vectors`, the one the desktop follows).
+#[test]
+fn choosing_the_same_search_again_makes_no_new_vectors() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("mine");
+    std::fs::create_dir_all(&store).unwrap();
+    std::fs::write(store.join("haema.toml"), "[embedder]\nprovider = \"none\"\n").unwrap();
+    let added = haema(&store, &[], &["add", "--items", "The user plays the cello"], None);
+    assert!(added.status.success(), "{}", String::from_utf8_lossy(&added.stderr));
+    let closed = closed_port();
+    // No AI, the first review policy, then search: change it, to "by words only" again.
+    let out = haema(
+        &store,
+        &[("HAEMA_OLLAMA_URL", closed.as_str())],
+        &["setup"],
+        Some("1\n1\ny\n2\n"),
+    );
+    let said = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("Search finds memories by their words only."), "{said}");
+    assert!(!said.contains("Making the search vectors"), "{said}");
+}

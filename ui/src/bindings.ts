@@ -160,6 +160,10 @@ export const events = {
 /* Constants */
 export const SECTIONS = ["SOUL","TOOLS","RULE","USER"] as const;
 
+export const STALE_EDIT_MEANING = "the memory changed meanwhile" as const;
+
+export const STALE_MEANING = "the memories it was built on changed since it was proposed" as const;
+
 /* Types */
 /**
  *  How often a memory was returned by a search or a recall, and when last (recorded in
@@ -301,6 +305,17 @@ export type Change =
 "added";
 
 /**
+ *  How many memories a changeset adds or takes away, and the first of them: what a title
+ *  says ("Replaced “…” with “…” and 2 more").
+ */
+export type ChangeCount = {
+	/**  How many. */
+	count: number,
+	/**  The first one's text. */
+	first: string | null,
+};
+
+/**
  *  A changeset with everything a reviewer needs.
  * 
  *  ```
@@ -410,6 +425,10 @@ export type ChangesetView = {
 	after_more: number,
 	/**  core.md line by line, when the change touches it. */
 	core: Piece[] | null,
+	/**  The memories it adds: proposed ones that do not exist yet ([`Changeset::added`]). */
+	added: ChangeCount,
+	/**  The memories it takes away: related ones it does not carry over ([`Changeset::removed`]). */
+	removed: ChangeCount,
 };
 
 /**  What a test call found. */

@@ -198,6 +198,13 @@ impl EmbedderSettings {
             .clone()
             .unwrap_or_else(|| default_embed_model(self.kind()).to_owned())
     }
+
+    /// Whether vectors made with `self` cannot be searched with `next`'s (another provider,
+    /// model, address or length): every memory then needs new ones.
+    pub fn needs_new_vectors(&self, next: &EmbedderSettings) -> bool {
+        (self.kind(), self.model_name(), &self.base_url, self.dims)
+            != (next.kind(), next.model_name(), &next.base_url, next.dims)
+    }
 }
 
 /// Related-memory lookup settings.

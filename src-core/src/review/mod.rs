@@ -12,4 +12,4 @@ pub use diff::{Change, Piece};
 pub use profile_lines::{ProfileLine, profile_lines};
 pub use section_history::{SectionChange, section_history};
 pub use undo::revert_left;
-pub use view::{ChangesetView, ItemView, SHOWN_ITEMS, partner};
+pub use view::{ChangeCount, ChangesetView, ItemView, SHOWN_ITEMS, partner};

@@ -83,6 +83,29 @@ pub struct ItemView {
     pub pieces: Vec<Piece>,
 }
 
+/// How many memories a changeset adds or takes away, and the first of them: what a title
+/// says ("Replaced “…” with “…” and 2 more").
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ChangeCount {
+    /// How many.
+    pub count: usize,
+    /// The first one's text.
+    pub first: Option<String>,
+}
+
+impl ChangeCount {
+    fn of<'a>(texts: impl Iterator<Item = &'a str>) -> Self {
+        let mut count = 0;
+        let mut first = None;
+        for text in texts {
+            count += 1;
+            first.get_or_insert_with(|| text.to_owned());
+        }
+        Self { count, first }
+    }
+}
+
 /// A changeset as a before/after for people.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -99,6 +122,10 @@ pub struct ChangesetView {
     pub after_more: usize,
     /// core.md line by line, when the change touches it.
     pub core: Option<Vec<Piece>>,
+    /// The memories it adds: proposed ones that do not exist yet ([`Changeset::added`]).
+    pub added: ChangeCount,
+    /// The memories it takes away: related ones it does not carry over ([`Changeset::removed`]).
+    pub removed: ChangeCount,
 }
 
 impl ChangesetView {
@@ -167,6 +194,8 @@ impl ChangesetView {
             _ => None,
         };
         Self {
+            added: ChangeCount::of(added.iter().copied()),
+            removed: ChangeCount::of(removed.iter().copied()),
             before_more: changeset.related.len().saturating_sub(SHOWN_ITEMS),
             after_more: changeset.proposed.len().saturating_sub(SHOWN_ITEMS),
             before,

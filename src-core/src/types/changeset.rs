@@ -20,6 +20,13 @@ closed_set! {
     }
 }
 
+/// What a stale changeset's status means, in the words every surface shows (each adds its
+/// own way out: a key, a button, a command).
+pub const STALE_MEANING: &str = "the memories it was built on changed since it was proposed";
+
+/// What a direct edit's stale outcome means: another writer changed the memory first.
+pub const STALE_EDIT_MEANING: &str = "the memory changed meanwhile";
+
 closed_set! {
     /// How the proposed memories of a changeset came about.
     pub enum Outcome ("changeset outcome") {

@@ -23,7 +23,7 @@ pub(crate) use agent_state::{MAX_STATE_VALUE_BYTES, checked_agent, checked_key, 
 pub use attributes::{MAX_METADATA_BYTES, MEMORY_TYPES, MemoryAttributes};
 pub use changeset::{
     AddOutcome, AddStatus, Changeset, ChangesetFilter, ChangesetKind, ChangesetStatus, ChangesetSummary, DecidedBy,
-    LlmCall, LlmStage, Outcome, ProposedItem, RelatedItem, SUMMARY_INPUT_CHARS,
+    LlmCall, LlmStage, Outcome, ProposedItem, RelatedItem, STALE_EDIT_MEANING, STALE_MEANING, SUMMARY_INPUT_CHARS,
 };
 pub use filter::{MemoryFilter, parse_when};
 pub use forget::{AgentStateKey, ForgetPlan, ForgetReceipt, ForgetRecord, ForgetRequest, PendingForget, PurgeReceipt};

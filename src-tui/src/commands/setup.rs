@@ -35,6 +35,7 @@ pub async fn run(dir: &Path) -> Result<()> {
     eprintln!("Search finds memories {}.", search_words(&search));
     if prompt::yes("Change how search finds memories?", false)?
         && connect(dir, &settings, Role::Embedder, &*keys).await?
+        && settings.embedder.needs_new_vectors(&load()?.embedder)
     {
         rebuild_vectors(dir).await?;
     }
@@ -289,9 +290,10 @@ fn search_words(state: &ConnectionState) -> String {
     }
 }
 
-/// A store with memories gets vectors from the new search model now, with a progress bar.
+/// A store (in this folder or linked to PostgreSQL) gets vectors from the new search model
+/// now, with a progress bar.
 async fn rebuild_vectors(dir: &Path) -> Result<()> {
-    if !dir.join("memory.db").is_file() {
+    if !haema_core::is_store_dir(dir) {
         return Ok(());
     }
     eprintln!("Making the search vectors of the memories with the new model…");

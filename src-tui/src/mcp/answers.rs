@@ -132,7 +132,7 @@ pub fn edit_answer(outcome: &haema_core::AddOutcome, done: &str) -> serde_json::
         AddStatus::Committed => done.to_owned(),
         AddStatus::Pending => "waits for a person's review; nothing changes until it is approved".to_owned(),
         AddStatus::Noop => "nothing changed: the memory already says that".to_owned(),
-        AddStatus::Stale => "the memory changed meanwhile; read it again and retry".to_owned(),
+        AddStatus::Stale => format!("{}; read it again and retry", haema_core::STALE_EDIT_MEANING),
     };
     json!({
         "status": outcome.status,

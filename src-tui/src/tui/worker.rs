@@ -356,7 +356,7 @@ fn describe_edit(outcome: &haema_core::AddOutcome, done: &str) -> String {
     match (outcome.status, outcome.changeset) {
         (haema_core::AddStatus::Noop, _) => "nothing changed: the memory already says that".to_owned(),
         (haema_core::AddStatus::Stale, Some(id)) => {
-            format!("changeset #{id} is stale: the memory changed meanwhile")
+            format!("changeset #{id} is stale: {}", haema_core::STALE_EDIT_MEANING)
         }
         (_, Some(id)) => format!("{done} (changeset #{id})"),
         (_, None) => done.to_owned(),

@@ -1,6 +1,6 @@
 // What each action does to the store and how it is undone: the views call these and show
 // the result; nothing here touches the DOM.
-import { type AddOutcome, api, type ChangesetView, type ImportSummary, type MemoryAttributes, type MemoryRecord, type Section } from "../api";
+import { type AddOutcome, api, type ChangesetView, type ImportSummary, type MemoryAttributes, type MemoryRecord, type Section, STALE_EDIT_MEANING } from "../api";
 import { type Draft, plan } from "./review";
 import { profileLeftWords } from "./history-words";
 import type { Undoable } from "./undo";
@@ -166,7 +166,7 @@ export async function importText(name: string, text: string): Promise<Undoable |
 function undoEdit(outcome: AddOutcome, done: string, undone: string): Undoable | string {
   const id = outcome.changeset;
   if (outcome.status === "noop" || id === null) return "Nothing changed: the memory already says that.";
-  if (outcome.status === "stale") return "The memory changed meanwhile; look at it again and retry.";
+  if (outcome.status === "stale") return `${STALE_EDIT_MEANING[0]?.toUpperCase() ?? ""}${STALE_EDIT_MEANING.slice(1)}; look at it again and retry.`;
   return {
     done,
     undo: () => revertSaying(id, undone),

@@ -1,6 +1,6 @@
 // A change in words for the history: a title that says what it did, with the memory's own
 // text; when it was decided (and proposed, when that was another time); what an undo left.
-import type { ChangesetView, Section } from "../api";
+import type { ChangeCount, ChangesetView, Section } from "../api";
 import { forgetHeadline } from "./forget";
 import { when } from "./time";
 import { countWords, SECTION_WORDS, statusWords } from "./words";
@@ -11,35 +11,34 @@ export function quoted(text: string, max = 60): string {
   return `“${one.length > max ? `${one.slice(0, max - 1).trimEnd()}…` : one}”`;
 }
 
-/** The first of `texts`, quoted, and how many more. */
-function some(texts: string[]): string {
-  const first = texts[0] ?? "";
-  return texts.length > 1 ? `${quoted(first)} and ${texts.length - 1} more` : quoted(first);
+/** The first memory of a side, quoted, and how many more. */
+function some(side: ChangeCount): string {
+  const first = quoted(side.first ?? "");
+  return side.count > 1 ? `${first} and ${side.count - 1} more` : first;
 }
 
 /** What a change did (or would do), with the memory's text: “Remembered “I'm allergic…””. */
 export function changeTitle(view: ChangesetView): string {
   const cs = view.changeset;
   if (cs.kind === "forget") return forgetHeadline(view);
-  const added = cs.proposed.filter((p) => !p.kept).map((p) => p.content);
-  const removed = cs.related.filter((r) => !r.kept).map((r) => r.content);
+  const { added, removed } = view;
   const profile = cs.core_after !== null && cs.core_before !== cs.core_after;
   if (cs.kind === "revert") {
-    if (added.length > 0 && removed.length > 0) return `Undo: brought back ${some(added)} in place of ${some(removed)}`;
-    if (removed.length > 0) return `Undo: took back ${some(removed)}`;
-    if (added.length > 0) return `Undo: brought back ${some(added)}`;
+    if (added.count > 0 && removed.count > 0) return `Undo: brought back ${some(added)} in place of ${some(removed)}`;
+    if (removed.count > 0) return `Undo: took back ${some(removed)}`;
+    if (added.count > 0) return `Undo: brought back ${some(added)}`;
     return "Undo: put the profile back as it was";
   }
-  if (cs.outcome === "import") return `Imported ${countWords(added.length, "memory", "memories")}${cs.raw_input ? ` from ${cs.raw_input}` : ""}`;
+  if (cs.outcome === "import") return `Imported ${countWords(added.count, "memory", "memories")}${cs.raw_input ? ` from ${cs.raw_input}` : ""}`;
   const done = cs.status === "committed" || cs.status === "reverted";
   const verb = (now: string, past: string) => (done ? past : now);
   let title: string;
   if (cs.outcome === "deleted") title = `${verb("Delete", "Deleted")} ${some(removed)}`;
-  else if (cs.outcome === "edited" && added[0] === removed[0]) title = `${verb("Change", "Changed")} the details of ${some(added)}`;
+  else if (cs.outcome === "edited" && added.first === removed.first) title = `${verb("Change", "Changed")} the details of ${some(added)}`;
   else if (cs.outcome === "edited") title = `${verb("Change", "Changed")} ${some(removed)} to ${some(added)}`;
-  else if (added.length > 0 && removed.length > 0) title = `${verb("Replace", "Replaced")} ${some(removed)} with ${some(added)}`;
-  else if (added.length > 0) title = `${verb("Remember", "Remembered")} ${some(added)}`;
-  else if (removed.length > 0) title = `${verb("Remove", "Removed")} ${some(removed)}`;
+  else if (added.count > 0 && removed.count > 0) title = `${verb("Replace", "Replaced")} ${some(removed)} with ${some(added)}`;
+  else if (added.count > 0) title = `${verb("Remember", "Remembered")} ${some(added)}`;
+  else if (removed.count > 0) title = `${verb("Remove", "Removed")} ${some(removed)}`;
   else return profile ? verb("Update the profile", "Updated the profile") : "Nothing to change";
   return profile ? `${title}, and ${verb("update", "updated")} the profile` : title;
 }

@@ -1,5 +1,5 @@
 // Plain words for what the store reports: no ids, no jargon.
-import type { ChangesetView, MemoryAttributes, Section, SearchHit, SearchMode, StoreInfo } from "../api";
+import { type ChangesetView, type MemoryAttributes, type Section, type SearchHit, type SearchMode, STALE_MEANING, type StoreInfo } from "../api";
 
 export const SECTION_WORDS: Record<Section, { title: string; help: string }> = {
   SOUL: { title: "Personality", help: "Who your assistant is: its mission and how it talks." },
@@ -59,7 +59,7 @@ export function statusWords(view: ChangesetView): string {
     case "pending":
       return "Waiting for you";
     case "stale":
-      return "Out of date: the memories it was built on changed since";
+      return `Out of date: ${STALE_MEANING}`;
     case "rejected":
       return cs.decided_by === "rerun" ? "Replaced by a newer version" : "You said no";
     case "reverted":

@@ -56,6 +56,8 @@ export function mergeView(id = 7): ChangesetView {
       },
     ],
     before_more: 0,
+    added: { count: 2, first: "The user drinks black tea" },
+    removed: { count: 1, first: "The user drinks green tea" },
     after: [
       {
         memory_id: "p1",

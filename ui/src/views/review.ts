@@ -1,7 +1,7 @@
 // "Changes waiting for you": each change as a before/after with the changed words marked;
 // every new memory can be kept, edited or left out and every replaced one kept too, then
 // the change approved (as drafted) or rejected. Every decision can be undone.
-import { api, type ChangesetView, type PendingForget } from "../api";
+import { api, type ChangesetView, type PendingForget, STALE_MEANING } from "../api";
 import type { App, View } from "../app";
 import { h } from "../dom";
 import { redraw } from "../focus";
@@ -135,7 +135,7 @@ function card(app: App, view: ChangesetView, draft: Draft, rerender: () => void)
     { class: `change ${cs.status}`, "aria-labelledby": titleId, "data-row": "", "data-key": String(cs.id) },
     h("h2", { id: titleId }, changeTitle(view)),
     h("p", { class: "meta" }, `Because your assistant learned: “${inputWords(view)}” · ${when(cs.created_at_ms, app.now())}`),
-    stale ? h("p", { class: "warning" }, "This change is out of date: the memories it was built on changed since. Build it again or reject it.") : null,
+    stale ? h("p", { class: "warning" }, `This change is out of date: ${STALE_MEANING}. Build it again or reject it.`) : null,
     note ? h("p", { class: "muted" }, note) : null,
     ...cs.warnings.map((w) => h("p", { class: "warning" }, w)),
     h(

@@ -85,7 +85,8 @@ impl Pane for ReviewState {
         let (id, status) = (selected.id, selected.status);
         match action {
             Action::Approve | Action::EditProposal if status == ChangesetStatus::Stale => Reply::fail(format!(
-                "changeset #{id} is stale: the memories it was built on changed; re-run it (R) or reject it (n)"
+                "changeset #{id} is stale: {}; re-run it (R) or reject it (n)",
+                haema_core::STALE_MEANING
             )),
             Action::Approve if selected.kind == ChangesetKind::Forget => match self.forget_of(id) {
                 Some(forget) => Reply::overlay(Overlay::confirm(

@@ -78,7 +78,8 @@ pub fn draw(state: &ReviewState, frame: &mut Frame<'_>, area: Rect, app: &App, u
     if cs.status == ChangesetStatus::Stale {
         left_lines.push(Line::from(Span::styled(
             format!(
-                "stale: the memories it was built on changed. {} re-runs it.",
+                "stale: {}. {} re-runs it.",
+                haema_core::STALE_MEANING,
                 app.keymap.label(Action::Rerun)
             ),
             ui.theme.warning(),
