@@ -478,3 +478,25 @@ pub(crate) fn assert_kept<'a>(texts: impl IntoIterator<Item = &'a str>) {
         .collect();
     assert!(flagged.is_empty(), "{flagged:#?}");
 }
+
+#[test]
+fn a_value_with_a_character_of_several_bytes_near_its_start_is_read_without_a_panic() {
+    // The sixteenth review: a pair's value was cut at byte 4, inside `é` or `€`.
+    for text in [
+        "Login: ana / Café2024!",
+        "Netflix — ana@gmail.com — Café2024!",
+        "Gym account: Basic, 29€/month",
+        "Netflix account: Premium, 17€/month",
+        "Router: Vodafone, 35€/mês",
+    ] {
+        let _ = super::redact(text);
+    }
+    assert_eq!(
+        super::redact("Login: ana / Café2024!").0,
+        "Login: ana / [secret: password]"
+    );
+    assert_eq!(
+        super::redact("Gym account: Basic, 29€/month").0,
+        "Gym account: Basic, 29€/month"
+    );
+}

@@ -182,9 +182,16 @@ pub(super) fn formats() -> Vec<Format> {
             1,
         )
         .form(Form::Flag),
-        // Redis's `AUTH …` at a prompt, RabbitMQ's `rabbitmqctl add_user ana …`, KeePass's XML
+        // Redis's `AUTH …` at its prompt or for its `default` user (SMTP's `AUTH PLAIN` is none), RabbitMQ's `rabbitmqctl add_user ana …`, KeePass's XML
         // export (`<Key>Password</Key><Value>…</Value>`).
-        format(K::Password, &format!(r"(?m)(?:^|>[ \t]*)AUTH[ \t]+(?:default[ \t]+)?{VALUE}[ \t]*$"), ANY_GROUP).form(Form::Flag),
+        format(
+            K::Password,
+            &format!(
+                r"(?m)(?:(?:redis|\d{{1,3}}(?:\.\d{{1,3}}){{3}}:\d+)>[ \t]*AUTH[ \t]+(?:default[ \t]+)?|^[ \t]*AUTH[ \t]+default[ \t]+){VALUE}[ \t]*$"
+            ),
+            ANY_GROUP,
+        )
+        .form(Form::Flag),
         format(
             K::Password,
             &format!(r"\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S+[ \t]+{VALUE}"),

@@ -30,14 +30,14 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?i)\b(?:login(?:[ \t]+for[ \t]+(?:the[ \t]+)?(?:[\w-]+[ \t]+){{0,2}}[\w-]+)?|log-in|sign-in|(?:credentials|creds)(?:[ \t]+for[ \t]+(?:the[ \t]+)?(?:[\w-]+[ \t]+){{0,2}}[\w-]+)?|account|wi-?fi|wlan|router|admin|zugangsdaten|identifiants|credenciales|credenziali|acesso)(?:[ \t]*[:=]|[ \t]+[—–-]|[ \t]+is)[ \t]*{user}(?:[ \t]+/|[ \t]*,)[ \t]+{VALUE}"#
+                r#"(?i)\b(?:login(?:[ \t]+for[ \t]+(?:the[ \t]+)?(?:[\w-]+[ \t]+){{0,2}}[\w-]+)?|log-in|sign-in|(?:credentials|creds)(?:[ \t]+for[ \t]+(?:the[ \t]+)?(?:[\w-]+[ \t]+){{0,2}}[\w-]+)?|account|wi-?fi|wlan|router|admin|zugangsdaten|identifiants|credenciales|credenziali|acesso)(?:[ \t]*[:=]|[ \t]+[—–-]|[ \t]+is)[ \t]*(?:{user}[ \t]+/|[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+[ \t]*,)[ \t]+{VALUE}"#
             ),
             ANY_GROUP,
         )
         .form(Form::Pair),
         format(
             K::Password,
-            &format!(r#"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+(?:[ \t]+[/—–-]|[ \t]*,)[ \t]+{VALUE}"#),
+            &format!(r#"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+[ \t]+/[ \t]+{VALUE}"#),
             ANY_GROUP,
         )
         .form(Form::Pair),

@@ -221,10 +221,12 @@ pub(super) fn beside_the_word() -> Vec<Format> {
         )
         .form(Form::Strict),
         // "pass" as a noun said with "is": "the pass for the router is …", "my netflix pass is
-        // …"; with a lower-case letter in it (a boarding or ski pass's code is capitals and digits).
+        // …"; ending the sentence, with a lower-case letter and a capital or a symbol in it,
+        // never a price or a span (a boarding or ski pass's code is capitals and digits, its
+        // price "€15/day", its hours "3pm-9pm").
         format(
             K::Password,
-            r"(?i)\b(?:my|the|our|your)[ \t]+(?:[\w-]+[ \t]+){0,2}?pass[ \t]+(?:(?:for|on|to|of)[ \t]+(?:[\w.\-]+[ \t]+){0,3}?[\w.\-]+[ \t]+)?is[ \t]+(\S*(?-i:[a-z])\S*)",
+            r"(?i)\b(?:my|the|our|your)[ \t]+(?:[\w-]+[ \t]+){0,2}?pass[ \t]+(?:(?:for|on|to|of)[ \t]+(?:[\w.\-]+[ \t]+){0,3}?[\w.\-]+[ \t]+)?is[ \t]+((?-i:[^\s/€£$¥]*[a-z][^\s/€£$¥]*[A-Z!@#%^&*?~][^\s/€£$¥]*|[^\s/€£$¥]*[A-Z!@#%^&*?~][^\s/€£$¥]*[a-z][^\s/€£$¥]*))(?:[ \t]*$|[ \t]*[.,;!?)])",
             ANY_GROUP,
         )
         .form(Form::Strict),

@@ -117,8 +117,8 @@ pub(super) fn formats() -> Vec<Format> {
         // tokens (`squ_`, `sntryu_`) and `-Dsonar.login=`.
         format(
             K::ApiKey,
-            &format!(r#"(?i)\bkey[ \t]+for[ \t]+(?:[\w.\-]+[ \t]+){{0,3}}[\w.\-]+[ \t]+is[ \t]+{KEY_VALUE}"#),
-            ANY_GROUP,
+            r#"(?im)\bkey[ \t]+for[ \t]+(?:[\w.\-]+[ \t]+){0,3}[\w.\-]+[ \t]+is[ \t]+["']?([A-Za-z0-9+/=\-]{16,})["']?(?:[ \t]*$|[ \t]*[.,;!)](?:[ \t]|$)|[ \t]+)"#,
+            1,
         ),
         format(K::ApiKey, r"[?&]appid=([0-9a-f]{32})\b", 1),
         format(K::ApiKey, r"\b(?:sq[upa]_[0-9a-f]{40}|sntry[us]_[0-9a-f]{64})\b", 0),

@@ -224,7 +224,11 @@ fn is_no_password(value: &str, lower: &str, bare: &str, quoted: bool, around: &A
     };
     match around.form {
         Form::Pair => {
-            return !shape::looks_strong(value) || !prose::ends_line(around.after) || shape::is_session_or_time(value);
+            // Another address is no password (`ana@acme.com / leo@acme.com`).
+            return !shape::looks_strong(value)
+                || !prose::ends_line(around.after)
+                || shape::is_session_or_time(value)
+                || value.contains('@');
         }
         Form::Auth => return !shape::is_basic_auth(value),
         Form::Phrase => return !shape::is_word_passphrase(value),

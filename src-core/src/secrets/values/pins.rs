@@ -42,7 +42,8 @@ const OTHER_CODES: &[&str] = &[
     "tracking", "confirmation", "booking", "reference", "product", "dial", "qr", "bar", "source", "exit", "return",
     "colour", "color", "dress", "sort", "swift", "routing", "tax", "airport", "fare", "class", "gift", "voucher",
     "referral", "invite", "invitation", "building", "fire", "diagnosis", "billing", "response", "ean", "upc",
-    "invoice", "listing", "quote", "ticket", "flight", "design", "bill", "order", "course", "module",
+    "invoice", "listing", "quote", "ticket", "flight", "design", "bill", "order", "course", "module", "paint", "hs",
+    "date", "serial", "permit", "policy", "reservation", "group", "gl", "cost", "batch", "lot", "part", "sku",
 ];
 
 /// Whether `value`, caught as a PIN, is none (see the module's comment).
@@ -53,7 +54,9 @@ pub(in crate::secrets) fn is_no_pin(value: &str, around: &Around<'_>) -> bool {
         return true;
     }
     // Another code than a keypad's: "the gate is on Main St, zip code 94107".
-    let before_code = around.prefix.to_lowercase().rsplit_once("code").map(|(head, _)| {
+    // The line before the value, not only the match: "The zip code for the cabin is 80424"
+    // is matched from "code".
+    let before_code = around.line.to_lowercase().rsplit_once("code").map(|(head, _)| {
         head.split(|c: char| !c.is_alphanumeric())
             .rfind(|w| !w.is_empty())
             .unwrap_or("")

@@ -303,8 +303,10 @@ pub(in crate::secrets) fn is_session_or_time(value: &str) -> bool {
             .strip_prefix(t)
             .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit() || c == '/'))
     });
-    let time =
-        lower.len() >= 8 && lower[..4].bytes().all(|b| b.is_ascii_digit()) && lower[4..].starts_with(['-', '/', ':']);
+    // By characters: a value's fifth byte may sit inside `é` or `€` (`Café2024!`, `29€/month`).
+    let time = lower.len() >= 8
+        && lower.get(..4).is_some_and(|y| y.bytes().all(|b| b.is_ascii_digit()))
+        && lower.get(4..).is_some_and(|rest| rest.starts_with(['-', '/', ':']));
     terminal || time
 }
 

@@ -162,7 +162,8 @@ pub(super) const NOT_A_SECRET_KEY: &[&str] = &[
     "lookup", "dedup", "idempotency", "commit", "object", "file", "hash", "product", "trace", "span", "correlation",
     "redis", "s3", "shard", "routing", "message", "entity", "md5", "sha1", "sha256", "surrogate", "torrent",
     "duplicate", "deduplication", "archive", "repo", "repository", "maintainer", "release", "openpgp", "blob",
-    "entry", "composite", "unique", "natural", "bucket", "kms", "cmk", "device", "project",
+    "entry", "composite", "unique", "natural", "bucket", "kms", "cmk", "device", "project", "memcached", "kafka",
+    "dynamodb", "continuation", "cursor", "page", "next",
     // A preposition or an article before "key" names no vendor ("miss for key …", "by key …").
     "for", "by", "under", "with", "to", "of", "on", "in", "at", "the", "a", "an", "this", "that", "each", "per",
 ];
