@@ -141,11 +141,25 @@ pub(super) fn formats() -> Vec<Format> {
             r#"(?i)\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')[^\n]*-AsPlainText"#,
             ANY_GROUP,
         ),
+        // The switches first (`ConvertTo-SecureString -AsPlainText "…" -Force`), or the text
+        // piped in (`"…" | ConvertTo-SecureString -AsPlainText`).
+        format(
+            K::Password,
+            r#"(?i)\bConvertTo-SecureString(?:[ \t]+-(?:AsPlainText|Force)\b)+[ \t]+(?:-String[ \t]+)?(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')"#,
+            ANY_GROUP,
+        ),
+        format(
+            K::Password,
+            r#"(?i)(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')[ \t]*\|[ \t]*ConvertTo-SecureString\b[^\n]*-AsPlainText"#,
+            ANY_GROUP,
+        ),
         // Secret stores' commands: `aws ssm put-parameter … --value …`, `aws secretsmanager
         // create-secret … --secret-string …`, `az keyvault secret set … --value …`, `gh secret
-        // set NAME --body …`, a value piped into `gcloud secrets create` (or `versions add`);
+        // set NAME --body …`, a value piped into `gcloud secrets create` (or `versions add`) or into a registry's
+        // `login --password-stdin`;
         // an expect script's answer to a password prompt (`expect "password:"; send "…\r"`);
-        // Oracle's `user/password@db` (`sqlplus`, `jdbc:oracle:thin:`).
+        // Oracle's `user/password@db` (`sqlplus`, `jdbc:oracle:thin:`, `CONNECT`, `conn` at
+        // SQL*Plus's prompt, `rman target`, `userid=`).
         format(
             K::Password,
             &format!(
@@ -166,7 +180,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"\b(?:echo(?:[ \t]+-n)?|printf(?:[ \t]+["']%s["'])?)[ \t]+{VALUE}[ \t]*\|[ \t]*(?:gcloud[ \t]+secrets[ \t]+(?:create|versions[ \t]+add)|docker[ \t]+secret[ \t]+create)\b"#
+                r#"\b(?:echo(?:[ \t]+-n)?|printf(?:[ \t]+["']%s["'])?)[ \t]+{VALUE}[ \t]*\|[ \t]*(?:gcloud[ \t]+secrets[ \t]+(?:create|versions[ \t]+add)|docker[ \t]+secret[ \t]+create|(?:sudo[ \t]+)?(?:docker|podman|nerdctl|buildah|skopeo|oras|crane|helm[ \t]+registry)[ \t]+login\b[^\n|;&]*?--password-stdin)\b"#
             ),
             ANY_GROUP,
         )
@@ -178,7 +192,7 @@ pub(super) fn formats() -> Vec<Format> {
         ),
         format(
             K::Password,
-            r#"\b(?:(?i:jdbc:oracle:(?:thin|oci8?):)|(?:sqlplus|rman|expdp|impdp|sqlldr)(?:[ \t]+-[A-Za-z]+)*[ \t]+["']?)[A-Za-z0-9_$#.]+/([^@/\s'"]{3,})(?:@|["']?(?:\s|$))"#,
+            r#"(?:\b(?i:jdbc:oracle:(?:thin|oci8?):)|\b(?:sqlplus|rman|expdp|impdp|sqlldr)(?:[ \t]+-[A-Za-z]+)*[ \t]+["']?|\brman[ \t]+(?:target|auxiliary|catalog)[ \t]*=?[ \t]*["']?|\b(?:CONNECT|CONN)[ \t]+|(?m:^)[ \t]*(?:SQL>[ \t]*)?(?i:conn(?:ect)?)[ \t]+|\b(?i:userid)[ \t]*=[ \t]*["']?)[A-Za-z0-9_$#.]+/([^@/\s'"]{3,})(?:@|["']?(?:\s|$))"#,
             1,
         )
         .form(Form::Flag),
@@ -205,6 +219,19 @@ pub(super) fn formats() -> Vec<Format> {
         // Maven's `<password>…</password>`, `.netrc`'s `machine … login … password …` (on
         // one line or several), a `.pgpass` line (`host:port:db:user:password`).
         format(K::Password, r"(?i)<password>([^<\s]{3,})</password>", 1),
+        // Other XML elements named so: `<AdminPassword>…</AdminPassword>`, `<Pass>…</Pass>`,
+        // `<ApiKey>…</ApiKey>`, `<token>…</token>`, `<ClientSecret>…</ClientSecret>` (a key's
+        // value is 20 characters or more: a .NET `<PublicKeyToken>` is 16 hex digits, public).
+        format(
+            K::Password,
+            r"(?i)<(?:[a-z0-9_.:\-]*?(?:password|passwd|passphrase|pwd)|pass|pw)>[ \t]*([^<\s][^<\n]{2,200}?)[ \t]*</[a-z0-9_.:\-]+>",
+            1,
+        ),
+        format(
+            K::ApiKey,
+            r"(?i)<[a-z0-9_.:\-]*?(?:api_?key|access_?key|secret_?key|private_?key|client_?secret|token|secret)>[ \t]*([^<\s]{20,300})[ \t]*</[a-z0-9_.:\-]+>",
+            1,
+        ),
         format(
             K::Password,
             r"\bmachine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S{3,})",

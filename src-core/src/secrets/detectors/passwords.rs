@@ -26,7 +26,7 @@ const SHARED_SECRETS: &str =
 /// The named and said formats.
 pub(super) fn formats() -> Vec<Format> {
     let word = format!(
-        r"(?:\b(?:passwords?|passw|passwd|passphrase|passcode|pwd|pw|p/w|wi-?fi[ \t]+(?:pass|code)|{PASSWORD_WORDS_FOREIGN}|{WIFI_KEYS}|{SHARED_SECRETS})\b(?:[ \t]+(?:wi-?fi|wlan))?|{PASSWORD_WORDS_CJK})"
+        r"(?:\b(?:passwords?|passw|passwd|passphrase|pass[ \t]+phrase|passcode|pwd|pw|p/w|wi-?fi[ \t]+(?:pass|code)|{PASSWORD_WORDS_FOREIGN}|{WIFI_KEYS}|{SHARED_SECRETS})\b(?:[ \t]+(?:wi-?fi|wlan))?|{PASSWORD_WORDS_CJK})"
     );
     vec![
         // A password in a URL: `scheme://user:PASSWORD@host` keeps user and host (a password
@@ -99,6 +99,13 @@ pub(super) fn formats() -> Vec<Format> {
             r#"(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')[ \t]*\.[ \t]*equals(?:IgnoreCase)?[ \t]*\([ \t]*(?i:pass(?:word|wd)?)[ \t]*\)"#,
             ANY_GROUP,
         ),
+        // A builder's method (`.password("…")`, `.withPassword("…")`, `.with_password('…')`): a
+        // value without a space (a prompt's text has some).
+        format(
+            K::Password,
+            r#"(?i)(?:\.|\bwith_?)pass(?:word|wd|phrase)?[ \t]*\([ \t]*(?:"([^"\s]{3,200})"|'([^'\s]{3,200})')[ \t]*\)"#,
+            ANY_GROUP,
+        ),
         // PHP's `define('DB_PASSWORD', '…')` and a setter (`user.setPassword("…")`).
         format(
             K::Password,
@@ -145,7 +152,7 @@ pub(super) fn beside_the_word() -> Vec<Format> {
     let whose = r"(?:my|the|our|your|his|her|their)[ \t]+(?:[\w-]+[ \t]+){0,2}?(?:password|passwd|passphrase|pw)\b";
     // A change said in prose: "Reset my Spotify password, it's now …", "password changed —
     // now …" ("changed the password to …" is below).
-    let pw = r"(?:password|passwd|passphrase|pw|pwd)";
+    let pw = r"(?:password|passwd|passphrase|pass[ \t]+phrase|pw|pwd)";
     vec![
         format(
             K::Password,
@@ -169,7 +176,7 @@ pub(super) fn beside_the_word() -> Vec<Format> {
         .form(Form::Strict),
         format(
             K::Password,
-            &format!(r"(?i)\buse[ \t]+(?:{before})[ \t]+as[ \t]+{whose}"),
+            &format!(r"(?i)\b(?:use|used|using|chose|choose|chosen|picked|pick|went[ \t]+with)[ \t]+(?:{before})[ \t]+as[ \t]+{whose}"),
             ANY_GROUP,
         )
         .form(Form::Strict),
@@ -202,6 +209,26 @@ pub(super) fn beside_the_word() -> Vec<Format> {
         format(
             K::Password,
             &format!(r"(?i)\b(?:password|passwd|passphrase|pw)[ \t]+(?:will|should|would|must|shall)[ \t]+be[ \t]+{VALUE}"),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
+        // Set or chosen, said with "as" or "to": "I set the password as …", "Set my Netflix
+        // password to … and …", "We made the router password … last week".
+        format(
+            K::Password,
+            &format!(
+                r"(?i)\b(?:set|made|make|chose|choose|picked|pick)[ \t]+(?:my|the|our|your|his|her|their)[ \t]+(?:[\w-]+[ \t]+){{0,2}}?{pw}[ \t]+(?:(?:as|to)[ \t]+)?{VALUE}"
+            ),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
+        // Kept as it was: "The wifi password hasn't changed: …", "… has not changed, it's still
+        // …", "My password remains …".
+        format(
+            K::Password,
+            &format!(
+                r"(?i)\b{pw}\b(?:[ \t]+(?:hasn['’]?t|has[ \t]+not|didn['’]?t|did[ \t]+not|never)[ \t]+(?:been[ \t]+)?chang(?:ed|e)|[ \t]+is[ \t]+unchanged|[ \t]+(?:stays|remains|stayed|remained)(?:[ \t]+the[ \t]+same)?)[ \t]*[:,;—–-]?[ \t]*(?:(?:it['’]?s|it[ \t]+is)[ \t]+)?(?:still[ \t]+)?{VALUE}"
+            ),
             ANY_GROUP,
         )
         .form(Form::Strict),

@@ -20,7 +20,7 @@ const KEYPADS: &str = r"(?:front[ \t]+|back[ \t]+|side[ \t]+|garage[ \t]+)?door(
 const KEYED: &str = r"keypad|gate|(?:front[ \t]+|back[ \t]+|side[ \t]+|garage[ \t]+)?door|garage|lock[ \t]*box|key[ \t]*box|key[ \t]*safe|alarm(?:[ \t]+panel)?|intercom|buzzer|padlock|(?:bike[ \t]+)?lock|safe|shed";
 
 /// What a code "for the …" opens ("the code for the garage is 4827").
-const OPENS: &str = r"unlock[ \t]+(?:my|the)[ \t]+(?:phone|iphone|ipad|laptop)|(?:my|the)[ \t]+(?:phone|iphone|ipad)|(?:garage|gate|(?:front[ \t]+|back[ \t]+|side[ \t]+)?door|lock[ \t]*box|key[ \t]*box|alarm|safe|house|building|apartment|flat|shed|storage|locker|padlock|keypad|mailbox|intercom|elevator|airbnb|cabin|condo|unit|villa|cottage|chalet|room)(?:[ \t]+(?:room|unit|door|gate|box))?|get[ \t]+in";
+const OPENS: &str = r"unlock[ \t]+(?:my|the)[ \t]+(?:phone|iphone|ipad|laptop)|(?:my|the)[ \t]+(?:phone|iphone|ipad)|(?:garage|gate|(?:front[ \t]+|back[ \t]+|side[ \t]+)?door|lock[ \t]*box|key[ \t]*box|alarm|safe|house|building|apartment|flat|shed|storage|locker|padlock|keypad|mailbox|intercom|elevator|airbnb|cabin|condo|unit|villa|cottage|chalet|room)(?:[ \t]+(?:room|unit|door|gate|box))?|get[ \t]+in(?:to[ \t]+(?:the|our|my|your)[ \t]+(?:[\w'’-]+[ \t]+){0,2}?[\w'’-]+)?";
 
 /// A lock or keypad named as a label before its digits ("Hotel room safe:", "Shed padlock:",
 /// "Combo:", "Keysafe:").
@@ -205,6 +205,14 @@ pub(super) fn formats() -> Vec<Format> {
             1,
         )
         .form(Form::Said),
+        // What the code does, said after it: "4827 gets you in", "4827 will get you into the
+        // building" (never a bus or flight "gets you in at 9pm").
+        format(
+            K::Pin,
+            r"(?im)(?:^|[\s(,:])#?(\d{4,10})#?[ \t]+(?:gets|will[ \t]+get|lets|will[ \t]+let|opens)[ \t]+(?:you|u|guests|everyone|us|them)[ \t]+(?:in|into[ \t]+the[ \t]+(?:building|house|garage|flat|apartment|lobby|office))(?:[ \t]*$|[ \t]*[.,;!)])",
+            1,
+        )
+        .form(Form::Said),
         // Said the other way round, or with the code first: "4827 is the gate code", "4827 is
         // the code for the garage", "Code 4827 for the front door", "the garage code (4827)",
         // "My ATM code is 4827".
@@ -236,7 +244,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Pin,
             &format!(
-                r"(?i)\bcode[ \t]+(?:for|to|of|at|on)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+|your[ \t]+)?(?:{OPENS})\b(?:[ \t]+#?\d{{1,4}})?(?:{SAID}|[ \t]+){digits}"
+                r"(?i)\bcode[ \t]+(?:for|to|of|at|on)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+|your[ \t]+)?(?:{OPENS})\b(?:[ \t]+#?\d{{1,4}})?(?:[ \t]+(?:of|at|in|on)[ \t]+(?:the|our|my|your|this)[ \t]+(?:[\w'’-]+[ \t]+){{0,2}}?(?:building|house|office|block|apartment|flat|complex|place|cabin|unit|garage))?(?:{SAID}|[ \t]+){digits}"
             ),
             1,
         )

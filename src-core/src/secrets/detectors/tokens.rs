@@ -152,11 +152,22 @@ pub(super) fn formats() -> Vec<Format> {
         ),
         // Other services' tokens, known by their prefixes: npm, PyPI, Slack apps, webhook
         // signing secrets, Google OAuth client secrets and access tokens, SendGrid, Groq,
-        // Linear, Notion, DigitalOcean, Shopify, Grafana.
+        // Linear, Notion, DigitalOcean, Shopify, Grafana, RubyGems.
         format(
             K::ApiKey,
-            r"\b(?:npm_[A-Za-z0-9]{36}|pypi-AgE[A-Za-z0-9_\-]{50,}|xapp-\d-[A-Z0-9]{6,}-\d{6,}-[a-f0-9]{32,}|whsec_[A-Za-z0-9+/]{24,}={0,2}|GOCSPX-[A-Za-z0-9_\-]{24,}|ya29\.[A-Za-z0-9_\-]{20,}|SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}|gsk_[A-Za-z0-9]{40,}|lin_api_[A-Za-z0-9]{32,}|secret_[A-Za-z0-9]{43}|dop_v1_[a-f0-9]{64}|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}|glsa_[A-Za-z0-9_]{32,})",
+            r"\b(?:npm_[A-Za-z0-9]{36}|pypi-AgE[A-Za-z0-9_\-]{50,}|xapp-\d-[A-Z0-9]{6,}-\d{6,}-[a-f0-9]{32,}|whsec_[A-Za-z0-9+/]{24,}={0,2}|GOCSPX-[A-Za-z0-9_\-]{24,}|ya29\.[A-Za-z0-9_\-]{20,}|SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}|gsk_[A-Za-z0-9]{40,}|lin_api_[A-Za-z0-9]{32,}|secret_[A-Za-z0-9]{43}|dop_v1_[a-f0-9]{64}|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}|glsa_[A-Za-z0-9_]{32,}|rubygems_[0-9a-f]{48})",
             0,
+        ),
+        // Roblox's session cookie, after its warning or under its name.
+        format(
+            K::ApiKey,
+            r"_\|WARNING:-DO-NOT-SHARE-THIS\.[^|\n]{0,200}\|_([A-Za-z0-9]{40,})",
+            1,
+        ),
+        format(
+            K::ApiKey,
+            r#"\.ROBLOSECURITY["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9]{40,})"#,
+            1,
         ),
     ]
 }

@@ -128,7 +128,7 @@ pub(super) fn is_placeholder(kind: SecretKind, value: &str, around: &Around<'_>)
             let letters = value.chars().any(|c| c.is_alphabetic());
             let head = around.prefix.trim_end().trim_end_matches(['"', '\'', '`']).trim_end();
             let name = head
-                .trim_end_matches([':', '='])
+                .trim_end_matches([':', '=', '>'])
                 .trim_end()
                 .trim_end_matches(['"', '\'']);
             let parts = name_parts(
