@@ -166,6 +166,35 @@ pub enum Error {
     /// The OS keyring, where API keys are kept, cannot be reached or refused.
     #[error("{0}")]
     Keyring(String),
+
+    /// No setting has this name (a front end says where the settings are listed).
+    #[error("there is no setting named {0:?}")]
+    UnknownSetting(String),
+
+    /// A re-embedding of a shared store stopped: its lock on vector work was lost. What it
+    /// did is kept; run again, it goes on from there.
+    #[error(
+        "the re-embedding stopped: the store's lock on vector work was lost (its connection to the server closed), \
+         and another machine may be re-embedding now; the vectors made so far are kept"
+    )]
+    ReembedInterrupted,
+
+    /// A re-embedding is half done in the store, which must finish before the store is moved.
+    #[error("a re-embedding is half done in the source store, so it cannot be moved until it is finished")]
+    ReembedUnfinished,
+
+    /// The PostgreSQL database named in the store's URL does not exist on the server (the
+    /// connection error's words).
+    #[error("{0}: the database does not exist; check its name in the URL, or create it")]
+    DatabaseMissing(String),
+
+    /// The pgvector extension is not in the database and this role cannot create it (the
+    /// server's words).
+    #[error(
+        "cannot create the pgvector extension ({0}): it must be installed on the server and created by a superuser \
+         (or the database's owner where pgvector is trusted)"
+    )]
+    PgvectorUnavailable(String),
 }
 
 /// What a [`Error::NotFound`] looked for.
@@ -289,12 +318,18 @@ impl Error {
             Self::DiskFull => ErrorKind::DiskFull,
             Self::UserRequired => ErrorKind::UserRequired,
             Self::Keyring(_) => ErrorKind::Keyring,
+            Self::UnknownSetting(_) => ErrorKind::InvalidArgument,
+            Self::ReembedInterrupted | Self::ReembedUnfinished => ErrorKind::InvalidState,
+            Self::DatabaseMissing(_) | Self::PgvectorUnavailable(_) => ErrorKind::Database,
         }
     }
 
     /// True when the error was caused by the caller's arguments (a usage error).
     pub fn is_usage(&self) -> bool {
-        matches!(self, Self::InvalidArgument(_) | Self::NotFound(_) | Self::UserRequired)
+        matches!(
+            self,
+            Self::InvalidArgument(_) | Self::NotFound(_) | Self::UserRequired | Self::UnknownSetting(_)
+        )
     }
 }
 
@@ -319,6 +354,13 @@ mod tests {
             },
             Error::NotFound(Missing::CoreVersion(CoreVersionId::from(9))),
             Error::SchemaTooNew { found: 9, supported: 2 },
+            Error::UnknownSetting("recall.budgett".into()),
+            Error::ReembedInterrupted,
+            Error::ReembedUnfinished,
+            Error::DatabaseMissing(
+                "cannot connect to PostgreSQL (db error: FATAL: database \"mem\" does not exist)".into(),
+            ),
+            Error::PgvectorUnavailable("permission denied to create extension \"vector\"".into()),
             Error::ModelNotDownloaded {
                 model: "sentence-transformers/all-MiniLM-L6-v2".into(),
                 looked_in: "/cache/hub/models--sentence-transformers--all-MiniLM-L6-v2".into(),

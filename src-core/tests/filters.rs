@@ -6,7 +6,9 @@
 use crate::common;
 
 use common::*;
-use haema_core::{ImportItem, MemoryFilter, RecallOptions, ReviewPolicy, SearchMode, SearchOptions};
+use haema_core::{
+    ImportItem, LatestOptions, LatestStart, MemoryFilter, RecallOptions, ReviewPolicy, SearchMode, SearchOptions,
+};
 use serde_json::json;
 
 const DAY: i64 = 86_400_000;
@@ -75,7 +77,7 @@ async fn every_mode_returns_the_best_memories_that_pass() {
         for mode in SearchMode::ALL {
             let hits = f
                 .memory
-                .search_records_with(
+                .search_records(
                     "green tea in spring",
                     8,
                     &SearchOptions::filtered(*mode, wanted.clone()),
@@ -104,7 +106,7 @@ async fn every_mode_returns_the_best_memories_that_pass() {
         passing.sort_by(|a, b| b.0.total_cmp(&a.0));
         let hits = f
             .memory
-            .search_records_with(
+            .search_records(
                 "green tea in spring",
                 8,
                 &SearchOptions::filtered(SearchMode::Vector, wanted.clone()),
@@ -120,23 +122,41 @@ async fn every_mode_returns_the_best_memories_that_pass() {
     }
 }
 
+/// The page of latest memories from the `begin`-th newest among those that pass `filter`.
+fn page(begin: i64, filter: &MemoryFilter) -> LatestOptions {
+    LatestOptions {
+        start: LatestStart::Begin(begin),
+        filter: filter.clone(),
+    }
+}
+
 #[tokio::test]
 async fn latest_pages_and_recall_keep_to_the_filter() {
     let f = store().await;
     let wanted = filter(json!({"agent_id": "scout", "min_importance": 0.3}));
     let checked = wanted.clone().checked().unwrap();
-    let first = f.memory.get_latest_records_with(1, 10, &wanted).await.unwrap();
+    let first = f.memory.latest_records(10, &page(1, &wanted)).await.unwrap();
     assert_eq!(first.len(), 10);
     assert!(first.iter().all(|m| checked.matches(m)));
     assert!(first.windows(2).all(|w| w[0].timestamp_ms > w[1].timestamp_ms));
-    let next = f.memory.latest_after_with(&first[9], 10, &wanted).await.unwrap();
+    let next = f
+        .memory
+        .latest_records(
+            10,
+            &LatestOptions {
+                start: LatestStart::after(&first[9]),
+                filter: wanted.clone(),
+            },
+        )
+        .await
+        .unwrap();
     assert!(
         next.iter()
             .all(|m| checked.matches(m) && m.timestamp_ms < first[9].timestamp_ms)
     );
-    let second_page = f.memory.get_latest_records_with(11, 10, &wanted).await.unwrap();
+    let second_page = f.memory.latest_records(10, &page(11, &wanted)).await.unwrap();
     assert_eq!(next, second_page, "keyset and offset paging agree");
-    let all = f.memory.get_latest_records_with(1, 1000, &wanted).await.unwrap();
+    let all = f.memory.latest_records(1000, &page(1, &wanted)).await.unwrap();
     let expected = f
         .memory
         .get_latest_records(1, 1000)
@@ -165,11 +185,11 @@ async fn latest_pages_and_recall_keep_to_the_filter() {
     }
     // Nothing passes: nothing is found, nothing listed, and that is not an error.
     let none = filter(json!({"user_id": "nobody"}));
-    assert!(f.memory.get_latest_records_with(1, 10, &none).await.unwrap().is_empty());
+    assert!(f.memory.latest_records(10, &page(1, &none)).await.unwrap().is_empty());
     for mode in SearchMode::ALL {
         let hits = f
             .memory
-            .search_records_with("tea", 5, &SearchOptions::filtered(*mode, none.clone()))
+            .search_records("tea", 5, &SearchOptions::filtered(*mode, none.clone()))
             .await
             .unwrap()
             .hits;
@@ -187,7 +207,7 @@ async fn a_bad_filter_is_refused_clearly() {
     ] {
         let error = f
             .memory
-            .search_records_with(
+            .search_records(
                 "tea",
                 5,
                 &SearchOptions::filtered(SearchMode::Hybrid, filter(bad.clone())),

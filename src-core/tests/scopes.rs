@@ -12,8 +12,8 @@ use std::sync::Arc;
 use common::*;
 use haema_core::provider::fake::{HashEmbedder, ScriptedLlm};
 use haema_core::{
-    AddStatus, ChangesetFilter, Error, ForgetRequest, Memory, MemoryAttributes, MemoryFilter, RecallOptions,
-    ReviewPolicy, SearchMode, SearchOptions, Section, Settings, StoreScope,
+    AddStatus, ChangesetFilter, Error, ForgetRequest, LatestOptions, Memory, MemoryAttributes, MemoryFilter,
+    RecallOptions, ReviewPolicy, SearchMode, SearchOptions, Section, Settings, StoreScope,
 };
 
 fn per_user(review: ReviewPolicy) -> Settings {
@@ -71,7 +71,7 @@ async fn a_per_user_store_refuses_every_read_and_write_without_a_user() {
     refused("get_latest", memory.get_latest(1, 10).await);
     refused("search", memory.search("tea", 5).await);
     let options = SearchOptions::mode(SearchMode::Lexical);
-    refused("lexical search", memory.search_records_with("tea", 5, &options).await);
+    refused("lexical search", memory.search_records("tea", 5, &options).await);
     refused("recall", memory.recall_with("tea", &RecallOptions::budget(500)).await);
     refused("memory", memory.memory(&id).await);
     refused("lineage", memory.lineage(&id).await);
@@ -127,7 +127,18 @@ async fn users_never_see_each_others_memories_or_changes() {
         user_id: Some("bob".into()),
         ..Default::default()
     };
-    assert!(ann.get_latest_records_with(1, 10, &bobs).await.unwrap().is_empty());
+    assert!(
+        ann.latest_records(
+            10,
+            &LatestOptions {
+                filter: bobs.clone(),
+                ..LatestOptions::default()
+            }
+        )
+        .await
+        .unwrap()
+        .is_empty()
+    );
     // By id: not found, never shown or changed.
     assert!(matches!(ann.memory(&bob_memory).await, Err(Error::NotFound(_))));
     assert!(matches!(ann.delete_memory(&bob_memory).await, Err(Error::NotFound(_))));

@@ -17,7 +17,7 @@ use haema_core::{Memory, RecallOptions, RecallReason, ReviewPolicy, SearchMode, 
 const MODES: [SearchMode; 3] = [SearchMode::Hybrid, SearchMode::Vector, SearchMode::Lexical];
 
 async fn search(memory: &Memory, query: &str, options: SearchOptions) -> Vec<haema_core::SearchHit> {
-    memory.search_records_with(query, 10, &options).await.unwrap().hits
+    memory.search_records(query, 10, &options).await.unwrap().hits
 }
 
 fn score_of(hits: &[haema_core::SearchHit], content: &str) -> Option<f64> {
@@ -136,7 +136,7 @@ async fn min_score_leaves_out_weaker_hits_and_a_bad_one_is_refused() {
             min_score: Some(bad),
             ..SearchOptions::default()
         };
-        let error = f.memory.search_records_with("tea", 5, &options).await.unwrap_err();
+        let error = f.memory.search_records("tea", 5, &options).await.unwrap_err();
         assert!(error.to_string().contains("from 0"), "{bad}: {error}");
         let recall = RecallOptions {
             min_score: Some(bad),

@@ -22,7 +22,7 @@ async fn found_for(f: &Fixture, user: &str, query: &str) -> Vec<String> {
         ..MemoryFilter::default()
     };
     f.memory
-        .search_records_with(query, 10, &SearchOptions::filtered(SearchMode::Lexical, filter))
+        .search_records(query, 10, &SearchOptions::filtered(SearchMode::Lexical, filter))
         .await
         .unwrap()
         .hits

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use haema_core::config::Source;
 use haema_core::provider::{Embedder, Llm};
 use haema_core::{
-    ChangesetFilter, ChangesetId, ChangesetStatus, ForgetRequest, Memory, MemoryAttributes, MemoryFilter, MemoryId,
-    OpenOptions, RecallOptions, ReviewPolicy, SearchMode, SearchOptions, Section, Settings, StoreScope,
+    ChangesetFilter, ChangesetId, ChangesetStatus, ForgetRequest, LatestOptions, LatestStart, Memory, MemoryAttributes,
+    MemoryFilter, MemoryId, OpenOptions, RecallOptions, ReviewPolicy, SearchMode, SearchOptions, Section, Settings,
+    StoreScope,
 };
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -263,10 +264,16 @@ impl Engine {
     #[pyo3(signature = (begin, count, filter=None))]
     fn get_latest(&self, py: Python<'_>, begin: i64, count: i64, filter: Option<&str>) -> PyResult<String> {
         let filter: MemoryFilter = parse("filter", filter)?;
-        let records = self.run(
-            py,
-            |m| async move { m.get_latest_records_with(begin, count, &filter).await },
-        )?;
+        let records = self.run(py, |m| async move {
+            m.latest_records(
+                count,
+                &LatestOptions {
+                    start: LatestStart::Begin(begin),
+                    filter,
+                },
+            )
+            .await
+        })?;
         marked_json(marked::records(&records))
     }
 
@@ -285,7 +292,7 @@ impl Engine {
             filter: parse("filter", filter)?,
             min_score,
         };
-        let results = self.run(py, |m| async move { m.search_records_with(&query, n, &options).await })?;
+        let results = self.run(py, |m| async move { m.search_records(&query, n, &options).await })?;
         marked_json(marked::search(&results))
     }
 

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use haema_core::{Memory, MemoryRecord, StoreInfo, StoreStatus};
+use haema_core::{LatestOptions, Memory, MemoryRecord, StoreInfo, StoreStatus};
 use serde::Serialize;
 use tauri::State;
 
@@ -229,14 +229,13 @@ pub async fn latest(
 ) -> CommandResult<Vec<MemoryRecord>> {
     let memory = state.memory().await?;
     let count = count.clamp(1, haema_core::limits::MAX_LATEST_PAGE);
-    Ok(match after {
-        Some(after) => memory.latest_after(&after, count).await?,
-        None => {
-            memory
-                .get_latest_records(1, i64::try_from(count).unwrap_or(i64::MAX))
-                .await?
-        }
-    })
+    let page = match after {
+        Some(after) => LatestOptions::after(&after),
+        None => LatestOptions::default(),
+    };
+    Ok(memory
+        .latest_records(i64::try_from(count).unwrap_or(i64::MAX), &page)
+        .await?)
 }
 
 #[cfg(test)]

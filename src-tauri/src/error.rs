@@ -123,6 +123,22 @@ impl From<CoreError> for CommandError {
                 ),
                 None,
             ),
+            CoreError::ReembedInterrupted => (
+                Problem::Store,
+                "Making the search vectors stopped: the connection to the shared database was lost, and another \
+                 computer may be making them now. The vectors made so far are kept; start again and it goes on \
+                 from where it stopped."
+                    .to_owned(),
+                Some(Remedy::Reembed),
+            ),
+            CoreError::DatabaseMissing(_) => (
+                Problem::Store,
+                format!(
+                    "{}. Check the database's name in the address, or ask whoever runs the server to create it.",
+                    capitalised(&e)
+                ),
+                None,
+            ),
             CoreError::Provider(_) => (
                 Problem::Provider,
                 format!(

@@ -47,6 +47,13 @@ pub fn cli(error: &Error) -> Option<String> {
         Error::SchemaTooNew { .. } => "upgrade haema".to_owned(),
         Error::UnknownValue(_) => "upgrade haema, or restore the store from an export".to_owned(),
         Error::UserRequired => "say whose memories with --user ID (or HAEMA_USER=ID)".to_owned(),
+        Error::UnknownSetting(_) => "`haema config` lists them".to_owned(),
+        Error::ReembedInterrupted => "run `haema reembed` again: it goes on from where this one stopped".to_owned(),
+        Error::ReembedUnfinished => "finish it first with `haema reembed --store` naming the source store".to_owned(),
+        Error::DatabaseMissing(_) => "create it with `createdb`, then run `haema pg init`".to_owned(),
+        Error::PgvectorUnavailable(_) => {
+            "run `haema pg init` as such a role once, or ask the server's administrator to".to_owned()
+        }
         _ => return None,
     })
 }
@@ -96,6 +103,12 @@ pub fn agent(error: &Error) -> Option<String> {
         Error::UserRequired => {
             "send `user_id` with the call (the id of the user you are working for), or have the server started with --user".to_owned()
         }
+        Error::ReembedInterrupted | Error::ReembedUnfinished => {
+            "a person has to finish the store's re-embedding (`haema reembed`); tell the user".to_owned()
+        }
+        Error::DatabaseMissing(_) | Error::PgvectorUnavailable(_) => {
+            "the store's PostgreSQL database is not set up; tell the user (`haema pg init` sets it up)".to_owned()
+        }
         _ => return None,
     })
 }
@@ -131,6 +144,25 @@ mod tests {
     use haema_core::{ChangesetId, ReviewAction};
 
     use super::*;
+
+    #[test]
+    fn the_steps_a_store_needs_are_named_by_the_command_line_not_by_the_core() {
+        let errors = [
+            Error::UnknownSetting("recall.budgett".into()),
+            Error::ReembedInterrupted,
+            Error::ReembedUnfinished,
+            Error::DatabaseMissing("cannot connect to PostgreSQL (db error)".into()),
+            Error::PgvectorUnavailable("permission denied to create extension \"vector\"".into()),
+        ];
+        for error in &errors {
+            assert!(!error.to_string().contains("haema "), "{error}");
+            let next = with_cli_remedy(error);
+            assert!(next.contains("`haema "), "{next}");
+        }
+        // An agent is told that a person has to act, and how.
+        assert!(agent(&Error::ReembedUnfinished).is_some_and(|next| next.contains("tell the user")));
+        assert!(agent(&Error::DatabaseMissing(String::new())).is_some_and(|next| next.contains("tell the user")));
+    }
 
     #[test]
     fn stale_reads_the_same_whichever_way_it_is_met() {

@@ -1180,7 +1180,7 @@ export type SearchMode =
 
 /**
  *  The answer of a search, with what was actually used. The example on
- *  [`Memory::search_records_with`](crate::Memory::search_records_with) reads one.
+ *  [`Memory::search_records`](crate::Memory::search_records) reads one.
  */
 export type SearchResults = {
 	/**  The mode that ran (a `hybrid` or `vector` request runs `lexical` on a store without vectors). */

@@ -89,9 +89,7 @@ fn with_change(doc: DocumentMut, spec: &SettingSpec, new: Option<&str>) -> Resul
 
 /// The declaration of a setting a store's file may hold.
 fn writable(name: &str) -> Result<&'static SettingSpec> {
-    let spec = SettingSpec::named(name.trim()).ok_or_else(|| {
-        Error::InvalidArgument(format!("there is no setting named {name:?}; `haema config` lists them"))
-    })?;
+    let spec = SettingSpec::named(name.trim()).ok_or_else(|| Error::UnknownSetting(name.trim().to_owned()))?;
     match (spec.file, spec.read_by) {
         (Some(SettingFile::Store), ReadBy::Settings) => Ok(spec),
         (Some(SettingFile::User), _) => Err(Error::InvalidArgument(format!(
@@ -245,7 +243,10 @@ mod tests {
             ("no.such", "1"),
         ] {
             let e = Settings::write_setting(dir.path(), name, Some(value)).unwrap_err();
-            assert!(matches!(e, Error::InvalidArgument(_)), "{name}: {e}");
+            assert!(
+                e.is_usage() && e.kind() == crate::ErrorKind::InvalidArgument,
+                "{name}: {e}"
+            );
             assert!(!e.to_string().contains("sk-abc"), "{e}");
         }
         assert_eq!(file(&dir), "review = \"auto\"\n");

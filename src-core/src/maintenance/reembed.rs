@@ -159,11 +159,7 @@ async fn reembed_with_lock(
     let mut embedded = 0;
     loop {
         if !lock.still_held() {
-            return Err(Error::InvalidState(
-                "the store's lock on vector work was lost (its connection to the server closed): another machine \
-                 may be re-embedding now; run `haema reembed` again, it goes on from where this one stopped"
-                    .into(),
-            ));
+            return Err(Error::ReembedInterrupted);
         }
         let (batch, (total, done)) = blocking(&store, |s| {
             s.read(|c| Ok((c.unstaged_vectors(BATCH)?, c.staging_progress()?)))

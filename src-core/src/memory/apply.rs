@@ -4,8 +4,8 @@ use crate::store::MetaKey;
 use crate::store::Writer;
 use std::collections::HashMap;
 
-use super::core_sections::{record_version, sync_external};
 use crate::error::Missing;
+use crate::store::core_write::{record_version, sync_external};
 use crate::store::{self, Store};
 use crate::types::{Changeset, ChangesetId, ChangesetStatus, CoreAuthor, DecidedBy, MemoryId, MemoryStatus};
 use crate::{Error, Result};

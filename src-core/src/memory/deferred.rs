@@ -3,8 +3,8 @@
 //! batches. Meanwhile they are found by words; [`Memory::embedding_backlog`] tells how many
 //! wait and whether the embedder answers.
 
-use std::sync::atomic::Ordering;
-use std::sync::{Arc, PoisonError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use serde::Serialize;
 
@@ -13,6 +13,20 @@ use crate::Result;
 use crate::config::EmbedOnAdd;
 use crate::maintenance::{ReembedProgress, fill_missing};
 use crate::store::{MetaKey, Scope};
+
+/// The background worker that makes the vectors of memories stored without them: one per
+/// opened store, shared by every handle on it (a user's handle too).
+#[derive(Debug, Default)]
+pub(crate) struct EmbedWorker {
+    /// It is at work.
+    running: AtomicBool,
+    /// Asked to run (again) since it last looked: memories were stored meanwhile.
+    again: AtomicBool,
+    /// Why its last run stopped short (the embedder failed), until a run succeeds.
+    last_error: Mutex<Option<String>>,
+    /// `(done, total)` of its run.
+    progress: Mutex<(usize, usize)>,
+}
 
 /// Memories waiting for their search vectors.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -35,8 +49,7 @@ impl Memory {
     /// Why the background worker last failed, while it has not succeeded since.
     pub(crate) fn deferred_error(&self) -> Option<String> {
         self.inner
-            .store
-            .embed_worker()
+            .embed_worker
             .last_error
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -53,7 +66,7 @@ impl Memory {
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
-        let worker = Arc::clone(self.inner.store.embed_worker());
+        let worker = Arc::clone(&self.inner.embed_worker);
         // Asked first, then started: a worker about to stop sees the request and goes on.
         worker.again.store(true, Ordering::Release);
         if worker.running.swap(true, Ordering::AcqRel) {
@@ -103,7 +116,7 @@ impl Memory {
         if self.requires_user() {
             return Err(crate::Error::UserRequired);
         }
-        let worker = Arc::clone(self.inner.store.embed_worker());
+        let worker = Arc::clone(&self.inner.embed_worker);
         let waiting = self
             .blocking(|inner| {
                 inner.store.with_scope(Scope::Whole).read(|r| {
@@ -151,7 +164,7 @@ impl Memory {
         };
         let store = Arc::new(self.inner.store.with_scope(Scope::Whole));
         let made = fill_missing(&store, embedder, progress).await;
-        let worker = self.inner.store.embed_worker();
+        let worker = &self.inner.embed_worker;
         *worker.last_error.lock().unwrap_or_else(PoisonError::into_inner) =
             made.as_ref().err().map(ToString::to_string);
         made

@@ -10,11 +10,11 @@
 
 use std::collections::HashSet;
 
+use super::Memory;
 use super::redact::{BLANK, Needles, redact_changeset};
-use super::{Memory, core_sections};
 use crate::config::ReviewPolicy;
 use crate::error::Missing;
-use crate::store::{self, MetaKey, Reader, Store, Writer};
+use crate::store::{self, MetaKey, Reader, Store, Writer, core_write};
 use crate::text::Phrase;
 use crate::text::phrase::MIN_PHRASE_WEIGHT;
 use crate::types::{
@@ -216,7 +216,7 @@ impl Memory {
                 let mut unfinished = Vec::new();
 
                 if let Some(text) = core
-                    && let Err(e) = core_sections::finish_write(&inner.store, &text)
+                    && let Err(e) = core_write::finish_write(&inner.store, &text)
                 {
                     unfinished.push(format!(
                         "core.md could not be rewritten yet ({}): it still shows the forgotten text until the store is next opened, which rewrites it",
@@ -375,7 +375,7 @@ fn forget_in(
         }
     }
     // An edit of core.md made outside is recorded first, so that it is blanked too.
-    core_sections::sync_external(w, store)?;
+    core_write::sync_external(w, store)?;
     let targets = resolve(w, request)?;
     let scope = Scope::of(&targets, request.phrase());
     let now = store::now_ms();
@@ -411,7 +411,7 @@ fn forget_in(
             w.rewrite_core_version(version.id, &text)?;
             core_versions += 1;
             if Some(version.id) == latest {
-                core_sections::mark_pending(w, version.id)?;
+                core_write::mark_pending(w, version.id)?;
                 core_text = Some(text);
             }
         }

@@ -6,13 +6,17 @@ mod apply;
 mod core_sections;
 mod deferred;
 mod edit;
+mod export;
 mod forget;
 mod forget_review;
 mod history;
+mod import;
+mod import_items;
 mod info;
 mod insight;
 mod lineage;
 mod open;
+mod recall;
 mod redact;
 mod review;
 mod scope;
@@ -22,7 +26,6 @@ mod vector_recall;
 mod watch;
 mod write;
 
-pub(crate) use core_sections::{finish_write as finish_core_write, mark_pending as mark_core_write};
 pub use deferred::EmbeddingBacklog;
 pub use info::StoreInfo;
 use info::store_info;
@@ -33,7 +36,6 @@ pub(crate) use redact::mentions;
 pub use status::StoreStatus;
 pub use vector_recall::VectorRecall;
 pub use watch::StoreWatch;
-pub(crate) use write::insert_pending_rows;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -42,7 +44,7 @@ use crate::config::Settings;
 use crate::error::Missing;
 use crate::provider::{Embedder, Llm};
 use crate::store::Store;
-use crate::types::{MemoryFilter, MemoryId, MemoryRecord};
+use crate::types::{LatestOptions, LatestStart, MemoryId, MemoryRecord};
 use crate::{Error, Result};
 
 /// Shared state behind a [`Memory`] handle.
@@ -53,6 +55,8 @@ pub(crate) struct Inner {
     pub(crate) embedder: Option<Arc<dyn Embedder>>,
     /// Why the store answers by words alone for now (`None` when it has vectors).
     pub(crate) lexical: Option<LexicalReason>,
+    /// The background making of vectors deferred by adds, shared by every handle on the store.
+    pub(crate) embed_worker: Arc<deferred::EmbedWorker>,
 }
 
 /// An open memory store. Cheap to clone; `Send + Sync`; every method is async and runs
@@ -136,6 +140,7 @@ impl Memory {
                 llm,
                 embedder: resolved.embedder,
                 lexical: resolved.lexical,
+                embed_worker: Arc::default(),
             }),
         };
         if memory.embeds_later() {
@@ -183,6 +188,7 @@ impl Memory {
                 llm,
                 embedder,
                 lexical,
+                embed_worker: Arc::default(),
             }),
         };
         if memory.embeds_later() {
@@ -326,89 +332,53 @@ impl Memory {
     /// # Ok(()) }
     /// ```
     pub async fn get_latest_records(&self, begin: i64, count: i64) -> Result<Vec<MemoryRecord>> {
-        self.get_latest_records_with(begin, count, &MemoryFilter::default())
-            .await
+        self.latest_records(count, &LatestOptions::begin(begin)).await
     }
 
-    /// [`Memory::get_latest_records`] of the memories that pass `filter` (type, importance,
-    /// source, writer, user, metadata, time).
+    /// A page of `count` latest memories as `options` say: from the `begin`-th newest or
+    /// just after a memory a page before ended with (keyset paging for long lists), among
+    /// the memories that pass a filter (type, importance, source, writer, user, metadata,
+    /// time).
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
-    /// use haema_core::{MemoryAttributes, MemoryFilter};
+    /// use haema_core::{LatestOptions, LatestStart, MemoryAttributes, MemoryFilter};
     /// let about_ana = MemoryAttributes { user_id: Some("ana".into()), ..Default::default() };
-    /// memory.add_with("Ana likes jazz.", about_ana).await?;
+    /// memory.add_with(vec!["Ana likes jazz.".to_string(), "Ana runs.".to_string()], about_ana).await?;
     /// memory.add("Bo likes folk.").await?;
-    /// let filter = MemoryFilter { user_id: Some("ana".into()), ..Default::default() };
-    /// let records = memory.get_latest_records_with(1, 10, &filter).await?;
-    /// assert_eq!(records.iter().map(|m| m.content.as_str()).collect::<Vec<_>>(), ["Ana likes jazz."]);
+    /// let anas = LatestOptions { filter: MemoryFilter { user_id: Some("ana".into()), ..Default::default() }, ..Default::default() };
+    /// let first = memory.latest_records(1, &anas).await?;
+    /// assert_eq!(first[0].content, "Ana runs.");
+    /// let next = LatestOptions { start: LatestStart::after(&first[0]), ..anas };
+    /// assert_eq!(memory.latest_records(10, &next).await?[0].content, "Ana likes jazz.");
     /// # Ok(()) }
     /// ```
     ///
     /// # Errors
-    /// `begin < 1` or a filter out of range is [`Error::InvalidArgument`].
-    pub async fn get_latest_records_with(
-        &self,
-        begin: i64,
-        count: i64,
-        filter: &MemoryFilter,
-    ) -> Result<Vec<MemoryRecord>> {
-        let filter = filter.clone().checked()?;
-        if begin < 1 {
+    /// A `begin` below 1 or a filter out of range is [`Error::InvalidArgument`]. A `count` of
+    /// 0 or less returns an empty list.
+    pub async fn latest_records(&self, count: i64, options: &LatestOptions) -> Result<Vec<MemoryRecord>> {
+        let filter = options.filter.clone().checked()?;
+        if let LatestStart::Begin(begin) = options.start
+            && begin < 1
+        {
             return Err(Error::InvalidArgument("begin must be >= 1".into()));
         }
         if count <= 0 {
             return Ok(Vec::new());
         }
-        let offset = usize::try_from(begin - 1).unwrap_or(usize::MAX);
         let count = usize::try_from(count).unwrap_or(usize::MAX);
-        self.blocking(move |inner| inner.store.read(|conn| conn.latest(offset, count, &filter)))
-            .await
-    }
-
-    /// The next page of latest memories after `after` (keyset paging for long lists).
-    ///
-    /// ```
-    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
-    /// # memory.add(vec!["one".to_string(), "two".to_string(), "three".to_string()]).await?;
-    /// let first = memory.get_latest_records(1, 2).await?; // "three", "two"
-    /// let next = memory.latest_after(&first[1], 2).await?; // what comes after "two"
-    /// assert_eq!(next[0].content, "one");
-    /// # Ok(()) }
-    /// ```
-    pub async fn latest_after(&self, after: &MemoryRecord, count: usize) -> Result<Vec<MemoryRecord>> {
-        self.latest_after_with(after, count, &MemoryFilter::default()).await
-    }
-
-    /// [`Memory::latest_after`] of the memories that pass `filter`.
-    ///
-    ///
-    /// ```
-    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
-    /// use haema_core::MemoryFilter;
-    /// memory.add(vec!["a".to_string(), "b".to_string(), "c".to_string()]).await?;
-    /// let all = MemoryFilter::default();
-    /// let first = memory.get_latest_records_with(1, 2, &all).await?; // "c", "b"
-    /// let next = memory.latest_after_with(&first[1], 2, &all).await?;
-    /// assert_eq!(next[0].content, "a");
-    /// # Ok(()) }
-    /// ```
-    ///
-    /// # Errors
-    /// A filter out of range is [`Error::InvalidArgument`].
-    pub async fn latest_after_with(
-        &self,
-        after: &MemoryRecord,
-        count: usize,
-        filter: &MemoryFilter,
-    ) -> Result<Vec<MemoryRecord>> {
-        let filter = filter.clone().checked()?;
-        let (ts, id) = (after.timestamp_ms, after.id.clone());
-        self.blocking(move |inner| inner.store.read(|conn| conn.latest_before(ts, &id, count, &filter)))
-            .await
+        let start = options.start.clone();
+        self.blocking(move |inner| {
+            inner.store.read(|conn| match &start {
+                LatestStart::Begin(begin) => {
+                    conn.latest(usize::try_from(begin - 1).unwrap_or(usize::MAX), count, &filter)
+                }
+                LatestStart::After { timestamp_ms, id } => conn.latest_before(*timestamp_ms, id, count, &filter),
+            })
+        })
+        .await
     }
 
     /// What opening the store changed that a person should know (its folder or files were
@@ -447,7 +417,7 @@ impl Memory {
 /// (the forget itself is done, reading and writing work without it: a full disk has no room
 /// for the copy it makes, and the next open tries again).
 fn finish_interrupted(store: &Store) -> Result<Vec<String>> {
-    let mut notes: Vec<String> = core_sections::recover(store)?.into_iter().collect();
+    let mut notes: Vec<String> = crate::store::core_write::recover(store)?.into_iter().collect();
     notes.extend(forget::finish_scrub(store).err().map(|e| {
         format!(
             "old copies of forgotten text are still in the store's files: the scrub could not finish ({}); it is tried again at the next open",

@@ -1,10 +1,10 @@
 //! Review: list, approve (optionally edited), reject, revert and re-run changesets.
 
-use super::{Memory, apply, core_sections, write};
+use super::{Memory, apply, write};
 use crate::error::{Missing, ReviewAction};
 use crate::pipeline::{self, AddInput, Proposal, stages::normalize};
 use crate::store;
-use crate::store::Writer;
+use crate::store::{Writer, core_write};
 use crate::types::{
     AddOutcome, Changeset, ChangesetId, ChangesetKind, ChangesetStatus, CoreAuthor, DecidedBy, MemoryAttributes,
     MemoryId, MemoryStatus, Outcome, ProposedItem, RelatedItem,
@@ -75,7 +75,7 @@ impl Memory {
                     Ok(Ok(apply::commit(tx, id, DecidedBy::User, &vectors)?))
                 })?;
                 match outcome {
-                    Ok(Some(content)) => core_sections::finish_write(&inner.store, &content).map(|()| false),
+                    Ok(Some(content)) => core_write::finish_write(&inner.store, &content).map(|()| false),
                     Ok(None) => Ok(false),
                     Err(()) => Ok(true),
                 }
@@ -304,7 +304,7 @@ impl Memory {
                     not_a_forget(&target, ReviewAction::Revert)?;
                     let plan = apply::revert_plan(tx, &target)?;
                     let mut warnings = Vec::new();
-                    let core_now = core_sections::sync_external(tx, &inner.store)?;
+                    let core_now = core_write::sync_external(tx, &inner.store)?;
                     let core_after = match (&target.core_before, &target.core_after) {
                         (Some(before), Some(after)) => revert_core(&core_now, before, after, &mut warnings)?,
                         _ => None,
@@ -340,13 +340,13 @@ impl Memory {
                     let revert_id = tx.insert_changeset(&revert)?;
                     apply::apply_revert(tx, &plan, revert_id)?;
                     if let Some(after) = &core_after {
-                        core_sections::record_version(tx, after, CoreAuthor::User, Some(revert_id))?;
+                        core_write::record_version(tx, after, CoreAuthor::User, Some(revert_id))?;
                     }
                     tx.set_reverted_by(id, revert_id)?;
                     Ok((revert_id, core_after))
                 })?;
                 if let Some(content) = core {
-                    core_sections::finish_write(&inner.store, &content)?;
+                    core_write::finish_write(&inner.store, &content)?;
                 }
                 Ok(revert_id)
             })

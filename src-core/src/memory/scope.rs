@@ -95,6 +95,7 @@ impl Memory {
                 llm: self.inner.llm.clone(),
                 embedder: self.inner.embedder.clone(),
                 lexical: self.inner.lexical.clone(),
+                embed_worker: Arc::clone(&self.inner.embed_worker),
             }),
         })
     }

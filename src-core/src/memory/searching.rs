@@ -39,15 +39,11 @@ impl Memory {
     /// assert!(hit.score > 0.0 && hit.score <= 1.0);
     /// # Ok(()) }
     /// ```
-    pub async fn search_records(&self, query: &str, n: i64, mode: SearchMode) -> Result<SearchResults> {
-        self.search_records_with(query, n, &SearchOptions::mode(mode)).await
-    }
-
-    /// [`Memory::search_records`] among the memories that pass `options.filter` (type,
-    /// importance, source, writer, user, metadata, time), in every mode, keeping only the
-    /// hits that score at least `options.min_score`. The filter is applied inside the
-    /// search: the store only ever ranks memories that pass, so the top `n` are the best `n`
-    /// that pass.
+    ///
+    /// `options` is a [`SearchMode`] or [`SearchOptions`]: the mode, the memories that may be
+    /// returned (`filter`: type, importance, source, writer, user, metadata, time, applied
+    /// inside the search, so the top `n` are the best `n` that pass) and the lowest score a
+    /// hit may have (`min_score`).
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -55,17 +51,23 @@ impl Memory {
     /// use haema_core::{SearchMode, SearchOptions};
     /// memory.add(vec!["The user drinks green tea.".to_string(), "Bo dislikes black tea.".to_string()]).await?;
     /// let options = SearchOptions { min_score: Some(0.6), ..SearchOptions::mode(SearchMode::Hybrid) };
-    /// let results = memory.search_records_with("green tea", 5, &options).await?;
+    /// let results = memory.search_records("green tea", 5, &options).await?;
     /// assert_eq!(results.hits.len(), 1); // "black tea" holds half the query's words: 0.5
     /// assert_eq!(results.mode, SearchMode::Lexical); // no embedder: by words; `notice` says why
     /// # Ok(()) }
     /// ```
     ///
     /// # Errors
-    /// A filter or minimum score out of range is [`crate::Error::InvalidArgument`]; the errors of
-    /// [`Memory::search_records`].
-    pub async fn search_records_with(&self, query: &str, n: i64, options: &SearchOptions) -> Result<SearchResults> {
-        let mut results = self.search_unnoted(query, n, options).await?;
+    /// A filter or minimum score out of range is [`crate::Error::InvalidArgument`]; the
+    /// embedder's error in a `Vector` search (a `Hybrid` one answers by words and says why).
+    pub async fn search_records(
+        &self,
+        query: &str,
+        n: i64,
+        options: impl Into<SearchOptions>,
+    ) -> Result<SearchResults> {
+        let options = options.into();
+        let mut results = self.search_unnoted(query, n, &options).await?;
         if self.user().is_some() {
             // BM25 is computed over every user's memories: its raw value would tell one user
             // how common a word is among the others' (the readable score is the user's own).
@@ -77,7 +79,7 @@ impl Memory {
         Ok(results)
     }
 
-    /// [`Memory::search_records_with`] without noting what it returned (a recall notes what
+    /// [`Memory::search_records`] without noting what it returned (a recall notes what
     /// it gives the agent itself).
     pub(crate) async fn search_unnoted(&self, query: &str, n: i64, options: &SearchOptions) -> Result<SearchResults> {
         let mut options = options.clone().checked()?;

@@ -3,13 +3,13 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::{Inner, Memory, apply, core_sections};
+use super::{Inner, Memory, apply};
 use crate::config::ReviewPolicy;
 use crate::pipeline::{self, AddInput, Proposal, related};
 use crate::provider::check_embeddings;
 use crate::secrets::{SecretPolicy, SecretTally};
 use crate::store;
-use crate::store::{MetaKey, Writer};
+use crate::store::{MetaKey, Writer, core_write};
 use crate::types::{
     AddOutcome, AddStatus, Changeset, ChangesetId, ChangesetKind, ChangesetStatus, DecidedBy, MemoryAttributes,
     MemoryId, MemoryStatus, Outcome,
@@ -372,7 +372,7 @@ impl Memory {
                     Ok((Stored::Committed(id, ids), core))
                 })?;
                 if let (Stored::Committed(..), Some(content)) = &stored {
-                    core_sections::finish_write(&inner.store, content)?;
+                    core_write::finish_write(&inner.store, content)?;
                 }
                 Ok(stored.0)
             })

@@ -9,6 +9,7 @@
 mod access_log;
 pub(crate) mod backend;
 pub(crate) mod core_copy;
+pub(crate) mod core_write;
 pub(crate) mod files;
 pub(crate) mod places;
 #[cfg(feature = "postgres")]
@@ -47,21 +48,6 @@ pub struct Store {
     scope: Scope,
     /// Access statistics on their way to the store, shared by every handle on it.
     access: Arc<access_log::AccessLog>,
-    /// The background making of vectors deferred by adds, shared by every handle on it.
-    embed_worker: Arc<EmbedWorker>,
-}
-
-/// The background worker that makes the vectors of memories stored without them.
-#[derive(Debug, Default)]
-pub(crate) struct EmbedWorker {
-    /// It is at work.
-    pub(crate) running: std::sync::atomic::AtomicBool,
-    /// Asked to run (again) since it last looked: memories were stored meanwhile.
-    pub(crate) again: std::sync::atomic::AtomicBool,
-    /// Why its last run stopped short (the embedder failed), until a run succeeds.
-    pub(crate) last_error: std::sync::Mutex<Option<String>>,
-    /// `(done, total)` of its run.
-    pub(crate) progress: std::sync::Mutex<(usize, usize)>,
 }
 
 /// The last handle on a store writes the access statistics it still holds (best effort:
@@ -84,7 +70,6 @@ impl Store {
             notes,
             scope: Scope::Whole,
             access: Arc::default(),
-            embed_worker: Arc::default(),
         })
     }
 
@@ -102,7 +87,6 @@ impl Store {
             notes: self.notes.clone(),
             scope,
             access: Arc::clone(&self.access),
-            embed_worker: Arc::clone(&self.embed_worker),
         }
     }
 
@@ -135,11 +119,6 @@ impl Store {
         stored: Option<crate::AccessStats>,
     ) -> crate::AccessStats {
         self.access.with_pending(id, stored)
-    }
-
-    /// The background worker of deferred vectors.
-    pub(crate) fn embed_worker(&self) -> &Arc<EmbedWorker> {
-        &self.embed_worker
     }
 
     /// Whose rows this handle sees.

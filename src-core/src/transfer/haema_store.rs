@@ -10,8 +10,7 @@ use serde::Serialize;
 
 use crate::transfer::ImportItem;
 use crate::types::ChangesetId;
-use crate::types::core_md::CoreSections;
-use crate::{Error, Memory, Result};
+use crate::{Error, Result};
 
 /// What was found in a HAEMA store folder.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -291,88 +290,4 @@ pub fn read_haema_store(dir: &Path) -> Result<HaemaStore> {
         Err(e) => return Err(Error::io("read", dir.join("core.md"), e)),
     }
     Ok(found)
-}
-
-impl Memory {
-    /// Imports a HAEMA store folder: its live memories with their timestamps (vectors made
-    /// with this store's embedder) as one `import` changeset, and its core.md when this
-    /// store's core is still empty. Importing again adds nothing.
-    ///
-    /// ```
-    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// # let haema = tempfile::tempdir()?; // a HAEMA store: its latest.sqlite3 (and core.md, db/chroma.sqlite3)
-    /// # let db = rusqlite::Connection::open(haema.path().join("latest.sqlite3"))?;
-    /// # db.execute_batch("CREATE TABLE latest_memories (id TEXT, document TEXT, timestamp_ms INTEGER, deleted INTEGER);
-    /// #     INSERT INTO latest_memories VALUES ('m1', 'The user runs on Sundays.', 1700000000000, 0);")?; drop(db);
-    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
-    /// let report = memory.import_haema_with_progress(haema.path(), |_, _| {}).await?;
-    /// assert_eq!(report.added, 1);
-    /// assert_eq!(memory.import_haema_with_progress(haema.path(), |_, _| {}).await?.added, 0); // once only
-    /// # Ok(()) }
-    /// ```
-    pub async fn import_haema_with_progress(
-        &self,
-        dir: &Path,
-        progress: impl FnMut(usize, usize) + Send,
-    ) -> Result<HaemaReport> {
-        let dir_owned = dir.to_path_buf();
-        let found = tokio::task::spawn_blocking(move || read_haema_store(&dir_owned))
-            .await
-            .map_err(|e| Error::Internal(e.to_string()))??;
-        let mut warnings = found.warnings.clone();
-        let mut core_secrets = crate::secrets::SecretTally::default();
-        let core = match &found.core {
-            None => CoreImport::Missing,
-            Some(text) => match CoreSections::parse(text) {
-                Err(e) => {
-                    warnings.push(format!(
-                        "HAEMA's core.md was not imported: {e}; fix its headings and import again"
-                    ));
-                    CoreImport::KeptYours
-                }
-                Ok(theirs) => {
-                    // Compared and applied with its secrets replaced, as every core write is.
-                    let (core, tally) = crate::secrets::redact(&theirs.render());
-                    let theirs = CoreSections::parse(&core)?;
-                    let ours = self.core_sections().await?;
-                    if ours == theirs {
-                        CoreImport::Same
-                    } else if ours.iter().all(|(_, text)| text.trim().is_empty()) {
-                        warnings.extend(crate::secrets::receipt(&tally).map(|r| format!("in HAEMA's core.md, {r}")));
-                        warnings.extend(crate::safety::core_warning(&core, "HAEMA's core.md"));
-                        core_secrets = tally;
-                        self.replace_core(&core).await?;
-                        CoreImport::Imported
-                    } else {
-                        warnings.push(format!(
-                            "this store already has a core profile, so HAEMA's core.md was not applied; it is at {}",
-                            dir.join("core.md").display()
-                        ));
-                        CoreImport::KeptYours
-                    }
-                }
-            },
-        };
-        let report = self
-            .import_items_with_progress(
-                found.memories,
-                &format!("import of HAEMA store {}", dir.display()),
-                progress,
-            )
-            .await?;
-        let mut secrets = report.secrets;
-        secrets.merge(&core_secrets);
-        Ok(HaemaReport {
-            added: report.added,
-            skipped: report.skipped,
-            changeset: report.changeset,
-            replaced_not_imported: found.replaced,
-            only_in_chroma: found.only_in_chroma,
-            core,
-            held: report.held,
-            pending: report.pending,
-            secrets,
-            warnings: warnings.into_iter().chain(report.warnings).collect(),
-        })
-    }
 }

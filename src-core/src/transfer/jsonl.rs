@@ -9,17 +9,15 @@
 
 use crate::store::MetaKey;
 use crate::store::Writer;
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 
 use serde::{Deserialize, Serialize};
 
 use super::screen;
 use crate::store;
-use crate::types::{
-    Changeset, ChangesetFilter, ChangesetId, CoreAuthor, CoreVersion, MemoryId, MemoryRecord, MemoryStatus, Section,
-};
+use crate::types::{Changeset, ChangesetFilter, ChangesetId, CoreVersion, MemoryRecord, MemoryStatus, Section};
 
-use crate::{Error, Memory, Result};
+use crate::{Error, Result};
 
 /// The `format` of haema's JSONL export.
 pub const EXPORT_FORMAT: &str = "haema-export";
@@ -87,6 +85,33 @@ pub struct ImportReport {
     pub warnings: Vec<String>,
 }
 
+/// The records of a JSONL export, each checked as it is read (too large a memory, or a
+/// secret in a name, fails the whole import before anything is written; the error names
+/// the line), the first being haema's header.
+pub(crate) fn read_export(input: impl BufRead) -> Result<Vec<Record>> {
+    let mut records = Vec::new();
+    for (index, line) in input.lines().enumerate() {
+        let line = line.map_err(|e| Error::io("read", "the import file", e))?;
+        let line = if index == 0 {
+            line.strip_prefix('\u{feff}').map(str::to_owned).unwrap_or(line)
+        } else {
+            line
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let record = serde_json::from_str::<Record>(&line).map_err(|e| line_error(index + 1, e))?;
+        screen::check_record(&record, index + 1)?;
+        records.push(record);
+    }
+    match records.first() {
+        Some(Record::Header { format, version: 1, .. }) if format == EXPORT_FORMAT => Ok(records),
+        _ => Err(Error::InvalidArgument(
+            "the import file does not start with the header of a haema export (its first line names the format and version)".into(),
+        )),
+    }
+}
+
 fn line_error(number: usize, e: impl std::fmt::Display) -> Error {
     Error::InvalidArgument(format!(
         "line {number} of the import file is not a haema export record: {e}"
@@ -104,165 +129,6 @@ pub fn is_export(text: &str) -> bool {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
     matches!(serde_json::from_str::<Record>(first), Ok(Record::Header { .. }))
-}
-
-impl Memory {
-    /// Writes the whole store as JSONL.
-    ///
-    /// ```
-    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
-    /// use haema_core::Memory;
-    /// memory.add("The user is vegetarian.").await?;
-    /// let mut file = Vec::new(); // or a std::fs::File
-    /// let records = memory.export_jsonl(&mut file).await?;
-    /// assert!(haema_core::is_export(std::str::from_utf8(&file)?));
-    /// // Into another (empty) store: the same memories, history and core.
-    /// let copy_dir = tempfile::tempdir()?;
-    /// let copy = Memory::open_with(copy_dir.path(), Default::default(), None, None).await?;
-    /// let report = copy.import_jsonl(file.as_slice()).await?;
-    /// assert_eq!(report.memories, 1);
-    /// assert_eq!(copy.get_latest(1, 10).await?, ["The user is vegetarian."]);
-    /// # let _ = records; Ok(()) }
-    /// ```
-    pub async fn export_jsonl(&self, out: &mut (impl Write + Send)) -> Result<usize> {
-        let (records, embedder) = self
-            .blocking(|inner| {
-                inner.store.read(|conn| {
-                    let (mut records, embedder) = export_records(conn)?;
-                    records.extend(agent_state_records(conn)?);
-                    Ok((records, embedder))
-                })
-            })
-            .await?;
-        let header = Record::Header {
-            format: EXPORT_FORMAT.into(),
-            version: 1,
-            embedder,
-        };
-        let io = |e: std::io::Error| Error::io("write", "the export", e);
-        for record in std::iter::once(&header).chain(&records) {
-            serde_json::to_writer(&mut *out, record).map_err(|e| match e.io_error_kind() {
-                Some(kind) => io(std::io::Error::new(kind, e)),
-                None => Error::Internal(e.to_string()),
-            })?;
-            out.write_all(b"\n").map_err(io)?;
-        }
-        out.flush().map_err(io)?;
-        Ok(records.len())
-    }
-
-    /// Reads a JSONL export into this store. The store must be empty, or already hold
-    /// exactly this export (then nothing is added). See the example on
-    /// [`Memory::export_jsonl`].
-    ///
-    /// The file is screened as every write is: a memory larger than
-    /// [`crate::limits::MAX_MEMORY_BYTES`] fails the import (naming its line) before
-    /// anything is written; secrets are replaced by markers in every record; an active
-    /// memory that reads like a prompt injection waits for review in a new pending
-    /// changeset under the `guarded` and `review` policies (as does one that held a secret
-    /// under `secrets.policy = hold`), instead of becoming active. The report says what
-    /// was held and replaced. An export of a store that passed these screens is restored
-    /// exactly as it was.
-    pub async fn import_jsonl(&self, input: impl BufRead) -> Result<ImportReport> {
-        self.import_jsonl_with_progress(input, |_, _| {}).await
-    }
-
-    /// [`Memory::import_jsonl`], calling `progress(embedded, to_embed)` as vectors are made.
-    pub async fn import_jsonl_with_progress(
-        &self,
-        input: impl BufRead,
-        progress: impl FnMut(usize, usize) + Send,
-    ) -> Result<ImportReport> {
-        let mut records = Vec::new();
-        for (index, line) in input.lines().enumerate() {
-            let line = line.map_err(|e| Error::io("read", "the import file", e))?;
-            let line = if index == 0 {
-                line.strip_prefix('\u{feff}').map(str::to_owned).unwrap_or(line)
-            } else {
-                line
-            };
-            if line.trim().is_empty() {
-                continue;
-            }
-            let record = serde_json::from_str::<Record>(&line).map_err(|e| line_error(index + 1, e))?;
-            // Too large a memory, or a secret in a name, fails the whole import before
-            // anything is written.
-            screen::check_record(&record, index + 1)?;
-            records.push(record);
-        }
-        match records.first() {
-            Some(Record::Header { format, version: 1, .. }) if format == EXPORT_FORMAT => {}
-            _ => {
-                return Err(Error::InvalidArgument(
-                    "the import file does not start with the header of a haema export (its first line names the format and version)".into(),
-                ));
-            }
-        }
-        // Secrets replaced everywhere, and what may not become active without a person held
-        // for review (see `screen`), before anything is written.
-        let settings = self.settings();
-        let screened = screen::screen(&mut records, settings.review, settings.secrets.policy, store::now_ms());
-        let mems: Vec<&MemoryRecord> = records
-            .iter()
-            .filter_map(|r| if let Record::Memory(m) = r { Some(&**m) } else { None })
-            .collect();
-        let texts: Vec<String> = mems
-            .iter()
-            .filter(|m| matches!(m.status, MemoryStatus::Active | MemoryStatus::Superseded))
-            .map(|m| m.content.clone())
-            .collect();
-        let present = self
-            .blocking({
-                let ids: Vec<MemoryId> = mems.iter().map(|m| m.id.clone()).collect();
-                move |inner| {
-                    inner.store.read(|conn| {
-                        Ok(ids
-                            .iter()
-                            .map(|id| conn.memory_by_id(id))
-                            .collect::<Result<Vec<_>>>()?
-                            .iter()
-                            .filter(|m| m.is_some())
-                            .count())
-                    })
-                }
-            })
-            .await?;
-        if present == mems.len() && !mems.is_empty() {
-            return Ok(ImportReport {
-                already_present: present,
-                ..ImportReport::default()
-            });
-        }
-        let vectors = self.document_vectors_with_progress(texts, progress).await?;
-        let report = self
-            .blocking(move |inner| {
-                let (report, core) = inner.store.write(|tx| {
-                    let edited_core = tx.core_versions()?.iter().any(|v| v.author != CoreAuthor::Initial);
-                    if edited_core || tx.any_changeset()? || tx.any_memory()? {
-                        return Err(Error::InvalidArgument(
-                            "a haema export can only be imported into an empty store (or the store it came from); use a new --store".into(),
-                        ));
-                    }
-                    // Only the template's own version is there; the export brings the history.
-                    tx.delete_core_versions()?;
-                    restore(tx, &records, &|m| vectors.get(&m.content).map(Vec::as_slice))
-                })?;
-                let report = ImportReport {
-                    held: screened.held,
-                    pending: screened.pending,
-                    secrets: screened.secrets,
-                    warnings: screened.warnings,
-                    ..report
-                };
-                if let Some(content) = core {
-                    crate::memory::finish_core_write(&inner.store, &content)?;
-                }
-                Ok(report)
-            })
-            .await?;
-        Ok(report)
-    }
 }
 
 /// Every record of an export but the header, in the order of the file, and the store's
@@ -373,79 +239,7 @@ pub(crate) fn restore<'v>(
         .unwrap_or(0);
     tx.set_meta(MetaKey::LastTimestamp, &previous.max(last_ts).to_string())?;
     if let Some(version) = tx.latest_core_version()? {
-        crate::memory::mark_core_write(tx, version.id)?;
+        crate::store::core_write::mark_pending(tx, version.id)?;
     }
     Ok((report, latest_core))
-}
-
-impl Memory {
-    /// Writes the store for people: core.md, the active memories newest first, and the
-    /// history of changesets. A page for people, printed to a terminal as often as saved:
-    /// control characters are shown as `�` ([`crate::printable`]), as on every surface (the
-    /// JSONL export and `core export` keep the text exact).
-    ///
-    /// ```
-    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
-    /// memory.add("The user is vegetarian.").await?;
-    /// let mut page = Vec::new();
-    /// memory.export_markdown(&mut page).await?;
-    /// assert!(String::from_utf8(page)?.contains("The user is vegetarian."));
-    /// # Ok(()) }
-    /// ```
-    pub async fn export_markdown(&self, out: &mut (impl Write + Send)) -> Result<()> {
-        let core = self.get_core().await?;
-        let (active, history) = self
-            .blocking(|inner| {
-                inner.store.read(|conn| {
-                    Ok((
-                        conn.latest(0, usize::MAX, &crate::types::MemoryFilter::default())?,
-                        conn.changesets(ChangesetFilter::All, None)?,
-                    ))
-                })
-            })
-            .await?;
-        let mut text = format!(
-            "# Memory of {}\n\n## Core\n\n",
-            crate::printable_line(&self.dir().display().to_string())
-        );
-        for line in core.lines() {
-            // Core headings become third-level headings under "Core".
-            let line = crate::printable(line);
-            match line.strip_prefix("# ") {
-                Some(title) => text.push_str(&format!("### {title}\n")),
-                None => {
-                    text.push_str(&line);
-                    text.push('\n');
-                }
-            }
-        }
-        text.push_str(&format!("\n## Memories ({}, newest first)\n\n", active.len()));
-        for m in &active {
-            text.push_str(&format!(
-                "- {} — {}\n",
-                crate::types::format_utc(m.timestamp_ms),
-                crate::printable_line(&m.content)
-            ));
-        }
-        text.push_str(&format!(
-            "\n## History ({} changesets, newest first)\n\n",
-            history.len()
-        ));
-        for c in &history {
-            text.push_str(&format!(
-                "- #{} {} {} ({}), {} added, {} replaced{}\n",
-                c.id,
-                c.kind,
-                c.status.as_str(),
-                crate::types::format_utc(c.created_at_ms),
-                c.added().count(),
-                c.removed().count(),
-                if c.core_after.is_some() { ", core changed" } else { "" }
-            ));
-        }
-        out.write_all(text.as_bytes())
-            .and_then(|()| out.flush())
-            .map_err(|e| Error::io("write", "the export", e))
-    }
 }

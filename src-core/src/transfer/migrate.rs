@@ -214,10 +214,7 @@ pub fn migrate_store(from: &Path, to: &Path) -> Result<MigrateReport> {
     let source = Store::open(from)?;
     let mut taken = source.read(snapshot)?;
     if taken.staged {
-        return Err(Error::InvalidState(
-            "a re-embedding is half done in the source store: finish it (`haema reembed`) before moving the store"
-                .into(),
-        ));
+        return Err(Error::ReembedUnfinished);
     }
     let mut core_text = source.core_text()?;
     let redacted = redact(&mut taken, &mut core_text);
@@ -294,7 +291,7 @@ pub fn migrate_store(from: &Path, to: &Path) -> Result<MigrateReport> {
         _ => None,
     });
     if let Some(text) = core_text.or(latest) {
-        crate::memory::finish_core_write(&target, &text)?;
+        crate::store::core_write::finish_write(&target, &text)?;
     }
     Ok(report)
 }

@@ -2,12 +2,11 @@
 //! (JSON, JSONL, mem0 exports), and reading a HAEMA (Python) store folder.
 
 mod dispatch;
-mod haema_store;
-mod import_items;
+pub(crate) mod haema_store;
 mod items;
-mod jsonl;
+pub(crate) mod jsonl;
 mod migrate;
-mod screen;
+pub(crate) mod screen;
 
 pub use dispatch::{ImportSummary, Imported};
 pub use haema_store::{CoreImport, HaemaReport, HaemaStore, is_haema_store, read_haema_store};

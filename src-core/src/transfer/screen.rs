@@ -30,15 +30,15 @@ use crate::types::{
 
 /// What the screens did to an export.
 #[derive(Debug, Default)]
-pub(super) struct Screened {
+pub(crate) struct Screened {
     /// The secrets replaced, by kind.
-    pub(super) secrets: SecretTally,
+    pub(crate) secrets: SecretTally,
     /// Active memories held for review.
-    pub(super) held: usize,
+    pub(crate) held: usize,
     /// The changesets that hold them.
-    pub(super) pending: Vec<ChangesetId>,
+    pub(crate) pending: Vec<ChangesetId>,
     /// What the screens found and did, in words.
-    pub(super) warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
 }
 
 /// Refuses a record that would store a memory larger than one memory may be, or a name
@@ -88,7 +88,7 @@ fn check_names(attributes: &MemoryAttributes, whose: &str) -> Result<()> {
 /// Replaces the secrets of every record, and holds the active memories the policies do
 /// not let become active without a person: they become pending memories of new changesets
 /// appended to `records` (ids after the export's own). `now` is the new changesets' time.
-pub(super) fn screen(
+pub(crate) fn screen(
     records: &mut Vec<Record>,
     review: ReviewPolicy,
     secret_policy: SecretPolicy,

@@ -109,7 +109,7 @@ impl MemoryFilter {
     }
 
     /// Whether `memory` passes (the same test the store applies inside a search). The
-    /// examples on [`Memory::get_latest_records_with`](crate::Memory::get_latest_records_with)
+    /// examples on [`Memory::latest_records`](crate::Memory::latest_records)
     /// and [`Memory::recall_with`](crate::Memory::recall_with) filter inside the store.
     pub fn matches(&self, memory: &super::MemoryRecord) -> bool {
         let a = &memory.attributes;

@@ -31,7 +31,9 @@ pub use hostile::{HostileFinding, HostileReason};
 pub use ids::{ChangesetId, CoreVersionId, MemoryId};
 pub use memory::{MemoryRecord, MemoryStatus};
 pub use profile::{CoreAuthor, CoreVersion, Section};
-pub use search::{AccessStats, FoundBy, SearchHit, SearchMode, SearchOptions, SearchResults};
+pub use search::{
+    AccessStats, FoundBy, LatestOptions, LatestStart, SearchHit, SearchMode, SearchOptions, SearchResults,
+};
 pub(crate) use time::civil_date;
 pub use time::{format_utc, iso_utc};
 

@@ -59,7 +59,7 @@ pub struct SearchHit {
 }
 
 /// The answer of a search, with what was actually used. The example on
-/// [`Memory::search_records_with`](crate::Memory::search_records_with) reads one.
+/// [`Memory::search_records`](crate::Memory::search_records) reads one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SearchResults {
@@ -121,6 +121,84 @@ impl SearchOptions {
         self.filter = self.filter.checked()?;
         check_min_score(self.min_score)?;
         Ok(self)
+    }
+}
+
+impl From<SearchMode> for SearchOptions {
+    fn from(mode: SearchMode) -> Self {
+        Self::mode(mode)
+    }
+}
+
+impl From<&SearchOptions> for SearchOptions {
+    fn from(options: &SearchOptions) -> Self {
+        options.clone()
+    }
+}
+
+/// Which page of the latest memories (newest first): where it starts and which memories
+/// may be in it.
+///
+/// ```
+/// use haema_core::{LatestOptions, LatestStart, MemoryFilter};
+/// let mine = MemoryFilter { user_id: Some("ana".into()), ..MemoryFilter::default() };
+/// let options = LatestOptions { filter: mine, ..LatestOptions::default() };
+/// assert_eq!(options.start, LatestStart::Begin(1)); // from the newest
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LatestOptions {
+    /// Where the page starts.
+    pub start: LatestStart,
+    /// Only memories that pass it.
+    pub filter: super::MemoryFilter,
+}
+
+/// Where a page of latest memories starts.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LatestStart {
+    /// At the `begin`-th newest, 1-based as HAEMA's `begin` (1 is the newest).
+    Begin(i64),
+    /// Just after the memory a page before ended with (keyset paging: a long list read page
+    /// by page neither skips nor repeats a memory when new ones arrive meanwhile).
+    After {
+        /// Its [`super::MemoryRecord::timestamp_ms`].
+        timestamp_ms: i64,
+        /// Its id.
+        id: super::MemoryId,
+    },
+}
+
+impl Default for LatestStart {
+    fn default() -> Self {
+        Self::Begin(1)
+    }
+}
+
+impl LatestStart {
+    /// Just after `memory` (the last of a page before).
+    pub fn after(memory: &super::MemoryRecord) -> Self {
+        Self::After {
+            timestamp_ms: memory.timestamp_ms,
+            id: memory.id.clone(),
+        }
+    }
+}
+
+impl LatestOptions {
+    /// From the `begin`-th newest (1-based), among all memories.
+    pub fn begin(begin: i64) -> Self {
+        Self {
+            start: LatestStart::Begin(begin),
+            filter: super::MemoryFilter::default(),
+        }
+    }
+
+    /// Just after `memory` (the last of a page before), among all memories.
+    pub fn after(memory: &super::MemoryRecord) -> Self {
+        Self {
+            start: LatestStart::after(memory),
+            filter: super::MemoryFilter::default(),
+        }
     }
 }
 

@@ -3,7 +3,10 @@
 use std::collections::BTreeMap;
 
 use anyhow::Result;
-use haema_core::{AddInput, AddStatus, Memory, MemoryAttributes, MemoryFilter, RecallOptions, SearchOptions};
+use haema_core::{
+    AddInput, AddStatus, LatestOptions, LatestStart, Memory, MemoryAttributes, MemoryFilter, RecallOptions,
+    SearchOptions,
+};
 use serde_json::{Value, json};
 
 use super::read_source;
@@ -60,7 +63,7 @@ pub async fn search(memory: &Memory, args: SearchArgs) -> Result<()> {
         filter: filter(args.filter)?,
         min_score: args.min_score,
     };
-    let results = memory.search_records_with(&args.query, args.n, &options).await?;
+    let results = memory.search_records(&args.query, args.n, &options).await?;
     if let Some(notice) = &results.notice {
         match memory.lexical_reason() {
             Some(haema_core::LexicalReason::NoEmbedder) => eprintln!(
@@ -113,7 +116,15 @@ pub async fn search(memory: &Memory, args: SearchArgs) -> Result<()> {
 
 pub async fn latest(memory: &Memory, args: LatestArgs) -> Result<()> {
     let filter = filter(args.filter)?;
-    let records = memory.get_latest_records_with(args.begin, args.count, &filter).await?;
+    let records = memory
+        .latest_records(
+            args.count,
+            &LatestOptions {
+                start: LatestStart::Begin(args.begin),
+                filter,
+            },
+        )
+        .await?;
     if args.json {
         // Each memory as the API gives it, plus `changeset` (the name earlier versions printed)
         // and how often it was returned (`access`).

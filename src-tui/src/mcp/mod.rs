@@ -16,7 +16,7 @@ pub use session::serve;
 use std::sync::{Arc, PoisonError, RwLock};
 
 use haema_core::limits::{MAX_LATEST_PAGE, MAX_RECALL_MEMORIES, MAX_SEARCH_HITS, RECALL_BUDGET, page_size};
-use haema_core::{AddInput, LexicalReason, Memory, OpenOptions, Section};
+use haema_core::{AddInput, LatestOptions, LatestStart, LexicalReason, Memory, OpenOptions, Section};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
@@ -248,7 +248,7 @@ impl HaemaServer {
             filter,
             min_score: p.min_score,
         };
-        match memory.search_records_with(&p.query, limit, &options).await {
+        match memory.search_records(&p.query, limit, &options).await {
             Ok(results) => ok(json!({
                 "mode": results.mode,
                 "notice": results.notice,
@@ -276,7 +276,13 @@ impl HaemaServer {
         };
         let count = p.count.unwrap_or(10).min(cap(MAX_LATEST_PAGE));
         match memory
-            .get_latest_records_with(p.begin.unwrap_or(1), count, &filter)
+            .latest_records(
+                count,
+                &LatestOptions {
+                    start: LatestStart::Begin(p.begin.unwrap_or(1)),
+                    filter,
+                },
+            )
             .await
         {
             Ok(records) => {

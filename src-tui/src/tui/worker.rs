@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use haema_core::{Error, ForgetRequest, Memory};
+use haema_core::{Error, ForgetRequest, LatestOptions, Memory};
 
 use super::app::{Effect, Msg, StoreEntry, Undo, describe_add, describe_forget};
 
@@ -41,15 +41,14 @@ async fn run(memory: &Memory, effect: Effect) -> Outcome {
         Effect::LoadInfo => vec![Msg::Info(memory.info().await.map_err(tag("reading the store"))?)],
         Effect::LoadLatest { after, limit } => {
             let append = after.is_some();
-            let records = match after {
-                Some(after) => memory.latest_after(&after, limit).await,
-                None => {
-                    memory
-                        .get_latest_records(1, i64::try_from(limit).unwrap_or(i64::MAX))
-                        .await
-                }
-            }
-            .map_err(tag("loading latest"))?;
+            let page = match after {
+                Some(after) => LatestOptions::after(&after),
+                None => LatestOptions::default(),
+            };
+            let records = memory
+                .latest_records(i64::try_from(limit).unwrap_or(i64::MAX), &page)
+                .await
+                .map_err(tag("loading latest"))?;
             vec![Msg::Latest { append, records, limit }]
         }
         Effect::LoadLineage(id) => vec![Msg::Lineage(Box::new(

@@ -44,12 +44,8 @@ pub fn init_postgres(url: &str, owner: Option<&str>) -> Result<PgInitReport> {
         .map(|r| r.try_get(0))
         .transpose()?;
     if had.is_none() {
-        conn.batch("CREATE EXTENSION IF NOT EXISTS vector").map_err(|e| {
-            Error::InvalidState(format!(
-                "cannot create the pgvector extension ({e}): run `haema pg init` as a superuser (or the \
-                 database's owner where pgvector is trusted), and make sure pgvector is installed on the server"
-            ))
-        })?;
+        conn.batch("CREATE EXTENSION IF NOT EXISTS vector")
+            .map_err(|e| Error::PgvectorUnavailable(e.to_string()))?;
     }
     let pgvector: String = conn
         .query_one("SELECT extversion FROM pg_extension WHERE extname = 'vector'", &[])?

@@ -89,10 +89,13 @@ pub(super) fn connect_error(error: tokio_postgres::Error) -> Error {
     let source = std::error::Error::source(&error)
         .map(ToString::to_string)
         .unwrap_or_default();
+    if source.contains("does not exist") && !source.contains("role") {
+        return Error::DatabaseMissing(format!("cannot connect to PostgreSQL ({words}{})", colon(&source)));
+    }
     let hint = if source.contains("password authentication failed") || words.contains("password") {
         "check the user and password (in the URL, PGPASSWORD, ~/.pgpass or the OS keyring)"
     } else if source.contains("does not exist") {
-        "check the database name, or create it (`createdb`), then run `haema pg init`"
+        "the server has no role of that name: check the user in the URL"
     } else if source.contains("not valid for name") || source.contains("NotValidForName") {
         "the server's certificate is for another name than the host in the URL: connect by a name the \
          certificate has, or use sslmode=verify-ca to check only who signed it"

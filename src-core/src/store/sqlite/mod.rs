@@ -372,8 +372,8 @@ pub(crate) fn memory_db() -> Connection {
 #[cfg(test)]
 mod boundary_tests {
     /// The store's boundary holds: no module outside a backend's folder (`store/sqlite/`,
-    /// `store/postgres/`) names SQL, bar the reader of HAEMA's own database (a foreign file
-    /// being imported, opened read-only); and nothing outside `store/` reaches into a
+    /// `store/postgres/`) names SQL in its code, bar the reader of HAEMA's own database (a
+    /// foreign file being imported, opened read-only); and nothing outside `store/` reaches into a
     /// backend but the benches of its inner pieces.
     #[test]
     fn no_sql_outside_the_store() {
@@ -392,7 +392,13 @@ mod boundary_tests {
                 if allowed.iter().any(|a| relative.starts_with(a)) || !relative.ends_with(".rs") {
                     continue;
                 }
-                let text = std::fs::read_to_string(&path).unwrap();
+                // Code only: an example in a doc comment may build a foreign file to import.
+                let text: String = std::fs::read_to_string(&path)
+                    .unwrap()
+                    .lines()
+                    .filter(|line| !line.trim_start().starts_with("//"))
+                    .collect::<Vec<_>>()
+                    .join("\n");
                 let sql = ["rusqlite", "tokio_postgres", ".execute(", "query_row(", "query_one("];
                 if sql.iter().any(|s| text.contains(s)) {
                     offenders.push(relative.clone());

@@ -4,7 +4,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use haema_core::{AddInput, SearchMode};
+use haema_core::{AddInput, LatestOptions, SearchMode};
 
 use super::measure::{self, Row, time_each};
 use super::synthetic;
@@ -46,7 +46,17 @@ pub async fn run_all(source: &Source, dir: &Path, n: usize) -> Result<Vec<Row>> 
         agent_id: Some("agent-3".into()),
         ..Default::default()
     };
-    if memory.get_latest_records_with(1, 1, &filter).await?.is_empty() {
+    if memory
+        .latest_records(
+            1,
+            &LatestOptions {
+                filter: filter.clone(),
+                ..LatestOptions::default()
+            },
+        )
+        .await?
+        .is_empty()
+    {
         anyhow::bail!(
             "the bench store in {} was built by an earlier haema without agents on its memories: delete it to build it again",
             dir.display()
@@ -60,7 +70,7 @@ pub async fn run_all(source: &Source, dir: &Path, n: usize) -> Result<Vec<Row>> 
                 filter,
                 min_score: None,
             };
-            async move { Ok(memory.search_records_with(q, 10, &options).await?) }
+            async move { Ok(memory.search_records(q, 10, &options).await?) }
         })
         .await?;
         rows.push(

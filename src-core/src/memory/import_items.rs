@@ -3,15 +3,16 @@
 
 use std::collections::HashSet;
 
-use super::items::{ImportItem, ItemsReport};
+use super::Memory;
+use crate::Result;
 use crate::config::ReviewPolicy;
 use crate::secrets::{SecretPolicy, SecretTally};
 use crate::store;
 use crate::store::MetaKey;
+use crate::transfer::{ImportItem, ItemsReport};
 use crate::types::{
     Changeset, ChangesetId, ChangesetKind, ChangesetStatus, MemoryId, MemoryStatus, Outcome, ProposedItem,
 };
-use crate::{Memory, Result};
 
 impl Memory {
     /// Adds the items as memories, as they are (no LLM), keeping their timestamps. Texts
@@ -231,7 +232,7 @@ impl Memory {
         self.blocking(move |inner| {
             inner.store.write(|tx| {
                 let id = tx.insert_changeset(&changeset)?;
-                crate::memory::insert_pending_rows(tx, id, &changeset)?;
+                super::write::insert_pending_rows(tx, id, &changeset)?;
                 Ok(id)
             })
         })
