@@ -188,13 +188,21 @@ pub enum Error {
     #[error("{0}: the database does not exist; check its name in the URL, or create it")]
     DatabaseMissing(String),
 
-    /// The pgvector extension is not in the database and this role cannot create it (the
-    /// server's words).
+    /// The PostgreSQL database has no pgvector extension (the `vector` type) and this role
+    /// cannot create it; the text says what was met (the server's words when creating it
+    /// failed).
     #[error(
-        "cannot create the pgvector extension ({0}): it must be installed on the server and created by a superuser \
-         (or the database's owner where pgvector is trusted)"
+        "this PostgreSQL database has no pgvector extension{0}: it must be installed on the server and created in \
+         the database once by a superuser (or the database's owner where pgvector is trusted)"
     )]
-    PgvectorUnavailable(String),
+    PgvectorMissing(String),
+
+    /// The PostgreSQL role may not create the store's schema (named here).
+    #[error(
+        "this PostgreSQL role may not create the schema “{0}”: an admin creates it for the role once, or grants \
+         the role CREATE on the database"
+    )]
+    SchemaRefused(String),
 }
 
 /// What a [`Error::NotFound`] looked for.
@@ -320,7 +328,7 @@ impl Error {
             Self::Keyring(_) => ErrorKind::Keyring,
             Self::UnknownSetting(_) => ErrorKind::InvalidArgument,
             Self::ReembedInterrupted | Self::ReembedUnfinished => ErrorKind::InvalidState,
-            Self::DatabaseMissing(_) | Self::PgvectorUnavailable(_) => ErrorKind::Database,
+            Self::DatabaseMissing(_) | Self::PgvectorMissing(_) | Self::SchemaRefused(_) => ErrorKind::Database,
         }
     }
 
@@ -360,7 +368,8 @@ mod tests {
             Error::DatabaseMissing(
                 "cannot connect to PostgreSQL (db error: FATAL: database \"mem\" does not exist)".into(),
             ),
-            Error::PgvectorUnavailable("permission denied to create extension \"vector\"".into()),
+            Error::PgvectorMissing(" (permission denied to create extension \"vector\")".into()),
+            Error::SchemaRefused("shared".into()),
             Error::ModelNotDownloaded {
                 model: "sentence-transformers/all-MiniLM-L6-v2".into(),
                 looked_in: "/cache/hub/models--sentence-transformers--all-MiniLM-L6-v2".into(),

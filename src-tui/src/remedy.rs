@@ -51,9 +51,13 @@ pub fn cli(error: &Error) -> Option<String> {
         Error::ReembedInterrupted => "run `haema reembed` again: it goes on from where this one stopped".to_owned(),
         Error::ReembedUnfinished => "finish it first with `haema reembed --store` naming the source store".to_owned(),
         Error::DatabaseMissing(_) => "create it with `createdb`, then run `haema pg init`".to_owned(),
-        Error::PgvectorUnavailable(_) => {
-            "run `haema pg init` as such a role once, or ask the server's administrator to".to_owned()
+        Error::PgvectorMissing(_) => {
+            "an admin runs `haema pg init postgres://admin@host/db` once (or `CREATE EXTENSION vector;` in the database)"
+                .to_owned()
         }
+        Error::SchemaRefused(schema) => format!(
+            "an admin runs `haema pg init postgres://admin@host/db?schema={schema} --owner ROLE` once"
+        ),
         _ => return None,
     })
 }
@@ -106,7 +110,7 @@ pub fn agent(error: &Error) -> Option<String> {
         Error::ReembedInterrupted | Error::ReembedUnfinished => {
             "a person has to finish the store's re-embedding (`haema reembed`); tell the user".to_owned()
         }
-        Error::DatabaseMissing(_) | Error::PgvectorUnavailable(_) => {
+        Error::DatabaseMissing(_) | Error::PgvectorMissing(_) | Error::SchemaRefused(_) => {
             "the store's PostgreSQL database is not set up; tell the user (`haema pg init` sets it up)".to_owned()
         }
         _ => return None,
@@ -152,7 +156,8 @@ mod tests {
             Error::ReembedInterrupted,
             Error::ReembedUnfinished,
             Error::DatabaseMissing("cannot connect to PostgreSQL (db error)".into()),
-            Error::PgvectorUnavailable("permission denied to create extension \"vector\"".into()),
+            Error::PgvectorMissing(" (the `vector` type)".into()),
+            Error::SchemaRefused("shared".into()),
         ];
         for error in &errors {
             assert!(!error.to_string().contains("haema "), "{error}");

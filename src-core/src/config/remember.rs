@@ -71,7 +71,7 @@ impl Settings {
             "\n\n"
         };
         let text = format!(
-            "{existing}{separator}# Written by `haema reembed`: the embedder this store's vectors are made with.\n[embedder]\n{body}"
+            "{existing}{separator}# Written by haema when the vectors were remade: the embedder this store's vectors are made with.\n[embedder]\n{body}"
         );
         crate::store::files::write_atomically(&path, &text)?;
         Ok(true)

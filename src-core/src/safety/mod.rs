@@ -172,7 +172,7 @@ pub(crate) fn core_warning(core: &str, whose: &str) -> Option<String> {
             &findings,
             &format!(
                 "it is {whose}, made current as it is and marked as flagged in every recall: \
-                 change it with `haema core set`, or go back to an earlier version with `haema core restore`"
+                 change it, or go back to an earlier version of it (core's history keeps every one)"
             ),
         )
     })

@@ -164,7 +164,7 @@ pub fn read_core_lossy(path: &Path) -> Result<Option<(String, Option<String>)>> 
             let copy = super::core_copy::keep(path, &bytes)?;
             let note = format!(
                 "{} is not valid UTF-8 (the first bad byte is at offset {offset}): it is read with � in place of the bad bytes, \
-                 and its exact bytes are kept in {}; fix the text with `haema core set` or an editor",
+                 and its exact bytes are kept in {}; fix the text in an editor, or set its sections again",
                 path.display(),
                 copy.display()
             );

@@ -45,7 +45,7 @@ pub fn init_postgres(url: &str, owner: Option<&str>) -> Result<PgInitReport> {
         .transpose()?;
     if had.is_none() {
         conn.batch("CREATE EXTENSION IF NOT EXISTS vector")
-            .map_err(|e| Error::PgvectorUnavailable(e.to_string()))?;
+            .map_err(|e| Error::PgvectorMissing(format!(" and this role cannot create it ({e})")))?;
     }
     let pgvector: String = conn
         .query_one("SELECT extversion FROM pg_extension WHERE extname = 'vector'", &[])?

@@ -42,12 +42,7 @@ pub(super) fn check_pgvector(conn: &Conn) -> Result<()> {
         .query_one("SELECT to_regtype('vector') IS NOT NULL", &[])?
         .try_get(0)?;
     if !found {
-        return Err(Error::InvalidState(
-            "this PostgreSQL database has no pgvector extension (the `vector` type): an admin runs \
-             `haema pg init postgres://admin@host/db` once (or `CREATE EXTENSION vector;` in the database), \
-             then haema can use it"
-                .into(),
-        ));
+        return Err(Error::PgvectorMissing(" (the `vector` type)".into()));
     }
     let version: Option<String> = conn
         .query_opt("SELECT extversion FROM pg_extension WHERE extname = 'vector'", &[])?
@@ -151,11 +146,7 @@ pub(super) fn migrate(conn: &Conn, schema: &str) -> Result<()> {
 /// A schema the role may not make, in words that say who can.
 fn refused_schema(error: Error, schema: &str) -> Error {
     if error.to_string().contains("permission denied") {
-        Error::InvalidState(format!(
-            "this PostgreSQL role may not create the schema “{schema}”: an admin runs \
-             `haema pg init postgres://admin@host/db?schema={schema} --owner ROLE` once, \
-             or grants it CREATE on the database"
-        ))
+        Error::SchemaRefused(schema.to_owned())
     } else {
         error
     }

@@ -72,7 +72,7 @@ fn refuse_lost_database(dir: &Path, db_path: &Path) -> Result<()> {
     };
     Err(Error::InvalidState(format!(
         "{} {what}, but {} holds a store (its core.md or log is there): haema will not start an empty store over it. \
-         Put memory.db back from a backup (or a `haema export` file into a new folder with `haema import`), \
+         Put memory.db back from a backup (or import an export of the store into a new folder), \
          or move the folder away to start afresh",
         db_path.display(),
         dir.display()
