@@ -141,6 +141,9 @@ pub(super) fn is_public(token: &str, before: &str, word: &str) -> bool {
         || quoted_word.starts_with("$8$")
         || quoted_word.starts_with("$9$")
         || SSH_KEYS.iter().any(|p| token.starts_with(p))
+        || is_publishable(token)
+        || quoted_word.starts_with("pk.eyJ")
+        || quoted_word == "pk."
         || token
             .split_once('_')
             .is_some_and(|(p, rest)| STRIPE_OBJECTS.contains(&p) && rest.chars().all(|c| c.is_ascii_alphanumeric()))
@@ -183,6 +186,14 @@ fn base58(text: &str) -> Option<Vec<u8>> {
 /// A Bitcoin address (`1…`, `3…`) whose checksum holds: one typed at random does not.
 /// `0x` and 40 hex digits (an EIP-55 checksum mixes their case): an Ethereum address,
 /// public; a private key is 64.
+/// Whether `token` is a key made to be given to every browser: Stripe's publishable keys,
+/// PostHog's project keys, Mapbox's public tokens.
+pub(super) fn is_publishable(token: &str) -> bool {
+    ["pk_live_", "pk_test_", "phc_", "pk.eyJ"]
+        .iter()
+        .any(|p| token.starts_with(p))
+}
+
 fn is_ethereum_address(token: &str) -> bool {
     token.len() == 42 && token.starts_with("0x") && token[2..].chars().all(|c| c.is_ascii_hexdigit())
 }

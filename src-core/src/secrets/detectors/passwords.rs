@@ -43,7 +43,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?i){word}(?:[ \t]+{WHICH}[ \t]+(?:[\w'’.@-]+[ \t]+){{0,4}}?[\w'’.@-]*)?(?:[ \t]+everywhere)?(?:[ \t]*[(\[][^()\[\]\n]{{1,40}}[)\]])?(?:\*\*?|__?)?["']?(?:\*\*?|__?)?[ \t]*(?:{ASSIGN}|[：]|{LINKING_VERBS}|c['’]est\b|(?-i:on)\b|[—–])(?:\*\*|__)?[ \t]*(?::[ \t]*)?(?:(?:now|still|currently|actually|just|literally|simply|always)[ \t]+)?{VALUE}"#
+                r#"(?i){word}(?:[ \t]+{WHICH}[ \t]+(?:[\w'’.@-]+[ \t]+){{0,4}}?[\w'’.@-]*)?(?:[ \t]+(?-i:[A-Z][\w.&-]{{1,30}}))?(?:[ \t]+everywhere)?(?:[ \t]*[(\[][^()\[\]\n]{{1,40}}[)\]])?(?:\*\*?|__?)?["']?(?:\*\*?|__?)?[ \t]*(?:{ASSIGN}|[：]|{LINKING_VERBS}|c['’]est\b|(?-i:on)\b|[—–])(?:\*\*|__)?[ \t]*(?::[ \t]*)?(?:(?:now|still|currently|actually|just|literally|simply|always)[ \t]+)?{VALUE}"#
             ),
             ANY_GROUP,
         )
@@ -106,11 +106,44 @@ pub(super) fn formats() -> Vec<Format> {
             r#"(?i)(?:\.|\bwith_?)pass(?:word|wd|phrase)?[ \t]*\([ \t]*(?:"([^"\s]{3,200})"|'([^'\s]{3,200})')[ \t]*\)"#,
             ANY_GROUP,
         ),
-        // PHP's `define('DB_PASSWORD', '…')` and a setter (`user.setPassword("…")`).
+        // PHP's `define('DB_PASSWORD', '…')` and a setter's last argument (`user.setPassword("…")`,
+        // `keyring.set_password("smtp", "ana", "…")`).
         format(
             K::Password,
-            r#"(?i)\b(?:define[ \t]*\([ \t]*["'][a-z0-9_]*pass(?:word|wd)?["']|set_?pass(?:word|wd)?[ \t]*\()[ \t]*,?[ \t]*(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')"#,
+            r#"(?i)\b(?:define[ \t]*\([ \t]*["'][a-z0-9_]*pass(?:word|wd)?["'][ \t]*,[ \t]*|set_?pass(?:word|wd)?[ \t]*\((?:[ \t]*(?:"[^"\n]*"|'[^'\n]*'|[\w.]+)[ \t]*,)*[ \t]*)(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')[ \t]*\)"#,
             ANY_GROUP,
+        ),
+        // Go's `req.SetBasicAuth("admin", "…")`; a name/value pair in JSON (`{"name":
+        // "DB_PASSWORD", "value": "…"}`, CloudFormation's `ParameterKey`/`ParameterValue`),
+        // ARM's `"adminPassword": {"value": "…"}` and Windows' `<AdministratorPassword><Value>…`.
+        format(K::Password, r#"\bSetBasicAuth\([ \t]*"[^"\n]*"[ \t]*,[ \t]*"([^"\n]{3,200})"[ \t]*\)"#, 1),
+        format(
+            K::Password,
+            r#"(?i)"(?:name|key|parameterkey)"[ \t]*:[ \t]*"[^"\n]*?(?:password|passwd|pwd|passphrase)[^"\n]*"[ \t]*,[ \t]*"(?:value|parametervalue)"[ \t]*:[ \t]*"([^"\n]{3,200})""#,
+            1,
+        ),
+        format(
+            K::Password,
+            r#"(?i)"[a-z0-9_]*password"[ \t]*:[ \t]*\{[ \t]*"value"[ \t]*:[ \t]*"([^"\n]{3,200})""#,
+            1,
+        ),
+        format(K::Password, r"(?i)<[a-z0-9_]*password>[ \t]*<value>([^<\n]{3,200})</value>", 1),
+        // A default in a placeholder: Spring's `${DB_PASSWORD:…}`, the shell's `${PW:=…}`;
+        // Python's `os.environ.get("PW") or "…"`; Bicep's `param adminPassword string = '…'`.
+        format(
+            K::Password,
+            r#"(?i)\$\{[a-z0-9_.\-]*(?:password|passwd|pwd|pass)[a-z0-9_.\-]*:=?([^}\s$]{3,200})\}"#,
+            1,
+        ),
+        format(
+            K::Password,
+            r#"(?i)\b(?:environ\.get|getenv|environ)\([ \t]*["'][^"'\n]*(?:pass|pwd|pw)[^"'\n]*["'][ \t]*\)[ \t]+or[ \t]+(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')"#,
+            ANY_GROUP,
+        ),
+        format(
+            K::Password,
+            r#"(?i)\bparam[ \t]+[a-z0-9_]*(?:password|passwd|pwd)[a-z0-9_]*[ \t]+string[ \t]*=[ \t]*'([^'\n]{3,200})'"#,
+            1,
         ),
         // A YAML block scalar: `password: >-` and the value on the next line.
         format(

@@ -10,7 +10,7 @@ use crate::secrets::SecretKind as K;
 use crate::secrets::values::Form;
 
 /// What names a PIN, in any case ("PIN", "pin code", "passcode", "Geheimzahl").
-const PIN: &str = r"pin(?:[ \t-]*(?:code|number|nummer))?|passcode|(?:iphone|ipad|phone[ \t]+unlock|screen[ \t]+lock)[ \t]+code|combo[ \t]+(?:to|for)[ \t]+the[ \t]+lock|pass[ \t]+code|geheimzahl|code[ \t]+pin|código[ \t]+pin|code[ \t]+(?:de[ \t]+la[ \t]+porte|du[ \t]+portail|d['’]accès)|código[ \t]+de[ \t]+la[ \t]+puerta|türcode|torcode|key[ \t]?code|unlock[ \t]+code|puk(?:[ \t]*code)?|(?:duress|panic|disarm|arming)[ \t]+code|memorable[ \t]+number|(?:telephone[ \t]+banking[ \t]+)?security[ \t]+number";
+const PIN: &str = r"pin(?:[ \t-]*(?:code|number|nummer))?|passcode|(?:iphone|ipad|phone[ \t]+unlock|screen[ \t]+lock)[ \t]+code|combo[ \t]+(?:to|for)[ \t]+the[ \t]+lock|pass[ \t]+code|geheimzahl|code[ \t]+pin|código[ \t]+pin|code[ \t]+(?:de[ \t]+la[ \t]+porte|du[ \t]+portail|d['’]accès)|código[ \t]+de[ \t]+la[ \t]+puerta|türcode|torcode|key[ \t]?code|unlock[ \t]+code|puk(?:[ \t]*code)?|(?:duress|panic|disarm|arming)[ \t]+code|memorable[ \t]+number|(?:telephone[ \t]+banking[ \t]+)?security[ \t]+number|code[ \t]+(?:de[ \t]+(?:ma[ \t]+)?carte(?:[ \t]+bleue)?|secret(?:[ \t]+(?:de[ \t]+(?:ma[ \t]+)?)?(?:cb|carte))?|confidentiel(?:[ \t]+de[ \t]+(?:ma[ \t]+)?carte)?)|nip|clave[ \t]+de[ \t]+(?:mi[ \t]+)?tarjeta";
 
 /// The things a keypad's code opens or arms.
 const KEYPADS: &str = r"(?:front[ \t]+|back[ \t]+|side[ \t]+|garage[ \t]+)?door(?:[ \t]+opener)?|gate|garage|lock[ \t]*box|key[ \t]*box|key[ \t]*safe|mailbox|keypad|alarm(?:[ \t]+panel)?|safe|locker|padlock|(?:bike[ \t]+)?lock|entry|access|security(?:[ \t]+system)?|intercom|buzzer|elevator|lift|storage(?:[ \t]+unit)?|shed|adt";

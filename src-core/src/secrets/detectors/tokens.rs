@@ -63,7 +63,8 @@ pub(super) fn formats() -> Vec<Format> {
         ),
         format(K::TelegramToken, r"\b\d{8,10}:AA[A-Za-z0-9_\-]{32,33}\b", 0),
         format(K::AnthropicKey, r"\bsk-ant-[A-Za-z0-9_\-]{20,}", 0),
-        format(K::StripeKey, r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}", 0),
+        // A publishable key (`pk_live_`) is public: it is given to every browser.
+        format(K::StripeKey, r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}", 0),
         format(
             K::OpenaiKey,
             r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,}",
@@ -169,6 +170,26 @@ pub(super) fn formats() -> Vec<Format> {
             r#"\.ROBLOSECURITY["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9]{40,})"#,
             1,
         ),
+        // A key handed to a call after its quoted name: `os.Setenv("WEATHER_API_KEY", "…")`,
+        // `req.Header.Set("X-API-Key", "…")`, `localStorage.setItem("apiKey", "…")`,
+        // `.header("Authorization", "Bearer …")`; Rust's `.bearer_auth("…")`.
+        format(
+            K::ApiKey,
+            r#"(?i)["'][\w.:\-]*?(?:api[_.\-]?key|apikey|access[_.\-]?key|auth[_.\-]?token|access[_.\-]?token|secret[_.\-]?key|client[_.\-]?secret|token|secret)["'][ \t]*,[ \t]*(?:"([^"\s]{12,300})"|'([^'\s]{12,300})')[ \t]*[),]"#,
+            ANY_GROUP,
+        ),
+        format(
+            K::ApiKey,
+            r#"(?i)["']authorization["'][ \t]*,[ \t]*["'](?:basic|bearer|token)[ \t]+([A-Za-z0-9_\-+/.=:]{8,})["']"#,
+            1,
+        ),
+        format(K::ApiKey, r#"\.bearer_auth\([ \t]*"([^"\s]{8,300})"[ \t]*\)"#, 1),
+        // A name/value pair in JSON: `{"key": "api_key", "value": "…"}` (Postman, ECS).
+        format(
+            K::ApiKey,
+            r#"(?i)"(?:name|key|parameterkey)"[ \t]*:[ \t]*"[^"\n]*?(?:api[_\-]?key|apikey|token|secret)[^"\n]*"[ \t]*,[ \t]*"(?:value|parametervalue)"[ \t]*:[ \t]*"([^"\s]{12,300})""#,
+            1,
+        ),
     ]
 }
 
@@ -194,7 +215,7 @@ pub(super) fn named_keys() -> Vec<Format> {
         format(
             K::ApiKey,
             &format!(
-                r#"(?i)\b[a-z0-9_]*?(?:api[_\- ]?key|apikey|access[_\- ]?token|auth[_\- ]?token|client[_\- ]?secret|(?:secret|encryption|master|private|signing|hmac|license|app|application|admin|aes|jwt|cookie|auth|session|crypto?|cipher|account|storage|write|deploy|server|service|root|subscription)[_\- ]?key|bearer)\b(?:[ \t]+for[ \t]+(?:[\w.\-]+[ \t]+){{0,3}}[\w.\-]+)?(?:["']?\]?[ \t]*[:=][ \t]*|[ \t]+(?:is|was)[ \t]+|[ \t]*){KEY_VALUE}"#
+                r#"(?i)\b[a-z0-9_]*?(?:api[_\- ]?key|apikey|access[_\- ]?token|auth[_\- ]?token|client[_\- ]?secret|(?:secret|encryption|master|private|signing|hmac|license|app|application|admin|aes|jwt|cookie|auth|session|crypto?|cipher|account|storage|write|deploy|server|service|root|subscription)[_\- ]?key|bearer)\b(?:[ \t]+for[ \t]+(?:[\w.\-]+[ \t]+){{0,3}}[\w.\-]+)?(?:[ \t]+(?:string|str|String))?(?:["']?\]?[ \t]*(?::=|<-|[:=])[ \t]*|[ \t]+(?:is|was)[ \t]+|[ \t]*){KEY_VALUE}"#
             ),
             ANY_GROUP,
         ),
@@ -204,7 +225,7 @@ pub(super) fn named_keys() -> Vec<Format> {
         format(
             K::ApiKey,
             &format!(
-                r#"(?i)\b[a-z0-9_.\-]*?(?:secret|token|secret_key_base)(?:[ \t]+for[ \t]+(?:[\w.\-]+[ \t]+){{0,3}}[\w.\-]+)?(?:["']?\]?[ \t]*[:=][ \t]*|[ \t]+is[ \t]+){KEY_VALUE}"#
+                r#"(?i)\b[a-z0-9_.\-]*?(?:secret|token|secret_key_base)(?:[ \t]+for[ \t]+(?:[\w.\-]+[ \t]+){{0,3}}[\w.\-]+)?(?:[ \t]+(?:string|str|String))?(?:["']?\]?[ \t]*(?::=|<-|[:=])[ \t]*|[ \t]+is[ \t]+){KEY_VALUE}"#
             ),
             ANY_GROUP,
         ),

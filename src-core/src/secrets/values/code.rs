@@ -32,10 +32,19 @@ pub(super) fn is_template(value: &str, after: &str) -> bool {
 }
 
 /// Whether a value stands inside a template (`{{ … }}`, `${ … }`) that its line opens
-/// before it and closes after it: `!Sub '{{resolve:secretsmanager:MySecret:…}}'`.
+/// before it and closes after it: `!Sub '{{resolve:secretsmanager:MySecret:…}}'`. A
+/// variable's default is a literal, no template (`${DB_PASSWORD:…}`, `${PW:-…}`, `${PW:=…}`).
 pub(super) fn in_template(line: &str, after: &str) -> bool {
     let open = ["{{", "${"].iter().filter_map(|o| line.rfind(o)).max();
-    open.is_some_and(|at| !line[at..].contains('}')) && after.contains('}')
+    open.is_some_and(|at| {
+        let inside = &line[at..];
+        let name = inside.strip_prefix("${").map(|rest| rest.trim_end_matches(['-', '=']));
+        let default = name.is_some_and(|n| {
+            n.strip_suffix(':')
+                .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || "_.-".contains(c)))
+        });
+        !inside.contains('}') && !default
+    }) && after.contains('}')
 }
 
 /// A YAML tag: `!vault |`, `!Ref DBPassword`, `!Sub '…'`, `!secret db_password`: the tag

@@ -83,8 +83,12 @@ pub(super) fn is_placeholder(kind: SecretKind, value: &str, around: &Around<'_>)
     };
     let lower = value.to_lowercase();
     let bare = lower.trim_matches(|c: char| !c.is_alphanumeric());
+    // A vendor's prefix followed by X's is a placeholder (`AKIAXXXXXXXXXXXXXXXX`, `sk-xxxx…`).
+    let masked_tail = value.chars().skip(4).collect::<String>();
     if bare.is_empty()
         || bare.chars().all(|c| c == 'x' || c == '*')
+        || masked_tail.chars().count() >= 8 && masked_tail.chars().all(|c| matches!(c, 'x' | 'X' | '*'))
+        || crate::secrets::public::is_publishable(value)
         || code::is_template(value, around.after)
         || code::in_template(around.line, around.after)
     {
@@ -189,10 +193,10 @@ fn is_no_password(value: &str, lower: &str, bare: &str, quoted: bool, around: &A
     // a hash is what a login keeps, never the password (`pbkdf2_sha256$…`, a hex digest);
     // `$PWD` is the working directory.
     let head = around.prefix.trim_end();
-    if !quoted && (head.ends_with("==") || head.ends_with("!=")) || shape::is_password_hash(value) {
+    if !quoted && (head.ends_with("==") || head.ends_with("!=")) || shape::is_password_hash(value, around.line) {
         return true;
     }
-    if prose::is_working_directory(around.prefix) {
+    if prose::is_working_directory(around.prefix, around.line) {
         return true;
     }
     // A qualifier that describes the password, not what it is for: "Password (PBKDF2

@@ -147,10 +147,14 @@ pub(super) fn names_wifi_key(prefix: &str) -> bool {
 }
 
 /// Whether the name is the shell's `PWD` (`if PWD == "build2"`, `$PWD`): the working
-/// directory, not a password.
-pub(super) fn is_working_directory(prefix: &str) -> bool {
+/// directory, not a password. In a connection string (`UID=sa;PWD=…`) it is the password.
+pub(super) fn is_working_directory(prefix: &str, line: &str) -> bool {
     let name = prefix.trim_start().trim_start_matches('$');
-    name.starts_with("PWD") && !name[3..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+    let upper = line.to_ascii_uppercase();
+    let connection = ["UID=", "USER ID=", "DRIVER=", "SERVER=", "DSN=", "DATABASE=", "JDBC:"]
+        .iter()
+        .any(|field| upper.contains(field));
+    name.starts_with("PWD") && !connection && !name[3..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
 }
 
 /// Whether the line shows an example, not a secret: "Dummy password: …", "Sample password:

@@ -256,8 +256,9 @@ pub(in crate::secrets) fn without_emphasis(value: &str) -> &str {
 }
 
 /// Whether a value is a password's hash rather than the password: a scheme's form
-/// (`$2b$12$…`, `pbkdf2_sha256$600000$…`, `sha1$…`) or a hex digest (MD5 to SHA-512).
-pub(in crate::secrets) fn is_password_hash(value: &str) -> bool {
+/// (`$2b$12$…`, `pbkdf2_sha256$600000$…`, `sha1$…`), or a hex digest (MD5 to SHA-512) on a
+/// line that says it is a hash.
+pub(in crate::secrets) fn is_password_hash(value: &str, line: &str) -> bool {
     let lower = value.to_ascii_lowercase();
     let scheme = crate::secrets::public::HASH_PREFIXES
         .iter()
@@ -267,7 +268,14 @@ pub(in crate::secrets) fn is_password_hash(value: &str) -> bool {
         ]
         .iter()
         .any(|p| lower.starts_with(p));
-    let digest = [32, 40, 56, 64, 96, 128].contains(&value.len()) && value.bytes().all(|b| b.is_ascii_hexdigit());
+    // A bare hex digest only where the line says it is one: `openssl rand -hex 32` makes
+    // passwords of the same shape (`POSTGRES_PASSWORD=<64 hex>`).
+    let digest = [32, 40, 56, 64, 96, 128].contains(&value.len()) && value.bytes().all(|b| b.is_ascii_hexdigit()) && {
+        let line = line.to_ascii_lowercase();
+        ["hash", "md5", "sha", "digest", "checksum", "bcrypt", "fingerprint"]
+            .iter()
+            .any(|w| line.contains(w))
+    };
     scheme || digest
 }
 

@@ -16,7 +16,7 @@ pub(in crate::secrets) const PASS_NAMES: &[&str] = &[
 /// The words for a password in a text, besides the English ones (the screen reads "le mot
 /// de passe est …", "Passwort: …", "パスワードは …"): a regex alternation. Words of
 /// scripts without spaces are matched without word boundaries ([`PASSWORD_WORDS_CJK`]).
-pub(in crate::secrets) const PASSWORD_WORDS_FOREIGN: &str = "mot[ \\t]+de[ \\t]+passe|passwort|kennwort|contraseña|senha|wachtwoord|пароль|parola[ \\t]+d['’]ordine|lösenord|hasło|adgangskode|passord|salasana|parola|şifre|şifresi|heslo|jelszó|geslo|lozinka|mdp|contra|mật[ \\t]+khẩu|kata[ \\t]+sandi|كلمة[ \\t]+(?:المرور|السر)|סיסמה|סיסמא";
+pub(in crate::secrets) const PASSWORD_WORDS_FOREIGN: &str = "mot[ \\t]+de[ \\t]+passe|passwort|kennwort|contraseña|senha|wachtwoord|пароль|parola[ \\t]+d['’]ordine|lösenordet|lösenord|hasło|haslo|adgangskoden|adgangskode|passordet|passord|clave|salasana|parola|şifre|şifresi|heslo|jelszó|geslo|lozinka|mdp|contra|mật[ \\t]+khẩu|kata[ \\t]+sandi|كلمة[ \\t]+(?:المرور|السر)|סיסמה|סיסמא";
 
 /// The word for a password in scripts written without spaces.
 pub(in crate::secrets) const PASSWORD_WORDS_CJK: &str = "パスワード|密码|密碼|口令|비밀번호|비번|암호|पासवर्ड|รหัสผ่าน";
@@ -24,7 +24,7 @@ pub(in crate::secrets) const PASSWORD_WORDS_CJK: &str = "パスワード|密码|
 /// The verbs and particles that say what a password is: "is", "was", "est", "ist", "es",
 /// "é", "是", "は" (a regex alternation; the last ones need no word boundary).
 pub(in crate::secrets) const LINKING_VERBS: &str =
-    r"\b(?:is|was|est|était|ist|war|lautet|heißt|heisst|es|era|é|är|er|jest|è)\b|是|为|は|는|은|이";
+    r"\b(?:is|was|est|était|ist|war|lautet|heißt|heisst|es|era|é|är|er|jest|je|è|este)\b|是|为|は|는|은|이";
 
 /// Words that are no value after a password's name (`password: prompt`, `db_password:
 /// see the vault`): function words, judgements, states, where a password is kept, and the
