@@ -29,7 +29,9 @@ pub(super) fn formats() -> Vec<Format> {
         ),
         format(
             K::Password,
-            &format!(r#"\b(?:sshpass|docker[ \t]+login\b[^\n|;&]*?)[ \t]+-p[ \t]+{VALUE}"#),
+            &format!(
+                r#"\b(?:sshpass|(?:docker|podman|buildah|skopeo|nerdctl|oc|az|cf)[ \t]+login\b[^\n|;&]*?)[ \t]+-p[ \t]+{VALUE}"#
+            ),
             ANY_GROUP,
         )
         .form(Form::Flag),
@@ -111,7 +113,43 @@ pub(super) fn formats() -> Vec<Format> {
             ANY_GROUP,
         )
         .form(Form::Flag),
-        format(K::Password, r"\b7z[ \t]+[a-z]\b[^\n|;&]*?[ \t]-p([^\s'\x22]{3,})", 1),
+        format(K::Password, r"\b(?:7z|rar|unrar)[ \t]+[a-z]\b[^\n|;&]*?[ \t]-h?p([^\s'\x22\-]{3,})", 1),
+        // `ipmitool … -P …`, macOS's `security add-generic-password … -w …`, a Dockerfile's
+        // `ENV DB_PASSWORD …`, csh's `setenv DB_PASSWORD …`, SQLCipher's `PRAGMA key = '…'`,
+        // MongoDB's `db.changeUserPassword("ana", "…")`, kickstart's `rootpw`, LDAP's
+        // `olcRootPW:` and `bindpw`, Windows' `netsh wlan show profile` line `Key Content : …`,
+        // Debian's `wpa-psk …`, OpenWrt's `option key '…'`.
+        format(K::Password, &format!(r"\bipmitool\b[^\n|;&]*?[ \t]-P[ \t]+{VALUE}"), ANY_GROUP).form(Form::Flag),
+        format(
+            K::Password,
+            &format!(r"\bsecurity[ \t]+add-(?:generic|internet)-password\b[^\n|;&]*?[ \t]-w[ \t]+{VALUE}"),
+            ANY_GROUP,
+        )
+        .form(Form::Flag),
+        format(
+            K::Password,
+            &format!(r"(?m)(?:^[ \t]*ENV|\bsetenv)[ \t]+[A-Za-z0-9_]*(?i:password|passwd|pwd|_pass)[ \t]+{VALUE}"),
+            ANY_GROUP,
+        )
+        .form(Form::Flag),
+        format(
+            K::Password,
+            r#"(?i)\bPRAGMA[ \t]+(?:re)?key[ \t]*=[ \t]*(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')"#,
+            ANY_GROUP,
+        ),
+        format(
+            K::Password,
+            r#"\bchangeUserPassword\([ \t]*["'][^"'\n]*["'][ \t]*,[ \t]*(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')"#,
+            ANY_GROUP,
+        ),
+        format(
+            K::Password,
+            &format!(r"(?im)^[ \t]*(?:rootpw(?:[ \t]+--plaintext)?|olcRootPW[ \t]*:|bindpw|wpa-psk)[ \t]+{VALUE}"),
+            ANY_GROUP,
+        )
+        .form(Form::Flag),
+        format(K::Password, r"(?m)^[ \t]*Key[ \t]+Content[ \t]*:[ \t]*(\S[^\r\n]{2,62}?)[ \t]*$", 1).form(Form::Said),
+        format(K::Password, r"(?m)^[ \t]*option[ \t]+key[ \t]+'([^'\n]{8,63})'", 1),
         format(K::Password, r"(?i)\bxfreerdp\b[^\n]*?[ \t]/p:([^\s'\x22]{3,})", 1),
         format(K::Password, r"\blftp\b[^\n|;&]*?[ \t]-u[ \t]+[^,\s]+,([^\s'\x22]{3,})", 1),
         format(K::Password, r"(?i)\bnet[ \t]+user[ \t]+\S+[ \t]+([^\s/*]\S{2,})[ \t]+/add\b", 1),

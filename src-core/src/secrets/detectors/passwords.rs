@@ -26,7 +26,7 @@ const SHARED_SECRETS: &str =
 /// The named and said formats.
 pub(super) fn formats() -> Vec<Format> {
     let word = format!(
-        r"(?:\b(?:passwords?|passw|passwd|passphrase|pass[ \t]+phrase|passcode|pwd|pw|p/w|wi-?fi[ \t]+(?:pass|code)|{PASSWORD_WORDS_FOREIGN}|{WIFI_KEYS}|{SHARED_SECRETS})\b(?:[ \t]+(?:wi-?fi|wlan))?|{PASSWORD_WORDS_CJK})"
+        r"(?:\b(?:passwords?|passw|passwd|passphrase|pass[ \t]+phrase|passcode|pasword|passowrd|passwrod|pssword|pswd|psswd|pword|pwd|pw|p/w|wi-?fi[ \t]+(?:pass|code)|{PASSWORD_WORDS_FOREIGN}|{WIFI_KEYS}|{SHARED_SECRETS})\b(?:[ \t]+(?:wi-?fi|wlan))?|{PASSWORD_WORDS_CJK})"
     );
     vec![
         // A password in a URL: `scheme://user:PASSWORD@host` keeps user and host (a password
@@ -145,6 +145,8 @@ pub(super) fn formats() -> Vec<Format> {
             r#"(?i)\bparam[ \t]+[a-z0-9_]*(?:password|passwd|pwd)[a-z0-9_]*[ \t]+string[ \t]*=[ \t]*'([^'\n]{3,200})'"#,
             1,
         ),
+        // Gradle's signing config: `storePassword "…"`, `keyPassword '…'`.
+        format(K::Password, r#"\b(?:store|key)Password[ \t]+(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')"#, ANY_GROUP),
         // A YAML block scalar: `password: >-` and the value on the next line.
         format(
             K::Password,
@@ -163,7 +165,7 @@ pub(super) fn formats() -> Vec<Format> {
         // `<input name="password" value="…">`.
         format(
             K::Password,
-            r#"(?i)\b(?:key|name)=["'][^"'\n]*?(?:password|passwd|pwd)["'][^>\n]*?\bvalue=(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')"#,
+            r#"(?i)\b(?:key|name)=["'][^"'\n]*?(?:password|passwd|pwd|pass)["'][^>\n]*?\bvalue=(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')"#,
             ANY_GROUP,
         ),
         // A Terraform variable's default: `variable "db_password" { default = "…" }`.

@@ -184,6 +184,12 @@ pub(super) fn formats() -> Vec<Format> {
             1,
         ),
         format(K::ApiKey, r#"\.bearer_auth\([ \t]*"([^"\s]{8,300})"[ \t]*\)"#, 1),
+        // .NET settings: `<add key="ApiKey" value="…"/>`.
+        format(
+            K::ApiKey,
+            r#"(?i)\b(?:key|name)=["'][^"'\n]*?(?:api_?key|secret|token)["'][^>\n]*?\bvalue=["']([^"'\s]{12,300})["']"#,
+            1,
+        ),
         // A name/value pair in JSON: `{"key": "api_key", "value": "…"}` (Postman, ECS).
         format(
             K::ApiKey,
