@@ -134,12 +134,12 @@ pub(super) fn formats() -> Vec<Format> {
         .form(Form::Flag),
         format(
             K::Password,
-            r#"(?i)\bPRAGMA[ \t]+(?:re)?key[ \t]*=[ \t]*(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')"#,
+            r#"(?i)\bPRAGMA[ \t]+(?:re)?key[ \t]*=[ \t]*(?:"([^"\n]{3,})"|'([^'\n]{3,})')"#,
             ANY_GROUP,
         ),
         format(
             K::Password,
-            r#"\bchangeUserPassword\([ \t]*["'][^"'\n]*["'][ \t]*,[ \t]*(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')"#,
+            r#"\bchangeUserPassword\([ \t]*["'][^"'\n]*["'][ \t]*,[ \t]*(?:"([^"\n]{3,})"|'([^'\n]{3,})')"#,
             ANY_GROUP,
         ),
         format(
@@ -176,19 +176,19 @@ pub(super) fn formats() -> Vec<Format> {
         format(K::Password, &format!(r"\b\w*passwd\b[^\n|;&]*?<<<[ \t]*{VALUE}"), ANY_GROUP).form(Form::Flag),
         format(
             K::Password,
-            r#"(?i)\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')[^\n]*-AsPlainText"#,
+            r#"(?i)\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(?:"([^"\n]{3,})"|'([^'\n]{3,})')[^\n]*-AsPlainText"#,
             ANY_GROUP,
         ),
         // The switches first (`ConvertTo-SecureString -AsPlainText "…" -Force`), or the text
         // piped in (`"…" | ConvertTo-SecureString -AsPlainText`).
         format(
             K::Password,
-            r#"(?i)\bConvertTo-SecureString(?:[ \t]+-(?:AsPlainText|Force)\b)+[ \t]+(?:-String[ \t]+)?(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')"#,
+            r#"(?i)\bConvertTo-SecureString(?:[ \t]+-(?:AsPlainText|Force)\b)+[ \t]+(?:-String[ \t]+)?(?:"([^"\n]{3,})"|'([^'\n]{3,})')"#,
             ANY_GROUP,
         ),
         format(
             K::Password,
-            r#"(?i)(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')[ \t]*\|[ \t]*ConvertTo-SecureString\b[^\n]*-AsPlainText"#,
+            r#"(?i)(?:"([^"\n]{3,})"|'([^'\n]{3,})')[ \t]*\|[ \t]*ConvertTo-SecureString\b[^\n]*-AsPlainText"#,
             ANY_GROUP,
         ),
         // Secret stores' commands: `aws ssm put-parameter … --value …`, `aws secretsmanager
@@ -250,10 +250,10 @@ pub(super) fn formats() -> Vec<Format> {
             ANY_GROUP,
         )
         .form(Form::Flag),
-        format(K::Password, r"<Key>Password</Key>[ \t]*<Value(?:[ \t][^>]*)?>([^<\n]{3,200})</Value>", 1),
+        format(K::Password, r"<Key>Password</Key>[ \t]*<Value(?:[ \t][^>]*)?>([^<\n]{3,})</Value>", 1),
         // An ADO.NET or ODBC connection string's password in braces (`Password={a;b}`), which
         // is how one holding `;` is written.
-        format(K::Password, r"(?i)(?:^|[;\s\x22'])(?:password|pwd)[ \t]*=[ \t]*\{([^{}\n]{3,200})\}", 1),
+        format(K::Password, r"(?i)(?:^|[;\s\x22'])(?:password|pwd)[ \t]*=[ \t]*\{([^{}\n]{3,})\}", 1),
         // Maven's `<password>…</password>`, `.netrc`'s `machine … login … password …` (on
         // one line or several), a `.pgpass` line (`host:port:db:user:password`).
         format(K::Password, r"(?i)<password>([^<\s]{3,})</password>", 1),
@@ -262,12 +262,12 @@ pub(super) fn formats() -> Vec<Format> {
         // value is 20 characters or more: a .NET `<PublicKeyToken>` is 16 hex digits, public).
         format(
             K::Password,
-            r"(?i)<(?:[a-z0-9_.:\-]*?(?:password|passwd|passphrase|pwd)|pass|pw)>[ \t]*([^<\s][^<\n]{2,200}?)[ \t]*</[a-z0-9_.:\-]+>",
+            r"(?i)<(?:[a-z0-9_.:\-]*?(?:password|passwd|passphrase|pwd)|pass|pw)>[ \t]*([^<\s][^<\n]{2,}?)[ \t]*</[a-z0-9_.:\-]+>",
             1,
         ),
         format(
             K::ApiKey,
-            r"(?i)<[a-z0-9_.:\-]*?(?:api_?key|access_?key|secret_?key|private_?key|client_?secret|token|secret)>[ \t]*([^<\s]{20,300})[ \t]*</[a-z0-9_.:\-]+>",
+            r"(?i)<[a-z0-9_.:\-]*?(?:api_?key|access_?key|secret_?key|private_?key|client_?secret|token|secret)>[ \t]*([^<\s]{20,})[ \t]*</[a-z0-9_.:\-]+>",
             1,
         ),
         format(
@@ -287,12 +287,12 @@ pub(super) fn formats() -> Vec<Format> {
         // identified by 'git bisect'" is no statement.
         format(
             K::Password,
-            r#"(?i)\b(?:create|alter)[ \t]+(?:user|role|login)\b[^;]{0,200}?\b(?:(?:(?:encrypted|unencrypted)[ \t]+)?password(?:[ \t]*=)?|identified(?:[ \t]+with[ \t]+\S+)?[ \t]+by)[ \t]+(?:'([^'\n]{3,200})'|"([^"\n]{3,200})"|([^\s'";:]{3,200}))"#,
+            r#"(?i)\b(?:create|alter)[ \t]+(?:user|role|login)\b[^;]{0,200}?\b(?:(?:(?:encrypted|unencrypted)[ \t]+)?password(?:[ \t]*=)?|identified(?:[ \t]+with[ \t]+\S+)?[ \t]+by)[ \t]+(?:'([^'\n]{3,})'|"([^"\n]{3,})"|([^\s'";:]{3,}))"#,
             ANY_GROUP,
         ),
         format(
             K::Password,
-            r#"(?i)\bset[ \t]+password(?:[ \t]+for[ \t]+\S+)?[ \t]*=[ \t]*(?:password[ \t]*\([ \t]*)?(?:'([^'\n]{3,200})'|"([^"\n]{3,200})")"#,
+            r#"(?i)\bset[ \t]+password(?:[ \t]+for[ \t]+\S+)?[ \t]*=[ \t]*(?:password[ \t]*\([ \t]*)?(?:'([^'\n]{3,})'|"([^"\n]{3,})")"#,
             ANY_GROUP,
         ),
         // Docker's `config.json` (`"auth": "<base64 of user:password>"`) and npm's `_auth=`.

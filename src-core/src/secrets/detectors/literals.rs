@@ -11,7 +11,7 @@ use crate::secrets::SecretKind as K;
 use crate::secrets::values::Form;
 
 /// A quoted string of code: the secret's group.
-const QUOTED: &str = r#"(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')"#;
+const QUOTED: &str = r#"(?:"([^"\n]{3,})"|'([^'\n]{3,})')"#;
 
 /// The literal formats: only what looks like a password by itself ([`Form::Strict`]).
 pub(super) fn formats() -> Vec<Format> {
@@ -21,7 +21,7 @@ pub(super) fn formats() -> Vec<Format> {
         strict(&format!(
             r#"(?i)["'][\w.\-]*(?:password|passwd|pwd|pass|passphrase|pass_phrase|secret)["'][ \t]*\]?[ \t]*(?:,|=>|:|=|\)[ \t]*(?:\?:|\|\||\?\?|or\b))[ \t]*{QUOTED}"#
         )),
-        strict(r#"(?i)\bkey=["'][^"'\n]*(?:password|passwd|pwd)["'][ \t]*>([^<\n]{3,200})<"#),
+        strict(r#"(?i)\bkey=["'][^"'\n]*(?:password|passwd|pwd)["'][ \t]*>([^<\n]{3,})<"#),
         strict(&format!(
             r#"(?i)\b(?:const|static|let|var|final|val|define)[ \t]+(?:mut[ \t]+)?[A-Za-z_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET)\b[^=\n]{{0,24}}=[ \t]*b?{QUOTED}"#
         )),
@@ -34,7 +34,7 @@ pub(super) fn formats() -> Vec<Format> {
         strict(&format!(
             r#"\bPlainAuth[ \t]*\([ \t]*"[^"\n]*"[ \t]*,[ \t]*[^,\n]+,[ \t]*{QUOTED}"#
         )),
-        strict(r#"\bbtoa[ \t]*\([ \t]*["'][^"':\n]+:([^"'\n]{3,200})["']"#),
+        strict(r#"\bbtoa[ \t]*\([ \t]*["'][^"':\n]+:([^"'\n]{3,})["']"#),
         strict(&format!(
             r#"\.(?:auth|bind)[ \t]*\([ \t]*["'][^"'\n]{{1,64}}["'][ \t]*,[ \t]*{QUOTED}"#
         )),

@@ -31,13 +31,11 @@ pub(super) use tables::table_secrets;
 /// backticks, or one word. A bare value runs to the next space: a `,`, `;` or quote
 /// inside it (a generated password) is part of it; one followed by a space ends it, and
 /// so does a backtick (the end of Markdown code).
-const VALUE: &str =
-    r#"(?:"([^"\n]{3,200})"|'([^'\n]{3,200})'|`([^`\n]{3,200})`|["']?([^\s"'`,;]{3,}(?:[,;'"][^\s"'`,;]+)*))"#;
+const VALUE: &str = r#"(?:"([^"\n]{3,})"|'([^'\n]{3,})'|`([^`\n]{3,})`|["']?([^\s"'`,;]{3,}(?:[,;'"][^\s"'`,;]+)*))"#;
 
 /// The value of a key's pattern: quoted whole (no space inside), or one run of 16
 /// characters or more up to a space, a quote, a `,`, `;`, `&` or bracket.
-const KEY_VALUE: &str =
-    r#"(?:"([^"\s]{16,300})"|'([^'\s]{16,300})'|`([^`\s]{16,300})`|["'`]?([^\s"'`,;&<>()\[\]{}]{16,}))"#;
+const KEY_VALUE: &str = r#"(?:"([^"\s]{16,})"|'([^'\s]{16,})'|`([^`\s]{16,})`|["'`]?([^\s"'`,;&<>()\[\]{}]{16,}))"#;
 
 /// The group of a format that holds the secret when it has several (the quoted and the
 /// bare value): the first that took part in the match.

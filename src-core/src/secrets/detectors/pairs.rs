@@ -10,11 +10,11 @@ use crate::secrets::SecretKind as K;
 use crate::secrets::values::Form;
 
 /// A quoted string of code: the secret's group.
-const QUOTED: &str = r#"(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')"#;
+const QUOTED: &str = r#"(?:"([^"\n]{3,})"|'([^'\n]{3,})')"#;
 
 /// The login formats.
 pub(super) fn formats() -> Vec<Format> {
-    let user = r#"[`'"]?[\w.@+\-]{1,64}[`'"]?"#;
+    let user = r#"[`'"]?[\w.@+\-]+[`'"]?"#;
     vec![
         // A label that names both: `user/pass: admin / …`, `Username & Password: …`.
         format(
@@ -54,13 +54,13 @@ pub(super) fn formats() -> Vec<Format> {
         format(K::Password, r"\((?i:admin|root|administrator|user)[ \t]*/[ \t]*([^\s()]{4,64})\)", 1).form(Form::Strict),
         format(
             K::Password,
-            &format!(r#"(?i)\b(?:creds|credentials|login)(?:[ \t]*[:=][ \t]*|[ \t]+)[\w.@+\-]{{1,64}}:{VALUE}"#),
+            &format!(r#"(?i)\b(?:creds|credentials|login)(?:[ \t]*[:=][ \t]*|[ \t]+)[\w.@+\-]+:{VALUE}"#),
             ANY_GROUP,
         )
         .form(Form::Strict),
         format(
             K::Password,
-            &format!(r#"(?i)\b(?:login|user(?:name)?|e-?mail)[ \t]+[\w.@+\-]{{1,64}}[ \t]*,?[ \t]+(?:pass|password|pw|pwd)[ \t]*:?[ \t]+{VALUE}"#),
+            &format!(r#"(?i)\b(?:login|user(?:name)?|e-?mail)[ \t]+[\w.@+\-]+[ \t]*,?[ \t]+(?:pass|password|pw|pwd)[ \t]*:?[ \t]+{VALUE}"#),
             ANY_GROUP,
         )
         .form(Form::Strict),
@@ -109,10 +109,10 @@ pub(super) fn formats() -> Vec<Format> {
             &format!(r#"\bnew[ \t]+PDO[ \t]*\([^,\n]+,[ \t]*["'][^"'\n]*["'][ \t]*,[ \t]*{QUOTED}"#),
             ANY_GROUP,
         ),
-        format(K::Password, r#""[\w.\-]+:([^@"\s]{3,200})@(?:tcp|unix)\("#, 1),
+        format(K::Password, r#""[\w.\-]+:([^@"\s]{3,})@(?:tcp|unix)\("#, 1),
         // `CURLOPT_USERPWD, "admin:…"` and a form's password field filled in by a test
         // (`page.fill("#password", "…")`, `.type("input[name=password]", "…")`).
-        format(K::Password, r#"\bCURLOPT_USERPWD[ \t]*,[ \t]*"[^":\n]+:([^"\n]{3,200})""#, 1),
+        format(K::Password, r#"\bCURLOPT_USERPWD[ \t]*,[ \t]*"[^":\n]+:([^"\n]{3,})""#, 1),
         format(
             K::Password,
             &format!(r#"(?i)\b(?:fill|type)[ \t]*\([ \t]*["'][^"'\n]*pass[^"'\n]*["'][ \t]*,[ \t]*{QUOTED}"#),

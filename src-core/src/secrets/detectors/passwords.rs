@@ -43,7 +43,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?i){word}(?:[ \t]+{WHICH}[ \t]+(?:[\w'’.@-]+[ \t]+){{0,4}}?[\w'’.@-]*)?(?:[ \t]+(?-i:[A-Z][\w.&-]{{1,30}}))?(?:[ \t]+everywhere)?(?:[ \t]*[(\[][^()\[\]\n]{{1,40}}[)\]])?(?:\*\*?|__?)?["']?(?:\*\*?|__?)?[ \t]*(?:{ASSIGN}|[：]|{LINKING_VERBS}|c['’]est\b|(?-i:on)\b|[—–])(?:\*\*|__)?[ \t]*(?::[ \t]*)?(?:(?:now|still|currently|actually|just|literally|simply|always)[ \t]+)?{VALUE}"#
+                r#"(?i){word}(?:[ \t]+{WHICH}[ \t]+(?:[\w'’.@-]+[ \t]+){{0,4}}?[\w'’.@-]*)?(?:[ \t]+(?-i:[A-Z][\w.&-]+))?(?:[ \t]+everywhere)?(?:[ \t]*[(\[][^()\[\]\n]{{1,40}}[)\]])?(?:\*\*?|__?)?["']?(?:\*\*?|__?)?[ \t]*(?:{ASSIGN}|[：]|{LINKING_VERBS}|c['’]est\b|(?-i:on)\b|[—–])(?:\*\*|__)?[ \t]*(?::[ \t]*)?(?:(?:now|still|currently|actually|just|literally|simply|always)[ \t]+)?{VALUE}"#
             ),
             ANY_GROUP,
         )
@@ -51,7 +51,7 @@ pub(super) fn formats() -> Vec<Format> {
         // The word as a qualifier of what it is for: "Netflix (password): …".
         format(
             K::Password,
-            &format!(r#"(?i)\b[\w.-]{{2,30}}[ \t]*[(\[](?:[\w.-]+[ \t]+){{0,2}}(?:password|passwort|pwd|pw|pass)[)\]][ \t]*[:=][ \t]*{VALUE}"#),
+            &format!(r#"(?i)\b[\w.-]{{2,}}[ \t]*[(\[](?:[\w.-]+[ \t]+){{0,2}}(?:password|passwort|pwd|pw|pass)[)\]][ \t]*[:=][ \t]*{VALUE}"#),
             ANY_GROUP,
         )
         .form(Form::Said),
@@ -86,67 +86,67 @@ pub(super) fn formats() -> Vec<Format> {
         // compared with `equals` (`password.equals("…")`, `"…".equals(password)`).
         format(
             K::Password,
-            r#"(?i)\b(?:env|getenv|environ\.get|get_env|fetch)[ \t]*\([ \t]*["'][^"'\n]*(?:pass|pwd)[^"'\n]*["'][ \t]*,[ \t]*(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')[ \t]*\)"#,
+            r#"(?i)\b(?:env|getenv|environ\.get|get_env|fetch)[ \t]*\([ \t]*["'][^"'\n]*(?:pass|pwd)[^"'\n]*["'][ \t]*,[ \t]*(?:"([^"\n]{3,})"|'([^'\n]{3,})')[ \t]*\)"#,
             ANY_GROUP,
         ),
         format(
             K::Password,
-            r#"(?i)\bpass(?:word|wd)?[ \t]*\.[ \t]*equals(?:IgnoreCase)?[ \t]*\([ \t]*(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')"#,
+            r#"(?i)\bpass(?:word|wd)?[ \t]*\.[ \t]*equals(?:IgnoreCase)?[ \t]*\([ \t]*(?:"([^"\n]{3,})"|'([^'\n]{3,})')"#,
             ANY_GROUP,
         ),
         format(
             K::Password,
-            r#"(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')[ \t]*\.[ \t]*equals(?:IgnoreCase)?[ \t]*\([ \t]*(?i:pass(?:word|wd)?)[ \t]*\)"#,
+            r#"(?:"([^"\n]{3,})"|'([^'\n]{3,})')[ \t]*\.[ \t]*equals(?:IgnoreCase)?[ \t]*\([ \t]*(?i:pass(?:word|wd)?)[ \t]*\)"#,
             ANY_GROUP,
         ),
         // A builder's method (`.password("…")`, `.withPassword("…")`, `.with_password('…')`): a
         // value without a space (a prompt's text has some).
         format(
             K::Password,
-            r#"(?i)(?:\.|\bwith_?)pass(?:word|wd|phrase)?[ \t]*\([ \t]*(?:"([^"\s]{3,200})"|'([^'\s]{3,200})')[ \t]*\)"#,
+            r#"(?i)(?:\.|\bwith_?)pass(?:word|wd|phrase)?[ \t]*\([ \t]*(?:"([^"\s]{3,})"|'([^'\s]{3,})')[ \t]*\)"#,
             ANY_GROUP,
         ),
         // PHP's `define('DB_PASSWORD', '…')` and a setter's last argument (`user.setPassword("…")`,
         // `keyring.set_password("smtp", "ana", "…")`).
         format(
             K::Password,
-            r#"(?i)\b(?:define[ \t]*\([ \t]*["'][a-z0-9_]*pass(?:word|wd)?["'][ \t]*,[ \t]*|set_?pass(?:word|wd)?[ \t]*\((?:[ \t]*(?:"[^"\n]*"|'[^'\n]*'|[\w.]+)[ \t]*,)*[ \t]*)(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')[ \t]*\)"#,
+            r#"(?i)\b(?:define[ \t]*\([ \t]*["'][a-z0-9_]*pass(?:word|wd)?["'][ \t]*,[ \t]*|set_?pass(?:word|wd)?[ \t]*\((?:[ \t]*(?:"[^"\n]*"|'[^'\n]*'|[\w.]+)[ \t]*,)*[ \t]*)(?:"([^"\n]{3,})"|'([^'\n]{3,})')[ \t]*\)"#,
             ANY_GROUP,
         ),
         // Go's `req.SetBasicAuth("admin", "…")`; a name/value pair in JSON (`{"name":
         // "DB_PASSWORD", "value": "…"}`, CloudFormation's `ParameterKey`/`ParameterValue`),
         // ARM's `"adminPassword": {"value": "…"}` and Windows' `<AdministratorPassword><Value>…`.
-        format(K::Password, r#"\bSetBasicAuth\([ \t]*"[^"\n]*"[ \t]*,[ \t]*"([^"\n]{3,200})"[ \t]*\)"#, 1),
+        format(K::Password, r#"\bSetBasicAuth\([ \t]*"[^"\n]*"[ \t]*,[ \t]*"([^"\n]{3,})"[ \t]*\)"#, 1),
         format(
             K::Password,
-            r#"(?i)"(?:name|key|parameterkey)"[ \t]*:[ \t]*"[^"\n]*?(?:password|passwd|pwd|passphrase)[^"\n]*"[ \t]*,[ \t]*"(?:value|parametervalue)"[ \t]*:[ \t]*"([^"\n]{3,200})""#,
+            r#"(?i)"(?:name|key|parameterkey)"[ \t]*:[ \t]*"[^"\n]*?(?:password|passwd|pwd|passphrase)[^"\n]*"[ \t]*,[ \t]*"(?:value|parametervalue)"[ \t]*:[ \t]*"([^"\n]{3,})""#,
             1,
         ),
         format(
             K::Password,
-            r#"(?i)"[a-z0-9_]*password"[ \t]*:[ \t]*\{[ \t]*"value"[ \t]*:[ \t]*"([^"\n]{3,200})""#,
+            r#"(?i)"[a-z0-9_]*password"[ \t]*:[ \t]*\{[ \t]*"value"[ \t]*:[ \t]*"([^"\n]{3,})""#,
             1,
         ),
-        format(K::Password, r"(?i)<[a-z0-9_]*password>[ \t]*<value>([^<\n]{3,200})</value>", 1),
+        format(K::Password, r"(?i)<[a-z0-9_]*password>[ \t]*<value>([^<\n]{3,})</value>", 1),
         // A default in a placeholder: Spring's `${DB_PASSWORD:…}`, the shell's `${PW:=…}`;
         // Python's `os.environ.get("PW") or "…"`; Bicep's `param adminPassword string = '…'`.
         format(
             K::Password,
-            r#"(?i)\$\{[a-z0-9_.\-]*(?:password|passwd|pwd|pass)[a-z0-9_.\-]*:=?([^}\s$]{3,200})\}"#,
+            r#"(?i)\$\{[a-z0-9_.\-]*(?:password|passwd|pwd|pass)[a-z0-9_.\-]*:=?([^}\s$]{3,})\}"#,
             1,
         ),
         format(
             K::Password,
-            r#"(?i)\b(?:environ\.get|getenv|environ)\([ \t]*["'][^"'\n]*(?:pass|pwd|pw)[^"'\n]*["'][ \t]*\)[ \t]+or[ \t]+(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')"#,
+            r#"(?i)\b(?:environ\.get|getenv|environ)\([ \t]*["'][^"'\n]*(?:pass|pwd|pw)[^"'\n]*["'][ \t]*\)[ \t]+or[ \t]+(?:"([^"\n]{3,})"|'([^'\n]{3,})')"#,
             ANY_GROUP,
         ),
         format(
             K::Password,
-            r#"(?i)\bparam[ \t]+[a-z0-9_]*(?:password|passwd|pwd)[a-z0-9_]*[ \t]+string[ \t]*=[ \t]*'([^'\n]{3,200})'"#,
+            r#"(?i)\bparam[ \t]+[a-z0-9_]*(?:password|passwd|pwd)[a-z0-9_]*[ \t]+string[ \t]*=[ \t]*'([^'\n]{3,})'"#,
             1,
         ),
         // Gradle's signing config: `storePassword "…"`, `keyPassword '…'`.
-        format(K::Password, r#"\b(?:store|key)Password[ \t]+(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')"#, ANY_GROUP),
+        format(K::Password, r#"\b(?:store|key)Password[ \t]+(?:"([^"\n]{3,})"|'([^'\n]{3,})')"#, ANY_GROUP),
         // A YAML block scalar: `password: >-` and the value on the next line.
         format(
             K::Password,
@@ -165,13 +165,13 @@ pub(super) fn formats() -> Vec<Format> {
         // `<input name="password" value="…">`.
         format(
             K::Password,
-            r#"(?i)\b(?:key|name)=["'][^"'\n]*?(?:password|passwd|pwd|pass)["'][^>\n]*?\bvalue=(?:"([^"\n]{3,200})"|'([^'\n]{3,200})')"#,
+            r#"(?i)\b(?:key|name)=["'][^"'\n]*?(?:password|passwd|pwd|pass)["'][^>\n]*?\bvalue=(?:"([^"\n]{3,})"|'([^'\n]{3,})')"#,
             ANY_GROUP,
         ),
         // A Terraform variable's default: `variable "db_password" { default = "…" }`.
         format(
             K::Password,
-            r#"(?i)\bvariable[ \t]+"[^"\n]*?(?:password|passwd|pwd)[^"\n]*"[ \t]*\{[^}]{0,300}?\bdefault[ \t]*=[ \t]*"([^"\n]{3,200})""#,
+            r#"(?i)\bvariable[ \t]+"[^"\n]*?(?:password|passwd|pwd)[^"\n]*"[ \t]*\{[^}]{0,300}?\bdefault[ \t]*=[ \t]*"([^"\n]{3,})""#,
             1,
         ),
     ]

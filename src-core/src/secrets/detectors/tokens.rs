@@ -175,7 +175,7 @@ pub(super) fn formats() -> Vec<Format> {
         // `.header("Authorization", "Bearer …")`; Rust's `.bearer_auth("…")`.
         format(
             K::ApiKey,
-            r#"(?i)["'][\w.:\-]*?(?:api[_.\-]?key|apikey|access[_.\-]?key|auth[_.\-]?token|access[_.\-]?token|secret[_.\-]?key|client[_.\-]?secret|token|secret)["'][ \t]*,[ \t]*(?:"([^"\s]{12,300})"|'([^'\s]{12,300})')[ \t]*[),]"#,
+            r#"(?i)["'][\w.:\-]*?(?:api[_.\-]?key|apikey|access[_.\-]?key|auth[_.\-]?token|access[_.\-]?token|secret[_.\-]?key|client[_.\-]?secret|token|secret)["'][ \t]*,[ \t]*(?:"([^"\s]{12,})"|'([^'\s]{12,})')[ \t]*[),]"#,
             ANY_GROUP,
         ),
         format(
@@ -183,17 +183,17 @@ pub(super) fn formats() -> Vec<Format> {
             r#"(?i)["']authorization["'][ \t]*,[ \t]*["'](?:basic|bearer|token)[ \t]+([A-Za-z0-9_\-+/.=:]{8,})["']"#,
             1,
         ),
-        format(K::ApiKey, r#"\.bearer_auth\([ \t]*"([^"\s]{8,300})"[ \t]*\)"#, 1),
+        format(K::ApiKey, r#"\.bearer_auth\([ \t]*"([^"\s]{8,})"[ \t]*\)"#, 1),
         // .NET settings: `<add key="ApiKey" value="…"/>`.
         format(
             K::ApiKey,
-            r#"(?i)\b(?:key|name)=["'][^"'\n]*?(?:api_?key|secret|token)["'][^>\n]*?\bvalue=["']([^"'\s]{12,300})["']"#,
+            r#"(?i)\b(?:key|name)=["'][^"'\n]*?(?:api_?key|secret|token)["'][^>\n]*?\bvalue=["']([^"'\s]{12,})["']"#,
             1,
         ),
         // A name/value pair in JSON: `{"key": "api_key", "value": "…"}` (Postman, ECS).
         format(
             K::ApiKey,
-            r#"(?i)"(?:name|key|parameterkey)"[ \t]*:[ \t]*"[^"\n]*?(?:api[_\-]?key|apikey|token|secret)[^"\n]*"[ \t]*,[ \t]*"(?:value|parametervalue)"[ \t]*:[ \t]*"([^"\s]{12,300})""#,
+            r#"(?i)"(?:name|key|parameterkey)"[ \t]*:[ \t]*"[^"\n]*?(?:api[_\-]?key|apikey|token|secret)[^"\n]*"[ \t]*,[ \t]*"(?:value|parametervalue)"[ \t]*:[ \t]*"([^"\s]{12,})""#,
             1,
         ),
     ]
