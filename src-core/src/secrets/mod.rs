@@ -18,7 +18,9 @@
 //!   Notion, DigitalOcean, Shopify and Google OAuth, known by their prefixes;
 //! - JWTs (`eyJ….eyJ….signature`) and PEM private-key blocks (BEGIN to END);
 //! - passwords: `password=`, `passwd:`, `pwd=`, "my password is …", and the password of a
-//!   connection string (`postgres://user:PASSWORD@host`: the user and host are kept);
+//!   connection string (`postgres://user:PASSWORD@host`: the user and host are kept), and
+//!   any word that mixes upper and lower case, digits and a symbol (`Azul2024!`), labelled
+//!   or not (see `lone_passwords`);
 //! - PINs and keypad codes: the digits after "PIN", "passcode", "door code", "CVV";
 //! - long random-looking tokens (see `entropy`): not hex digests, git SHAs, UUIDs, data
 //!   URLs, paths, words, numbers or dates.
@@ -43,6 +45,7 @@ mod leaks;
 mod leaks_forms;
 #[cfg(test)]
 mod leaks_shape;
+mod lone_passwords;
 mod policy;
 mod public;
 mod recent;
@@ -266,6 +269,14 @@ fn find_in(text: &str) -> Vec<SecretFinding> {
                     span,
                 });
             }
+        }
+    }
+    for span in lone_passwords::lone_passwords(text) {
+        if !overlaps(&found, &span) {
+            found.push(SecretFinding {
+                kind: SecretKind::Password,
+                span,
+            });
         }
     }
     for span in entropy::random_tokens(text) {

@@ -15,8 +15,8 @@ pub(super) use code::name_parts;
 pub(super) use named::{is_named_secret, secret_named_by};
 use prose::Said;
 pub(super) use prose::tail;
-pub(super) use shape::before_cjk;
 use shape::looks_strong;
+pub(super) use shape::{before_cjk, is_password_hash};
 use words::{
     ACTIONS, CODE_KEYWORDS, CURSOR_PARTS, FLAG_WORDS, LABELS, NOT_A_PASSWORD, NOT_A_SECRET_KEY, NOT_A_VALUE,
     PASSWORD_WORDS, PLACEHOLDER_PARTS,
