@@ -1,7 +1,8 @@
 //! Long random-looking tokens that match no known format: a key of an unknown service.
 //!
 //! A token is a run of letters, digits and `+/_-` at least [`MIN_LEN`] long. It is a
-//! secret when it mixes upper case, lower case and digits, switches between them often (as
+//! secret when it mixes upper case, lower case and digits (or lower case and digits in a
+//! long part that is not hex), switches between them often (as
 //! random text does, and words, CamelCase names and paths do not), its long parts do not
 //! read as words run together (by their letter pairs), and its Shannon entropy is high. Never flagged: hex (git SHAs, digests), UUIDs, base64 after `base64,` (a data
 //! URL such as an inline image), words, paths and URLs made of words, numbers, dates.
@@ -12,6 +13,9 @@ pub(super) const MIN_LEN: usize = 24;
 const MIN_ENTROPY: f64 = 3.8;
 /// Lowest share of neighbouring characters of different classes (random base62: ~0.6).
 const MIN_SWITCHES: f64 = 0.3;
+/// The same for lower case and digits, where only a letter and a digit switch (random
+/// base36: ~0.4, and a fifth of such tokens under 0.25).
+const MIN_SWITCHES_LOWER: f64 = 0.12;
 
 fn token_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '_' | '-')
@@ -97,11 +101,22 @@ pub(super) fn looks_random(token: &str) -> bool {
             Class::Other => {}
         }
     }
-    if upper == 0 || lower == 0 || digit == 0 {
+    // Lower case and digits only (`x9mq2plr8vtbn4wz7yh3cf6gj5ds0ae2`, many services' keys):
+    // a long part of it must be random, and more than hex (a digest after a name is no key).
+    let lower_only = upper == 0 && lower >= 8 && digit >= 4;
+    if (upper == 0 || lower == 0 || digit == 0) && !lower_only {
         return false;
     }
-    // Hex in either case (a digest, a SHA, a UUID) is not random enough to matter here.
-    if token.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
+    // Hex in either case (a digest, a SHA, a UUID, `0x…`) is not random enough to matter here.
+    let body = token.strip_prefix("0x").unwrap_or(token);
+    if body.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
+        return false;
+    }
+    if lower_only
+        && !token
+            .split(['/', '_', '-', '+', '='])
+            .any(|p| p.len() >= 20 && !p.strip_prefix("0x").unwrap_or(p).chars().all(|c| c.is_ascii_hexdigit()))
+    {
         return false;
     }
     // Words joined by separators (a path, a slug, a snake_case name): no long random part;
@@ -117,7 +132,8 @@ pub(super) fn looks_random(token: &str) -> bool {
     let chars: Vec<char> = token.chars().collect();
     let switches = chars.windows(2).filter(|w| class(w[0]) != class(w[1])).count();
     let share = switches as f64 / (chars.len() - 1) as f64;
-    share >= MIN_SWITCHES && entropy(token) >= MIN_ENTROPY
+    let min_switches = if lower_only { MIN_SWITCHES_LOWER } else { MIN_SWITCHES };
+    share >= min_switches && entropy(token) >= MIN_ENTROPY
 }
 
 /// The byte spans of random-looking tokens in `text`.
@@ -135,7 +151,10 @@ pub(super) fn random_tokens(text: &str) -> Vec<std::ops::Range<usize>> {
         let data_url = before.ends_with("base64,");
         let word = &text[word_start..start];
         let in_url = word.contains("://") && !word.contains('@') && !before.ends_with('=');
-        if !data_url && !in_url && looks_random(token) && !super::public::is_public(token, before, word) {
+        // A folder of a path (`/nix/store/<hash>-python3`): named by a hash, not a key.
+        let path = token.starts_with('/') || word.starts_with('/') && before.ends_with('/');
+        let in_path = path && !token.contains(|c: char| c.is_ascii_uppercase());
+        if !data_url && !in_url && !in_path && looks_random(token) && !super::public::is_public(token, before, word) {
             let padding = text[end..].len() - text[end..].trim_start_matches('=').len();
             spans.push(start..end + padding);
         }

@@ -159,6 +159,47 @@ pub(super) fn is_public(token: &str, before: &str, word: &str) -> bool {
         || is_solana_address(token, before)
         || is_bitcoin_address(token)
         || is_ipfs_cid(token)
+        || is_bech32_public(token)
+}
+
+/// A bech32 or bech32m string whose checksum holds (`bc1…`, `npub1…`, `age1…`, `lnbc…`):
+/// an address, a public key or an invoice. A Nostr secret key (`nsec1…`) is not public.
+fn is_bech32_public(token: &str) -> bool {
+    const CHARSET: &[u8] = b"qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+    const GENERATOR: [u32; 5] = [0x3b6a_57b2, 0x2650_8e6d, 0x1ea1_19fa, 0x3d42_33dd, 0x2a14_62b3];
+    let lower = token.to_ascii_lowercase();
+    if token != lower && token != token.to_ascii_uppercase() {
+        return false;
+    }
+    let Some((hrp, data)) = lower.rsplit_once('1') else {
+        return false;
+    };
+    if hrp.is_empty() || hrp == "nsec" || data.len() < 6 {
+        return false;
+    }
+    let Some(data) = data
+        .bytes()
+        .map(|c| CHARSET.iter().position(|&a| a == c).map(|v| v as u32))
+        .collect::<Option<Vec<u32>>>()
+    else {
+        return false;
+    };
+    let hrp_values = hrp
+        .bytes()
+        .map(|c| u32::from(c) >> 5)
+        .chain([0])
+        .chain(hrp.bytes().map(|c| u32::from(c) & 31));
+    let check = hrp_values.chain(data).fold(1u32, |check, value| {
+        let top = check >> 25;
+        let mut next = ((check & 0x1ff_ffff) << 5) ^ value;
+        for (i, g) in GENERATOR.iter().enumerate() {
+            if (top >> i) & 1 == 1 {
+                next ^= g;
+            }
+        }
+        next
+    });
+    check == 1 || check == 0x2bc8_30a3
 }
 
 /// Base58 (Bitcoin's alphabet) decoded, or `None`.
