@@ -53,6 +53,7 @@ pub(crate) mod redact;
 #[cfg(test)]
 mod tests;
 mod values;
+mod wallet_secrets;
 
 use std::ops::Range;
 
@@ -255,6 +256,7 @@ fn find_in(text: &str) -> Vec<SecretFinding> {
     for finding in detectors::table_secrets(text)
         .into_iter()
         .chain(detectors::delimited_secrets(text))
+        .chain(wallet_secrets::wallet_secrets(text))
     {
         if !overlaps(&found, &finding.span) {
             found.push(finding);
