@@ -3,7 +3,8 @@
 //! the formats of vendors' tokens (`tokens`), passwords named, said or written beside the
 //! word (`passwords`), PINs and keypad codes (`pins`), Wi-Fi keys (`wifi`), logins as pairs
 //! and in code (`pairs`), asked and answered (`asked`), passphrases and seed phrases
-//! (`phrases`), and command lines and credential files (`commands`).
+//! (`phrases`), command lines and credential files (`commands`), and what tools print
+//! or are given to join something (`printed`).
 
 mod asked;
 mod commands;
@@ -14,6 +15,7 @@ mod pairs;
 mod passwords;
 mod phrases;
 mod pins;
+mod printed;
 mod tables;
 mod tokens;
 mod wifi;
@@ -77,6 +79,7 @@ pub(super) static FORMATS: LazyLock<Vec<Format>> = LazyLock::new(|| {
     all.extend(asked::formats());
     all.extend(passwords::formats());
     all.extend(commands::formats());
+    all.extend(printed::formats());
     all.extend(devices::formats());
     all.extend(literals::formats());
     all.extend(passwords::beside_the_word());

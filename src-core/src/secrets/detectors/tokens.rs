@@ -91,6 +91,15 @@ pub(super) fn formats() -> Vec<Format> {
             r"\b(?:dapi[0-9a-f]{32}(?:-\d+)?|pul-[0-9a-f]{40}|sbp_[0-9a-f]{40}|NR(?:AK|JS|II|AA)-[A-Z0-9]{20,}|[0-9a-f]{32}-us\d{1,2}|sk_[0-9a-f]{40,64}|lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}|fc-[0-9a-f]{32}|pplx-[A-Za-z0-9]{40,})\b",
             0,
         ),
+        // More vendors' formats with hex or upper-case bodies, or parts the random-token
+        // screen would cut: Buildkite, Sourcegraph, Shippo, GitLab OAuth secrets,
+        // DigitalOcean OAuth, Dynatrace, HubSpot, Airtable, Mapbox's secret tokens, Twitch's
+        // chat token, Asana, NuGet, an LND macaroon in hex.
+        format(
+            K::ApiKey,
+            r"\b(?:bkua_[0-9a-f]{40}|sgp_(?:[0-9a-f]{16}_)?[0-9a-f]{40}|shippo_(?:live|test)_[0-9a-f]{40}|gloas-[0-9a-f]{64}|do[opr]_v1_[0-9a-f]{64}|dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{56,}|pat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|pat[A-Za-z0-9]{14}\.[0-9a-f]{64}|sk\.eyJ[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]{20,}|oauth:[a-z0-9]{30}|\d/\d{13,16}/\d{13,16}:[0-9a-f]{32}|oy2[a-z0-9]{43}|0201036c6e64[0-9a-f]{60,})\b",
+            0,
+        ),
         format(
             K::ApiKey,
             r"https://maker\.ifttt\.com/(?:trigger/[^/\s]+/(?:json/)?with/key|use)/([A-Za-z0-9_\-]{16,})",

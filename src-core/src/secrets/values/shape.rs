@@ -92,7 +92,13 @@ pub(in crate::secrets) fn is_word_passphrase(value: &str) -> bool {
         .filter(|w| NOT_A_PASSWORD.contains(&w.as_str()) || SENTENCE_WORDS.contains(&w.as_str()))
         .count();
     let allowed = if words.len() >= 12 { words.len() / 4 } else { 0 };
-    (3..=25).contains(&words.len()) && words.iter().all(plain) && of_sentences <= allowed
+    // A phrase of one or two words said over and over is a well-known test phrase
+    // (Hardhat's `test test … junk`, BIP-39's `abandon … about`).
+    let mut distinct = lower.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let repeated = words.len() >= 6 && distinct.len() * 2 < words.len();
+    (3..=25).contains(&words.len()) && words.iter().all(plain) && of_sentences <= allowed && !repeated
 }
 
 /// Whether a quoted value of several words says where a password is written or kept
