@@ -42,6 +42,8 @@ pub mod config;
 mod error;
 pub mod eval;
 pub mod keys;
+#[cfg(test)]
+mod layers;
 pub mod limits;
 mod maintenance;
 mod marked;
@@ -94,7 +96,7 @@ pub use store::postgres::admin::{
 };
 pub use transfer::{
     CoreImport, EXPORT_FORMAT, HaemaReport, HaemaStore, ImportItem, ImportReport, ImportSummary, Imported, ItemsReport,
-    MigrateReport, Record, is_export, is_haema_store, migrate_store, parse_items, parse_time, read_haema_store,
+    MigrateReport, Record, is_export, is_haema_store, migrate_store, parse_items, read_haema_store,
 };
 pub use types::core_md::{CoreSections, TEMPLATE as CORE_TEMPLATE};
 pub use types::*;

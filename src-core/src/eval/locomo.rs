@@ -199,7 +199,7 @@ pub fn session_time_ms(text: &str) -> Option<i64> {
     if parts.next().is_some() {
         return None;
     }
-    let midnight = crate::transfer::parse_time(&format!("{year:04}-{month:02}-{day:02}"))?;
+    let midnight = crate::types::parse_time(&format!("{year:04}-{month:02}-{day:02}"))?;
     Some(midnight + (h * 3600 + m * 60) * 1000)
 }
 

@@ -32,7 +32,6 @@ use info::store_info;
 pub use insight::{ANCESTRY_LIMIT, ActivityEvent, ActivityWho, Ancestry, AncestryNode, MadeBy, WeekSummary};
 pub use lineage::Lineage;
 pub use open::{CLIENT_EMBEDDER_PREFIX, LexicalReason, OpenOptions, OpenProgress};
-pub(crate) use redact::mentions;
 pub use status::StoreStatus;
 pub use vector_recall::VectorRecall;
 pub use watch::StoreWatch;

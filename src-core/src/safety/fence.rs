@@ -7,7 +7,7 @@
 //! Decoding the string gives back the exact text: the model reads what was written, only
 //! never as the prompt's own structure.
 
-use super::chars;
+use crate::text::chars;
 
 fn needs_escape(c: char) -> bool {
     matches!(c, '<' | '>' | '\u{2028}' | '\u{2029}') || c.is_control() || chars::is_invisible(c)

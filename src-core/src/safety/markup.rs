@@ -193,7 +193,7 @@ mod tests {
             "### instruction: x",
             "<｜begin▁of▁sentence｜>",
         ] {
-            let folded = crate::safety::chars::fold(text).0.to_lowercase();
+            let folded = crate::text::chars::fold(text).0.to_lowercase();
             assert!(template_token(&folded).is_some(), "{text}");
         }
         assert_eq!(template_token("a < b and c | d > e"), None);

@@ -35,7 +35,6 @@
 //! undo homoglyphs from other alphabets or encodings (base64, ROT13): those reach the review
 //! as ordinary text.
 
-pub(crate) mod chars;
 mod cjk;
 mod families;
 pub(crate) mod fence;
@@ -53,6 +52,7 @@ mod words_roles;
 mod words_void;
 mod words_world;
 
+use crate::text::chars;
 use crate::types::{HostileFinding, HostileReason};
 
 /// Longest evidence shown for one finding, in characters.

@@ -4,7 +4,8 @@
 //! instruction or end the block it is quoted in. Words themselves ("ignore previous
 //! instructions") are left as written; the recall block marks such a memory instead.
 
-use super::{chars, labels, links, markup};
+use super::{labels, links, markup};
+use crate::text::chars;
 
 /// Where an ASCII `needle` occurs in `hay`, ignoring ASCII case. A match of ASCII bytes
 /// always lies on character boundaries.

@@ -1,5 +1,5 @@
 //! Instruction-override phrases, matched on words: letter case, spacing, punctuation
-//! between words and (after `chars::fold`) zero-width characters do not matter.
+//! between words and (after `text::chars::fold`) zero-width characters do not matter.
 //!
 //! A pattern is a row of slots: a set of words (`prefix*` matches any word that starts
 //! with `prefix`), a gap of up to n words (never across `.`, `!`, `?` or a line end), or a

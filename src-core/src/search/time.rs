@@ -46,7 +46,7 @@ pub(crate) fn spans(query: &str) -> Vec<TimeSpan> {
     let mut i = 0;
     while i < tokens.len() {
         let token = tokens[i];
-        if let Some(ms) = crate::transfer::parse_time(token).filter(|_| token.len() == 10) {
+        if let Some(ms) = crate::types::parse_time(token).filter(|_| token.len() == 10) {
             found.push(TimeSpan::Day(ms));
             i += 1;
             continue;
@@ -63,7 +63,7 @@ pub(crate) fn spans(query: &str) -> Vec<TimeSpan> {
             let year = tokens.get(year_at).and_then(|t| year_of(t));
             let midnight = year
                 .zip(day)
-                .and_then(|(y, d)| crate::transfer::parse_time(&format!("{y:04}-{month:02}-{d:02}")));
+                .and_then(|(y, d)| crate::types::parse_time(&format!("{y:04}-{month:02}-{d:02}")));
             found.push(match midnight {
                 Some(ms) => TimeSpan::Day(ms),
                 None => TimeSpan::Month(year, month),

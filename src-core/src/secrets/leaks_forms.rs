@@ -325,6 +325,7 @@ fn each_leak_the_later_reviews_found_is_screened() {
         .chain(include_str!("corpus/review15_leaks.txt").lines())
         .chain(include_str!("corpus/review16_leaks.txt").lines())
         .chain(include_str!("corpus/review17_leaks.txt").lines())
+        .chain(include_str!("corpus/review18_leaks.txt").lines())
         .map(|t| t.replace("\\n", "\n"))
         .filter(|t| super::redact(t).0 == *t)
         .collect();

@@ -22,6 +22,7 @@
 //!   any word that mixes upper and lower case, digits and a symbol (`Azul2024!`), labelled
 //!   or not (see `lone_passwords`);
 //! - PINs and keypad codes: the digits after "PIN", "passcode", "door code", "CVV";
+//! - recovery and backup codes, and a disk's recovery key;
 //! - long random-looking tokens (see `entropy`): not hex digests, git SHAs, UUIDs, data
 //!   URLs, paths, words, numbers or dates.
 //!
@@ -103,6 +104,8 @@ closed_set! {
         Pin = "pin",
         /// The value of an `api_key`, `access_token`, `client_secret` or `Bearer`.
         ApiKey = "api key",
+        /// An account's recovery or backup codes, or a disk's recovery key.
+        RecoveryCode = "recovery code",
         /// A long random-looking token of no known format.
         HighEntropy = "high-entropy token",
     }

@@ -7,7 +7,6 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{SecretKind, replace};
-use crate::pipeline::Proposal;
 use crate::types::{Changeset, MemoryAttributes, MemoryRecord};
 
 const KINDS: usize = SecretKind::ALL.len();
@@ -122,31 +121,6 @@ impl SecretTally {
             attributes.metadata.insert(key, item);
         }
     }
-
-    /// Everything a proposal writes: the text added and its items, the proposed memories
-    /// and their attributes, the new core.md, the LLM's raw answers and errors, the
-    /// warnings. What it was built on (the related memories, core.md before) is already
-    /// in the store and left as it is.
-    pub(crate) fn proposal(&mut self, proposal: &mut Proposal) {
-        self.option(&mut proposal.raw_input);
-        proposal.inputs.iter_mut().for_each(|t| self.string(t));
-        for item in &mut proposal.proposed {
-            if !item.kept {
-                self.string(&mut item.content);
-            }
-            self.attributes(&mut item.attributes);
-        }
-        self.option(&mut proposal.core_after);
-        for call in &mut proposal.llm_calls {
-            if let Some(answer) = &mut call.answer {
-                self.value(answer);
-            }
-            self.option(&mut call.error);
-        }
-        proposal.warnings.iter_mut().for_each(|t| self.string(t));
-        self.attributes(&mut proposal.attributes);
-    }
-
     /// Everything of a changeset brought in from elsewhere (an export).
     pub(crate) fn changeset(&mut self, changeset: &mut Changeset) {
         self.option(&mut changeset.raw_input);

@@ -11,6 +11,7 @@ pub(crate) mod backend;
 pub(crate) mod core_copy;
 pub(crate) mod core_write;
 pub(crate) mod files;
+pub(crate) mod mentions;
 pub(crate) mod places;
 #[cfg(feature = "postgres")]
 pub(crate) mod postgres;
@@ -306,17 +307,6 @@ closed_set! {
         /// Moves on every commit but those of access statistics (what a watch follows).
         ChangeStamp = "change_stamp",
     }
-}
-
-/// Whether memory `m`'s text, source or metadata holds `phrase` (in any form, as whole
-/// words: [`crate::text::Phrase`], outside the markers of secrets and forgotten text): what
-/// forgetting a phrase finds, on every backend.
-pub(crate) fn mentions(m: &crate::types::MemoryRecord, phrase: &crate::text::Phrase) -> bool {
-    let metadata = || serde_json::to_string(&m.attributes.metadata).unwrap_or_default();
-    let mentions = |text: &str| crate::memory::mentions(phrase, text);
-    mentions(&m.content)
-        || m.attributes.source.as_deref().is_some_and(mentions)
-        || (!m.attributes.metadata.is_empty() && mentions(&metadata()))
 }
 
 /// Wall-clock time in Unix ms.

@@ -2,7 +2,7 @@
 //! compatibility-normalised (NFKC: `ＡＤＤＲＥＳＳ` is `ADDRESS`, a combining accent is the
 //! precomposed letter), case-folded (`İstanbul` is `istanbul`, `STRASSE` is `straße`),
 //! without invisible characters (zero-width spaces, soft hyphens, joiners, bidi controls:
-//! [`crate::safety::chars::is_invisible`]) and with every run of white space read as one space.
+//! [`crate::text::chars::is_invisible`]) and with every run of white space read as one space.
 //!
 //! [`Folded`] keeps, for each character of the folded text, the bytes of the original it came
 //! from, so that what is found in the folded text can be replaced in the original.
@@ -12,7 +12,7 @@ use std::ops::Range;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
-use crate::safety::chars::is_invisible;
+use crate::text::chars::is_invisible;
 
 /// A text folded for matching, with the original bytes behind each folded character.
 #[derive(Debug, Clone, Default)]

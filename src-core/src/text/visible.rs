@@ -1,7 +1,7 @@
 //! Text as a reader gets it, letter case kept: each character in its compatibility form
 //! (NFKC: full-width `ＡＫＩＡ` is `AKIA`) and invisible characters dropped (zero-width
 //! spaces, soft hyphens, joiners, bidi controls, terminal controls:
-//! [`crate::safety::chars::is_invisible`]). A credential split by a zero-width character
+//! [`crate::text::chars::is_invisible`]). A credential split by a zero-width character
 //! is one credential again when the text is quoted, so the secret screen looks at this
 //! form. [`Visible`] keeps the original bytes behind each character, so that what is found
 //! here is replaced in the original.
@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use unicode_normalization::UnicodeNormalization;
 
-use crate::safety::chars::is_invisible;
+use crate::text::chars::is_invisible;
 
 /// A text in its visible form, with the original bytes behind each of its bytes.
 #[derive(Debug, Clone)]

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::secrets::SecretTally;
-use crate::types::{ChangesetId, MemoryAttributes};
+use crate::types::{ChangesetId, MemoryAttributes, parse_time};
 use crate::{Error, Result};
 
 /// One memory to import.
@@ -38,59 +38,6 @@ pub struct ItemsReport {
     pub secrets: SecretTally,
     /// What the screens found and did.
     pub warnings: Vec<String>,
-}
-
-/// Unix ms of an RFC 3339 / ISO 8601 time such as `2024-07-20T01:23:45.678-07:00`,
-/// `2024-07-20 01:23:45Z` or `2024-07-20`.
-///
-/// ```
-/// use haema_core::parse_time;
-/// assert_eq!(parse_time("2024-07-20"), Some(1_721_433_600_000));
-/// assert_eq!(parse_time("2024-07-20T01:23:45.678-07:00"), Some(1_721_463_825_678));
-/// assert_eq!(parse_time("last week"), None);
-/// ```
-pub fn parse_time(text: &str) -> Option<i64> {
-    let t = text.trim();
-    let num = |s: &str| s.parse::<i64>().ok();
-    let (year, month, day) = (num(t.get(0..4)?)?, num(t.get(5..7)?)?, num(t.get(8..10)?)?);
-    if t.get(4..5)? != "-" || t.get(7..8)? != "-" || !(1..=12).contains(&month) || !(1..=31).contains(&day) {
-        return None;
-    }
-    let (mut secs, mut rest) = (0i64, t.get(10..).unwrap_or(""));
-    if let Some(time) = rest.strip_prefix('T').or_else(|| rest.strip_prefix(' ')) {
-        let (h, m, s) = (num(time.get(0..2)?)?, num(time.get(3..5)?)?, num(time.get(6..8)?)?);
-        secs = h * 3600 + m * 60 + s;
-        rest = time.get(8..).unwrap_or("");
-    }
-    let mut millis = 0;
-    if let Some(fraction) = rest.strip_prefix('.') {
-        let digits: String = fraction.chars().take_while(char::is_ascii_digit).collect();
-        millis = num(&format!("{:0<3}", &digits[..digits.len().min(3)])).unwrap_or(0);
-        rest = &fraction[digits.len()..];
-    }
-    let offset = match rest {
-        "" | "Z" | "z" => 0,
-        zone => {
-            let sign = match zone.get(0..1)? {
-                "+" => 1,
-                "-" => -1,
-                _ => return None,
-            };
-            sign * (num(zone.get(1..3)?)? * 3600 + num(zone.get(4..6)?)? * 60)
-        }
-    };
-    // Days from civil (Howard Hinnant's algorithm).
-    let (y, m) = if month <= 2 {
-        (year - 1, month + 9)
-    } else {
-        (year, month - 3)
-    };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let doy = (153 * m + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    Some((days * 86_400 + secs - offset) * 1000 + millis)
 }
 
 /// The attributes of an imported object: haema's own names (`memory_type`, `importance`,
@@ -293,17 +240,6 @@ fn kind_of(value: &Value) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn times_parse_with_zones_and_fractions() {
-        assert_eq!(parse_time("1970-01-01T00:00:00Z"), Some(0));
-        assert_eq!(parse_time("2026-02-23T02:39:17Z"), Some(1_771_814_357_000));
-        assert_eq!(parse_time("2026-02-23T11:39:17.250+09:00"), Some(1_771_814_357_250));
-        assert_eq!(parse_time("2026-02-22 19:39:17-07:00"), Some(1_771_814_357_000));
-        assert_eq!(parse_time("2000-02-29"), Some(951_782_400_000));
-        assert_eq!(parse_time("yesterday"), None);
-        assert_eq!(parse_time("2024-13-01"), None);
-    }
 
     #[test]
     fn jsonl_and_mem0_shapes() {

@@ -10,6 +10,6 @@ pub(crate) mod screen;
 
 pub use dispatch::{ImportSummary, Imported};
 pub use haema_store::{CoreImport, HaemaReport, HaemaStore, is_haema_store, read_haema_store};
-pub use items::{ImportItem, ItemsReport, parse_items, parse_time};
+pub use items::{ImportItem, ItemsReport, parse_items};
 pub use jsonl::{EXPORT_FORMAT, ImportReport, Record, is_export};
 pub use migrate::{MigrateReport, migrate_store};

@@ -162,7 +162,7 @@ pub fn parse_when(text: &str, now_ms: i64) -> Result<i64> {
             return Ok(now_ms.saturating_sub(n.saturating_mul(unit_ms)));
         }
     }
-    crate::transfer::parse_time(t).ok_or_else(|| {
+    super::time::parse_time(t).ok_or_else(|| {
         Error::InvalidArgument(format!(
             "{t:?} is not a time: write a date (2026-01-01), a date and time (2026-01-01T09:30:00Z) or a time ago (30m, 12h, 7d, 2w)"
         ))

@@ -5,7 +5,8 @@ mod needles;
 
 use serde_json::Value;
 
-pub(crate) use needles::{BLANK, Needles, mentions};
+pub(crate) use crate::store::mentions::BLANK;
+pub(crate) use needles::Needles;
 
 use crate::types::{Changeset, ChangesetKind, MemoryAttributes, MemoryId};
 

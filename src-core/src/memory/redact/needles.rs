@@ -11,14 +11,11 @@ use std::ops::Range;
 use aho_corasick::AhoCorasick;
 use serde_json::Value;
 
-use crate::secrets::SecretKind;
+use crate::store::mentions::{BLANK, markers};
 use crate::text::Phrase;
 use crate::text::fold::Folded;
 use crate::text::phrase::MIN_PHRASE_WEIGHT;
 use crate::types::Section;
-
-/// What forgotten text is replaced with.
-pub(crate) const BLANK: &str = "[forgotten]";
 
 /// The texts to blank, found in any form and as whole words.
 #[derive(Debug, Default)]
@@ -204,46 +201,6 @@ impl Needles {
     }
 }
 
-/// Whether `phrase` is in `text` outside its markers: `[secret: password]` mentions no
-/// password, and `[forgotten]` nothing forgotten.
-pub(crate) fn mentions(phrase: &Phrase, text: &str) -> bool {
-    let mut at = 0;
-    for range in markers(text).into_iter().chain(std::iter::once(text.len()..text.len())) {
-        if phrase.is_in(&text[at..range.start]) {
-            return true;
-        }
-        at = range.end;
-    }
-    false
-}
-
-/// The byte ranges of the markers in `text` (`[forgotten]`, `[secret: …]`), in order.
-fn markers(text: &str) -> Vec<Range<usize>> {
-    let mut ranges = Vec::new();
-    let mut at = 0;
-    while let Some(offset) = text[at..].find('[') {
-        let start = at + offset;
-        let rest = &text[start..];
-        let len = if rest.starts_with(BLANK) {
-            BLANK.len()
-        } else {
-            // Only a marker the secret screen writes: `[secret: <kind>]` of a known kind.
-            SecretKind::ALL
-                .iter()
-                .map(|kind| kind.marker())
-                .find(|marker| rest.starts_with(marker.as_str()))
-                .map_or(0, |marker| marker.len())
-        };
-        if len > 0 {
-            ranges.push(start..start + len);
-            at = start + len;
-        } else {
-            at = start + 1;
-        }
-    }
-    ranges
-}
-
 /// The byte ranges of core.md's structure: its section heading lines (`# SOUL` …) and the
 /// markers of its code fences (the run of backticks or tildes that opens a line).
 fn core_structure(text: &str) -> Vec<Range<usize>> {
@@ -307,15 +264,6 @@ mod tests {
             needles.redact("likes green tea every day and tea").as_deref(),
             Some("likes [forgotten] and [forgotten]")
         );
-    }
-
-    #[test]
-    fn a_marker_mentions_nothing() {
-        let password = Phrase::new("password").unwrap();
-        assert!(!mentions(&password, "the office [secret: password] and more"));
-        assert!(mentions(&password, "[secret: password] is the wifi password"));
-        let split = Phrase::new("office and").unwrap();
-        assert!(!mentions(&split, "office [forgotten] and"));
     }
 
     #[test]

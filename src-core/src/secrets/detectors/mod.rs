@@ -16,6 +16,7 @@ mod passwords;
 mod phrases;
 mod pins;
 mod printed;
+mod recovery;
 mod tables;
 mod tokens;
 mod wifi;
@@ -80,6 +81,7 @@ pub(super) static FORMATS: LazyLock<Vec<Format>> = LazyLock::new(|| {
     all.extend(passwords::formats());
     all.extend(commands::formats());
     all.extend(printed::formats());
+    all.extend(recovery::formats());
     all.extend(devices::formats());
     all.extend(literals::formats());
     all.extend(passwords::beside_the_word());

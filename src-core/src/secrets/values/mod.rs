@@ -97,6 +97,21 @@ pub(super) fn is_placeholder(kind: SecretKind, value: &str, around: &Around<'_>)
     if kind == SecretKind::Pin {
         return pins::is_no_pin(value, around);
     }
+    // Recovery codes: six characters or more and three digits, or letters in four groups
+    // (`Backup key 2024 rotated` is a year).
+    if kind == SecretKind::RecoveryCode {
+        // A key's id or fingerprint is no key ("Recovery key ID: 5A3F0C21").
+        let named = around.prefix.to_lowercase();
+        if named
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| ["id", "identifier", "fingerprint", "hash"].contains(&w))
+        {
+            return true;
+        }
+        let alnum = value.chars().filter(char::is_ascii_alphanumeric).count();
+        let digits = value.chars().filter(char::is_ascii_digit).count();
+        return !(alnum >= 6 && (digits >= 3 || value.matches('-').count() >= 3));
+    }
     if !matches!(kind, SecretKind::Password | SecretKind::ApiKey) {
         return false;
     }

@@ -26,7 +26,7 @@ pub(super) fn containing(conn: &Conn, phrase: &str) -> Result<Vec<(i64, MemoryRe
     let found = memories::select(conn, "m.status <> 'forgotten'", &[])?;
     Ok(found
         .into_iter()
-        .filter(|(_, m)| crate::store::mentions(m, &needle))
+        .filter(|(_, m)| crate::store::mentions::record_mentions(m, &needle))
         .collect())
 }
 

@@ -23,7 +23,7 @@ pub(crate) fn containing(conn: &Connection, phrase: &str) -> Result<Vec<(i64, Me
     let all = memories::select(conn, "status != 'forgotten'", [])?;
     Ok(all
         .into_iter()
-        .filter(|(_, m)| crate::store::mentions(m, &needle))
+        .filter(|(_, m)| crate::store::mentions::record_mentions(m, &needle))
         .collect())
 }
 
