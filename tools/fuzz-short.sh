@@ -66,9 +66,11 @@ run() {
         exit 0
     fi
     cd fuzz
-    local work target
-    work=$(mktemp -d)
-    trap 'rm -rf "$work"' EXIT
+    local target
+    # Global, not local: the EXIT trap runs after this function has returned.
+    fuzz_work=$(mktemp -d)
+    trap 'rm -rf "$fuzz_work"' EXIT
+    local work="$fuzz_work"
     for target in $(cargo +nightly fuzz list); do
         while (($(jobs -rp | wc -l) >= jobs)); do wait -n || true; done
         (run_one "$target" "$work" || touch "$work/failed") &

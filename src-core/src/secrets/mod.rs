@@ -104,6 +104,8 @@ closed_set! {
         Pin = "pin",
         /// The value of an `api_key`, `access_token`, `client_secret` or `Bearer`.
         ApiKey = "api key",
+        /// An authenticator's seed (TOTP), from which every one-time code is made.
+        OtpSeed = "2fa seed",
         /// An account's recovery or backup codes, or a disk's recovery key.
         RecoveryCode = "recovery code",
         /// A long random-looking token of no known format.

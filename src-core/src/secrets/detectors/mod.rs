@@ -19,6 +19,7 @@ mod printed;
 mod recovery;
 mod tables;
 mod tokens;
+mod wallet_keys;
 mod wifi;
 
 use std::sync::LazyLock;
@@ -82,6 +83,7 @@ pub(super) static FORMATS: LazyLock<Vec<Format>> = LazyLock::new(|| {
     all.extend(commands::formats());
     all.extend(printed::formats());
     all.extend(recovery::formats());
+    all.extend(wallet_keys::formats());
     all.extend(devices::formats());
     all.extend(literals::formats());
     all.extend(passwords::beside_the_word());

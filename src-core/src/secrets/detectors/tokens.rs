@@ -12,12 +12,14 @@ pub(super) fn formats() -> Vec<Format> {
         // (`TOTP secret: JBSWY3DPEHPK3PXP`, base32).
         format(K::ApiKey, r"\bkey-[0-9a-f]{32}\b", 0),
         // The seed as sites show it: in groups of four, upper or lower case, after "TOTP:",
-        // "2FA secret for GitHub:", "Authenticator setup key", "the 2FA seed … is".
+        // "2FA secret for GitHub:", "Authenticator setup key", "the 2FA seed … is", "Okta
+        // Verify secret …", "the manual entry code for 2FA was …", `pyotp.TOTP("…")`.
         format(
-            K::ApiKey,
-            r"(?i:\b(?:(?:totp|2fa|mfa|otp|two[- ]factor|authenticator)(?:[ \t]+(?:setup[ \t]+)?(?:seed|secret|key))?|setup[ \t]+key)(?:[ \t]+for[ \t]+(?:[\w.\-]+[ \t]+){0,3}[\w.\-]+)?)(?:[ \t]*[:=][ \t]*|[ \t]+is[ \t]+)([A-Z2-7]{16,64}|[a-z2-7]{16,64}|[A-Z2-7]{4}(?:[ ][A-Z2-7]{4}){3,15}|[a-z2-7]{4}(?:[ ][a-z2-7]{4}){3,15})\b",
+            K::OtpSeed,
+            r"(?i:\b(?:(?:totp|2fa|mfa|otp|two[- ]factor|authenticator)(?:[ \t]+(?:setup[ \t]+)?(?:seed|secret|key))?|(?:setup|verify)[ \t]+(?:key|secret)|manual[ \t]+entry[ \t]+(?:code|key))(?:[ \t]+for[ \t]+(?:[\w.\-]+[ \t]+){0,3}?[\w.\-]+)?(?:[ \t]*\([^)\n]{1,40}\))?)(?:[ \t]*[:=][ \t]*|[ \t]+(?:is|was)[ \t]+|[ \t]+)([A-Z2-7]{16,64}|[a-z2-7]{16,64}|[A-Z2-7]{4}(?:[ -][A-Z2-7]{4}){3,15}|[a-z2-7]{4}(?:[ -][a-z2-7]{4}){3,15})\b",
             1,
         ),
+        format(K::OtpSeed, r#"\bTOTP\([ \t]*["']([A-Z2-7]{16,64})["']"#, 1),
         // A PEM private key, to its END line; when it is cut (no END line), its base64 lines
         // up to the first blank line or other character (a heading, a bracket): what follows
         // a cut key is never swallowed.
@@ -61,7 +63,8 @@ pub(super) fn formats() -> Vec<Format> {
             r"\b[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}\b",
             0,
         ),
-        format(K::TelegramToken, r"\b\d{8,10}:AA[A-Za-z0-9_\-]{32,33}\b", 0),
+        // Alone, or in a bot's URL (`https://api.telegram.org/bot<token>/sendMessage`).
+        format(K::TelegramToken, r"(?:\b|bot)(\d{8,10}:AA[A-Za-z0-9_\-]{32,33})\b", 1),
         format(K::AnthropicKey, r"\bsk-ant-[A-Za-z0-9_\-]{20,}", 0),
         // A publishable key (`pk_live_`) is public: it is given to every browser.
         format(K::StripeKey, r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}", 0),
@@ -97,7 +100,13 @@ pub(super) fn formats() -> Vec<Format> {
         // chat token, Asana, NuGet, an LND macaroon in hex.
         format(
             K::ApiKey,
-            r"\b(?:bkua_[0-9a-f]{40}|sgp_(?:[0-9a-f]{16}_)?[0-9a-f]{40}|shippo_(?:live|test)_[0-9a-f]{40}|gloas-[0-9a-f]{64}|do[opr]_v1_[0-9a-f]{64}|dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{56,}|pat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|pat[A-Za-z0-9]{14}\.[0-9a-f]{64}|sk\.eyJ[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]{20,}|oauth:[a-z0-9]{30}|\d/\d{13,16}/\d{13,16}:[0-9a-f]{32}|oy2[a-z0-9]{43}|0201036c6e64[0-9a-f]{60,})\b",
+            r"\b(?:bkua_[0-9a-f]{40}|sgp_(?:[0-9a-f]{16}_)?[0-9a-f]{40}|shippo_(?:live|test)_[0-9a-f]{40}|gloas-[0-9a-f]{64}|do[opr]_v1_[0-9a-f]{64}|dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{56,}|pat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|pat[A-Za-z0-9]{14}\.[0-9a-f]{64}|sk\.eyJ[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]{20,}|oauth:[a-z0-9]{30}|\d/\d{13,16}/\d{13,16}:[0-9a-f]{32}|oy2[a-z0-9]{43}|0201036c6e64[0-9a-f]{60,}|dckr_pat_[A-Za-z0-9_\-]{20,}|[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}|sdk-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b",
+            0,
+        ),
+        // Webhooks whose URL is the secret: Zapier, Mattermost, Airtable.
+        format(
+            K::ApiKey,
+            r"https://(?:hooks\.zapier\.com/hooks/catch/\d+/[A-Za-z0-9]+|[\w.-]+/hooks/[a-z0-9]{26}|hooks\.airtable\.com/workflows/v1/genericWebhook/[A-Za-z0-9/]{20,})/?",
             0,
         ),
         format(

@@ -99,6 +99,11 @@ pub(super) fn is_placeholder(kind: SecretKind, value: &str, around: &Around<'_>)
     }
     // Recovery codes: six characters or more and three digits, or letters in four groups
     // (`Backup key 2024 rotated` is a year).
+    // A 2FA seed in base32 has a digit (2 to 7): words of four letters are a sentence
+    // ("2FA: send code when user logs in"), one long word a name ("googleauthenticator").
+    if kind == SecretKind::OtpSeed {
+        return !value.chars().any(|c| ('2'..='7').contains(&c));
+    }
     if kind == SecretKind::RecoveryCode {
         // A key's id or fingerprint is no key ("Recovery key ID: 5A3F0C21").
         let named = around.prefix.to_lowercase();
