@@ -50,8 +50,12 @@ impl Memory {
             .and_then(|file| watch_core_file(&file, &core_changed));
         let (tx, changes) = mpsc::channel(1);
         let memory = self.clone();
+        // Read now, not in the task: a write made before the task first runs (another
+        // process's, right after `watch()`) would otherwise be its starting point and never
+        // be reported.
+        let first = self.inner.store.data_version().ok();
         let poller = tokio::spawn(async move {
-            let mut last = memory.data_version().await.ok();
+            let mut last = first;
             loop {
                 tokio::time::sleep(POLL).await;
                 let version = memory.data_version().await.ok();
