@@ -9,6 +9,9 @@ pub(crate) const LEAKS_FORMS: &[(&str, &str)] = &[
     ("My bank PIN is 4827", "My bank PIN is [secret: pin]"),
     ("PIN: 0417", "PIN: [secret: pin]"),
     ("PIN 4827 for the blue card", "PIN [secret: pin] for the blue card"),
+    // A SIM's two codes on one line: the PUK after its PIN (review 18).
+    ("SIM PIN 1357, PUK 83920471", "SIM PIN [secret: pin], PUK [secret: pin]"),
+    ("PUK2 12345678", "PUK2 [secret: pin]"),
     ("The door code is 1942", "The door code is [secret: pin]"),
     ("gate code: #4821", "gate code: #[secret: pin]"),
     (

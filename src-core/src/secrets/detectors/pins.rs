@@ -77,10 +77,11 @@ pub(super) fn formats() -> Vec<Format> {
             1,
         )
         .form(Form::Said),
-        // "PIN 4827", "passcode 839201": beside the acronym written so, never a year.
+        // "PIN 4827", "PUK 83920471", "passcode 839201": beside the acronym written so, never a
+        // year.
         format(
             K::Pin,
-            &format!(r"\b(?:PIN|PIN[ \t-]?[Cc]ode|[Pp]in[ \t-]?[Cc]ode|[Pp]asscode|(?i:pin)[ \t]*(?:#|no\.|nr\.?))[ \t]*{digits}"),
+            &format!(r"\b(?:PIN|PUK2?|PIN[ \t-]?[Cc]ode|[Pp]in[ \t-]?[Cc]ode|[Pp]asscode|(?i:pin)[ \t]*(?:#|no\.|nr\.?))[ \t]*{digits}"),
             1,
         )
         .form(Form::Strict),
