@@ -173,9 +173,14 @@ it.skipIf(skip)("deletes with Enter and undoes with Ctrl+Z; Forget needs “I un
 
 it.skipIf(skip)("keeps the title and the count of “Forget everything that mentions…” in view", async () => {
   await session.press(alt(2));
+  // The view keeps the last search's words ("food") and its count: the keys go to the
+  // search box only once it has focus, and the count read is the one for "Busan".
+  await session.waitFocused("#search-query");
   await session.press(KEY.control + "a");
   await type(session, "Busan");
-  await session.waitText("#search-count", "found");
+  expect(await session.script(`return document.querySelector("#search-query").value;`)).toBe("Busan");
+  await session.waitText("#search-results", "Busan");
+  await session.waitText("#search-count", "1 memory found.");
   await session.tabTo("#search-forget");
   await session.press(KEY.enter);
   await session.waitText("#forget-count", "for good:");

@@ -130,12 +130,15 @@ export class Session {
       )) as string | null;
       if (found !== null) return found;
       if (Date.now() > deadline) {
-        const shown = (await this.script(
-          `return [...document.querySelectorAll(arguments[0])].map((e) => e.textContent.trim()).join(" | ");`,
+        const [shown, notice, focus] = (await this.script(
+          `return [[...document.querySelectorAll(arguments[0])].map((e) => e.textContent.trim()).join(" | "),
+                   [...document.querySelectorAll(".notice")].map((e) => e.textContent.trim()).join(" | "),
+                   document.activeElement?.outerHTML.slice(0, 120) ?? "nothing"];`,
           [css],
-        )) as string;
+        )) as [string, string, string];
         throw new WebDriverError(
-          `no “${css}” containing “${wanted}” within ${timeoutMs} ms; it shows: ${shown === "" ? "(no such element)" : `“${shown.slice(0, 400)}”`}`,
+          `no “${css}” containing “${wanted}” within ${timeoutMs} ms; it shows: ${shown === "" ? "(no such element)" : `“${shown.slice(0, 400)}”`}` +
+            `; the notice says: ${notice === "" ? "(nothing)" : `“${notice.slice(0, 300)}”`}; focus is on ${focus}`,
         );
       }
       await sleep(100);

@@ -139,8 +139,12 @@ export class App {
     this.main.replaceChildren(this.view.element);
     this.renderNav();
     this.clearAlert();
+    // Focus goes to the view at once, so that keys typed right after Alt+2 land in its box
+    // rather than on the page; once its data is in, again, unless the person moved it.
+    this.view.focus?.();
     await this.refresh();
-    this.view?.focus?.();
+    const active = document.activeElement;
+    if (active === null || active === document.body || !this.main.contains(active)) this.view?.focus?.();
   }
 
   get currentView(): ViewName {

@@ -60,6 +60,21 @@ describe("focus after an action", () => {
   });
 });
 
+describe("switching views with Alt+1…7", () => {
+  it("puts focus in the new view's box at once, so that keys typed before its data is in are not lost", async () => {
+    const { root } = await start((b) => (b.memories = [memory("a", "Ana lives in Busan", 1)]), "latest");
+    key(root, "2", { altKey: true });
+    // Before the search view's data is in: the keys typed now go to its box.
+    expect(document.activeElement?.id).toBe("search-query");
+    await settle();
+    expect(document.activeElement?.id).toBe("search-query");
+    key(document.activeElement!, "1", { altKey: true });
+    expect(document.activeElement?.id).toBe("remember-text");
+    await settle();
+    expect(document.activeElement?.id).toBe("remember-text");
+  });
+});
+
 describe("a live refresh", () => {
   it("keeps the focus where it was when another process changes the store", async () => {
     const { root } = await start(undefined, "latest");
