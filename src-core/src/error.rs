@@ -141,7 +141,7 @@ pub enum Error {
     },
 
     /// The changeset's related memories or core changed since it was proposed.
-    #[error("changeset {0} is stale: {meaning}", meaning = crate::STALE_MEANING)]
+    #[error("changeset {0} is stale: {meaning}", meaning = crate::types::STALE_MEANING)]
     Stale(ChangesetId),
 
     /// A background task failed unexpectedly.

@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use crate::config::{ProviderKind, default_base_url};
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// The keyring service haema's entries are filed under.
 pub const SERVICE: &str = "haema";

@@ -24,7 +24,7 @@
 //! assert!(error.to_string().contains("65,537 bytes"));
 //! ```
 
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 pub use crate::types::MAX_METADATA_BYTES;
 

@@ -119,7 +119,7 @@ pub fn value_flags(value: &serde_json::Value) -> Vec<HostileReason> {
 }
 
 /// A memory as an agent may read it: [`mark`] of its text, with [`record_flags`].
-pub fn mark_record(memory: &crate::MemoryRecord, max_chars: usize) -> MarkedText {
+pub fn mark_record(memory: &crate::types::MemoryRecord, max_chars: usize) -> MarkedText {
     let (quoted, sanitized) = recall::quote(&memory.content);
     let (content, truncated) = recall::cut_memory(&quoted, max_chars);
     MarkedText {
@@ -132,7 +132,7 @@ pub fn mark_record(memory: &crate::MemoryRecord, max_chars: usize) -> MarkedText
 
 /// Why a memory reads like a prompt injection: its text, and its attributes (source, ids,
 /// metadata), which are returned with it (empty for an ordinary memory).
-pub fn record_flags(memory: &crate::MemoryRecord) -> Vec<HostileReason> {
+pub fn record_flags(memory: &crate::types::MemoryRecord) -> Vec<HostileReason> {
     let mut flags = crate::safety::reasons(&memory.content);
     let attributes = memory.attributes.screened_text();
     if !attributes.is_empty() {

@@ -4,10 +4,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{ProviderKind, Settings};
+use crate::error::{Error, Result};
 use crate::provider::gemini::{GeminiEmbedder, GeminiLlm};
 use crate::provider::openai::{OpenAiEmbedder, OpenAiLlm, OpenAiSettings};
 use crate::provider::{Embedder, Llm, RetryPolicy};
-use crate::{Error, Result};
 
 const OPENAI_URL: &str = "https://api.openai.com/v1";
 

@@ -9,9 +9,9 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::{ProviderKind, Settings, default_base_url};
+use crate::error::{Error, Result};
 use crate::keys::{KeyStore, account_for};
 use crate::provider::ollama;
-use crate::{Error, Result};
 
 closed_set! {
     /// Where an AI (or a search model) runs.

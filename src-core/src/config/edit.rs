@@ -7,7 +7,7 @@ use toml_edit::{DocumentMut, Item, Table, value};
 
 use super::registry::as_written;
 use super::{ReadBy, SettingFile, SettingSpec, Settings};
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 impl Settings {
     /// Writes `name = value` into the store's `haema.toml` (`None` removes the line, so
@@ -244,7 +244,7 @@ mod tests {
         ] {
             let e = Settings::write_setting(dir.path(), name, Some(value)).unwrap_err();
             assert!(
-                e.is_usage() && e.kind() == crate::ErrorKind::InvalidArgument,
+                e.is_usage() && e.kind() == crate::error::ErrorKind::InvalidArgument,
                 "{name}: {e}"
             );
             assert!(!e.to_string().contains("sk-abc"), "{e}");

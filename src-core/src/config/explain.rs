@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::registry::lookup;
 use super::{ReadBy, SETTINGS, SettingFile, Settings};
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// Where a setting's value came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use super::{ProviderKind, Settings};
-use crate::Result;
+use crate::error::Result;
 use crate::keys::{KeyStore, account_for};
 
 impl Settings {

@@ -44,7 +44,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 pub(crate) use build::{default_base_url, default_embed_model, default_llm_model, lacks_key};
 pub use explain::{SettingLine, Source, mask};

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::Settings;
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 impl Settings {
     /// Writes the embedder a store was switched to into `<store>/haema.toml` (never a key):
@@ -157,7 +157,7 @@ mod tests {
         let loaded = Settings::load_with_env(dir.path(), |_| None).unwrap();
         assert_eq!(
             (loaded.review, loaded.embedder.kind()),
-            (crate::ReviewPolicy::Review, ProviderKind::Local)
+            (crate::config::ReviewPolicy::Review, ProviderKind::Local)
         );
         assert_eq!(loaded.embedder.model.as_deref(), Some("/models/minilm"));
         assert!(

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::registry::origin;
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// How search ranks what it finds, beyond how well it matches.
 ///

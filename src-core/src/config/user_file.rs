@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::TuiSettings;
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// The user's `config.toml`.
 #[derive(Debug, Default, Deserialize)]
@@ -59,10 +59,12 @@ pub fn store_in_user_file(path: &Path) -> Result<Option<PathBuf>> {
     if named.is_empty() {
         return Ok(None);
     }
-    crate::store_dir_for(Path::new(named)).map(Some).map_err(|e| {
-        let shown = crate::store::places::without_secrets(named);
-        Error::Config(format!("{}: store = {shown:?}: {e}", path.display()))
-    })
+    crate::store::places::store_dir_for(Path::new(named))
+        .map(Some)
+        .map_err(|e| {
+            let shown = crate::store::places::without_secrets(named);
+            Error::Config(format!("{}: store = {shown:?}: {e}", path.display()))
+        })
 }
 
 /// The store a front end opens when it is given none: the `store` of the user's
@@ -77,7 +79,7 @@ pub fn configured_store_dir() -> Result<Option<PathBuf>> {
     {
         return Ok(Some(dir));
     }
-    Ok(crate::default_store_dir())
+    Ok(crate::store::places::default_store_dir())
 }
 
 #[cfg(all(test, feature = "postgres"))]

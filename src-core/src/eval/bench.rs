@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::Result;
+use crate::error::Result;
 use crate::search::{fusion, terms, time};
 use crate::store::Backend;
 use crate::store::Pool;
@@ -23,7 +23,7 @@ impl BenchStore {
         let (store, _) = SqliteStore::open(dir)?;
         (&store as &dyn Backend).write(|tx| {
             tx.create_vectors(dims)?;
-            let changeset = tx.insert_changeset(&crate::Changeset::imported(
+            let changeset = tx.insert_changeset(&crate::types::Changeset::imported(
                 "bench store".into(),
                 Vec::new(),
                 Vec::new(),
@@ -33,12 +33,12 @@ impl BenchStore {
             for i in 0..n {
                 let rowid = i64::try_from(i).unwrap_or(i64::MAX) + 1;
                 let content = synthetic_text(i);
-                let id = crate::MemoryId::from(format!("bench-{i}"));
+                let id = crate::types::MemoryId::from(format!("bench-{i}"));
                 let ts = 1_700_000_000_000 + rowid * 1_000;
                 let inserted = tx.insert_memory(
                     &id,
                     &content,
-                    crate::MemoryStatus::Active,
+                    crate::types::MemoryStatus::Active,
                     ts,
                     changeset,
                     &Default::default(),

@@ -26,7 +26,13 @@ use crate::transfer::Record;
 use crate::types::{
     Changeset, ChangesetId, ChangesetKind, ChangesetStatus, CoreAuthor, CoreVersionId, LlmCall, MemoryStatus,
 };
-use crate::{AddInput, CoreSections, Error, Memory, Result, ReviewPolicy, Settings};
+use crate::{
+    config::{ReviewPolicy, Settings},
+    error::{Error, Result},
+    memory::Memory,
+    pipeline::AddInput,
+    types::core_md::CoreSections,
+};
 
 /// LLM calls and prompt characters of a stream of adds.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -289,7 +295,7 @@ pub async fn demo_stream_cost(sample_jsonl: &str) -> Result<LlmCost> {
 }
 
 fn parse_export(text: &str) -> Result<Vec<Record>> {
-    if !crate::is_export(text) {
+    if !crate::transfer::is_export(text) {
         return Err(Error::InvalidArgument("the text is not a haema export".into()));
     }
     text.lines()

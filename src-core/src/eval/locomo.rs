@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// One dialogue turn.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -237,15 +237,15 @@ mod tests {
     fn session_dates_parse() {
         assert_eq!(
             session_time_ms("1:56 pm on 8 May, 2023"),
-            crate::parse_time("2023-05-08T13:56:00Z")
+            crate::types::parse_time("2023-05-08T13:56:00Z")
         );
         assert_eq!(
             session_time_ms("12:09 am on 13 September, 2023"),
-            crate::parse_time("2023-09-13T00:09:00Z")
+            crate::types::parse_time("2023-09-13T00:09:00Z")
         );
         assert_eq!(
             session_time_ms("12:30 pm on 1 Jan, 2024"),
-            crate::parse_time("2024-01-01T12:30:00Z")
+            crate::types::parse_time("2024-01-01T12:30:00Z")
         );
         for bad in [
             "",

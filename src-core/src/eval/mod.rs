@@ -17,7 +17,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::provider::Embedder;
-use crate::{ImportItem, Memory, Result, SearchMode, Settings};
+use crate::{config::Settings, error::Result, memory::Memory, transfer::ImportItem, types::SearchMode};
 pub use locomo::{Conversation, Dataset, Query, Turn};
 pub use metrics::{Scores, Tally};
 

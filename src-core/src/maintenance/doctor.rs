@@ -7,8 +7,8 @@ use std::time::Instant;
 use serde::Serialize;
 use serde_json::json;
 
-use crate::Error;
 use crate::config::Settings;
+use crate::error::Error;
 use crate::provider::{StructuredRequest, check_embeddings};
 use crate::store::Store;
 use crate::store::files;

@@ -10,9 +10,9 @@ use crate::store::MetaKey;
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::error::{Error, Result};
 use crate::provider::{Embedder, check_embeddings};
 use crate::store::Store;
-use crate::{Error, Result};
 
 /// Memories embedded per batch (and per transaction).
 const BATCH: usize = 64;

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use super::Memory;
-use crate::Result;
+use crate::error::Result;
 use crate::types::{AccessStats, MemoryId};
 
 /// How long notes gather before they are written.

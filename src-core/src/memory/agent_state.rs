@@ -1,7 +1,7 @@
 //! Agent state through the API: a small key/value store per agent, kept with its history.
 
 use super::Memory;
-use crate::Result;
+use crate::error::Result;
 use crate::store;
 use crate::types::{AgentState, AgentStateChange, checked_agent, checked_key, checked_value};
 
@@ -59,7 +59,7 @@ impl Memory {
                 .store
                 .write(|w| w.put_agent_state(&agent, &key, &text, store::now_ms()))?;
             let now = inner.store.read(|r| r.agent_state(&agent, &key))?;
-            now.ok_or_else(|| crate::Error::Internal(format!("agent state {key} was not kept")))
+            now.ok_or_else(|| crate::error::Error::Internal(format!("agent state {key} was not kept")))
         })
         .await
     }

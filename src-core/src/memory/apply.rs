@@ -5,10 +5,10 @@ use crate::store::Writer;
 use std::collections::HashMap;
 
 use crate::error::Missing;
+use crate::error::{Error, Result};
 use crate::store::core_write::{record_version, sync_external};
 use crate::store::{self, Store};
 use crate::types::{Changeset, ChangesetId, ChangesetStatus, CoreAuthor, DecidedBy, MemoryId, MemoryStatus};
-use crate::{Error, Result};
 
 /// Why a changeset cannot be applied as it is.
 pub(crate) fn staleness(tx: &dyn Writer, store: &Store, changeset: &Changeset) -> Result<Option<String>> {
@@ -134,7 +134,7 @@ pub(crate) fn revert_plan(tx: &dyn Writer, changeset: &Changeset) -> Result<Reve
         return Err(Error::WrongStatus {
             changeset: changeset.id,
             status: changeset.status,
-            action: crate::ReviewAction::Revert,
+            action: crate::error::ReviewAction::Revert,
         });
     }
     let mut plan = RevertPlan {

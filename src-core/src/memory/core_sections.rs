@@ -5,13 +5,13 @@ use std::collections::BTreeSet;
 
 use super::Memory;
 use crate::error::Missing;
+use crate::error::{Error, Result};
 use crate::store::{
     self,
     core_write::{finish_write, record_version, sync_external},
 };
 use crate::types::core_md::CoreSections;
 use crate::types::{CoreAuthor, CoreVersion, CoreVersionId, Section};
-use crate::{Error, Result};
 impl Memory {
     /// The whole core.md, read from disk (edits made outside are visible).
     ///

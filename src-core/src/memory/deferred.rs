@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use serde::Serialize;
 
 use super::Memory;
-use crate::Result;
 use crate::config::EmbedOnAdd;
+use crate::error::Result;
 use crate::maintenance::{ReembedProgress, fill_missing};
 use crate::store::{MetaKey, Scope};
 
@@ -114,7 +114,7 @@ impl Memory {
     /// ```
     pub async fn embedding_backlog(&self) -> Result<EmbeddingBacklog> {
         if self.requires_user() {
-            return Err(crate::Error::UserRequired);
+            return Err(crate::error::Error::UserRequired);
         }
         let worker = Arc::clone(&self.inner.embed_worker);
         let waiting = self
@@ -155,10 +155,10 @@ impl Memory {
     /// The embedder's error; [`crate::Error::InvalidState`] for a store searched by words.
     pub async fn catch_up_embeddings(&self, progress: impl FnMut(ReembedProgress) + Send) -> Result<usize> {
         if self.requires_user() {
-            return Err(crate::Error::UserRequired);
+            return Err(crate::error::Error::UserRequired);
         }
         let Some(embedder) = self.inner.embedder.clone() else {
-            return Err(crate::Error::InvalidState(
+            return Err(crate::error::Error::InvalidState(
                 "this store is searched by words alone: it has no vectors to make".into(),
             ));
         };

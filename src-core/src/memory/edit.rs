@@ -5,13 +5,13 @@
 
 use super::Memory;
 use crate::error::Missing;
+use crate::error::{Error, Result};
 use crate::pipeline::Proposal;
 use crate::store;
 use crate::types::{
     AddOutcome, AddStatus, DecidedBy, MemoryAttributes, MemoryId, MemoryRecord, MemoryStatus, Outcome, ProposedItem,
     RelatedItem,
 };
-use crate::{Error, Result};
 
 /// Who asks for an edit: a person decides it there and then; an agent's request follows
 /// the review policy.

@@ -4,10 +4,10 @@
 use std::io::Write;
 
 use super::Memory;
+use crate::error::{Error, Result};
 use crate::transfer::jsonl::{agent_state_records, export_records};
 use crate::transfer::{EXPORT_FORMAT, Record};
 use crate::types::ChangesetFilter;
-use crate::{Error, Result};
 
 impl Memory {
     /// Writes the whole store as JSONL.
@@ -83,7 +83,7 @@ impl Memory {
             .await?;
         let mut text = format!(
             "# Memory of {}\n\n## Core\n\n",
-            crate::printable_line(&self.dir().display().to_string())
+            crate::printable::printable_line(&self.dir().display().to_string())
         );
         for line in core.lines() {
             // Core headings become third-level headings under "Core".
@@ -101,7 +101,7 @@ impl Memory {
             text.push_str(&format!(
                 "- {} — {}\n",
                 crate::types::format_utc(m.timestamp_ms),
-                crate::printable_line(&m.content)
+                crate::printable::printable_line(&m.content)
             ));
         }
         text.push_str(&format!(

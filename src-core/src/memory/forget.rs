@@ -14,6 +14,7 @@ use super::Memory;
 use super::redact::{BLANK, Needles, redact_changeset};
 use crate::config::ReviewPolicy;
 use crate::error::Missing;
+use crate::error::{Error, Result};
 use crate::store::{self, MetaKey, Reader, Store, Writer, core_write};
 use crate::text::Phrase;
 use crate::text::phrase::MIN_PHRASE_WEIGHT;
@@ -21,7 +22,6 @@ use crate::types::{
     AgentStateKey, Changeset, ChangesetFilter, ChangesetId, ChangesetKind, ChangesetStatus, DecidedBy, ForgetPlan,
     ForgetReceipt, ForgetRecord, ForgetRequest, MemoryId, MemoryRecord, MemoryStatus, Outcome, RelatedItem,
 };
-use crate::{Error, Result};
 
 impl Memory {
     /// What [`Memory::forget`] would remove, for a person to confirm first.
@@ -370,7 +370,7 @@ fn forget_in(
             return Err(Error::WrongStatus {
                 changeset: id,
                 status: current.status,
-                action: crate::ReviewAction::Approve,
+                action: crate::error::ReviewAction::Approve,
             });
         }
     }

@@ -3,7 +3,7 @@
 //! the approval carries out.
 
 use super::Memory;
-use crate::Result;
+use crate::error::Result;
 use crate::types::{Changeset, ChangesetId, ChangesetKind, ChangesetStatus, ForgetRequest, PendingForget};
 
 impl Memory {

@@ -2,7 +2,7 @@
 //! the one-line summaries a history list shows.
 
 use super::Memory;
-use crate::Result;
+use crate::error::Result;
 use crate::types::{Changeset, ChangesetFilter, ChangesetId, ChangesetStatus, ChangesetSummary};
 
 impl Memory {

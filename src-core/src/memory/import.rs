@@ -7,6 +7,7 @@ use std::io::BufRead;
 use std::path::Path;
 
 use super::Memory;
+use crate::error::{Error, Result};
 use crate::store;
 use crate::transfer::haema_store::read_haema_store;
 use crate::transfer::jsonl::{read_export, restore};
@@ -15,7 +16,6 @@ use crate::transfer::{
 };
 use crate::types::core_md::CoreSections;
 use crate::types::{CoreAuthor, MemoryId, MemoryRecord, MemoryStatus};
-use crate::{Error, Result};
 
 impl Memory {
     /// Imports the text of a file named `name`: haema's export as a whole store (into an

@@ -4,8 +4,8 @@
 use std::collections::HashSet;
 
 use super::Memory;
-use crate::Result;
 use crate::config::ReviewPolicy;
+use crate::error::Result;
 use crate::secrets::{SecretPolicy, SecretTally};
 use crate::store;
 use crate::store::MetaKey;

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use super::LexicalReason;
-use crate::Result;
+use crate::error::Result;
 use crate::store::{MetaKey, Reader};
 use crate::types::{MemoryFilter, MemoryStatus};
 
@@ -40,9 +40,9 @@ pub struct StoreInfo {
     /// LLM configured now, if any.
     pub llm: Option<String>,
     /// Review policy in force.
-    pub review: crate::ReviewPolicy,
+    pub review: crate::config::ReviewPolicy,
     /// Whether the store keeps each user's memories apart (`per_user`).
-    pub scope: crate::StoreScope,
+    pub scope: crate::config::StoreScope,
     /// The user this handle works for; its counts are that user's.
     pub user: Option<String>,
 }
@@ -53,14 +53,14 @@ pub(super) fn store_info(
     dir: &Path,
     location: &str,
     llm: Option<String>,
-    review: crate::ReviewPolicy,
+    review: crate::config::ReviewPolicy,
     user: Option<String>,
 ) -> Result<StoreInfo> {
-    let per_user = conn.meta(MetaKey::Scope)?.as_deref() == Some(crate::StoreScope::PerUser.as_str());
+    let per_user = conn.meta(MetaKey::Scope)?.as_deref() == Some(crate::config::StoreScope::PerUser.as_str());
     Ok(StoreInfo {
         dir: dir.to_path_buf(),
         location: location.to_owned(),
-        name: crate::store_name(location),
+        name: crate::store::places::store_name(location),
         active: conn.count_memories(MemoryStatus::Active, &MemoryFilter::default())?,
         pending_changesets: conn.count_pending_changesets(None)?,
         embedder: conn.meta(MetaKey::Embedder)?.unwrap_or_else(|| "none".into()),
@@ -71,9 +71,9 @@ pub(super) fn store_info(
         llm,
         review,
         scope: if per_user {
-            crate::StoreScope::PerUser
+            crate::config::StoreScope::PerUser
         } else {
-            crate::StoreScope::Shared
+            crate::config::StoreScope::Shared
         },
         user,
     })

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use serde::Serialize;
 
 use super::Memory;
-use crate::Result;
+use crate::error::Result;
 use crate::types::{ChangesetId, ChangesetKind, ChangesetStatus, ChangesetSummary, DecidedBy, MemoryId, MemoryRecord};
 
 closed_set! {

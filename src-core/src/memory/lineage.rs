@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::Memory;
-use crate::Result;
+use crate::error::Result;
 use crate::types::{AccessStats, Changeset, MemoryId, MemoryRecord, ProposedItem, RelatedItem};
 
 /// A memory with the changeset that made it and the one that replaced it, from

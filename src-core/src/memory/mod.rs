@@ -41,10 +41,10 @@ use std::sync::Arc;
 
 use crate::config::Settings;
 use crate::error::Missing;
+use crate::error::{Error, Result};
 use crate::provider::{Embedder, Llm};
 use crate::store::Store;
 use crate::types::{LatestOptions, LatestStart, MemoryId, MemoryRecord};
-use crate::{Error, Result};
 
 /// Shared state behind a [`Memory`] handle.
 pub(crate) struct Inner {

@@ -16,7 +16,10 @@ use crate::config::{ProviderKind, Settings};
 use crate::provider::Embedder;
 use crate::store::Store;
 use crate::types::MemoryStatus;
-use crate::{Error, ReembedProgress, Result};
+use crate::{
+    error::{Error, Result},
+    maintenance::ReembedProgress,
+};
 
 /// How the id of an embedder that lives in another program's code begins (the Python
 /// `Memory`'s clients record `python:<their class>`): a store made with one opens

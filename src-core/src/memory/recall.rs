@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use super::Memory;
-use crate::Result;
+use crate::error::Result;
 use crate::search::recall::{Recall, RecallOptions, assemble};
 use crate::types::{LatestOptions, SearchMode, SearchOptions};
 

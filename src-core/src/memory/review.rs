@@ -1,6 +1,7 @@
 //! Review: list, approve (optionally edited), reject, revert and re-run changesets.
 
 use super::{Memory, apply, write};
+use crate::error::{Error, Result};
 use crate::error::{Missing, ReviewAction};
 use crate::pipeline::{self, AddInput, Proposal, stages::normalize};
 use crate::store;
@@ -9,7 +10,6 @@ use crate::types::{
     AddOutcome, Changeset, ChangesetId, ChangesetKind, ChangesetStatus, CoreAuthor, DecidedBy, MemoryAttributes,
     MemoryId, MemoryStatus, Outcome, ProposedItem, RelatedItem,
 };
-use crate::{Error, Result};
 
 impl Memory {
     /// One changeset.

@@ -13,9 +13,9 @@ use std::sync::Arc;
 
 use super::{Inner, Memory};
 use crate::config::StoreScope;
+use crate::error::{Error, Result};
 use crate::store::{MetaKey, Scope, Store};
 use crate::types::{MemoryAttributes, PurgeReceipt};
-use crate::{Error, Result};
 
 /// Longest user id, in characters.
 const MAX_USER_CHARS: usize = 256;

@@ -2,7 +2,7 @@
 
 use super::{LexicalReason, Memory};
 use crate::types::{SearchMode, SearchOptions, SearchResults};
-use crate::{Result, search};
+use crate::{error::Result, search};
 
 impl Memory {
     /// The texts of the `n` memories most relevant to `content` (hybrid search).

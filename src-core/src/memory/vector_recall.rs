@@ -1,8 +1,8 @@
 //! How close the fast vector search comes to an exact scan of the same store.
 
 use super::Memory;
+use crate::error::{Error, Result};
 use crate::store::Pool;
-use crate::{Error, Result};
 
 /// Recall of the fast nearest-neighbour search against exact search, over a set of queries.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]

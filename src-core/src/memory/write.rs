@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::{Inner, Memory, apply};
 use crate::config::ReviewPolicy;
+use crate::error::{Error, Result};
 use crate::pipeline::{self, AddInput, Proposal, related};
 use crate::provider::check_embeddings;
 use crate::secrets::{SecretPolicy, SecretTally};
@@ -14,7 +15,6 @@ use crate::types::{
     AddOutcome, AddStatus, Changeset, ChangesetId, ChangesetKind, ChangesetStatus, DecidedBy, MemoryAttributes,
     MemoryId, MemoryStatus, Outcome,
 };
-use crate::{Error, Result};
 
 /// How often `add()` rebuilds a proposal whose related memories another writer changed
 /// meanwhile before it leaves the proposal as a stale changeset.

@@ -31,7 +31,7 @@ impl From<Vec<String>> for AddInput {
 impl AddInput {
     /// Refuses a text or item larger than one memory may be (as given, or once its secrets
     /// are replaced by markers: [`crate::limits::check_memory_size`]).
-    pub(crate) fn check_size(&self) -> crate::Result<()> {
+    pub(crate) fn check_size(&self) -> crate::error::Result<()> {
         match self {
             Self::Text(text) => crate::limits::check_memory_size(text.trim()),
             Self::Items(items) => items

@@ -2,8 +2,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::Result;
 use crate::config::MergeSettings;
+use crate::error::Result;
 use crate::store::{Pool, Reader};
 use crate::types::{MemoryAttributes, MemoryFilter, RelatedItem};
 

@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::{ProviderError, ProviderErrorKind, StructuredRequest};
 use crate::config::{ProviderKind, lacks_key};
-use crate::{Error, Settings};
+use crate::{config::Settings, error::Error};
 
 /// What a test call found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

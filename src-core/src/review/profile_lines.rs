@@ -4,9 +4,9 @@
 
 use serde::Serialize;
 
-use crate::CoreSections;
 use crate::search::terms::{query_words, words};
 use crate::types::Section;
+use crate::types::core_md::CoreSections;
 
 /// One line of the profile that matches a search.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

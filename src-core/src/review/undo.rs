@@ -2,7 +2,7 @@
 //! were changed again since, so the undo kept them as they are (`Memory::revert` says so
 //! only in a warning of the undoing change).
 
-use crate::CoreSections;
+use crate::types::core_md::CoreSections;
 use crate::types::{Changeset, Section};
 
 /// The profile sections `undone` changed that `revert` (the change that undid it) did not

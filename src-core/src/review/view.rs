@@ -215,8 +215,8 @@ mod tests {
     fn changeset(related: &[(&str, bool)], proposed: &[(&str, bool)]) -> Changeset {
         Changeset {
             attributes: Default::default(),
-            id: crate::ChangesetId::from(7),
-            kind: crate::ChangesetKind::Add,
+            id: crate::types::ChangesetId::from(7),
+            kind: crate::types::ChangesetKind::Add,
             status: ChangesetStatus::Pending,
             outcome: Outcome::Reconstructed,
             created_at_ms: 0,

@@ -11,7 +11,7 @@ pub(crate) mod score;
 pub(crate) mod terms;
 pub(crate) mod time;
 
-use crate::Result;
+use crate::error::Result;
 use crate::store::backend::Signals;
 use crate::store::{Pool, Reader};
 use crate::types::{FoundBy, MemoryStatus, SearchHit, SearchMode, SearchOptions};

@@ -154,7 +154,7 @@ pub(crate) fn month_number(name: &str) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_time;
+    use crate::types::parse_time;
 
     fn day(text: &str) -> TimeSpan {
         TimeSpan::Day(parse_time(text).unwrap())

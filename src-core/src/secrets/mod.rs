@@ -382,9 +382,9 @@ pub fn receipt(tally: &SecretTally) -> Option<String> {
 /// Refuses a name (an agent, session or user id, a state key) that holds a credential of
 /// a known format: a name is matched and shown as it is, so it cannot be redacted, and a
 /// secret has no place in it. Random-looking tokens are fine: many ids are.
-pub(crate) fn refuse_in_name(field: &str, name: &str) -> crate::Result<()> {
+pub(crate) fn refuse_in_name(field: &str, name: &str) -> crate::error::Result<()> {
     match find(name).into_iter().find(|f| f.kind != SecretKind::HighEntropy) {
-        Some(found) => Err(crate::Error::InvalidArgument(format!(
+        Some(found) => Err(crate::error::Error::InvalidArgument(format!(
             "{field} holds what looks like a secret ({}): names are stored and shown as they are, so give a plain name and keep the secret out of memory",
             found.kind
         ))),

@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::files::create_private;
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// The start of a copy's file name.
 const PREFIX: &str = "core.md.invalid-";

@@ -7,7 +7,7 @@
 use std::sync::{Mutex, PoisonError};
 
 use super::{MetaKey, Store, Writer};
-use crate::Result;
+use crate::error::Result;
 use crate::types::core_md::TEMPLATE;
 use crate::types::{ChangesetId, CoreAuthor, CoreVersionId};
 

@@ -26,7 +26,7 @@ use std::sync::Arc;
 pub(crate) use backend::{Backend, Pool, Reader, Writer};
 pub(crate) use work_lock::WorkLock;
 
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// Whose rows a [`Store`] handle sees.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,7 +93,7 @@ impl Store {
 
     /// Notes that these memories were returned now; true when a flush should be scheduled
     /// ([`Store::flush_access`]).
-    pub(crate) fn note_access(&self, ids: impl IntoIterator<Item = crate::MemoryId>) -> bool {
+    pub(crate) fn note_access(&self, ids: impl IntoIterator<Item = crate::types::MemoryId>) -> bool {
         self.access.note(ids, now_ms())
     }
 
@@ -116,9 +116,9 @@ impl Store {
     /// A memory's access statistics with the notes not yet written.
     pub(crate) fn access_with_pending(
         &self,
-        id: &crate::MemoryId,
-        stored: Option<crate::AccessStats>,
-    ) -> crate::AccessStats {
+        id: &crate::types::MemoryId,
+        stored: Option<crate::types::AccessStats>,
+    ) -> crate::types::AccessStats {
         self.access.with_pending(id, stored)
     }
 

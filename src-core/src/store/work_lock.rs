@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// A held lock on a store's vector work; dropping it lets the next process in.
 pub(crate) type WorkLock = Box<dyn HeldLock>;

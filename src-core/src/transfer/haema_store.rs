@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 
+use crate::error::{Error, Result};
 use crate::transfer::ImportItem;
 use crate::types::ChangesetId;
-use crate::{Error, Result};
 
 /// What was found in a HAEMA store folder.
 #[derive(Debug, Clone, PartialEq, Default)]

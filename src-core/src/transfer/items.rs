@@ -5,9 +5,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::error::{Error, Result};
 use crate::secrets::SecretTally;
 use crate::types::{ChangesetId, MemoryAttributes, parse_time};
-use crate::{Error, Result};
 
 /// One memory to import.
 #[derive(Debug, Clone, Default, PartialEq)]

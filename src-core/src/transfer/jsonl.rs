@@ -17,7 +17,7 @@ use super::screen;
 use crate::store;
 use crate::types::{Changeset, ChangesetFilter, ChangesetId, CoreVersion, MemoryRecord, MemoryStatus, Section};
 
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// The `format` of haema's JSONL export.
 pub const EXPORT_FORMAT: &str = "haema-export";

@@ -25,10 +25,10 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 
 use super::jsonl::{Record, agent_state_records, export_records, restore, state_records};
+use crate::error::{Error, Result};
 use crate::secrets::SecretTally;
 use crate::store::{MetaKey, Reader, Store};
 use crate::types::MemoryId;
-use crate::{Error, Result};
 
 /// What [`migrate_store`] copied.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -205,7 +205,7 @@ fn snapshot(conn: &dyn Reader) -> Result<Snapshot> {
 /// [`Error::InvalidState`] when a re-embedding is half done in `from`, or the copy does not
 /// match (then nothing was written); a store error otherwise.
 pub fn migrate_store(from: &Path, to: &Path) -> Result<MigrateReport> {
-    if !crate::is_store_dir(from) {
+    if !crate::store::places::is_store_dir(from) {
         return Err(Error::InvalidArgument(format!(
             "{} holds no store (no memory.db, no postgres.url): check --from",
             from.display()

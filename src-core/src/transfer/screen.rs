@@ -20,8 +20,8 @@
 use std::collections::BTreeMap;
 
 use super::jsonl::Record;
-use crate::Result;
 use crate::config::ReviewPolicy;
+use crate::error::Result;
 use crate::secrets::{SecretPolicy, SecretTally};
 use crate::types::{
     Changeset, ChangesetId, ChangesetKind, ChangesetStatus, MemoryAttributes, MemoryRecord, MemoryStatus, Outcome,
@@ -109,7 +109,7 @@ pub(crate) fn screen(
                     continue;
                 }
                 // Its text, and its source, ids and metadata, which are read beside it.
-                let is_hostile = !crate::record_flags(m).is_empty();
+                let is_hostile = !crate::marked::record_flags(m).is_empty();
                 if is_hostile {
                     hostile.push(format!("{}\n{}", m.content, m.attributes.screened_text()));
                 }

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// The agent a state belongs to when none is named.
 pub const DEFAULT_AGENT: &str = "default";

@@ -2,8 +2,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::error::{Error, Result};
 use crate::types::Section;
-use crate::{Error, Result};
 
 /// The file a new store starts with (the same as HAEMA's).
 pub const TEMPLATE: &str = "# SOUL\n\n# TOOLS\n\n# RULE\n\n# USER\n";

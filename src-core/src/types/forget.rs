@@ -143,7 +143,7 @@ impl PendingForget {
     pub fn summary(&self) -> String {
         let plan = &self.plan;
         let what = match &self.mentioning {
-            Some(phrase) => format!("forget “{}”", crate::printable_line(phrase)),
+            Some(phrase) => format!("forget “{}”", crate::printable::printable_line(phrase)),
             None => format!("forget {} by id", count(self.memory_ids.len(), "memory", "memories")),
         };
         format!(

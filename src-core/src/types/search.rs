@@ -117,7 +117,7 @@ impl SearchOptions {
     /// # Errors
     /// [`crate::Error::InvalidArgument`] for a `min_score` outside [0, 1] and for a filter
     /// out of range.
-    pub fn checked(mut self) -> crate::Result<Self> {
+    pub fn checked(mut self) -> crate::error::Result<Self> {
         self.filter = self.filter.checked()?;
         check_min_score(self.min_score)?;
         Ok(self)
@@ -203,9 +203,9 @@ impl LatestOptions {
 }
 
 /// Refuses a minimum score outside [0, 1] (or not a number), saying what to give.
-fn check_min_score(min_score: Option<f64>) -> crate::Result<()> {
+fn check_min_score(min_score: Option<f64>) -> crate::error::Result<()> {
     match min_score {
-        Some(min) if !(0.0..=1.0).contains(&min) => Err(crate::Error::InvalidArgument(format!(
+        Some(min) if !(0.0..=1.0).contains(&min) => Err(crate::error::Error::InvalidArgument(format!(
             "the minimum score is {min}: give a number from 0 (anything) to 1 (a perfect match)"
         ))),
         _ => Ok(()),

@@ -288,7 +288,7 @@ mod tests {
         let core = "# SOUL\n\n# TOOLS\n\n```bash\n# install deps\n```\n\n# RULE\n\n# USER\n";
         let blanked = Needles::new([], Some("bash")).redact_core(core).unwrap();
         assert!(blanked.contains("```[forgotten]\n# install deps\n```"), "{blanked}");
-        crate::CoreSections::parse(&blanked).unwrap();
+        crate::types::core_md::CoreSections::parse(&blanked).unwrap();
         assert_eq!(Needles::new([], Some("```bash")).redact_core(core), None);
         assert_eq!(Needles::new(["```", "user", "e"], None).redact_core(core), None);
         let needles = Needles::new([], Some("rule"));

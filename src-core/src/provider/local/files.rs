@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::error::{Error, Result};
 use crate::provider::hub::{DEFAULT_REVISION, Hub, SENTENCE_TRANSFORMER_FILES};
 use crate::provider::{ProviderError, ProviderErrorKind};
-use crate::{Error, Result};
 
 /// Resolves `model` to a folder holding the required files of a sentence-transformers
 /// model: an existing folder is taken as is; a name such as

@@ -106,7 +106,7 @@ impl LocalEmbedder {
     /// [`Error::ModelNotDownloaded`](crate::Error::ModelNotDownloaded) for a name that is not
     /// in the cache; a provider error of kind `Config` for a folder that is missing or
     /// does not hold a usable model.
-    pub fn load(model: &str, batch_size: usize) -> crate::Result<Self> {
+    pub fn load(model: &str, batch_size: usize) -> crate::error::Result<Self> {
         let dir = files::resolve(model)?;
         Self::load_dir(&dir, model, batch_size)
             .map_err(|message| ProviderError::new(format!("local:{model}"), ProviderErrorKind::Config, message).into())

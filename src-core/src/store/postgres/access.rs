@@ -6,7 +6,7 @@ use std::collections::{BTreeSet, HashMap};
 use super::client::Conn;
 use super::vectors::{STAGING, TABLE};
 use super::{agent_state, changesets, core_versions, forget, memories, terms, vectors};
-use crate::Result;
+use crate::error::Result;
 use crate::store::MetaKey;
 use crate::store::backend::{Pool, Ranked, Reader, Unembedded, Writer};
 use crate::types::{

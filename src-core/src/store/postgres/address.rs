@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use super::tls::{self, Tls};
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 use crate::store::places::DEFAULT_SCHEMA;
 

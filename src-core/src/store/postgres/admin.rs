@@ -4,7 +4,7 @@
 use super::address::Address;
 use super::client::Conn;
 use super::migrations;
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// What [`init_postgres`] did.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

@@ -1,7 +1,7 @@
 //! The `agent_state` table and its history.
 
 use super::client::Conn;
-use crate::Result;
+use crate::error::Result;
 use crate::types::{AgentState, AgentStateChange, iso_utc};
 
 fn json_value(text: String) -> serde_json::Value {

@@ -5,12 +5,12 @@ use tokio_postgres::Row;
 use super::client::Conn;
 use super::memories::to_i64;
 use super::values::{closed, closed_opt, json, to_json};
+use crate::error::{Error, Result};
 use crate::types::changeset::summary_text;
 use crate::types::{
     Changeset, ChangesetFilter, ChangesetId, ChangesetStatus, ChangesetSummary, DecidedBy, LlmCall, MemoryAttributes,
     MemoryId, ProposedItem, RelatedItem, SUMMARY_INPUT_CHARS,
 };
-use crate::{Error, Result};
 
 const COLUMNS: &str = "id, kind, status, outcome, created_at_ms, decided_at_ms, decided_by, raw_input, inputs, \
     core_before, core_after, llm, embedder, llm_log, warnings, reverts_id, reverted_by_id, forget, attributes";

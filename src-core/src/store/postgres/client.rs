@@ -18,7 +18,7 @@ use tokio_postgres::{Client, Row, Statement};
 
 use super::address::Address;
 
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// The runtime that drives every connection's I/O task.
 fn runtime() -> Result<&'static tokio::runtime::Runtime> {

@@ -6,7 +6,7 @@ use tokio_postgres::Row;
 
 use super::client::Conn;
 use super::values::closed;
-use crate::Result;
+use crate::error::Result;
 use crate::types::{ChangesetId, CoreAuthor, CoreVersion, CoreVersionId, Section};
 
 const COLUMNS: &str = "id, content, author, changeset_id, created_at_ms";

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::client::Conn;
 use super::{memories, terms, vectors};
-use crate::Result;
+use crate::error::Result;
 use crate::types::{AccessStats, ChangesetId, MemoryId, MemoryRecord, PurgeReceipt};
 
 pub(super) fn superseded_by(conn: &Conn, changeset: ChangesetId) -> Result<Vec<(i64, MemoryRecord)>> {

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
 use super::address::Address;
+use crate::error::{Error, Result};
 use crate::store::places::LINK_FILE;
-use crate::{Error, Result};
 
 /// Passwords given in a URL this process opened, by link folder: kept in memory only.
 static GIVEN_PASSWORDS: Mutex<Option<HashMap<PathBuf, String>>> = Mutex::new(None);

@@ -14,7 +14,7 @@ use tokio_postgres_rustls::MakeRustlsConnect;
 
 use super::address::Address;
 use super::{CHANNEL, client};
-use crate::Result;
+use crate::error::Result;
 
 /// What the listening task shares with the store.
 #[derive(Debug, Default)]

@@ -7,7 +7,7 @@ use tokio_postgres::Row;
 use super::client::Conn;
 use super::filter::{Values, conditions};
 use super::values::closed;
-use crate::Result;
+use crate::error::Result;
 use crate::store::MetaKey;
 use crate::types::{ChangesetId, MemoryAttributes, MemoryFilter, MemoryId, MemoryRecord, MemoryStatus, iso_utc};
 

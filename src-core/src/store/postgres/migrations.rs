@@ -2,7 +2,7 @@
 //! refused when a newer haema made it.
 
 use super::client::Conn;
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// One version's step: SQL, or SQL followed by work done in Rust (terms are made in Rust).
 enum Step {

@@ -33,8 +33,8 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use super::backend::{Backend, Reader, Writer};
 use super::{MetaKey, WorkLock};
+use crate::error::{Error, Result};
 use crate::types::MemoryId;
-use crate::{Error, Result};
 use access::Access;
 use address::Address;
 use client::Conn;

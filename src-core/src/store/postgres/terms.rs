@@ -18,7 +18,7 @@ use unicode_normalization::char::is_combining_mark;
 use super::client::Conn;
 use super::filter::{Values, conditions};
 use super::memories::to_i64;
-use crate::Result;
+use crate::error::Result;
 use crate::search::terms::words;
 use crate::store::backend::Ranked;
 use crate::store::term_choice::{self, TermChoice};

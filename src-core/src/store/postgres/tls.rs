@@ -24,7 +24,7 @@ use tokio_postgres::config::SslMode;
 use tokio_postgres_rustls::MakeRustlsConnect;
 
 use super::address::Env;
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// How much TLS a connection asks for: libpq's `sslmode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

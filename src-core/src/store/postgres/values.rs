@@ -6,8 +6,8 @@ use std::str::FromStr;
 
 use tokio_postgres::Row;
 
+use crate::error::{Error, Result};
 use crate::types::UnknownValue;
-use crate::{Error, Result};
 
 /// Column `index` of `row`, a closed set's spelling.
 pub(super) fn closed<T: FromStr<Err = UnknownValue>>(row: &Row, index: usize) -> Result<T> {

@@ -10,7 +10,7 @@ use pgvector::Vector;
 use super::client::Conn;
 use super::filter::{Values, conditions};
 use super::memories::to_i64;
-use crate::Result;
+use crate::error::Result;
 use crate::store::backend::{Pool, Ranked, Unembedded};
 use crate::types::MemoryFilter;
 

@@ -12,11 +12,11 @@ use std::collections::{BTreeSet, HashMap};
 
 use super::MetaKey;
 use super::backend::{Pool, Ranked, Reader, Signals, Unembedded};
+use crate::error::{Error, Result};
 use crate::types::{
     AccessStats, AgentState, AgentStateChange, Changeset, ChangesetFilter, ChangesetId, ChangesetSummary, CoreVersion,
     CoreVersionId, MemoryAttributes, MemoryFilter, MemoryId, MemoryRecord, MemoryStatus, Section,
 };
-use crate::{Error, Result};
 
 mod writer;
 

@@ -3,13 +3,13 @@
 
 use super::Scoped;
 use crate::error::Missing;
+use crate::error::{Error, Result};
 use crate::store::MetaKey;
 use crate::store::backend::{Reader, Writer};
 use crate::types::{
     Changeset, ChangesetId, ChangesetStatus, CoreAuthor, CoreVersion, CoreVersionId, DecidedBy, MemoryAttributes,
     MemoryId, MemoryRecord, MemoryStatus, ProposedItem, PurgeReceipt, RelatedItem, Section,
 };
-use crate::{Error, Result};
 
 impl<T: Writer + ?Sized> Scoped<'_, T> {
     /// Refuses work on memory `rowid` unless it is the user's.

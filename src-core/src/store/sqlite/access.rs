@@ -12,7 +12,7 @@ use super::fts_terms::TermStats;
 use super::side::SideReader;
 use super::vector_index::VectorIndex;
 use super::{access_stats, agent_state, changesets, core_versions, embedded, forget, fts, memories, purge, vectors};
-use crate::Result;
+use crate::error::Result;
 use crate::store::MetaKey;
 use crate::store::backend::{Pool, Ranked, Reader, Signals, Unembedded, Writer};
 use crate::types::{

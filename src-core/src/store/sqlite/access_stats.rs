@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use rusqlite::{Connection, params};
 
-use crate::Result;
+use crate::error::Result;
 use crate::types::{AccessStats, MemoryId};
 
 /// Adds `hits` returns at `last_ms` to each memory named (memories no longer in the store

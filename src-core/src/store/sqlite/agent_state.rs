@@ -2,7 +2,7 @@
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
-use crate::Result;
+use crate::error::Result;
 use crate::types::{AgentState, AgentStateChange, iso_utc};
 
 fn state_from_row(row: &Row<'_>) -> rusqlite::Result<(String, String, String, i64)> {

@@ -2,7 +2,7 @@
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
-use crate::Result;
+use crate::error::Result;
 use crate::types::changeset::summary_text;
 use crate::types::{
     Changeset, ChangesetFilter, ChangesetId, ChangesetStatus, ChangesetSummary, DecidedBy, LlmCall, MemoryAttributes,
@@ -227,7 +227,7 @@ fn load_items(conn: &Connection, changeset: &mut Changeset) -> Result<()> {
         if role == "related" {
             changeset.related.push(RelatedItem {
                 memory_id: memory_id.ok_or_else(|| {
-                    crate::Error::InvalidState(format!(
+                    crate::error::Error::InvalidState(format!(
                         "changeset {} lists a related memory without an id; the store was changed by hand",
                         changeset.id
                     ))
@@ -239,7 +239,7 @@ fn load_items(conn: &Connection, changeset: &mut Changeset) -> Result<()> {
         } else {
             let attributes = match attributes {
                 Some(text) => serde_json::from_str(&text).map_err(|e| {
-                    crate::Error::InvalidState(format!(
+                    crate::error::Error::InvalidState(format!(
                         "changeset {} holds attributes this haema cannot read ({e}); the store was changed by hand",
                         changeset.id
                     ))

@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::Result;
+use crate::error::Result;
 use crate::types::{ChangesetId, CoreAuthor, CoreVersion, CoreVersionId, Section};
 
 fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CoreVersion> {

@@ -10,7 +10,7 @@ use rusqlite::Connection;
 use rusqlite::types::Value;
 
 use super::vectors;
-use crate::Result;
+use crate::error::Result;
 use crate::store::MetaKey;
 use crate::types::{MemoryRecord, MemoryStatus};
 

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use rusqlite::{Connection, params};
 
 use super::vectors::{exists, from_blob, to_blob};
-use crate::Result;
+use crate::error::Result;
 
 /// The `k` active memories nearest to `query` by a scan of every float vector: the exact
 /// answer [`nearest`] is measured against.

@@ -5,7 +5,7 @@ use rusqlite::Connection;
 use rusqlite::types::Value as Sql;
 use serde_json::Value;
 
-use crate::Result;
+use crate::error::Result;
 use crate::types::MemoryFilter;
 
 /// The conditions of `filter` on the memories aliased `m`, each starting with ` AND `, with

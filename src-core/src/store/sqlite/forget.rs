@@ -4,7 +4,7 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{fts, memories, vector_codes, vectors};
-use crate::Result;
+use crate::error::Result;
 use crate::types::{ChangesetId, MemoryRecord, MemoryStatus};
 
 /// Memories (any status but forgotten) that changeset `changeset` replaced.

@@ -3,7 +3,7 @@
 use rusqlite::{Connection, params};
 
 use super::fts_terms::TermStats;
-use crate::Result;
+use crate::error::Result;
 use crate::search::terms::words;
 use crate::store::term_choice::{self, RANKED_ROWS, TermChoice};
 use crate::types::MemoryFilter;

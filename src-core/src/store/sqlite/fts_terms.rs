@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::Result;
+use crate::error::Result;
 
 /// The temporary tables, made once per connection ([`super::prepare_connection`]).
 pub(crate) const SETUP: &str = "

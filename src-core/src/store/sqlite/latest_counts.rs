@@ -11,7 +11,7 @@
 
 use rusqlite::Connection;
 
-use crate::Result;
+use crate::error::Result;
 
 /// Positions below this are reached by walking the index, which is cheaper there.
 pub(crate) const DIRECT: usize = 1024;

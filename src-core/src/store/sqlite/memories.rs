@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
-use crate::Result;
+use crate::error::Result;
 use crate::types::{ChangesetId, MemoryAttributes, MemoryFilter, MemoryId, MemoryRecord, MemoryStatus, iso_utc};
 
 const COLUMNS: &str = "rowid, id, content, created_at_ms, updated_at_ms, status, changeset_id, superseded_by, \

@@ -2,7 +2,7 @@
 
 use rusqlite::{Connection, OptionalExtension};
 
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// Every migration ever shipped, in order. Never edit one; append a new one.
 const MIGRATIONS: &[&str] = &[
@@ -119,7 +119,7 @@ mod tests {
         conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1).unwrap();
         let err = migrate(&mut conn).unwrap_err();
         assert!(
-            matches!(err, crate::Error::SchemaTooNew { found, .. } if found == SCHEMA_VERSION + 1),
+            matches!(err, crate::error::Error::SchemaTooNew { found, .. } if found == SCHEMA_VERSION + 1),
             "{err}"
         );
     }

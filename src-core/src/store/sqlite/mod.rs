@@ -33,8 +33,8 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::backend::{Backend, Reader, Writer};
 use super::{MetaKey, files};
+use crate::error::{Error, Result};
 use crate::types::MemoryId;
-use crate::{Error, Result};
 use access::Access;
 use fts_terms::TermStats;
 use side::SideReader;

@@ -4,7 +4,7 @@
 use rusqlite::{Connection, params};
 
 use super::{forget, memories};
-use crate::Result;
+use crate::error::Result;
 use crate::types::PurgeReceipt;
 
 /// Removes user `user_id`'s memories (any status) and changesets. Text of theirs that other

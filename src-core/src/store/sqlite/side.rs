@@ -12,7 +12,7 @@ use std::thread::JoinHandle;
 
 use rusqlite::{Connection, OpenFlags};
 
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 type Job = Box<dyn FnOnce(&Connection) + Send>;
 

@@ -4,7 +4,7 @@
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
-use crate::Error;
+use crate::error::Error;
 use crate::types::{
     ChangesetId, ChangesetKind, ChangesetStatus, CoreAuthor, CoreVersionId, DecidedBy, LlmStage, MemoryId,
     MemoryStatus, Outcome, Section, UnknownValue,
@@ -116,8 +116,8 @@ mod tests {
     fn an_unknown_spelling_in_the_database_is_an_error_that_names_it() {
         let conn = rusqlite::Connection::open_in_memory().unwrap();
         let read = conn.query_row("SELECT 'archived'", [], |r| r.get::<_, ChangesetStatus>(0));
-        let error = crate::Error::from(read.unwrap_err());
-        assert!(matches!(&error, crate::Error::UnknownValue(UnknownValue { value, .. }) if value == "archived"));
+        let error = crate::error::Error::from(read.unwrap_err());
+        assert!(matches!(&error, crate::error::Error::UnknownValue(UnknownValue { value, .. }) if value == "archived"));
         assert!(
             error.to_string().contains("unknown changeset status `archived`"),
             "{error}"

@@ -22,7 +22,7 @@ use crate::store::MetaKey;
 use rusqlite::{Connection, MAIN_DB, OptionalExtension, params};
 
 use super::{delete_meta, meta, set_meta};
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// Memories per chunk.
 pub(crate) const CHUNK: i64 = 1024;

@@ -13,7 +13,7 @@ use std::collections::{BinaryHeap, HashMap};
 use rusqlite::Connection;
 
 use super::vector_codes::{self, CHUNK};
-use crate::Result;
+use crate::error::Result;
 
 /// Candidates to re-rank for a top `k` among `active` vectors: 8× oversampling, at least
 /// 160, and a two-hundredth of the store. Measured on real MiniLM vectors of the LoCoMo turns

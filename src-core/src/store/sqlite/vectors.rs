@@ -16,7 +16,7 @@ pub(crate) use super::exact_distances::cosine_distance;
 pub(crate) use super::exact_distances::{distances, nearest_exact};
 use super::vector_codes;
 use super::vector_index::{RowMask, VectorIndex};
-use crate::Result;
+use crate::error::Result;
 use crate::types::MemoryFilter;
 
 static REGISTER: Once = Once::new();
@@ -270,8 +270,11 @@ pub(crate) fn insert_with_status(conn: &Connection, rowid: i64, vector: &[f32], 
 /// [`vector_codes::CENTRE_AFTER`] active vectors (once: the rebuild sets the centre).
 fn centre_when_large_enough(conn: &Connection) -> Result<()> {
     // Active memories, counted at once, bound the active vectors from above.
-    if super::memories::count(conn, crate::MemoryStatus::Active, &crate::MemoryFilter::default())?
-        < vector_codes::CENTRE_AFTER
+    if super::memories::count(
+        conn,
+        crate::types::MemoryStatus::Active,
+        &crate::types::MemoryFilter::default(),
+    )? < vector_codes::CENTRE_AFTER
     {
         return Ok(());
     }
