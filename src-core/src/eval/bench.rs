@@ -4,10 +4,11 @@
 use std::path::Path;
 
 use crate::error::Result;
-use crate::search::{fusion, terms, time};
+use crate::search::{fusion, time};
 use crate::store::Backend;
 use crate::store::Pool;
 use crate::store::sqlite::{SqliteStore, vector_codes, vectors};
+use crate::text::terms;
 
 /// A store of synthetic memories (text and unit vectors), every one active.
 pub struct BenchStore {
@@ -134,7 +135,7 @@ pub fn cosine_distance(a: &[f32], b: &[f32]) -> f64 {
 
 /// What a search makes of its query text: content words, named times, names.
 pub fn parse_query(query: &str) -> usize {
-    terms::query_words(query).len() + time::spans(query).len() + terms::names(query).len()
+    terms::query_words(query).len() + time::spans(query).len() + crate::search::names::names(query).len()
 }
 
 /// Score fusion of two candidate lists.

@@ -2,7 +2,6 @@
 
 use super::Memory;
 use crate::error::Result;
-use crate::store;
 use crate::types::{AgentState, AgentStateChange, checked_agent, checked_key, checked_value};
 
 impl Memory {
@@ -57,7 +56,7 @@ impl Memory {
         self.blocking(move |inner| {
             inner
                 .store
-                .write(|w| w.put_agent_state(&agent, &key, &text, store::now_ms()))?;
+                .write(|w| w.put_agent_state(&agent, &key, &text, crate::types::now_ms()))?;
             let now = inner.store.read(|r| r.agent_state(&agent, &key))?;
             now.ok_or_else(|| crate::error::Error::Internal(format!("agent state {key} was not kept")))
         })
@@ -103,7 +102,7 @@ impl Memory {
         self.blocking(move |inner| {
             inner
                 .store
-                .write(|w| w.delete_agent_state(&agent, &key, store::now_ms()))
+                .write(|w| w.delete_agent_state(&agent, &key, crate::types::now_ms()))
         })
         .await
     }

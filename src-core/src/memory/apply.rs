@@ -6,8 +6,8 @@ use std::collections::HashMap;
 
 use crate::error::Missing;
 use crate::error::{Error, Result};
+use crate::store::Store;
 use crate::store::core_write::{record_version, sync_external};
-use crate::store::{self, Store};
 use crate::types::{Changeset, ChangesetId, ChangesetStatus, CoreAuthor, DecidedBy, MemoryId, MemoryStatus};
 
 /// Why a changeset cannot be applied as it is.
@@ -93,7 +93,7 @@ pub(crate) fn commit(
             has_vectors,
         )?;
     }
-    let ts = store::now_ms();
+    let ts = crate::types::now_ms();
     let mut replaced_a_pin = false;
     for related in changeset.removed() {
         if let Some((rowid, memory)) = tx.memory_by_id(&related.memory_id)? {
@@ -175,7 +175,7 @@ pub(crate) fn revert_plan(tx: &dyn Writer, changeset: &Changeset) -> Result<Reve
 /// Applies a revert plan on behalf of revert changeset `revert_id`.
 pub(crate) fn apply_revert(tx: &dyn Writer, plan: &RevertPlan, revert_id: ChangesetId) -> Result<()> {
     let has_vectors = tx.has_vectors()?;
-    let ts = store::now_ms();
+    let ts = crate::types::now_ms();
     for (rowid, _, content) in &plan.hide {
         supersede(tx, *rowid, content, revert_id, ts, has_vectors)?;
     }

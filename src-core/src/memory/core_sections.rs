@@ -6,10 +6,7 @@ use std::collections::BTreeSet;
 use super::Memory;
 use crate::error::Missing;
 use crate::error::{Error, Result};
-use crate::store::{
-    self,
-    core_write::{finish_write, record_version, sync_external},
-};
+use crate::store::core_write::{finish_write, record_version, sync_external};
 use crate::types::core_md::CoreSections;
 use crate::types::{CoreAuthor, CoreVersion, CoreVersionId, Section};
 impl Memory {
@@ -97,7 +94,7 @@ impl Memory {
         self.blocking(move |inner| {
             inner
                 .store
-                .write(|tx| tx.set_core_lock(section, locked, store::now_ms()))
+                .write(|tx| tx.set_core_lock(section, locked, crate::types::now_ms()))
         })
         .await
     }

@@ -7,7 +7,6 @@ use super::Memory;
 use crate::error::Missing;
 use crate::error::{Error, Result};
 use crate::pipeline::Proposal;
-use crate::store;
 use crate::types::{
     AddOutcome, AddStatus, DecidedBy, MemoryAttributes, MemoryId, MemoryRecord, MemoryStatus, Outcome, ProposedItem,
     RelatedItem,
@@ -139,7 +138,7 @@ impl Memory {
             inner.store.write(|tx| {
                 let (rowid, memory) = active(tx.memory_by_id(&id)?, &id)?;
                 if memory.pinned != pinned {
-                    tx.set_pinned(rowid, pinned, store::now_ms())?;
+                    tx.set_pinned(rowid, pinned, crate::types::now_ms())?;
                 }
                 Ok(())
             })?;

@@ -170,7 +170,7 @@ impl Memory {
             .blocking(move |inner| {
                 inner.store.write(|w| {
                     let targets = resolve(w, &request)?;
-                    let now = store::now_ms();
+                    let now = crate::types::now_ms();
                     let related = targets
                         .iter()
                         .map(|(_, m)| RelatedItem {
@@ -378,7 +378,7 @@ fn forget_in(
     core_write::sync_external(w, store)?;
     let targets = resolve(w, request)?;
     let scope = Scope::of(&targets, request.phrase());
-    let now = store::now_ms();
+    let now = crate::types::now_ms();
     for (rowid, _) in &targets {
         w.forget_memory(*rowid, now)?;
     }

@@ -8,7 +8,6 @@ use std::path::Path;
 
 use super::Memory;
 use crate::error::{Error, Result};
-use crate::store;
 use crate::transfer::haema_store::read_haema_store;
 use crate::transfer::jsonl::{read_export, restore};
 use crate::transfer::{
@@ -117,7 +116,12 @@ impl Memory {
         // Secrets replaced everywhere, and what may not become active without a person held
         // for review (see `screen`), before anything is written.
         let settings = self.settings();
-        let screened = screen::screen(&mut records, settings.review, settings.secrets.policy, store::now_ms());
+        let screened = screen::screen(
+            &mut records,
+            settings.review,
+            settings.secrets.policy,
+            crate::types::now_ms(),
+        );
         let mems: Vec<&MemoryRecord> = records
             .iter()
             .filter_map(|r| if let Record::Memory(m) = r { Some(&**m) } else { None })

@@ -7,7 +7,6 @@ use super::Memory;
 use crate::config::ReviewPolicy;
 use crate::error::Result;
 use crate::secrets::{SecretPolicy, SecretTally};
-use crate::store;
 use crate::store::MetaKey;
 use crate::transfer::{ImportItem, ItemsReport};
 use crate::types::{
@@ -155,7 +154,7 @@ impl Memory {
         let id = self
             .blocking(move |inner| {
                 inner.store.write(|tx| {
-                    let now = store::now_ms();
+                    let now = crate::types::now_ms();
                     let with_ids: Vec<(MemoryId, &ImportItem)> =
                         commit.iter().map(|i| (MemoryId::generate(), i)).collect();
                     let proposed = with_ids
@@ -215,7 +214,7 @@ impl Memory {
             ChangesetKind::Add,
             ChangesetStatus::Pending,
             Outcome::Import,
-            store::now_ms(),
+            crate::types::now_ms(),
         );
         changeset.raw_input = Some(format!("{source} (held for review)"));
         changeset.inputs = held.iter().map(|i| i.content.clone()).collect();

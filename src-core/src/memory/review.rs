@@ -4,7 +4,6 @@ use super::{Memory, apply, write};
 use crate::error::{Error, Result};
 use crate::error::{Missing, ReviewAction};
 use crate::pipeline::{self, AddInput, Proposal, stages::normalize};
-use crate::store;
 use crate::store::{Writer, core_write};
 use crate::types::{
     AddOutcome, Changeset, ChangesetId, ChangesetKind, ChangesetStatus, CoreAuthor, DecidedBy, MemoryAttributes,
@@ -66,7 +65,7 @@ impl Memory {
                 let outcome = inner.store.write(|tx| {
                     let current = changeset_in(tx, id, &[ChangesetStatus::Pending], ReviewAction::Approve)?;
                     if let Some(reason) = apply::staleness(tx, &inner.store, &current)? {
-                        tx.decide(id, ChangesetStatus::Stale, DecidedBy::Check, store::now_ms())?;
+                        tx.decide(id, ChangesetStatus::Stale, DecidedBy::Check, crate::types::now_ms())?;
                         let mut warnings = current.warnings.clone();
                         warnings.push(format!("marked stale: {reason}"));
                         tx.set_warnings(id, &warnings)?;
@@ -214,7 +213,7 @@ impl Memory {
                     }
                     tx.rewrite_changeset_text(&current)?;
                 }
-                tx.decide(id, ChangesetStatus::Rejected, by, store::now_ms())
+                tx.decide(id, ChangesetStatus::Rejected, by, crate::types::now_ms())
             })
         })
         .await
@@ -309,7 +308,7 @@ impl Memory {
                         (Some(before), Some(after)) => revert_core(&core_now, before, after, &mut warnings)?,
                         _ => None,
                     };
-                    let ts = store::now_ms();
+                    let ts = crate::types::now_ms();
                     let revert = Changeset {
                         related: plan
                             .hide

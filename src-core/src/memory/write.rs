@@ -9,7 +9,6 @@ use crate::error::{Error, Result};
 use crate::pipeline::{self, AddInput, Proposal, related};
 use crate::provider::check_embeddings;
 use crate::secrets::{SecretPolicy, SecretTally};
-use crate::store;
 use crate::store::{MetaKey, Writer, core_write};
 use crate::types::{
     AddOutcome, AddStatus, Changeset, ChangesetId, ChangesetKind, ChangesetStatus, DecidedBy, MemoryAttributes,
@@ -433,7 +432,7 @@ pub(crate) fn insert_proposal(
         kind: ChangesetKind::Add,
         status,
         outcome: proposal.outcome.unwrap_or(Outcome::NoLlm),
-        created_at_ms: store::now_ms(),
+        created_at_ms: crate::types::now_ms(),
         decided_at_ms: None,
         decided_by: None,
         raw_input: proposal.raw_input.clone(),
@@ -459,7 +458,7 @@ pub(crate) fn insert_proposal(
 
 /// Inserts the pending memory rows of a changeset's new memories.
 pub(crate) fn insert_pending_rows(tx: &dyn Writer, id: ChangesetId, changeset: &Changeset) -> Result<()> {
-    let ts = store::now_ms();
+    let ts = crate::types::now_ms();
     for item in changeset.added() {
         if let Some(memory_id) = &item.memory_id {
             tx.insert_memory(

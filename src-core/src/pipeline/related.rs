@@ -22,8 +22,8 @@ pub(crate) struct Found {
 /// Distance between two texts by their word sets: 1 − Jaccard similarity. Used when the
 /// store has no vectors.
 pub(crate) fn lexical_distance(a: &str, b: &str) -> f64 {
-    let a: BTreeSet<String> = crate::search::terms::words(a).into_iter().collect();
-    let b: BTreeSet<String> = crate::search::terms::words(b).into_iter().collect();
+    let a: BTreeSet<String> = crate::text::terms::words(a).into_iter().collect();
+    let b: BTreeSet<String> = crate::text::terms::words(b).into_iter().collect();
     let union = a.union(&b).count();
     if union == 0 {
         return 1.0;

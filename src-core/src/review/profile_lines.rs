@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::search::terms::{query_words, words};
+use crate::text::terms::{query_words, words};
 use crate::types::Section;
 use crate::types::core_md::CoreSections;
 
@@ -32,7 +32,7 @@ pub struct ProfileLine {
 /// ```
 pub fn profile_lines(core: &CoreSections, query: &str, limit: usize) -> Vec<ProfileLine> {
     let wanted = query_words(query);
-    if wanted.iter().all(|w| crate::search::terms::is_stop_word(w)) {
+    if wanted.iter().all(|w| crate::text::terms::is_stop_word(w)) {
         return Vec::new();
     }
     let mut found: Vec<(usize, usize, ProfileLine)> = Vec::new();

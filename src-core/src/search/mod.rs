@@ -6,9 +6,9 @@
 pub(crate) const MAX_HITS: usize = 1_000_000;
 
 pub(crate) mod fusion;
+pub(crate) mod names;
 pub(crate) mod recall;
 pub(crate) mod score;
-pub(crate) mod terms;
 pub(crate) mod time;
 
 use crate::error::Result;
@@ -45,7 +45,7 @@ pub(crate) fn run(
     access_weight: f64,
 ) -> Result<Vec<SearchHit>> {
     let (mode, filter) = (options.mode, &options.filter);
-    let words = terms::query_words(query);
+    let words = crate::text::terms::query_words(query);
     let vector = match query_vector.filter(|_| mode != SearchMode::Lexical) {
         Some(v) if store.has_vectors()? => Some(v),
         _ => None,
@@ -84,14 +84,14 @@ pub(crate) fn run(
     let records = store.memories_by_rowids(&ranked.iter().map(|r| r.0).collect::<Vec<_>>())?;
     if mode != SearchMode::Vector {
         let spans = time::spans(query);
-        let names = terms::names(query);
+        let names = names::names(query);
         for (rowid, fused) in &mut ranked {
             let Some(memory) = records.get(rowid) else { continue };
             if spans.iter().any(|s| s.contains(memory.timestamp_ms)) {
                 fused.score += fusion::TIME_BONUS;
             }
             if !names.is_empty() {
-                let words = crate::search::terms::words(&memory.content);
+                let words = crate::text::terms::words(&memory.content);
                 if names.iter().all(|name| words.contains(name)) {
                     fused.score += fusion::NAME_BONUS;
                 }

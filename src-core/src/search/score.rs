@@ -23,9 +23,9 @@ use crate::types::SearchMode;
 
 static ENGLISH: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
 
-/// The stems of the query's words ([`super::terms::query_words`]), distinct.
+/// The stems of the query's words ([`crate::text::terms::query_words`]), distinct.
 pub(crate) fn query_stems(query: &str) -> Vec<String> {
-    let mut stems: Vec<String> = super::terms::query_words(query)
+    let mut stems: Vec<String> = crate::text::terms::query_words(query)
         .iter()
         .map(|w| ENGLISH.stem(w).into_owned())
         .collect();
@@ -39,7 +39,7 @@ pub(crate) fn word_share(query_stems: &[String], text: &str) -> f64 {
     if query_stems.is_empty() {
         return 0.0;
     }
-    let held: HashSet<String> = super::terms::words(text)
+    let held: HashSet<String> = crate::text::terms::words(text)
         .iter()
         .map(|w| ENGLISH.stem(w).into_owned())
         .collect();

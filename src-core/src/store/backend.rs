@@ -164,7 +164,7 @@ pub(crate) trait Reader {
     fn all_access_stats(&self) -> Result<Vec<(MemoryId, u64, i64)>>;
     /// The cosine distance of `query` to each of these memories that has a vector.
     fn distances(&self, query: &[f32], rowids: &[i64]) -> Result<HashMap<i64, f64>>;
-    /// The `k` best full-text matches of any of `words` (as [`crate::search::terms::words`]
+    /// The `k` best full-text matches of any of `words` (as [`crate::text::terms::words`]
     /// makes them) among active memories, best first.
     fn full_text(&self, words: &[String], k: usize, filter: &MemoryFilter) -> Result<Ranked>;
     /// The `k` best full-text matches of any word of `text` among active memories, every
@@ -202,7 +202,7 @@ pub(crate) trait Writer: Reader {
             .meta(MetaKey::LastTimestamp)?
             .and_then(|v| v.parse().ok())
             .unwrap_or(0);
-        let ts = super::now_ms().max(last + 1);
+        let ts = crate::types::now_ms().max(last + 1);
         self.set_meta(MetaKey::LastTimestamp, &ts.to_string())?;
         Ok(ts)
     }

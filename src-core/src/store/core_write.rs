@@ -19,7 +19,7 @@ pub(crate) fn record_version(
     author: CoreAuthor,
     changeset_id: Option<ChangesetId>,
 ) -> Result<CoreVersionId> {
-    let id = tx.insert_core_version(content, author, changeset_id, super::now_ms())?;
+    let id = tx.insert_core_version(content, author, changeset_id, crate::types::now_ms())?;
     mark_pending(tx, id)?;
     Ok(id)
 }
@@ -99,7 +99,9 @@ pub(crate) fn recover(store: &Store) -> Result<Option<String>> {
             let content = match latest {
                 Some(version) => version.content,
                 None => {
-                    store.write(|tx| tx.insert_core_version(TEMPLATE, CoreAuthor::Initial, None, super::now_ms()))?;
+                    store.write(|tx| {
+                        tx.insert_core_version(TEMPLATE, CoreAuthor::Initial, None, crate::types::now_ms())
+                    })?;
                     TEMPLATE.to_owned()
                 }
             };
@@ -107,7 +109,10 @@ pub(crate) fn recover(store: &Store) -> Result<Option<String>> {
         }
     };
     let (text, tally) = screened_edit(store, text)?;
-    store.write(|tx| tx.insert_core_version(&text, author, None, super::now_ms()).map(drop))?;
+    store.write(|tx| {
+        tx.insert_core_version(&text, author, None, crate::types::now_ms())
+            .map(drop)
+    })?;
     Ok((!tally.is_empty()).then(|| {
         format!("core.md was edited outside haema with secrets in it: {tally} replaced by markers, in core.md too")
     }))
@@ -118,7 +123,7 @@ pub(crate) fn recover(store: &Store) -> Result<Option<String>> {
 pub(crate) fn sync_external(tx: &dyn Writer, store: &Store) -> Result<String> {
     let (text, _) = screened_edit(store, store.read_core()?)?;
     if tx.latest_core_version()?.is_none_or(|v| v.content != text) {
-        tx.insert_core_version(&text, CoreAuthor::External, None, super::now_ms())?;
+        tx.insert_core_version(&text, CoreAuthor::External, None, crate::types::now_ms())?;
     }
     Ok(text)
 }

@@ -94,7 +94,7 @@ impl Store {
     /// Notes that these memories were returned now; true when a flush should be scheduled
     /// ([`Store::flush_access`]).
     pub(crate) fn note_access(&self, ids: impl IntoIterator<Item = crate::types::MemoryId>) -> bool {
-        self.access.note(ids, now_ms())
+        self.access.note(ids, crate::types::now_ms())
     }
 
     /// Writes the access statistics noted so far, in one transaction (kept for the next
@@ -307,11 +307,4 @@ closed_set! {
         /// Moves on every commit but those of access statistics (what a watch follows).
         ChangeStamp = "change_stamp",
     }
-}
-
-/// Wall-clock time in Unix ms.
-pub(crate) fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }

@@ -5,6 +5,7 @@
 pub(crate) mod chars;
 pub(crate) mod fold;
 pub(crate) mod phrase;
+pub(crate) mod terms;
 pub(crate) mod visible;
 
 pub(crate) use phrase::Phrase;

@@ -188,7 +188,7 @@ pub(crate) fn restore<'v>(
                 latest_core = Some(v.content.clone());
                 report.core_versions += 1;
             }
-            Record::Lock { section } => tx.set_core_lock(*section, true, store::now_ms())?,
+            Record::Lock { section } => tx.set_core_lock(*section, true, crate::types::now_ms())?,
             Record::AgentState {
                 agent_id,
                 key,

@@ -35,6 +35,7 @@ pub use search::{
     AccessStats, FoundBy, LatestOptions, LatestStart, SearchHit, SearchMode, SearchOptions, SearchResults,
 };
 pub(crate) use time::civil_date;
+pub(crate) use time::now_ms;
 pub use time::{format_utc, iso_utc, parse_time};
 
 /// A value of a closed set that is not one of its spellings: from a file, the database, a

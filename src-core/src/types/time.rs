@@ -102,6 +102,13 @@ pub fn parse_time(text: &str) -> Option<i64> {
     Some((days * 86_400 + secs - offset) * 1000 + millis)
 }
 
+/// Wall-clock time in Unix ms.
+pub(crate) fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

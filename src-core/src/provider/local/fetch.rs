@@ -97,7 +97,7 @@ pub async fn fetch_model(
     if !download {
         return Err("it is not downloaded yet".into());
     }
-    let now = crate::store::now_ms();
+    let now = crate::types::now_ms();
     if let Some(failure) = recent_failure(&hub, model, now) {
         let minutes = (now - failure.at_ms) / 60_000;
         return Err(format!(

@@ -246,7 +246,7 @@ impl Backend for PgStore {
             conn.execute(
                 "INSERT INTO core_file (id, content, written_at_ms) VALUES (1, $1, $2)
                  ON CONFLICT (id) DO UPDATE SET content = excluded.content, written_at_ms = excluded.written_at_ms",
-                &[&text, &super::now_ms()],
+                &[&text, &crate::types::now_ms()],
             )?;
             conn.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &self.address.schema])?;
             Ok(())

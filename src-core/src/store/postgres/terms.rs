@@ -19,9 +19,9 @@ use super::client::Conn;
 use super::filter::{Values, conditions};
 use super::memories::to_i64;
 use crate::error::Result;
-use crate::search::terms::words;
 use crate::store::backend::Ranked;
 use crate::store::term_choice::{self, TermChoice};
+use crate::text::terms::words;
 use crate::types::MemoryFilter;
 
 /// Words longer than this (in bytes) are not indexed: no query finds them usefully, and a

@@ -4,8 +4,8 @@ use rusqlite::{Connection, params};
 
 use super::fts_terms::TermStats;
 use crate::error::Result;
-use crate::search::terms::words;
 use crate::store::term_choice::{self, RANKED_ROWS, TermChoice};
+use crate::text::terms::words;
 use crate::types::MemoryFilter;
 
 /// Indexes the text of memory `rowid`.

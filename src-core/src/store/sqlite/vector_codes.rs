@@ -141,7 +141,7 @@ pub(crate) fn drop(conn: &Connection) -> Result<()> {
 }
 
 fn new_generation() -> String {
-    format!("{:x}-{:x}", crate::store::now_ms(), rand::random::<u64>())
+    format!("{:x}-{:x}", crate::types::now_ms(), rand::random::<u64>())
 }
 
 /// Words of a code for `dims` dimensions.

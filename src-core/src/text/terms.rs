@@ -192,21 +192,6 @@ pub(crate) fn query_words(query: &str) -> Vec<String> {
     if content.is_empty() { all } else { content }
 }
 
-/// The names in `query`: its capitalised words that are neither function words nor months,
-/// lower-cased (`What did Caroline tell Mel in May?` → `caroline`, `mel`). A memory that
-/// has them all is about whom the question is about.
-pub(crate) fn names(query: &str) -> Vec<String> {
-    let mut names: Vec<String> = query
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
-        .map(str::to_lowercase)
-        .filter(|w| !is_stop_word(w) && super::time::month_number(w).is_none())
-        .collect();
-    names.sort();
-    names.dedup();
-    names
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,15 +211,5 @@ mod tests {
         assert_eq!(query_words("Who was it?"), ["it", "was", "who"]);
         assert_eq!(query_words("Didn't you?"), ["didn", "t", "you"]);
         assert!(query_words(" ... ").is_empty());
-    }
-
-    #[test]
-    fn names_are_capitalised_content_words() {
-        assert_eq!(
-            names("What did Caroline tell Mel in May? When? Caroline's"),
-            ["caroline", "mel"]
-        );
-        assert_eq!(names("Did I go to Busan in June 2023?"), ["busan"]);
-        assert!(names("what did she say?").is_empty());
     }
 }
