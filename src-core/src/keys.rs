@@ -23,8 +23,8 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use crate::config::{ProviderKind, default_base_url};
 use crate::error::{Error, Result};
+use crate::types::provider_kind::ProviderKind;
 
 /// The keyring service haema's entries are filed under.
 pub const SERVICE: &str = "haema";
@@ -64,7 +64,7 @@ pub fn account_for(kind: ProviderKind, base_url: Option<&str>) -> String {
     let url = base_url
         .map(str::trim)
         .filter(|u| !u.is_empty())
-        .unwrap_or(default_base_url(kind));
+        .unwrap_or(kind.default_base_url());
     url.trim_end_matches('/').to_owned()
 }
 
@@ -174,6 +174,22 @@ impl KeyStore for SystemKeyring {
     fn delete(&self, _: &str) -> Result<bool> {
         Ok(false)
     }
+}
+
+/// `sk-…wxyz` for a key, so that people can tell keys apart without seeing them.
+///
+/// ```
+/// assert_eq!(haema_core::keys::mask("sk-proj-abcdefwxyz"), "sk-…wxyz");
+/// assert_eq!(haema_core::keys::mask("short"), "set (hidden)");
+/// ```
+pub fn mask(secret: &str) -> String {
+    let chars: Vec<char> = secret.chars().collect();
+    if chars.len() <= 8 {
+        return "set (hidden)".to_owned();
+    }
+    let head: String = chars[..3].iter().collect();
+    let tail: String = chars[chars.len() - 4..].iter().collect();
+    format!("{head}…{tail}")
 }
 
 #[cfg(test)]

@@ -6,10 +6,10 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use haema_core::config::check::{CheckOutcome, check_embedder, check_llm};
 use haema_core::config::connect::{Connection, ConnectionState, Role};
 use haema_core::config::{ProviderKind, SettingSpec};
 use haema_core::keys::KeyStore;
-use haema_core::provider::check::{CheckOutcome, check_embedder, check_llm};
 use haema_core::provider::local::fetch::load_or_fetch;
 use haema_core::provider::ollama::{self, LocalModel};
 use haema_core::provider::{Embedder, ProviderErrorKind};

@@ -1,10 +1,10 @@
-//! The Test button's call (`provider::check`) and Ollama's model list against real HTTP
+//! The Test button's call (`config::check`) and Ollama's model list against real HTTP
 //! servers on 127.0.0.1: each failure a person can meet is told in words with a fix.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use haema_core::Settings;
 use haema_core::config::ProviderKind;
-use haema_core::provider::check::{check_embedder, check_llm};
+use haema_core::config::check::{check_embedder, check_llm};
 use haema_core::provider::ollama;
 use haema_tests::{Reply, ScriptedServer, chat_completion, embeddings};
 use serde_json::json;

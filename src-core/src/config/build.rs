@@ -9,8 +9,6 @@ use crate::provider::gemini::{GeminiEmbedder, GeminiLlm};
 use crate::provider::openai::{OpenAiEmbedder, OpenAiLlm, OpenAiSettings};
 use crate::provider::{Embedder, Llm, RetryPolicy};
 
-const OPENAI_URL: &str = "https://api.openai.com/v1";
-
 /// Dimensions of well-known embedding models.
 fn known_dims(model: &str) -> Option<usize> {
     let name = model.rsplit('/').next().unwrap_or(model);
@@ -38,13 +36,13 @@ impl Settings {
         max_retries: u32,
         key_var: &str,
     ) -> Result<OpenAiSettings> {
-        if lacks_key(kind, base_url.map(String::as_str), api_key.as_deref()) {
-            let base_url = base_url.map_or(default_base_url(kind), String::as_str);
+        if kind.lacks_key(base_url.map(String::as_str), api_key.as_deref()) {
+            let base_url = base_url.map_or(kind.default_base_url(), String::as_str);
             return Err(Error::Config(format!(
                 "{base_url} needs an API key: save one in the system keyring (the desktop's AI settings, or haema setup) or set {key_var}"
             )));
         }
-        let base_url = base_url.cloned().unwrap_or_else(|| default_base_url(kind).to_owned());
+        let base_url = base_url.cloned().unwrap_or_else(|| kind.default_base_url().to_owned());
         if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
             return Err(Error::Config(format!(
                 "base URL `{base_url}` must start with http:// or https://"
@@ -144,21 +142,6 @@ impl Settings {
             ProviderKind::Gemini => Arc::new(GeminiEmbedder::new(s, dims)?),
             _ => Arc::new(OpenAiEmbedder::new(s, dims, send_dimensions)?),
         }))
-    }
-}
-
-/// Whether a provider at `base_url` (its public API when `None`) is to be called without
-/// the key its public API requires.
-pub(crate) fn lacks_key(kind: ProviderKind, base_url: Option<&str>, api_key: Option<&str>) -> bool {
-    let official = default_base_url(kind);
-    api_key.is_none() && base_url.unwrap_or(official).starts_with(official)
-}
-
-/// The provider's own public API.
-pub(crate) fn default_base_url(kind: ProviderKind) -> &'static str {
-    match kind {
-        ProviderKind::Gemini => crate::provider::gemini::DEFAULT_BASE_URL,
-        _ => OPENAI_URL,
     }
 }
 

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{ProviderKind, Settings, default_base_url};
+use super::{ProviderKind, Settings};
 use crate::error::{Error, Result};
 use crate::keys::{KeyStore, account_for};
 use crate::provider::ollama;
@@ -277,7 +277,7 @@ impl Connection {
             ProviderKind::Gemini => (Service::Gemini, None),
             ProviderKind::Openai => match base_url.as_deref().map(|u| u.trim_end_matches('/')) {
                 None => (Service::Openai, None),
-                Some(url) if url.starts_with(default_base_url(ProviderKind::Openai)) => (Service::Openai, None),
+                Some(url) if url.starts_with(ProviderKind::Openai.default_base_url()) => (Service::Openai, None),
                 Some(url) if is_this_computer(url) => {
                     let server = url.trim_end_matches("/v1");
                     (

@@ -47,22 +47,6 @@ pub struct SettingLine {
     pub help: String,
 }
 
-/// `sk-…wxyz` for a key, so that people can tell keys apart without seeing them.
-///
-/// ```
-/// assert_eq!(haema_core::config::mask("sk-proj-abcdefwxyz"), "sk-…wxyz");
-/// assert_eq!(haema_core::config::mask("short"), "set (hidden)");
-/// ```
-pub fn mask(secret: &str) -> String {
-    let chars: Vec<char> = secret.chars().collect();
-    if chars.len() <= 8 {
-        return "set (hidden)".to_owned();
-    }
-    let head: String = chars[..3].iter().collect();
-    let tail: String = chars[chars.len() - 4..].iter().collect();
-    format!("{head}…{tail}")
-}
-
 /// Whether `name` is an API key that is set, though not by the environment: then the
 /// keyring gave it.
 fn from_keyring(settings: &Settings, name: &str) -> bool {
@@ -203,6 +187,6 @@ mod tests {
         assert_eq!(find("tui.mouse").file, Some(SettingFile::User));
         assert_eq!(find("review").allowed, ["auto", "review", "guarded"]);
         assert!(find("llm.model").allowed.is_empty());
-        assert_eq!(mask("short"), "set (hidden)");
+        assert_eq!(crate::keys::mask("short"), "set (hidden)");
     }
 }

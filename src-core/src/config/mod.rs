@@ -26,13 +26,13 @@
 //! ```
 
 mod build;
+pub mod check;
 pub mod connect;
 mod dotted;
 mod edit;
 mod explain;
 mod keyring_keys;
 mod on_add;
-mod provider_kind;
 mod registry;
 mod remember;
 mod search;
@@ -46,44 +46,16 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
-pub(crate) use build::{default_base_url, default_embed_model, default_llm_model, lacks_key};
-pub use explain::{SettingLine, Source, mask};
+pub use crate::keys::mask;
+pub use crate::types::policy::{ReviewPolicy, StoreScope};
+pub use crate::types::provider_kind::ProviderKind;
+pub(crate) use build::{default_embed_model, default_llm_model};
+pub use explain::{SettingLine, Source};
 pub use on_add::EmbedOnAdd;
-pub use provider_kind::ProviderKind;
 pub use registry::{ReadBy, SETTINGS, SettingFile, SettingSpec, dotted_leaves};
 pub use search::SearchSettings;
 pub use tui::{KeyList, TuiSettings};
 pub use user_file::{configured_store_dir, store_in_user_file};
-
-closed_set! {
-    /// What happens to a changeset once it is built.
-    #[derive(Default)]
-    pub enum ReviewPolicy ("review policy") {
-        /// Commit at once (HAEMA's behaviour); text that reads like a prompt injection is
-        /// committed too, with a warning.
-        Auto = "auto",
-        /// Every changeset waits for a person.
-        Review = "review",
-        /// Commit at once when it removes no memory, leaves core alone and nothing in it reads
-        /// like a prompt injection; otherwise wait.
-        #[default]
-        Guarded = "guarded",
-    }
-}
-
-closed_set! {
-    /// Whose memories a store keeps apart.
-    #[derive(Default)]
-    pub enum StoreScope ("scope") {
-        /// One set of memories (HAEMA's behaviour); a user id on a memory is an attribute
-        /// to filter on.
-        #[default]
-        Shared = "shared",
-        /// Each memory belongs to one user: every read and write must say which user, and
-        /// sees and changes only that user's memories and changes.
-        PerUser = "per_user",
-    }
-}
 
 /// LLM settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -7,7 +7,8 @@
 
 use serde::Serialize;
 
-use super::{ProviderKind, explain::mask};
+use super::ProviderKind;
+use crate::keys::mask;
 
 pub use super::dotted::dotted_leaves;
 pub(crate) use super::dotted::{as_written, env_of, lookup, origin};
@@ -216,7 +217,7 @@ pub static SETTINGS: &[SettingSpec] = &[
             s.llm
                 .base_url
                 .clone()
-                .unwrap_or_else(|| super::default_base_url(s.llm.provider).to_owned())
+                .unwrap_or_else(|| s.llm.provider.default_base_url().to_owned())
         }),
         ..BASE
     },
@@ -305,7 +306,7 @@ pub static SETTINGS: &[SettingSpec] = &[
             s.embedder
                 .base_url
                 .clone()
-                .unwrap_or_else(|| super::default_base_url(s.embedder.kind()).to_owned())
+                .unwrap_or_else(|| s.embedder.kind().default_base_url().to_owned())
         }),
         ..BASE
     },

@@ -10,7 +10,7 @@ use super::openai::OpenAiSettings;
 use super::{Embedder, Llm, ProviderError, ProviderErrorKind, StructuredRequest, check_embeddings};
 
 /// The public Gemini API.
-pub const DEFAULT_BASE_URL: &str = "https://generativelanguage.googleapis.com/v1beta";
+pub use crate::types::provider_kind::GEMINI_BASE_URL as DEFAULT_BASE_URL;
 
 fn model_url(base: &str, model: &str, method: &str) -> String {
     let model = model.strip_prefix("models/").unwrap_or(model);

@@ -264,7 +264,7 @@ pub(crate) fn mask_key(text: &str, key: &str) -> String {
     if k.is_empty() || t.len() < shortest {
         return text.to_owned();
     }
-    let mask = crate::config::mask(key);
+    let mask = crate::keys::mask(key);
     let mut out = String::with_capacity(text.len());
     let (mut i, mut copied) = (0, 0);
     while i < t.len() {

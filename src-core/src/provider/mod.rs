@@ -6,9 +6,7 @@
 //! files from the [`hub`]). Deterministic doubles for tests live in `fake` behind the
 //! `test-util` feature.
 
-pub mod check;
 mod deadline;
-mod error;
 #[cfg(any(test, feature = "test-util"))]
 pub mod fake;
 pub mod gemini;
@@ -25,7 +23,7 @@ pub(crate) use deadline::WithDeadline;
 use async_trait::async_trait;
 use serde_json::Value;
 
-pub use error::{ProviderError, ProviderErrorKind};
+pub use crate::error::provider::{ProviderError, ProviderErrorKind};
 pub use http::RetryPolicy;
 
 /// Turns texts into vectors.

@@ -14,7 +14,9 @@ mod forget;
 mod hostile;
 mod ids;
 mod memory;
+pub(crate) mod policy;
 mod profile;
+pub(crate) mod provider_kind;
 mod search;
 mod time;
 
@@ -83,8 +85,9 @@ mod tests {
         check(SearchMode::ALL);
         check(&Section::ALL);
         check(AddStatus::ALL);
-        check(crate::config::ProviderKind::ALL);
-        check(crate::config::ReviewPolicy::ALL);
+        check(provider_kind::ProviderKind::ALL);
+        check(policy::ReviewPolicy::ALL);
+        check(policy::StoreScope::ALL);
         check(HostileReason::ALL);
     }
 

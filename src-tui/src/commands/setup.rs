@@ -5,9 +5,9 @@
 use std::path::Path;
 
 use anyhow::Result;
+use haema_core::config::check::{CheckOutcome, check_embedder, check_llm};
 use haema_core::config::connect::{Connection, ConnectionState, Role, Service};
 use haema_core::keys::KeyStore;
-use haema_core::provider::check::{CheckOutcome, check_embedder, check_llm};
 use haema_core::provider::ollama::{self, LocalModel};
 use haema_core::{Error, ReviewPolicy, Settings};
 

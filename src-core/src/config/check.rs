@@ -4,9 +4,9 @@
 use serde::Serialize;
 use serde_json::json;
 
-use super::{ProviderError, ProviderErrorKind, StructuredRequest};
-use crate::config::{ProviderKind, lacks_key};
-use crate::{config::Settings, error::Error};
+use super::{ProviderKind, Settings};
+use crate::error::Error;
+use crate::provider::{ProviderError, ProviderErrorKind, StructuredRequest};
 
 /// What a test call found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -56,14 +56,14 @@ fn for_a_check(settings: &Settings) -> Settings {
 /// ```
 /// # #[tokio::main(flavor = "current_thread")] async fn main() {
 /// use haema_core::Settings;
-/// let outcome = haema_core::provider::check::check_llm(&Settings::default()).await;
+/// let outcome = haema_core::config::check::check_llm(&Settings::default()).await;
 /// assert!(outcome.ok); // no AI is a choice that always works
 /// # }
 /// ```
 pub async fn check_llm(settings: &Settings) -> CheckOutcome {
     let settings = for_a_check(settings);
     let llm = &settings.llm;
-    if llm.provider != ProviderKind::None && lacks_key(llm.provider, llm.base_url.as_deref(), llm.api_key.as_deref()) {
+    if llm.provider != ProviderKind::None && llm.provider.lacks_key(llm.base_url.as_deref(), llm.api_key.as_deref()) {
         return no_key();
     }
     let llm = match settings.build_llm() {
@@ -96,7 +96,7 @@ pub async fn check_embedder(settings: &Settings) -> CheckOutcome {
         return check_local_embedder(&settings);
     }
     let e = &settings.embedder;
-    if e.kind() != ProviderKind::None && lacks_key(e.kind(), e.base_url.as_deref(), e.api_key.as_deref()) {
+    if e.kind() != ProviderKind::None && e.kind().lacks_key(e.base_url.as_deref(), e.api_key.as_deref()) {
         return no_key();
     }
     let embedder = match settings.build_embedder() {

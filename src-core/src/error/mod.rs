@@ -8,8 +8,10 @@
 
 use std::path::PathBuf;
 
-use crate::provider::ProviderError;
+pub(crate) mod provider;
+
 use crate::types::{ChangesetId, ChangesetStatus, CoreVersionId, MemoryId, UnknownValue};
+use provider::ProviderError;
 
 /// Result with [`Error`] as the default error type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

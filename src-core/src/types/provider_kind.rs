@@ -1,8 +1,15 @@
-//! Which provider an LLM or embedder setting names, as settings files and variables spell it.
+//! Which provider an LLM or embedder setting names, as settings files and variables spell it,
+//! and the public API each one is called at when no address is set.
 
 use serde::Deserialize;
 
 use crate::types::UnknownValue;
+
+/// OpenAI's public API: an `openai` provider's address when none is set.
+pub(crate) const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
+
+/// Gemini's public API: a `gemini` provider's address when none is set.
+pub const GEMINI_BASE_URL: &str = "https://generativelanguage.googleapis.com/v1beta";
 
 closed_set! {
     /// Which LLM or embedding provider.
@@ -40,15 +47,30 @@ impl ProviderKind {
     }
 
     /// Reads a provider from a settings file as [`ProviderKind::from_setting`] does.
-    pub(super) fn deserialize_setting<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+    pub(crate) fn deserialize_setting<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         let text = String::deserialize(d)?;
         Self::from_setting(&text).map_err(serde::de::Error::custom)
     }
 
     /// [`ProviderKind::deserialize_setting`] for a provider that may be left unset.
-    pub(super) fn deserialize_optional_setting<'de, D: serde::Deserializer<'de>>(
+    pub(crate) fn deserialize_optional_setting<'de, D: serde::Deserializer<'de>>(
         d: D,
     ) -> std::result::Result<Option<Self>, D::Error> {
         Self::deserialize_setting(d).map(Some)
+    }
+
+    /// The provider's own public API.
+    pub(crate) fn default_base_url(self) -> &'static str {
+        match self {
+            Self::Gemini => GEMINI_BASE_URL,
+            _ => OPENAI_BASE_URL,
+        }
+    }
+
+    /// Whether this provider at `base_url` (its public API when `None`) is to be called
+    /// without the key its public API requires.
+    pub(crate) fn lacks_key(self, base_url: Option<&str>, api_key: Option<&str>) -> bool {
+        let official = self.default_base_url();
+        api_key.is_none() && base_url.unwrap_or(official).starts_with(official)
     }
 }
