@@ -41,6 +41,10 @@ mod macros;
 pub mod config;
 mod error;
 pub mod eval;
+/// Test doubles for code that uses this crate: a deterministic embedder and a scripted LLM
+/// that answers the pipeline's prompts (feature `test-util`).
+#[cfg(any(test, feature = "test-util"))]
+pub mod fake;
 pub mod keys;
 #[cfg(test)]
 mod layers;

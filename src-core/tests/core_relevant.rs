@@ -5,8 +5,8 @@
 use crate::common;
 
 use common::*;
+use haema_core::fake::block_items;
 use haema_core::provider::ProviderErrorKind;
-use haema_core::provider::fake::block_items;
 use haema_core::{ReviewPolicy, Section};
 use serde_json::{Value, json};
 

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use common::*;
 use haema_core::config::{EmbedOnAdd, EmbedderSettings};
-use haema_core::provider::fake::HashEmbedder;
+use haema_core::fake::HashEmbedder;
 use haema_core::{AddStatus, Memory, ReviewPolicy, SearchMode, Settings};
 
 async fn later(dir: &std::path::Path, embedder: &Arc<HashEmbedder>) -> Memory {

@@ -387,7 +387,7 @@ async fn reopening_with_other_dims_is_a_clear_error() {
     let f = fixture(ReviewPolicy::Auto).await;
     f.memory.add(items(&["something"])).await.unwrap();
     drop(f.memory);
-    let other = std::sync::Arc::new(haema_core::provider::fake::HashEmbedder::new(32));
+    let other = std::sync::Arc::new(haema_core::fake::HashEmbedder::new(32));
     let err = Memory::open_with(f.dir.path(), settings(ReviewPolicy::Auto), None, Some(other))
         .await
         .unwrap_err();
@@ -427,7 +427,7 @@ async fn open_validates_like_haema() {
     assert!(Memory::open_with(dir.path(), s.clone(), None, None).await.is_err());
     s.merge.distance_cutoff = 0.0;
     assert!(Memory::open_with(dir.path(), s, None, None).await.is_ok());
-    let zero = std::sync::Arc::new(haema_core::provider::fake::HashEmbedder::new(0));
+    let zero = std::sync::Arc::new(haema_core::fake::HashEmbedder::new(0));
     let err = Memory::open_with(
         tempfile::tempdir().unwrap().path(),
         Settings::default(),

@@ -10,7 +10,7 @@ use crate::common;
 use std::collections::BTreeMap;
 
 use common::{decode, fixture};
-use haema_core::provider::fake::block_items;
+use haema_core::fake::block_items;
 use haema_core::{AddInput, AddStatus, HostileReason, ReviewPolicy};
 
 /// The lines of a corpus file with `\n`, `\t` and `\u{XXXX}` decoded.

@@ -16,7 +16,7 @@ const AWS: &str = "AKIAIOSFODNN7EXAMPLE";
 const GITHUB: &str = "ghp_16C7e42F292c6912E7710c838347Ae178B4a";
 
 async fn open(dir: &std::path::Path) -> Memory {
-    let embedder = std::sync::Arc::new(haema_core::provider::fake::HashEmbedder::new(DIMS));
+    let embedder = std::sync::Arc::new(haema_core::fake::HashEmbedder::new(DIMS));
     Memory::open_with(dir, settings(ReviewPolicy::Auto), None, Some(embedder))
         .await
         .unwrap()

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::*;
-use haema_core::provider::fake::{HashEmbedder, ScriptedLlm};
+use haema_core::fake::{HashEmbedder, ScriptedLlm};
 use haema_core::{ErrorKind, ForgetRequest, Memory, ReviewPolicy, SearchMode, Settings};
 
 /// The server's plain role URL and admin URL, or `None` (and a line saying the test is

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::*;
-use haema_core::provider::fake::HashEmbedder;
+use haema_core::fake::HashEmbedder;
 use haema_core::provider::{Embedder, ProviderError, ProviderErrorKind};
 use haema_core::{Error, Memory, ReviewPolicy, SearchMode, reembed};
 

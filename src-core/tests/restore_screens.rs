@@ -40,7 +40,7 @@ async fn tampered_export() -> (Fixture, String) {
 }
 
 async fn open(dir: &std::path::Path, settings: Settings) -> Memory {
-    let embedder = std::sync::Arc::new(haema_core::provider::fake::HashEmbedder::new(DIMS));
+    let embedder = std::sync::Arc::new(haema_core::fake::HashEmbedder::new(DIMS));
     Memory::open_with(dir, settings, None, Some(embedder)).await.unwrap()
 }
 

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use common::*;
-use haema_core::provider::fake::{HashEmbedder, ScriptedLlm};
+use haema_core::fake::{HashEmbedder, ScriptedLlm};
 use haema_core::{
     AddStatus, ChangesetFilter, Error, ForgetRequest, LatestOptions, Memory, MemoryAttributes, MemoryFilter,
     RecallOptions, ReviewPolicy, SearchMode, SearchOptions, Section, Settings, StoreScope,

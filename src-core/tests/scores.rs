@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use common::*;
-use haema_core::provider::fake::HashEmbedder;
+use haema_core::fake::HashEmbedder;
 use haema_core::provider::{Embedder, ProviderError};
 use haema_core::{Memory, RecallOptions, RecallReason, ReviewPolicy, SearchMode, SearchOptions};
 

@@ -6,7 +6,7 @@ use crate::common;
 use std::sync::Arc;
 
 use common::*;
-use haema_core::provider::fake::{HashEmbedder, ScriptedLlm, block_items};
+use haema_core::fake::{HashEmbedder, ScriptedLlm, block_items};
 use haema_core::{FoundBy, Memory, ReviewPolicy, SearchMode, Section};
 
 #[tokio::test]

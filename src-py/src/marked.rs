@@ -76,5 +76,5 @@ pub fn core(text: &str) -> String {
 
 /// The sections of core.md `text`, each passed through the secret screen as [`core`] is.
 pub fn sections(text: &str) -> haema_core::Result<haema_core::CoreSections> {
-    haema_core::CoreSections::parse(&haema_core::secrets::redact(text).0)
+    Ok(haema_core::CoreSections::parse(&haema_core::secrets::redact(text).0)?)
 }

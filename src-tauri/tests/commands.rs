@@ -389,7 +389,7 @@ async fn the_ai_settings_are_written_as_the_cli_reads_them() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_undo_that_leaves_the_profile_says_so_and_search_shows_the_profile() {
-    use haema_core::provider::fake::ScriptedLlm;
+    use haema_core::fake::ScriptedLlm;
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("haema.toml"),

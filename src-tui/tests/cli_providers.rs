@@ -176,7 +176,7 @@ async fn a_process_killed_mid_add_leaves_the_store_as_it_was() {
     let before = json_of(&haema(&store, &refs(&env), &["latest", "--json"], None));
 
     // The query embedding is answered, the reconstruction hangs; the process is killed then.
-    let vector = haema_core::provider::fake::HashEmbedder::new(64).vector("the user likes green tea a lot");
+    let vector = haema_core::fake::HashEmbedder::new(64).vector("the user likes green tea a lot");
     fake.server()
         .push(haema_tests::Reply::json(&haema_tests::embeddings(&[vector])));
     fake.server().push(

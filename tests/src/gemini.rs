@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use haema_core::provider::fake::HashEmbedder;
+use haema_core::fake::HashEmbedder;
 use serde_json::{Value, json};
 
 use crate::http::{Recorded, Reply, ScriptedServer};

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use haema_core::Settings;
 
-use haema_core::provider::fake::{HashEmbedder, block_items};
+use haema_core::fake::{HashEmbedder, block_items};
 use serde_json::{Value, json};
 
 use crate::http::{Recorded, Reply, ScriptedServer};

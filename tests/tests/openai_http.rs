@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use haema_core::provider::fake::HashEmbedder;
+use haema_core::fake::HashEmbedder;
 use haema_core::provider::openai::{OpenAiEmbedder, OpenAiLlm, OpenAiSettings};
 use haema_core::provider::{Embedder, ProviderErrorKind, RetryPolicy, StructuredRequest};
 use haema_core::{Memory, Settings};

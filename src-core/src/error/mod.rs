@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 pub(crate) mod provider;
 
-use crate::types::{ChangesetId, ChangesetStatus, CoreVersionId, MemoryId, UnknownValue};
+use crate::types::{ChangesetId, ChangesetStatus, CoreVersionId, Invalid, MemoryId, UnknownValue};
 use provider::ProviderError;
 
 /// Result with [`Error`] as the default error type.
@@ -290,6 +290,15 @@ closed_set! {
         UserRequired = "user_required",
         /// The OS keyring cannot be used.
         Keyring = "keyring",
+    }
+}
+
+impl From<Invalid> for Error {
+    fn from(invalid: Invalid) -> Self {
+        match invalid {
+            Invalid::Argument(said) => Self::InvalidArgument(said),
+            Invalid::CoreFormat(said) => Self::CoreFormat(said),
+        }
     }
 }
 

@@ -60,7 +60,7 @@ async fn blocking<T: Send + 'static>(
 /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
 /// use std::sync::Arc;
 /// use haema_core::{Memory, reembed};
-/// use haema_core::provider::fake::HashEmbedder; // stands in for a real model here (feature `test-util`)
+/// use haema_core::fake::HashEmbedder; // stands in for a real model here (feature `test-util`)
 /// memory.add("The user drinks green tea.").await?; // a lexical-only store
 /// let embedder = Arc::new(HashEmbedder::new(64));
 /// let report = reembed(dir.path(), Some(embedder.clone()), |p| eprintln!("{} of {}", p.done, p.total)).await?;

@@ -35,7 +35,7 @@ impl Memory {
     /// # Ok(()) }
     /// ```
     pub async fn core_sections(&self) -> Result<CoreSections> {
-        CoreSections::parse(&self.get_core().await?)
+        Ok(CoreSections::parse(&self.get_core().await?)?)
     }
 
     /// Sections locked against LLM changes.

@@ -144,7 +144,7 @@ impl Memory {
     /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
     /// # use std::sync::Arc;
-    /// # let embedder = Arc::new(haema_core::provider::fake::HashEmbedder::new(8));
+    /// # let embedder = Arc::new(haema_core::fake::HashEmbedder::new(8));
     /// # let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, Some(embedder)).await?;
     /// let made = memory.catch_up_embeddings(|p| println!("{} of {} memories", p.done, p.total)).await?;
     /// assert_eq!(made, 0); // nothing waits in a fresh store

@@ -103,7 +103,9 @@ impl Memory {
     /// [`Error::InvalidArgument`] for an attribute out of range, and the errors of
     /// [`Memory::delete_memory`].
     pub async fn update_attributes(&self, id: &MemoryId, attributes: MemoryAttributes) -> Result<AddOutcome> {
-        let attributes = self.scoped_attributes(attributes.checked()?)?;
+        let attributes = attributes.checked()?;
+        crate::secrets::refuse_in_ids(&attributes)?;
+        let attributes = self.scoped_attributes(attributes)?;
         self.edit(id, None, Some(attributes), Asker::Person).await
     }
 

@@ -25,7 +25,7 @@ impl Memory {
     /// ```
     /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// use std::sync::Arc;
-    /// use haema_core::provider::fake::HashEmbedder; // stands in for a real model here (feature `test-util`)
+    /// use haema_core::fake::HashEmbedder; // stands in for a real model here (feature `test-util`)
     /// let dir = tempfile::tempdir()?;
     /// let embedder = Arc::new(HashEmbedder::new(64));
     /// let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, Some(embedder)).await?;

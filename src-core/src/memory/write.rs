@@ -109,7 +109,9 @@ impl Memory {
         input.check_size()?;
         let mut secrets = crate::secrets::SecretTally::default();
         let input = input.redacted(&mut secrets);
-        let mut attributes = self.scoped_attributes(attributes.checked()?)?;
+        let attributes = attributes.checked()?;
+        crate::secrets::refuse_in_ids(&attributes)?;
+        let mut attributes = self.scoped_attributes(attributes)?;
         secrets.attributes(&mut attributes);
         for attempt in 1..=MAX_ATTEMPTS {
             let Some(mut proposal) = self.propose(input.clone(), attributes.clone(), secrets).await? else {

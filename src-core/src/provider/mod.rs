@@ -7,8 +7,6 @@
 //! `test-util` feature.
 
 mod deadline;
-#[cfg(any(test, feature = "test-util"))]
-pub mod fake;
 pub mod gemini;
 pub(crate) mod http;
 pub mod hub;

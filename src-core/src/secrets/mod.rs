@@ -392,6 +392,27 @@ pub(crate) fn refuse_in_name(field: &str, name: &str) -> crate::error::Result<()
     }
 }
 
+/// Refuses an agent, session or user id that holds what looks like a secret: ids are
+/// stored and shown as they are, never redacted (checked with
+/// [`MemoryAttributes::checked`](crate::types::MemoryAttributes::checked) wherever
+/// attributes come in).
+///
+/// # Errors
+/// [`Error::InvalidArgument`](crate::error::Error::InvalidArgument) naming the id and the
+/// kind of secret.
+pub fn refuse_in_ids(attributes: &crate::types::MemoryAttributes) -> crate::error::Result<()> {
+    for (field, value) in [
+        ("agent_id", &attributes.agent_id),
+        ("session_id", &attributes.session_id),
+        ("user_id", &attributes.user_id),
+    ] {
+        if let Some(value) = value {
+            refuse_in_name(&format!("`{field}`"), value)?;
+        }
+    }
+    Ok(())
+}
+
 /// `text` with its secrets replaced, and their kinds counted into `tally`.
 fn replace(text: &str, tally: &mut SecretTally) -> Option<String> {
     let found = find(text);

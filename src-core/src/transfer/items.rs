@@ -68,7 +68,7 @@ fn attributes_of(value: &Value) -> std::result::Result<MemoryAttributes, String>
                 .ok_or_else(|| format!("`importance` should be a number, not {v}"))?,
         ),
     };
-    MemoryAttributes {
+    let attributes = MemoryAttributes {
         memory_type: text("memory_type")?,
         importance,
         source: text("source")?,
@@ -78,10 +78,12 @@ fn attributes_of(value: &Value) -> std::result::Result<MemoryAttributes, String>
         metadata,
     }
     .checked()
-    .map_err(|e| match e {
+    .map_err(|e| e.to_string())?;
+    crate::secrets::refuse_in_ids(&attributes).map_err(|e| match e {
         Error::InvalidArgument(message) => message,
         other => other.to_string(),
-    })
+    })?;
+    Ok(attributes)
 }
 
 /// Year 10000 in Unix ms: later times are mistakes (or nanoseconds).

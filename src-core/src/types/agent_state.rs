@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::types::invalid::{Invalid, Result};
 
 /// The agent a state belongs to when none is named.
 pub const DEFAULT_AGENT: &str = "default";
@@ -47,7 +47,7 @@ pub struct AgentStateChange {
 pub(crate) fn checked_agent(agent_id: &str) -> Result<String> {
     let agent = agent_id.trim();
     if agent.is_empty() {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Invalid::Argument(format!(
             "the agent id is empty: name the agent, or use `{DEFAULT_AGENT}`"
         )));
     }
@@ -58,12 +58,12 @@ pub(crate) fn checked_agent(agent_id: &str) -> Result<String> {
 pub(crate) fn checked_key(key: &str) -> Result<String> {
     let key = key.trim();
     if key.is_empty() {
-        return Err(Error::InvalidArgument(
+        return Err(Invalid::Argument(
             "the state key is empty: name it, e.g. current_task".into(),
         ));
     }
     if key.chars().count() > MAX_KEY_CHARS {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Invalid::Argument(format!(
             "the state key is longer than {MAX_KEY_CHARS} characters: use a short name"
         )));
     }
@@ -74,7 +74,7 @@ pub(crate) fn checked_key(key: &str) -> Result<String> {
 pub(crate) fn checked_value(value: &serde_json::Value) -> Result<String> {
     let text = value.to_string();
     if text.len() > MAX_STATE_VALUE_BYTES {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Invalid::Argument(format!(
             "the state value is {} bytes as JSON, more than {} KB: keep large things as memories or files",
             text.len(),
             MAX_STATE_VALUE_BYTES / 1024

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::error::{Error, Result};
+use crate::types::invalid::{Invalid, Result};
 
 /// Longest `type`, in characters.
 const MAX_TYPE_CHARS: usize = 64;
@@ -52,17 +52,15 @@ pub struct MemoryAttributes {
 fn check_name(field: &str, value: Option<&str>, max: usize) -> Result<()> {
     let Some(value) = value else { return Ok(()) };
     if value.trim().is_empty() {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Invalid::Argument(format!(
             "`{field}` is empty: leave it out, or give a value"
         )));
     }
     if value.chars().count() > max {
-        return Err(Error::InvalidArgument(format!(
-            "`{field}` is longer than {max} characters"
-        )));
+        return Err(Invalid::Argument(format!("`{field}` is longer than {max} characters")));
     }
     if value.chars().any(char::is_control) {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Invalid::Argument(format!(
             "`{field}` holds a control character (a line break, a tab…): give it on one line"
         )));
     }
@@ -104,7 +102,7 @@ impl MemoryAttributes {
     /// ```
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for an importance outside [0, 1], an empty or over-long
+    /// [`Invalid::Argument`] for an importance outside [0, 1], an empty or over-long
     /// name, a type that is not one word, or metadata over 16 KB.
     pub fn checked(mut self) -> Result<Self> {
         if let Some(t) = &self.memory_type {
@@ -113,7 +111,7 @@ impl MemoryAttributes {
                 && t.chars().count() <= MAX_TYPE_CHARS
                 && t.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-');
             if !word {
-                return Err(Error::InvalidArgument(format!(
+                return Err(Invalid::Argument(format!(
                     "`memory_type` {:?} is not one word: use {} or a word of your own (letters, digits, `_`, `-`, at most {MAX_TYPE_CHARS})",
                     self.memory_type.as_deref().unwrap_or_default(),
                     MEMORY_TYPES.join(", ")
@@ -124,7 +122,7 @@ impl MemoryAttributes {
         if let Some(importance) = self.importance
             && !(0.0..=1.0).contains(&importance)
         {
-            return Err(Error::InvalidArgument(format!(
+            return Err(Invalid::Argument(format!(
                 "`importance` is {importance}: give a number from 0 to 1"
             )));
         }
@@ -135,21 +133,16 @@ impl MemoryAttributes {
             ("user_id", &mut self.user_id),
         ] {
             check_name(field, value.as_deref(), MAX_NAME_CHARS)?;
-            if field != "source"
-                && let Some(v) = value.as_deref()
-            {
-                crate::secrets::refuse_in_name(&format!("`{field}`"), v)?;
-            }
             if let Some(v) = value {
                 *v = v.trim().to_owned();
             }
         }
         if self.metadata.keys().any(|k| k.trim().is_empty()) {
-            return Err(Error::InvalidArgument("a `metadata` key is empty".into()));
+            return Err(Invalid::Argument("a `metadata` key is empty".into()));
         }
         let size = serde_json::to_string(&self.metadata).map_or(usize::MAX, |s| s.len());
         if size > MAX_METADATA_BYTES {
-            return Err(Error::InvalidArgument(format!(
+            return Err(Invalid::Argument(format!(
                 "`metadata` is {size} bytes as JSON: at most {MAX_METADATA_BYTES}"
             )));
         }

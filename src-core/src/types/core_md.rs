@@ -2,8 +2,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::error::{Error, Result};
 use crate::types::Section;
+use crate::types::invalid::{Invalid, Result};
 
 /// The file a new store starts with (the same as HAEMA's).
 pub const TEMPLATE: &str = "# SOUL\n\n# TOOLS\n\n# RULE\n\n# USER\n";
@@ -42,13 +42,13 @@ impl CoreSections {
                 fence = Some(&trimmed[..3]);
             } else if let Some(title) = heading(line) {
                 let section: Section = title.parse().map_err(|_| {
-                    Error::CoreFormat(format!(
+                    Invalid::CoreFormat(format!(
                         "core.md line {}: `# {title}` is not a core section; only # SOUL, # TOOLS, # RULE and # USER may be level-one headings (use ## for sub-headings)",
                         number + 1
                     ))
                 })?;
                 if sections.contains_key(&section) {
-                    return Err(Error::CoreFormat(format!(
+                    return Err(Invalid::CoreFormat(format!(
                         "core.md line {}: section # {section} appears twice",
                         number + 1
                     )));
@@ -61,7 +61,7 @@ impl CoreSections {
                 Some(section) => sections.entry(section).or_default().push(line),
                 None if line.trim().is_empty() => {}
                 None => {
-                    return Err(Error::CoreFormat(format!(
+                    return Err(Invalid::CoreFormat(format!(
                         "core.md line {}: text before the first section heading; put it under # SOUL, # TOOLS, # RULE or # USER",
                         number + 1
                     )));
@@ -80,7 +80,7 @@ impl CoreSections {
             .map(|s| s.name())
             .collect();
         if !missing.is_empty() {
-            return Err(Error::CoreFormat(format!(
+            return Err(Invalid::CoreFormat(format!(
                 "core.md lacks the section heading(s) {}",
                 missing.iter().map(|m| format!("# {m}")).collect::<Vec<_>>().join(", ")
             )));
@@ -107,7 +107,8 @@ impl CoreSections {
             .map(|s| if *s == section { probe.clone() } else { format!("# {s}") })
             .collect::<Vec<_>>()
             .join("\n");
-        Self::parse(&rendered).map_err(|e| Error::CoreFormat(format!("the new {section} text is not allowed: {e}")))?;
+        Self::parse(&rendered)
+            .map_err(|e| Invalid::CoreFormat(format!("the new {section} text is not allowed: {e}")))?;
         self.0.insert(section, trim_blank_lines(text));
         Ok(())
     }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::error::{Error, Result};
+use crate::types::invalid::{Invalid, Result};
 
 /// Conditions a memory must meet, all of them; an empty filter lets every memory through.
 ///
@@ -69,7 +69,7 @@ impl MemoryFilter {
     /// is wrong.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for a minimum importance outside [0, 1], a metadata value
+    /// [`Invalid::Argument`] for a minimum importance outside [0, 1], a metadata value
     /// that is an object or a list, or a time range that ends before it starts.
     pub fn checked(mut self) -> Result<Self> {
         if let Some(t) = self.memory_type.as_mut() {
@@ -89,19 +89,19 @@ impl MemoryFilter {
         if let Some(min) = self.min_importance
             && !(0.0..=1.0).contains(&min)
         {
-            return Err(Error::InvalidArgument(format!(
+            return Err(Invalid::Argument(format!(
                 "the minimum importance is {min}: give a number from 0 to 1"
             )));
         }
         if let Some((key, _)) = self.metadata.iter().find(|(_, v)| v.is_object() || v.is_array()) {
-            return Err(Error::InvalidArgument(format!(
+            return Err(Invalid::Argument(format!(
                 "the metadata filter on `{key}` is an object or a list: filter on a text, a number, true, false or null"
             )));
         }
         if let (Some(since), Some(until)) = (self.since_ms, self.until_ms)
             && until <= since
         {
-            return Err(Error::InvalidArgument(
+            return Err(Invalid::Argument(
                 "the time range ends before it starts: `until` must be later than `since`".into(),
             ));
         }
@@ -163,7 +163,7 @@ pub fn parse_when(text: &str, now_ms: i64) -> Result<i64> {
         }
     }
     super::time::parse_time(t).ok_or_else(|| {
-        Error::InvalidArgument(format!(
+        Invalid::Argument(format!(
             "{t:?} is not a time: write a date (2026-01-01), a date and time (2026-01-01T09:30:00Z) or a time ago (30m, 12h, 7d, 2w)"
         ))
     })

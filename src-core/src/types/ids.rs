@@ -111,11 +111,11 @@ macro_rules! number_id {
 
         /// Accepts `12` and `#12`.
         impl FromStr for $name {
-            type Err = crate::error::Error;
+            type Err = crate::types::invalid::Invalid;
             fn from_str(text: &str) -> Result<Self, Self::Err> {
                 let digits = text.trim().trim_start_matches('#');
                 digits.parse::<i64>().ok().filter(|&n| n > 0).map(Self).ok_or_else(|| {
-                    crate::error::Error::InvalidArgument(format!(
+                    crate::types::invalid::Invalid::Argument(format!(
                         concat!("`{}` is not a ", $what, " id: ids are whole numbers from 1, like 12"),
                         text
                     ))

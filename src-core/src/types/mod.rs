@@ -13,6 +13,7 @@ mod filter;
 mod forget;
 mod hostile;
 mod ids;
+pub(crate) mod invalid;
 mod memory;
 pub(crate) mod policy;
 mod profile;
@@ -31,6 +32,7 @@ pub use filter::{MemoryFilter, parse_when};
 pub use forget::{AgentStateKey, ForgetPlan, ForgetReceipt, ForgetRecord, ForgetRequest, PendingForget, PurgeReceipt};
 pub use hostile::{HostileFinding, HostileReason};
 pub use ids::{ChangesetId, CoreVersionId, MemoryId};
+pub use invalid::Invalid;
 pub use memory::{MemoryRecord, MemoryStatus};
 pub use profile::{CoreAuthor, CoreVersion, Section};
 pub use search::{

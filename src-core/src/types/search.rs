@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::MemoryRecord;
+use super::invalid::Invalid;
 
 closed_set! {
     /// Which retrieval signal found a search hit.
@@ -115,9 +116,9 @@ impl SearchOptions {
     /// The options as applied (see [`super::MemoryFilter::checked`]).
     ///
     /// # Errors
-    /// [`crate::Error::InvalidArgument`] for a `min_score` outside [0, 1] and for a filter
+    /// [`Invalid::Argument`] for a `min_score` outside [0, 1] and for a filter
     /// out of range.
-    pub fn checked(mut self) -> crate::error::Result<Self> {
+    pub fn checked(mut self) -> Result<Self, Invalid> {
         self.filter = self.filter.checked()?;
         check_min_score(self.min_score)?;
         Ok(self)
@@ -203,9 +204,9 @@ impl LatestOptions {
 }
 
 /// Refuses a minimum score outside [0, 1] (or not a number), saying what to give.
-fn check_min_score(min_score: Option<f64>) -> crate::error::Result<()> {
+fn check_min_score(min_score: Option<f64>) -> Result<(), Invalid> {
     match min_score {
-        Some(min) if !(0.0..=1.0).contains(&min) => Err(crate::error::Error::InvalidArgument(format!(
+        Some(min) if !(0.0..=1.0).contains(&min) => Err(Invalid::Argument(format!(
             "the minimum score is {min}: give a number from 0 (anything) to 1 (a perfect match)"
         ))),
         _ => Ok(()),

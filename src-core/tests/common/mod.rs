@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use haema_core::provider::fake::{HashEmbedder, ScriptedLlm};
+use haema_core::fake::{HashEmbedder, ScriptedLlm};
 use haema_core::{Memory, ReviewPolicy, Settings};
 
 pub const DIMS: usize = 64;

@@ -384,5 +384,7 @@ fn parse_attributes(text: &str) -> Result<haema_core::MemoryAttributes, String> 
     }
     let attributes: haema_core::MemoryAttributes =
         serde_json::from_value(value).map_err(|e| format!("the attributes do not fit ({e})"))?;
-    attributes.checked().map_err(|e| e.to_string())
+    let attributes = attributes.checked().map_err(|e| e.to_string())?;
+    haema_core::secrets::refuse_in_ids(&attributes).map_err(|e| e.to_string())?;
+    Ok(attributes)
 }

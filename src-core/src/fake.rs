@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use async_trait::async_trait;
 use serde_json::Value;
 
-use super::{Embedder, Llm, ProviderError, ProviderErrorKind, StructuredRequest};
+use crate::provider::{Embedder, Llm, ProviderError, ProviderErrorKind, StructuredRequest};
 
 /// Bag-of-words embedder: each lower-cased word is hashed into one of `dims` buckets and
 /// the vector is L2-normalised, so texts that share words are close in cosine distance.
@@ -41,7 +41,7 @@ impl HashEmbedder {
 
     /// The vector of one text.
     pub fn vector(&self, text: &str) -> Vec<f32> {
-        super::hash_vector(text, self.dims)
+        crate::provider::hash_vector(text, self.dims)
     }
 
     fn embed(&self, kind: &str, texts: &[String]) -> Result<Vec<Vec<f32>>, ProviderError> {
