@@ -103,4 +103,12 @@ pub use transfer::{
     MigrateReport, Record, is_export, is_haema_store, migrate_store, parse_items, read_haema_store,
 };
 pub use types::core_md::{CoreSections, TEMPLATE as CORE_TEMPLATE};
-pub use types::*;
+pub use types::{
+    AccessStats, AddOutcome, AddStatus, AgentState, AgentStateChange, AgentStateKey, Changeset, ChangesetFilter,
+    ChangesetId, ChangesetKind, ChangesetStatus, ChangesetSummary, CoreAuthor, CoreVersion, CoreVersionId,
+    DEFAULT_AGENT, DecidedBy, ForgetPlan, ForgetReceipt, ForgetRecord, ForgetRequest, FoundBy, HostileFinding,
+    HostileReason, Invalid, LatestOptions, LatestStart, LlmCall, LlmStage, MAX_METADATA_BYTES, MEMORY_TYPES,
+    MemoryAttributes, MemoryFilter, MemoryId, MemoryRecord, MemoryStatus, Outcome, PendingForget, ProposedItem,
+    PurgeReceipt, RelatedItem, STALE_EDIT_MEANING, STALE_MEANING, SUMMARY_INPUT_CHARS, SearchHit, SearchMode,
+    SearchOptions, SearchResults, Section, UnknownValue, format_utc, iso_utc, parse_time, parse_when,
+};
