@@ -42,6 +42,7 @@ pub mod commands;
 pub mod mcp;
 pub mod output;
 pub mod remedy;
+pub mod session;
 pub mod store_path;
 pub mod tui;
 

@@ -50,9 +50,9 @@ pub async fn run(dir: &Path, args: DemoArgs) -> Result<()> {
     // In a terminal the UI opens at once and gets the embedding model in the background;
     // otherwise the model is fetched (with progress) before the sample is imported.
     let memory = if interactive {
-        super::open(dir).await
+        crate::session::open(dir).await
     } else {
-        super::open_for_vectors(dir).await
+        crate::session::open_for_vectors(dir).await
     }
     .with_context(|| format!("cannot open the demo store at {}", dir.display()))?;
     if fresh {

@@ -203,7 +203,7 @@ pub async fn status(memory: &Memory, json_output: bool) -> Result<()> {
             "vectors   {waiting} memories wait for their search vectors (found by words meanwhile; `haema embed-pending` makes them now)\n"
         ),
     };
-    let search = match super::lexical_line(memory) {
+    let search = match crate::session::lexical_line(memory) {
         Some(line) => format!("search    {}\n", line.strip_prefix("search is ").unwrap_or(&line)),
         None if info.dims > 0 && info.vectors_behind => "search    hybrid; some memories wait for their vectors (the embedder failed when they were added) and are found by words until it answers\n".to_owned(),
         None if info.dims > 0 => "search    hybrid: by meaning (vectors) and by words\n".to_owned(),

@@ -23,77 +23,10 @@ use std::io::{IsTerminal, Read};
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use haema_core::{LexicalReason, Memory, OpenOptions, OpenProgress, Settings};
 
 use crate::UsageError;
 use crate::cli::{Cli, Command, LatestArgs, RecallArgs, SearchArgs};
-use crate::store_path;
-
-/// Opens the store with its settings (file + environment) and what is on this machine,
-/// without downloading the embedding model or catching up vectors.
-pub async fn open(dir: &Path) -> Result<Memory> {
-    open_with(dir, OpenOptions::quick()).await
-}
-
-/// Opens the store for a command that searches or writes: the embedding model is
-/// downloaded on first use and memories written without vectors get them, with progress
-/// bars on standard error. When the model cannot be had, one line says why.
-pub async fn open_for_vectors(dir: &Path) -> Result<Memory> {
-    let download = crate::output::download_progress("the embedding model");
-    let vectors = crate::output::progress("memories");
-    let (d, v) = (download.clone(), vectors.clone());
-    let options = OpenOptions::full(move |p| match p {
-        OpenProgress::Download(p) => crate::output::show_download(&d, &p),
-        OpenProgress::Vectors(p) => {
-            v.set_length(p.total as u64);
-            v.set_position(p.done as u64);
-        }
-    });
-    let memory = open_with(dir, options).await;
-    download.finish_and_clear();
-    vectors.finish_and_clear();
-    let memory = memory?;
-    if let Some(line) = lexical_line(&memory) {
-        eprintln!("haema: note: {line}");
-    }
-    Ok(memory)
-}
-
-async fn open_with(dir: &Path, options: OpenOptions) -> Result<Memory> {
-    let settings = Settings::load(dir)?;
-    let memory = Memory::open_with_options(dir, settings, options)
-        .await
-        .with_context(|| format!("cannot open the store at {}", dir.display()))?;
-    for note in memory.open_notes() {
-        eprintln!("haema: note: {note}");
-    }
-    Ok(memory)
-}
-
-/// `memory` as user `user` sees it (the whole store when no user is given).
-pub fn as_user(memory: Memory, user: Option<&str>) -> Result<Memory> {
-    match user {
-        Some(user) => Ok(memory
-            .for_user(user)
-            .map_err(|e| UsageError(format!("--user / HAEMA_USER: {e}")))?),
-        None => Ok(memory),
-    }
-}
-
-/// The one line that says why search is by words only and how to change that, for a store
-/// that was meant to have vectors.
-pub fn lexical_line(memory: &Memory) -> Option<String> {
-    match memory.lexical_reason()? {
-        reason @ LexicalReason::ModelMissing { .. } => Some(format!(
-            "{reason}; run `haema model fetch` when online, and memories added meanwhile get their vectors then"
-        )),
-        reason @ LexicalReason::VectorsPending { .. } => {
-            Some(format!("{reason}; the next command that searches or adds makes them"))
-        }
-        reason @ LexicalReason::ClientEmbedder { .. } => Some(reason.to_string()),
-        LexicalReason::NoEmbedder => None,
-    }
-}
+use crate::{session, store_path};
 
 /// Reads a file, or standard input for `-`.
 pub fn read_source(path: &Path) -> Result<String> {
@@ -169,9 +102,9 @@ pub async fn run(cli: Cli) -> Result<()> {
         )
     );
     let memory = if vectors {
-        open_for_vectors(&dir).await?
+        session::open_for_vectors(&dir).await?
     } else {
-        open(&dir).await?
+        session::open(&dir).await?
     };
     let (memory, mut command) = (memory, cli.command);
     // A store that keeps users apart is opened for the user; in others the user is an
@@ -182,7 +115,7 @@ pub async fn run(cli: Cli) -> Result<()> {
             let error = haema_core::Error::UserRequired;
             return Err(UsageError(crate::remedy::with_cli_remedy(&error)).into());
         }
-        as_user(memory, cli.user.as_deref())?
+        session::as_user(memory, cli.user.as_deref())?
     } else {
         let user = cli.user.map(|u| u.trim().to_owned());
         match &mut command {

@@ -105,7 +105,7 @@ impl HaemaServer {
                     eprintln!("haema: the embedding model is ready: search finds memories by meaning too");
                 }
                 Ok(next) => {
-                    if let Some(line) = crate::commands::lexical_line(&next) {
+                    if let Some(line) = crate::session::lexical_line(&next) {
                         eprintln!("haema: note: {line}");
                     }
                 }

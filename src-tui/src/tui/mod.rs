@@ -110,7 +110,7 @@ pub async fn run(memory: Memory) -> Result<()> {
                 dirty = true;
                 match opened {
                     Ok(next) if next.dir() == memory.dir() => {
-                        let line = crate::commands::lexical_line(&next);
+                        let line = crate::session::lexical_line(&next);
                         let ready = next.lexical_reason().is_none();
                         memory = next;
                         watcher.switch(&memory);
@@ -164,7 +164,7 @@ pub async fn run(memory: Memory) -> Result<()> {
                             Ok(settings) => Memory::open_with_options(&dir, settings, OpenOptions::quick())
                                 .await
                                 .map_err(anyhow::Error::from)
-                                .and_then(|m| crate::commands::as_user(m, user.as_deref()))
+                                .and_then(|m| crate::session::as_user(m, user.as_deref()))
                                 .map_err(|e| format!("{e:#}")),
                             Err(e) => Err(e.to_string()),
                         };
@@ -214,7 +214,7 @@ fn upgrade_in_background(memory: &Memory, tx: &mpsc::UnboundedSender<Incoming>) 
         let opened = Memory::open_with_options(&dir, settings, options)
             .await
             .map_err(anyhow::Error::from)
-            .and_then(|m| crate::commands::as_user(m, user.as_deref()))
+            .and_then(|m| crate::session::as_user(m, user.as_deref()))
             .map_err(|e| format!("{e:#}"));
         let _ = tx.send(Incoming::Upgraded(opened));
     });
