@@ -10,10 +10,10 @@
 //! ends with a `NOTIFY` that other processes' listeners turn into a change (no polling).
 //! Reads run in a read-only repeatable-read transaction: one consistent state.
 
-mod access;
 pub(crate) mod address;
 pub(crate) mod admin;
 mod agent_state;
+mod boundary;
 mod changesets;
 mod client;
 mod core_versions;
@@ -35,8 +35,8 @@ use super::backend::{Backend, Reader, Writer};
 use super::{MetaKey, WorkLock};
 use crate::error::{Error, Result};
 use crate::types::MemoryId;
-use access::Access;
 use address::Address;
+use boundary::Boundary;
 use client::Conn;
 use listen::Listener;
 
@@ -190,7 +190,7 @@ fn own_pid(conn: &Conn) -> Result<i32> {
 impl Backend for PgStore {
     fn read_with(&self, work: &mut dyn FnMut(&dyn Reader) -> Result<()>) -> Result<()> {
         self.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", |conn| {
-            work(&Access::new(conn))
+            work(&Boundary::new(conn))
         })
     }
 
@@ -202,7 +202,7 @@ impl Backend for PgStore {
                 "SELECT pg_advisory_xact_lock($1, hashtext($2))",
                 &[&WRITE_LOCK, &self.address.schema],
             )?;
-            work(&Access::new(conn))?;
+            work(&Boundary::new(conn))?;
             self.announce(conn)
         })
     }

@@ -4,9 +4,9 @@
 //! All SQL of the crate lives below this module; the engine reaches it only through
 //! [`super::backend`].
 
-mod access;
 mod access_stats;
 mod agent_state;
+mod boundary;
 pub(crate) mod changesets;
 pub(crate) mod core_versions;
 mod embedded;
@@ -35,7 +35,7 @@ use super::backend::{Backend, Reader, Writer};
 use super::{MetaKey, files};
 use crate::error::{Error, Result};
 use crate::types::MemoryId;
-use access::Access;
+use boundary::Boundary;
 use fts_terms::TermStats;
 use side::SideReader;
 use vector_index::VectorIndex;
@@ -218,8 +218,8 @@ impl SqliteStore {
         self.conn.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn access<'a>(&'a self, conn: &'a Connection) -> Access<'a> {
-        Access {
+    fn boundary<'a>(&'a self, conn: &'a Connection) -> Boundary<'a> {
+        Boundary {
             conn,
             index: &self.vector_index,
             term_stats: &self.term_stats,
@@ -241,7 +241,7 @@ impl SqliteStore {
 impl Backend for SqliteStore {
     fn read_with(&self, work: &mut dyn FnMut(&dyn Reader) -> Result<()>) -> Result<()> {
         let conn = self.lock();
-        work(&self.access(&conn))
+        work(&self.boundary(&conn))
     }
 
     /// One `BEGIN IMMEDIATE` transaction: it holds the store's write lock from the start
@@ -249,7 +249,7 @@ impl Backend for SqliteStore {
     fn write_with(&self, work: &mut dyn FnMut(&dyn Writer) -> Result<()>) -> Result<()> {
         let mut conn = self.lock();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        work(&self.access(&tx))?;
+        work(&self.boundary(&tx))?;
         tx.execute(
             "INSERT INTO meta (key, value) VALUES (?1, '1')
              ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)",

@@ -1,57 +1,39 @@
-//! The engine's [`Reader`] and [`Writer`] over one SQLite connection (inside a transaction
-//! for a writer), with the vector codes, the term statistics and the second connection of
-//! a hybrid search.
+//! The engine's [`Reader`] and [`Writer`] over one PostgreSQL connection, inside the
+//! transaction [`super::PgStore`] began.
 
 use std::collections::{BTreeSet, HashMap};
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use rusqlite::Connection;
-
-use super::fts_terms::TermStats;
-use super::side::SideReader;
-use super::vector_index::VectorIndex;
-use super::{access_stats, agent_state, changesets, core_versions, embedded, forget, fts, memories, purge, vectors};
+use super::client::Conn;
+use super::vectors::{STAGING, TABLE};
+use super::{agent_state, changesets, core_versions, forget, memories, terms, vectors};
 use crate::error::Result;
 use crate::store::MetaKey;
-use crate::store::backend::{Pool, Ranked, Reader, Signals, Unembedded, Writer};
+use crate::store::backend::{Pool, Ranked, Reader, Unembedded, Writer};
 use crate::types::{
     AccessStats, AgentState, AgentStateChange, Changeset, ChangesetFilter, ChangesetId, ChangesetStatus,
     ChangesetSummary, CoreAuthor, CoreVersion, CoreVersionId, DecidedBy, MemoryAttributes, MemoryFilter, MemoryId,
     MemoryRecord, MemoryStatus, ProposedItem, PurgeReceipt, RelatedItem, Section,
 };
 
-/// A locked connection and what searches on it share. The connection's lock is held for
-/// the access's life; the vector codes are locked only inside a vector lookup (always after
-/// the connection, so the order never inverts).
-pub(super) struct Access<'a> {
-    pub(super) conn: &'a Connection,
-    pub(super) index: &'a Mutex<VectorIndex>,
-    pub(super) term_stats: &'a Arc<Mutex<TermStats>>,
-    pub(super) side: &'a OnceLock<Option<SideReader>>,
-    pub(super) db_path: PathBuf,
+/// A connection inside a transaction.
+pub(super) struct Boundary<'a> {
+    conn: &'a Conn,
 }
 
-impl Access<'_> {
-    /// The second connection, opened by the first hybrid search; `None` when it cannot be
-    /// (only speed depends on it: the search then runs on this connection).
-    fn side(&self) -> Option<&SideReader> {
-        self.side.get_or_init(|| SideReader::open(&self.db_path).ok()).as_ref()
+impl<'a> Boundary<'a> {
+    pub(super) fn new(conn: &'a Conn) -> Self {
+        Self { conn }
     }
 }
 
-impl Reader for Access<'_> {
+impl Reader for Boundary<'_> {
     fn meta(&self, key: MetaKey) -> Result<Option<String>> {
         super::meta(self.conn, key)
     }
 
     fn latest(&self, offset: usize, count: usize, filter: &MemoryFilter) -> Result<Vec<MemoryRecord>> {
-        let mut found = if filter.is_empty() {
-            memories::latest(self.conn, offset, count)?
-        } else {
-            memories::latest_filtered(self.conn, None, offset, count, filter)?
-        };
-        embedded::mark(self.conn, found.iter_mut())?;
+        let mut found = memories::latest(self.conn, None, offset, count, filter)?;
+        memories::mark_embedded(self.conn, found.iter_mut())?;
         Ok(found)
     }
 
@@ -62,24 +44,20 @@ impl Reader for Access<'_> {
         count: usize,
         filter: &MemoryFilter,
     ) -> Result<Vec<MemoryRecord>> {
-        let mut found = if filter.is_empty() {
-            memories::latest_before(self.conn, before_ms, before_id, count)?
-        } else {
-            memories::latest_filtered(self.conn, Some((before_ms, before_id)), 0, count, filter)?
-        };
-        embedded::mark(self.conn, found.iter_mut())?;
+        let mut found = memories::latest(self.conn, Some((before_ms, before_id)), 0, count, filter)?;
+        memories::mark_embedded(self.conn, found.iter_mut())?;
         Ok(found)
     }
 
     fn memories_by_rowids(&self, rowids: &[i64]) -> Result<HashMap<i64, MemoryRecord>> {
         let mut found = memories::by_rowids(self.conn, rowids)?;
-        embedded::mark(self.conn, found.values_mut())?;
+        memories::mark_embedded(self.conn, found.values_mut())?;
         Ok(found)
     }
 
     fn memory_by_id(&self, id: &MemoryId) -> Result<Option<(i64, MemoryRecord)>> {
         let mut found = memories::by_id(self.conn, id)?;
-        embedded::mark(self.conn, found.iter_mut().map(|(_, m)| m))?;
+        memories::mark_embedded(self.conn, found.iter_mut().map(|(_, m)| m))?;
         Ok(found)
     }
 
@@ -88,16 +66,16 @@ impl Reader for Access<'_> {
     }
 
     fn any_memory(&self) -> Result<bool> {
-        memories::any(self.conn)
+        memories::any(self.conn, None)
     }
 
     fn any_memory_with(&self, statuses: &[MemoryStatus]) -> Result<bool> {
-        memories::any_with(self.conn, statuses)
+        memories::any(self.conn, Some(statuses))
     }
 
     fn all_memories(&self) -> Result<Vec<MemoryRecord>> {
         let mut all = memories::all(self.conn)?;
-        embedded::mark(self.conn, all.iter_mut())?;
+        memories::mark_embedded(self.conn, all.iter_mut())?;
         Ok(all)
     }
 
@@ -161,15 +139,15 @@ impl Reader for Access<'_> {
     }
 
     fn has_vectors(&self) -> Result<bool> {
-        vectors::exists(self.conn)
+        vectors::table_exists(self.conn, TABLE)
     }
 
     fn has_staged_vectors(&self) -> Result<bool> {
-        vectors::table_exists(self.conn, vectors::STAGING)
+        vectors::table_exists(self.conn, STAGING)
     }
 
     fn unstaged_vectors(&self, limit: usize) -> Result<Vec<Unembedded>> {
-        vectors::unstaged(self.conn, limit)
+        vectors::without_vector(self.conn, STAGING, limit)
     }
 
     fn staging_progress(&self) -> Result<(usize, usize)> {
@@ -177,7 +155,7 @@ impl Reader for Access<'_> {
     }
 
     fn missing_vectors(&self, limit: usize) -> Result<Vec<Unembedded>> {
-        vectors::missing(self.conn, limit)
+        vectors::without_vector(self.conn, TABLE, limit)
     }
 
     fn missing_vector_count(&self) -> Result<usize> {
@@ -189,12 +167,27 @@ impl Reader for Access<'_> {
     }
 
     fn nearest(&self, query: &[f32], k: usize, pool: Pool, filter: &MemoryFilter) -> Result<Ranked> {
-        let mut index = self.index.lock().unwrap_or_else(PoisonError::into_inner);
-        vectors::nearest(self.conn, &mut index, query, k, pool, filter)
+        vectors::nearest(self.conn, query, k, pool, filter)
     }
 
     fn nearest_exact(&self, query: &[f32], k: usize) -> Result<Ranked> {
         vectors::nearest_exact(self.conn, query, k)
+    }
+
+    fn agent_state(&self, agent_id: &str, key: &str) -> Result<Option<AgentState>> {
+        agent_state::get(self.conn, agent_id, key)
+    }
+
+    fn agent_states(&self, agent_id: &str) -> Result<Vec<AgentState>> {
+        agent_state::list(self.conn, agent_id)
+    }
+
+    fn count_agent_state(&self, matches: &dyn Fn(&str) -> bool) -> Result<usize> {
+        agent_state::count(self.conn, matches)
+    }
+
+    fn agent_state_history(&self, agent_id: &str, key: &str) -> Result<Vec<AgentStateChange>> {
+        agent_state::history(self.conn, agent_id, key)
     }
 
     fn agent_state_log(&self) -> Result<Vec<crate::store::backend::AgentStateLogEntry>> {
@@ -206,81 +199,38 @@ impl Reader for Access<'_> {
     }
 
     fn access_stats(&self, rowids: &[i64]) -> Result<HashMap<i64, AccessStats>> {
-        access_stats::of_rows(self.conn, rowids)
+        forget::access_stats(self.conn, rowids)
     }
 
     fn all_access_stats(&self) -> Result<Vec<(MemoryId, u64, i64)>> {
-        access_stats::all(self.conn)
+        forget::all_access_stats(self.conn)
     }
 
     fn distances(&self, query: &[f32], rowids: &[i64]) -> Result<HashMap<i64, f64>> {
         vectors::distances(self.conn, query, rowids)
     }
 
-    fn agent_state(&self, agent_id: &str, key: &str) -> Result<Option<AgentState>> {
-        agent_state::get(self.conn, agent_id, key)
-    }
-
-    fn count_agent_state(&self, matches: &dyn Fn(&str) -> bool) -> Result<usize> {
-        agent_state::count(self.conn, matches)
-    }
-
-    fn agent_states(&self, agent_id: &str) -> Result<Vec<AgentState>> {
-        agent_state::list(self.conn, agent_id)
-    }
-
-    fn agent_state_history(&self, agent_id: &str, key: &str) -> Result<Vec<AgentStateChange>> {
-        agent_state::history(self.conn, agent_id, key)
-    }
-
     fn full_text(&self, words: &[String], k: usize, filter: &MemoryFilter) -> Result<Ranked> {
-        let mut stats = self.term_stats.lock().unwrap_or_else(PoisonError::into_inner);
-        fts::search_terms(self.conn, &mut stats, words, k, filter)
+        terms::search(self.conn, words, k, filter, false)
     }
 
     fn full_text_any(&self, text: &str, k: usize, filter: &MemoryFilter) -> Result<Ranked> {
-        fts::search(self.conn, text, k, filter)
-    }
-
-    /// The full-text half runs on the second connection, on its own thread, while this one
-    /// runs the vector half.
-    fn signals(
-        &self,
-        vector: &[f32],
-        words: &[String],
-        k: usize,
-        pool: Pool,
-        filter: &MemoryFilter,
-    ) -> Result<Signals> {
-        let Some(side) = self.side() else {
-            return Ok(Signals {
-                vector: self.nearest(vector, k, pool, filter)?,
-                lexical: self.full_text(words, k, filter)?,
-            });
-        };
-        let stats = Arc::clone(self.term_stats);
-        let words = words.to_vec();
-        let side_filter = filter.clone();
-        let lexical = side.start(move |side_conn| {
-            let mut stats = stats.lock().unwrap_or_else(PoisonError::into_inner);
-            fts::search_terms(side_conn, &mut stats, &words, k, &side_filter)
-        });
-        let vector = self.nearest(vector, k, pool, filter);
-        let lexical = lexical.wait();
-        Ok(Signals {
-            vector: vector?,
-            lexical: lexical?,
-        })
+        terms::search_text(self.conn, text, k, filter)
     }
 }
 
-impl Writer for Access<'_> {
+impl Writer for Boundary<'_> {
     fn set_meta(&self, key: MetaKey, value: &str) -> Result<()> {
-        super::set_meta(self.conn, key, value)
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            &[&key.as_str(), &value],
+        )?;
+        Ok(())
     }
 
     fn delete_meta(&self, key: MetaKey) -> Result<()> {
-        super::delete_meta(self.conn, key)
+        self.conn.execute("DELETE FROM meta WHERE key = $1", &[&key.as_str()])?;
+        Ok(())
     }
 
     fn insert_memory(
@@ -317,10 +267,6 @@ impl Writer for Access<'_> {
         memories::restore(self.conn, memory)
     }
 
-    fn set_pinned(&self, rowid: i64, pinned: bool, ts: i64) -> Result<()> {
-        memories::set_pinned(self.conn, rowid, pinned, ts)
-    }
-
     fn put_agent_state(&self, agent_id: &str, key: &str, value: &str, ts: i64) -> Result<()> {
         agent_state::put(self.conn, agent_id, key, value, ts)
     }
@@ -337,16 +283,20 @@ impl Writer for Access<'_> {
         agent_state::redact(self.conn, named, redact)
     }
 
+    fn set_pinned(&self, rowid: i64, pinned: bool, ts: i64) -> Result<()> {
+        memories::set_pinned(self.conn, rowid, pinned, ts)
+    }
+
     fn insert_changeset(&self, changeset: &Changeset) -> Result<ChangesetId> {
-        changesets::insert(self.conn, changeset)
+        changesets::insert(self.conn, changeset, None)
     }
 
     fn restore_changeset(&self, changeset: &Changeset) -> Result<()> {
-        changesets::restore(self.conn, changeset)
+        changesets::insert(self.conn, changeset, Some(changeset.id)).map(drop)
     }
 
     fn add_access(&self, entries: &[(MemoryId, u64, i64)]) -> Result<()> {
-        access_stats::record(self.conn, entries)
+        forget::record_access(self.conn, entries)
     }
 
     fn restore_reverted_by(&self, id: ChangesetId, by: ChangesetId) -> Result<()> {
@@ -400,11 +350,11 @@ impl Writer for Access<'_> {
     }
 
     fn rewrite_core_version(&self, id: CoreVersionId, content: &str) -> Result<()> {
-        forget::rewrite_core_version(self.conn, id, content)
+        core_versions::rewrite(self.conn, id, content)
     }
 
     fn purge_user(&self, user_id: &str) -> Result<PurgeReceipt> {
-        purge::purge_user(self.conn, user_id)
+        forget::purge_user(self.conn, user_id)
     }
 
     fn forget_memory(&self, rowid: i64, ts: i64) -> Result<()> {
@@ -416,45 +366,45 @@ impl Writer for Access<'_> {
     }
 
     fn index_text(&self, rowid: i64, content: &str) -> Result<()> {
-        fts::insert(self.conn, rowid, content)
+        terms::index(self.conn, rowid, content)
     }
 
-    fn unindex_text(&self, rowid: i64, content: &str) -> Result<()> {
-        fts::delete(self.conn, rowid, content)
+    /// The index keeps each memory's terms, so the text is not needed to remove them.
+    fn unindex_text(&self, rowid: i64, _content: &str) -> Result<()> {
+        terms::unindex(self.conn, rowid)
     }
 
-    /// SQLite keeps vectors of any length: `dims` is the store's to check.
-    fn create_vectors(&self, _dims: usize) -> Result<()> {
-        vectors::create(self.conn)
+    fn create_vectors(&self, dims: usize) -> Result<()> {
+        vectors::create(self.conn, dims)
     }
 
     fn drop_vectors(&self) -> Result<()> {
-        vectors::drop(self.conn)
+        vectors::drop_table(self.conn, TABLE)
     }
 
     fn insert_vector(&self, rowid: i64, vector: &[f32]) -> Result<()> {
-        vectors::insert(self.conn, rowid, vector)
+        vectors::insert(self.conn, TABLE, rowid, vector, true)
     }
 
     fn insert_vector_with_status(&self, rowid: i64, vector: &[f32], active: bool) -> Result<()> {
-        vectors::insert_with_status(self.conn, rowid, vector, active)
+        vectors::insert(self.conn, TABLE, rowid, vector, active)
     }
 
     fn set_vector_active(&self, rowid: i64, active: bool) -> Result<bool> {
         vectors::set_active(self.conn, rowid, active)
     }
 
-    fn start_staging(&self, _dims: usize) -> Result<()> {
-        vectors::drop_table(self.conn, vectors::STAGING)?;
-        vectors::create_table(self.conn, vectors::STAGING)
+    fn start_staging(&self, dims: usize) -> Result<()> {
+        vectors::drop_table(self.conn, STAGING)?;
+        vectors::create_table(self.conn, STAGING, dims)
     }
 
     fn drop_staging(&self) -> Result<()> {
-        vectors::drop_table(self.conn, vectors::STAGING)
+        vectors::drop_table(self.conn, STAGING)
     }
 
     fn stage_vector(&self, rowid: i64, vector: &[f32], active: bool) -> Result<()> {
-        vectors::insert_staged(self.conn, rowid, vector, active)
+        vectors::insert(self.conn, STAGING, rowid, vector, active)
     }
 
     fn promote_staging(&self) -> Result<()> {
