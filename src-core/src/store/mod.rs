@@ -16,6 +16,8 @@ pub(crate) mod places;
 #[cfg(feature = "postgres")]
 pub(crate) mod postgres;
 mod scoped;
+#[cfg(test)]
+mod spellings;
 pub(crate) mod sqlite;
 pub(crate) mod term_choice;
 mod work_lock;
