@@ -6,6 +6,7 @@ use rusqlite::types::Value as Sql;
 use serde_json::Value;
 
 use crate::error::Result;
+use crate::store::filter_terms::{FilterTerm, filter_terms};
 use crate::types::MemoryFilter;
 
 /// The conditions of `filter` on the memories aliased `m`, each starting with ` AND `, with
@@ -26,50 +27,38 @@ pub(crate) fn conditions(filter: &MemoryFilter, first: usize) -> (String, Vec<Sq
         sql.push_str(" AND ");
         sql.push_str(&numbered);
     };
-    for (column, value) in [
-        ("memory_type", &filter.memory_type),
-        ("source", &filter.source),
-        ("agent_id", &filter.agent_id),
-        ("session_id", &filter.session_id),
-        ("user_id", &filter.user_id),
-    ] {
-        if let Some(value) = value {
-            add(&format!("m.{column} = ?"), vec![Sql::Text(value.clone())]);
-        }
-    }
-    if let Some(min) = filter.min_importance {
-        add("m.importance >= ?", vec![Sql::Real(min)]);
-    }
-    if let Some(since) = filter.since_ms {
-        add("m.created_at_ms >= ?", vec![Sql::Integer(since)]);
-    }
-    if let Some(until) = filter.until_ms {
-        add("m.created_at_ms < ?", vec![Sql::Integer(until)]);
-    }
-    for (key, value) in &filter.metadata {
-        let path = || Sql::Text(format!("$.\"{}\"", key.replace('\\', "\\\\").replace('"', "\\\"")));
-        match value {
-            // A key that is missing or JSON null.
-            Value::Null => add("json_extract(m.metadata, ?) IS NULL", vec![path()]),
-            Value::Bool(b) => add(
-                "json_type(m.metadata, ?) = ?",
-                vec![path(), Sql::Text(if *b { "true" } else { "false" }.into())],
-            ),
-            Value::Number(n) => {
-                let number = n
-                    .as_i64()
-                    .map_or_else(|| Sql::Real(n.as_f64().unwrap_or(f64::NAN)), Sql::Integer);
-                add(
-                    "json_type(m.metadata, ?) IN ('integer', 'real') AND json_extract(m.metadata, ?) = ?",
-                    vec![path(), path(), number],
-                );
+    for term in filter_terms(filter) {
+        match term {
+            FilterTerm::Equals { column, value } => add(&format!("m.{column} = ?"), vec![Sql::Text(value.to_owned())]),
+            FilterTerm::MinImportance(min) => add("m.importance >= ?", vec![Sql::Real(min)]),
+            FilterTerm::Since(since) => add("m.created_at_ms >= ?", vec![Sql::Integer(since)]),
+            FilterTerm::Until(until) => add("m.created_at_ms < ?", vec![Sql::Integer(until)]),
+            FilterTerm::Metadata { key, value } => {
+                let path = || Sql::Text(format!("$.\"{}\"", key.replace('\\', "\\\\").replace('"', "\\\"")));
+                match value {
+                    // A key that is missing or JSON null.
+                    Value::Null => add("json_extract(m.metadata, ?) IS NULL", vec![path()]),
+                    Value::Bool(b) => add(
+                        "json_type(m.metadata, ?) = ?",
+                        vec![path(), Sql::Text(if *b { "true" } else { "false" }.into())],
+                    ),
+                    Value::Number(n) => {
+                        let number = n
+                            .as_i64()
+                            .map_or_else(|| Sql::Real(n.as_f64().unwrap_or(f64::NAN)), Sql::Integer);
+                        add(
+                            "json_type(m.metadata, ?) IN ('integer', 'real') AND json_extract(m.metadata, ?) = ?",
+                            vec![path(), path(), number],
+                        );
+                    }
+                    Value::String(s) => add(
+                        "json_type(m.metadata, ?) = 'text' AND json_extract(m.metadata, ?) = ?",
+                        vec![path(), path(), Sql::Text(s.clone())],
+                    ),
+                    // Refused by `MemoryFilter::checked`; never true here.
+                    Value::Array(_) | Value::Object(_) => add("0", Vec::new()),
+                }
             }
-            Value::String(s) => add(
-                "json_type(m.metadata, ?) = 'text' AND json_extract(m.metadata, ?) = ?",
-                vec![path(), path(), Sql::Text(s.clone())],
-            ),
-            // Refused by `MemoryFilter::checked`; never true here.
-            Value::Array(_) | Value::Object(_) => add("0", Vec::new()),
         }
     }
     (sql, params)
