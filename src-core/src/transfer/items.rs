@@ -244,6 +244,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_id_that_holds_a_secret_is_refused_with_its_line() {
+        let token = "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789";
+        for field in ["agent_id", "session_id", "user_id"] {
+            let text = format!("{{\"content\": \"ok\"}}\n{{\"content\": \"x\", \"{field}\": \"{token}\"}}\n");
+            let error = parse_items(&text).unwrap_err().to_string();
+            assert!(
+                error.contains("line 2") && error.contains(&format!("`{field}` holds what looks like a secret")),
+                "{field}: {error}"
+            );
+            assert!(!error.contains(token), "{error}");
+        }
+        assert_eq!(
+            parse_items(r#"{"content": "x", "agent_id": "planner"}"#).unwrap().len(),
+            1
+        );
+    }
+
+    #[test]
     fn jsonl_and_mem0_shapes() {
         let jsonl = "\"plain string\"\n{\"content\": \"with time\", \"timestamp_ms\": 1700000000000}\n\n{\"text\": \"seconds\", \"timestamp\": 1700000000}\n";
         let items = parse_items(jsonl).unwrap();
