@@ -23,8 +23,8 @@ impl BenchStore {
     pub fn create(dir: &Path, n: usize, dims: usize) -> Result<Self> {
         let (store, _) = SqliteStore::open(dir)?;
         (&store as &dyn Backend).write(|tx| {
-            tx.create_vectors(dims)?;
-            let changeset = tx.insert_changeset(&crate::types::Changeset::imported(
+            tx.vectors_mut().create(dims)?;
+            let changeset = tx.changesets_mut().insert(&crate::types::Changeset::imported(
                 "bench store".into(),
                 Vec::new(),
                 Vec::new(),
@@ -36,7 +36,7 @@ impl BenchStore {
                 let content = synthetic_text(i);
                 let id = crate::types::MemoryId::from(format!("bench-{i}"));
                 let ts = 1_700_000_000_000 + rowid * 1_000;
-                let inserted = tx.insert_memory(
+                let inserted = tx.memories_mut().insert(
                     &id,
                     &content,
                     crate::types::MemoryStatus::Active,
@@ -44,11 +44,11 @@ impl BenchStore {
                     changeset,
                     &Default::default(),
                 )?;
-                tx.index_text(inserted, &content)?;
+                tx.text_index_mut().insert(inserted, &content)?;
                 let noise = unit_vector(dims, i as u64);
                 let centre = &centres[i % centres.len()];
                 let vector: Vec<f32> = centre.iter().zip(&noise).map(|(c, e)| c + 0.6 * e).collect();
-                tx.insert_vector(inserted, &vector)?;
+                tx.vectors_mut().insert(inserted, &vector)?;
             }
             Ok(())
         })?;
@@ -75,21 +75,30 @@ impl BenchStore {
 
     /// The `k` nearest memories: coarse pass and exact re-rank, as a vector search does.
     pub fn nearest(&self, query: &[f32], k: usize) -> Result<Vec<(i64, f64)>> {
-        self.backend()
-            .read(|store| store.nearest(query, k, Pool::Search(k), &crate::types::MemoryFilter::default()))
+        self.backend().read(|store| {
+            store
+                .search()
+                .nearest(query, k, Pool::Search(k), &crate::types::MemoryFilter::default())
+        })
     }
 
     /// The `k` best full-text matches of `query`'s content words, as a search ranks them.
     pub fn full_text(&self, query: &str, k: usize) -> Result<Vec<(i64, f64)>> {
         let words = terms::query_words(query);
-        self.backend()
-            .read(|store| store.full_text(&words, k, &crate::types::MemoryFilter::default()))
+        self.backend().read(|store| {
+            store
+                .search()
+                .full_text(&words, k, &crate::types::MemoryFilter::default())
+        })
     }
 
     /// A page of `latest` starting at position `offset` (0-based).
     pub fn latest_page(&self, offset: usize, count: usize) -> Result<usize> {
         self.backend()
-            .read(|conn| conn.latest(offset, count, &crate::types::MemoryFilter::default()))
+            .read(|conn| {
+                conn.memories()
+                    .latest(offset, count, &crate::types::MemoryFilter::default())
+            })
             .map(|page| page.len())
     }
 }

@@ -107,8 +107,8 @@ pub async fn doctor(dir: &Path, settings: &Settings) -> Vec<Check> {
             .read(|conn| {
                 let embedder = conn.meta(MetaKey::Embedder)?.unwrap_or_else(|| "none".into());
                 let dims: usize = conn.meta(MetaKey::Dims)?.and_then(|d| d.parse().ok()).unwrap_or(0);
-                let count = conn.count_memories(MemoryStatus::Active, &Default::default())?
-                    + conn.count_memories(MemoryStatus::Superseded, &Default::default())?;
+                let count = conn.memories().count(MemoryStatus::Active, &Default::default())?
+                    + conn.memories().count(MemoryStatus::Superseded, &Default::default())?;
                 let waits = conn.meta(MetaKey::EmbedderWanted)?.is_some();
                 Ok((embedder, store.dir().display().to_string(), count, dims, waits))
             })

@@ -120,8 +120,8 @@ async fn reembed_with_lock(
     let Some(embedder) = embedder else {
         blocking(&store, |s| {
             s.write(|tx| {
-                tx.drop_staging()?;
-                tx.drop_vectors()?;
+                tx.vectors_mut().drop_staging()?;
+                tx.vectors_mut().drop_all()?;
                 tx.delete_meta(MetaKey::ReembedTarget)?;
                 tx.set_meta(MetaKey::Embedder, "none")?;
                 tx.set_meta(MetaKey::Dims, "0")
@@ -145,10 +145,10 @@ async fn reembed_with_lock(
         let target = target.clone();
         blocking(&store, move |s| {
             s.write(|tx| {
-                let same =
-                    tx.meta(MetaKey::ReembedTarget)?.as_deref() == Some(target.as_str()) && tx.has_staged_vectors()?;
+                let same = tx.meta(MetaKey::ReembedTarget)?.as_deref() == Some(target.as_str())
+                    && tx.vectors().staged_exist()?;
                 if !same {
-                    tx.start_staging(dims)?;
+                    tx.vectors_mut().start_staging(dims)?;
                     tx.set_meta(MetaKey::ReembedTarget, &target)?;
                 }
                 Ok(same)
@@ -162,7 +162,7 @@ async fn reembed_with_lock(
             return Err(Error::ReembedInterrupted);
         }
         let (batch, (total, done)) = blocking(&store, |s| {
-            s.read(|c| Ok((c.unstaged_vectors(BATCH)?, c.staging_progress()?)))
+            s.read(|c| Ok((c.vectors().unstaged(BATCH)?, c.vectors().staging_progress()?)))
         })
         .await?;
         progress(ReembedProgress { done, total });
@@ -171,10 +171,10 @@ async fn reembed_with_lock(
             let id = id.clone();
             let switched = blocking(&store, move |s| {
                 s.write(|tx| {
-                    if !tx.unstaged_vectors(1)?.is_empty() {
+                    if !tx.vectors().unstaged(1)?.is_empty() {
                         return Ok(false);
                     }
-                    tx.promote_staging()?;
+                    tx.vectors_mut().promote_staging()?;
                     tx.set_meta(MetaKey::Embedder, &id)?;
                     tx.set_meta(MetaKey::Dims, &dims.to_string())?;
                     tx.delete_meta(MetaKey::ReembedTarget)?;
@@ -200,7 +200,7 @@ async fn reembed_with_lock(
         blocking(&store, move |s| {
             s.write(|tx| {
                 for ((rowid, _, active), vector) in batch.iter().zip(&vectors_of) {
-                    tx.stage_vector(*rowid, vector, *active)?;
+                    tx.vectors_mut().stage(*rowid, vector, *active)?;
                 }
                 Ok(())
             })
@@ -223,12 +223,12 @@ pub(crate) async fn fill_missing(
         return Ok(0);
     };
     let dims = embedder.dims();
-    let total = blocking(store, |s| s.read(|c| c.missing_vector_count())).await?;
+    let total = blocking(store, |s| s.read(|c| c.vectors().missing_count())).await?;
     let mut done = 0;
     loop {
         let batch = blocking(store, |s| {
             s.write(|tx| {
-                let batch = tx.missing_vectors(BATCH)?;
+                let batch = tx.vectors().missing(BATCH)?;
                 if batch.is_empty() {
                     tx.delete_meta(MetaKey::VectorsBehind)?;
                 }
@@ -247,8 +247,8 @@ pub(crate) async fn fill_missing(
             s.write(|tx| {
                 for ((rowid, _, _), vector) in batch.iter().zip(&vectors_of) {
                     // Another process may have caught it up, or changed its status, meanwhile.
-                    if let Some(active) = tx.still_missing_vector(*rowid)? {
-                        tx.insert_vector_with_status(*rowid, vector, active)?;
+                    if let Some(active) = tx.vectors().still_missing(*rowid)? {
+                        tx.vectors_mut().insert_with_status(*rowid, vector, active)?;
                     }
                 }
                 Ok(())

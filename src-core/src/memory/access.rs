@@ -54,11 +54,13 @@ impl Memory {
             let found = inner.store.read(|r| {
                 let mut rows = Vec::with_capacity(ids.len());
                 for id in &ids {
-                    if let Some((rowid, _)) = r.memory_by_id(id)? {
+                    if let Some((rowid, _)) = r.memories().by_id(id)? {
                         rows.push((id.clone(), rowid));
                     }
                 }
-                let stored = r.access_stats(&rows.iter().map(|(_, rowid)| *rowid).collect::<Vec<_>>())?;
+                let stored = r
+                    .memories()
+                    .access_stats(&rows.iter().map(|(_, rowid)| *rowid).collect::<Vec<_>>())?;
                 Ok(rows
                     .into_iter()
                     .map(|(id, rowid)| (id, stored.get(&rowid).copied()))

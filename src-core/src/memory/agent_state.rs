@@ -23,7 +23,7 @@ impl Memory {
     /// [`crate::Error::InvalidArgument`] for an empty agent id or an empty or over-long key.
     pub async fn get_agent_state(&self, agent_id: &str, key: &str) -> Result<Option<AgentState>> {
         let (agent, key) = (checked_agent(agent_id)?, checked_key(key)?);
-        self.blocking(move |inner| inner.store.read(|r| r.agent_state(&agent, &key)))
+        self.blocking(move |inner| inner.store.read(|r| r.agents().get(&agent, &key)))
             .await
     }
 
@@ -56,8 +56,8 @@ impl Memory {
         self.blocking(move |inner| {
             inner
                 .store
-                .write(|w| w.put_agent_state(&agent, &key, &text, crate::types::now_ms()))?;
-            let now = inner.store.read(|r| r.agent_state(&agent, &key))?;
+                .write(|w| w.agents_mut().put(&agent, &key, &text, crate::types::now_ms()))?;
+            let now = inner.store.read(|r| r.agents().get(&agent, &key))?;
             now.ok_or_else(|| crate::error::Error::Internal(format!("agent state {key} was not kept")))
         })
         .await
@@ -79,7 +79,7 @@ impl Memory {
     /// [`crate::Error::InvalidArgument`] for an empty agent id.
     pub async fn list_agent_state(&self, agent_id: &str) -> Result<Vec<AgentState>> {
         let agent = checked_agent(agent_id)?;
-        self.blocking(move |inner| inner.store.read(|r| r.agent_states(&agent)))
+        self.blocking(move |inner| inner.store.read(|r| r.agents().all_of(&agent)))
             .await
     }
 
@@ -102,7 +102,7 @@ impl Memory {
         self.blocking(move |inner| {
             inner
                 .store
-                .write(|w| w.delete_agent_state(&agent, &key, crate::types::now_ms()))
+                .write(|w| w.agents_mut().delete(&agent, &key, crate::types::now_ms()))
         })
         .await
     }
@@ -125,7 +125,7 @@ impl Memory {
     /// [`crate::Error::InvalidArgument`] for an empty agent id or an empty or over-long key.
     pub async fn agent_state_history(&self, agent_id: &str, key: &str) -> Result<Vec<AgentStateChange>> {
         let (agent, key) = (checked_agent(agent_id)?, checked_key(key)?);
-        self.blocking(move |inner| inner.store.read(|r| r.agent_state_history(&agent, &key)))
+        self.blocking(move |inner| inner.store.read(|r| r.agents().history(&agent, &key)))
             .await
     }
 }

@@ -13,7 +13,7 @@ use crate::types::{Changeset, ChangesetId, ChangesetStatus, CoreAuthor, DecidedB
 /// Why a changeset cannot be applied as it is.
 pub(crate) fn staleness(tx: &dyn Writer, store: &Store, changeset: &Changeset) -> Result<Option<String>> {
     for related in &changeset.related {
-        match tx.memory_by_id(&related.memory_id)? {
+        match tx.memories().by_id(&related.memory_id)? {
             Some((_, m)) if m.status == MemoryStatus::Active => {}
             _ => {
                 return Ok(Some(format!(
@@ -35,24 +35,25 @@ pub(crate) fn staleness(tx: &dyn Writer, store: &Store, changeset: &Changeset) -
 /// Makes a memory visible: status active, vector active (or inserted), full text indexed.
 fn activate(tx: &dyn Writer, rowid: i64, content: &str, vector: Option<&Vec<f32>>, has_vectors: bool) -> Result<()> {
     if has_vectors {
-        let known = tx.set_vector_active(rowid, true)?;
+        let known = tx.vectors_mut().set_active(rowid, true)?;
         match (known, vector) {
             (true, _) => {}
-            (false, Some(v)) => tx.insert_vector(rowid, v)?,
+            (false, Some(v)) => tx.vectors_mut().insert(rowid, v)?,
             // Written while the embedder was missing: the next open with it catches up.
             (false, None) => tx.set_meta(MetaKey::VectorsBehind, "1")?,
         }
     }
-    tx.index_text(rowid, content)
+    tx.text_index_mut().insert(rowid, content)
 }
 
 /// Hides a memory: status superseded by `by`, vector inactive, removed from full text.
 fn supersede(tx: &dyn Writer, rowid: i64, content: &str, by: ChangesetId, ts: i64, has_vectors: bool) -> Result<()> {
-    tx.set_memory_status(rowid, MemoryStatus::Superseded, Some(by), ts)?;
+    tx.memories_mut()
+        .set_status(rowid, MemoryStatus::Superseded, Some(by), ts)?;
     if has_vectors {
-        tx.set_vector_active(rowid, false)?;
+        tx.vectors_mut().set_active(rowid, false)?;
     }
-    tx.unindex_text(rowid, content)
+    tx.text_index_mut().remove(rowid, content)
 }
 
 /// Commits a stored pending (or just stored) add changeset: its pending memories become
@@ -66,16 +67,18 @@ pub(crate) fn commit(
     vectors_by_text: &HashMap<String, Vec<f32>>,
 ) -> Result<Option<String>> {
     let changeset = tx
-        .changeset(changeset_id)?
+        .changesets()
+        .get(changeset_id)?
         .ok_or(Error::NotFound(Missing::Changeset(changeset_id)))?;
-    let has_vectors = tx.has_vectors()?;
+    let has_vectors = tx.vectors().exist()?;
     for item in changeset.added() {
         let id = item
             .memory_id
             .as_ref()
             .ok_or_else(|| Error::Internal(format!("proposed memory of changeset {changeset_id} has no id")))?;
         let (rowid, memory) = tx
-            .memory_by_id(id)?
+            .memories()
+            .by_id(id)?
             .ok_or_else(|| Error::Internal(format!("pending memory {id} is missing")))?;
         if memory.status != MemoryStatus::Pending {
             return Err(Error::Internal(format!(
@@ -84,7 +87,7 @@ pub(crate) fn commit(
             )));
         }
         let ts = tx.next_timestamp()?;
-        tx.activate_pending(rowid, ts)?;
+        tx.memories_mut().activate_pending(rowid, ts)?;
         activate(
             tx,
             rowid,
@@ -96,7 +99,7 @@ pub(crate) fn commit(
     let ts = crate::types::now_ms();
     let mut replaced_a_pin = false;
     for related in changeset.removed() {
-        if let Some((rowid, memory)) = tx.memory_by_id(&related.memory_id)? {
+        if let Some((rowid, memory)) = tx.memories().by_id(&related.memory_id)? {
             replaced_a_pin |= memory.pinned;
             supersede(tx, rowid, &memory.content, changeset_id, ts, has_vectors)?;
         }
@@ -104,8 +107,8 @@ pub(crate) fn commit(
     // What a person let replace a pinned memory stays pinned.
     if replaced_a_pin {
         for id in changeset.added().filter_map(|item| item.memory_id.as_ref()) {
-            if let Some((rowid, _)) = tx.memory_by_id(id)? {
-                tx.set_pinned(rowid, true, ts)?;
+            if let Some((rowid, _)) = tx.memories().by_id(id)? {
+                tx.memories_mut().set_pinned(rowid, true, ts)?;
             }
         }
     }
@@ -116,7 +119,8 @@ pub(crate) fn commit(
         }
         None => None,
     };
-    tx.decide(changeset_id, ChangesetStatus::Committed, decided_by, ts)?;
+    tx.changesets_mut()
+        .decide(changeset_id, ChangesetStatus::Committed, decided_by, ts)?;
     Ok(core)
 }
 
@@ -145,7 +149,7 @@ pub(crate) fn revert_plan(tx: &dyn Writer, changeset: &Changeset) -> Result<Reve
         let Some(id) = item.memory_id.as_ref() else {
             continue;
         };
-        let Some((rowid, memory)) = tx.memory_by_id(id)? else {
+        let Some((rowid, memory)) = tx.memories().by_id(id)? else {
             continue;
         };
         // A forgotten memory is gone already: undoing the change leaves it gone.
@@ -162,7 +166,7 @@ pub(crate) fn revert_plan(tx: &dyn Writer, changeset: &Changeset) -> Result<Reve
         plan.hide.push((rowid, memory.id, memory.content));
     }
     for related in changeset.removed() {
-        let Some((rowid, memory)) = tx.memory_by_id(&related.memory_id)? else {
+        let Some((rowid, memory)) = tx.memories().by_id(&related.memory_id)? else {
             continue;
         };
         if memory.status == MemoryStatus::Superseded && memory.superseded_by == Some(changeset.id) {
@@ -174,13 +178,13 @@ pub(crate) fn revert_plan(tx: &dyn Writer, changeset: &Changeset) -> Result<Reve
 
 /// Applies a revert plan on behalf of revert changeset `revert_id`.
 pub(crate) fn apply_revert(tx: &dyn Writer, plan: &RevertPlan, revert_id: ChangesetId) -> Result<()> {
-    let has_vectors = tx.has_vectors()?;
+    let has_vectors = tx.vectors().exist()?;
     let ts = crate::types::now_ms();
     for (rowid, _, content) in &plan.hide {
         supersede(tx, *rowid, content, revert_id, ts, has_vectors)?;
     }
     for (rowid, _, content) in &plan.restore {
-        tx.set_memory_status(*rowid, MemoryStatus::Active, None, ts)?;
+        tx.memories_mut().set_status(*rowid, MemoryStatus::Active, None, ts)?;
         activate(tx, *rowid, content, None, has_vectors)?;
     }
     Ok(())

@@ -49,7 +49,7 @@ impl Memory {
     /// # Ok(()) }
     /// ```
     pub async fn locked_sections(&self) -> Result<BTreeSet<Section>> {
-        self.blocking(|inner| inner.store.read(|c| c.core_locks())).await
+        self.blocking(|inner| inner.store.read(|c| c.core().locks())).await
     }
 
     /// Replaces one section's text as a person's edit (allowed on locked sections: locks
@@ -94,7 +94,7 @@ impl Memory {
         self.blocking(move |inner| {
             inner
                 .store
-                .write(|tx| tx.set_core_lock(section, locked, crate::types::now_ms()))
+                .write(|tx| tx.core_mut().set_lock(section, locked, crate::types::now_ms()))
         })
         .await
     }
@@ -113,7 +113,7 @@ impl Memory {
     /// # Ok(()) }
     /// ```
     pub async fn core_versions(&self) -> Result<Vec<CoreVersion>> {
-        self.blocking(|inner| inner.store.read(|c| c.core_versions())).await
+        self.blocking(|inner| inner.store.read(|c| c.core().versions())).await
     }
 
     /// Replaces the whole core.md with `markdown` (which must have the four sections) as a
@@ -158,7 +158,8 @@ impl Memory {
             let (id, content) = inner.store.write(|tx| {
                 sync_external(tx, &inner.store)?;
                 let version = tx
-                    .core_version(version_id)?
+                    .core()
+                    .version(version_id)?
                     .ok_or(Error::NotFound(Missing::CoreVersion(version_id)))?;
                 Ok((
                     record_version(tx, &version.content, CoreAuthor::User, None)?,

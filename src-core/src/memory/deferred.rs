@@ -120,8 +120,8 @@ impl Memory {
         let waiting = self
             .blocking(|inner| {
                 inner.store.with_scope(Scope::Whole).read(|r| {
-                    if r.has_vectors()? {
-                        r.missing_vector_count()
+                    if r.vectors().exist()? {
+                        r.vectors().missing_count()
                     } else {
                         Ok(0)
                     }

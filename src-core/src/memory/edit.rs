@@ -138,13 +138,13 @@ impl Memory {
         let id = id.clone();
         self.blocking(move |inner| {
             inner.store.write(|tx| {
-                let (rowid, memory) = active(tx.memory_by_id(&id)?, &id)?;
+                let (rowid, memory) = active(tx.memories().by_id(&id)?, &id)?;
                 if memory.pinned != pinned {
-                    tx.set_pinned(rowid, pinned, crate::types::now_ms())?;
+                    tx.memories_mut().set_pinned(rowid, pinned, crate::types::now_ms())?;
                 }
                 Ok(())
             })?;
-            let found = inner.store.read(|r| r.memory_by_id(&id))?;
+            let found = inner.store.read(|r| r.memories().by_id(&id))?;
             found.map(|(_, m)| m).ok_or(Error::NotFound(Missing::Memory(id)))
         })
         .await
@@ -183,7 +183,7 @@ impl Memory {
         });
         let lookup = id.clone();
         let found = self
-            .blocking(move |inner| inner.store.read(|r| r.memory_by_id(&lookup)))
+            .blocking(move |inner| inner.store.read(|r| r.memories().by_id(&lookup)))
             .await?;
         let (_, memory) = active(found, id)?;
         let delete = content.is_none() && attributes.is_none();

@@ -75,8 +75,9 @@ impl Memory {
             .blocking(|inner| {
                 inner.store.read(|conn| {
                     Ok((
-                        conn.latest(0, usize::MAX, &crate::types::MemoryFilter::default())?,
-                        conn.changesets(ChangesetFilter::All, None)?,
+                        conn.memories()
+                            .latest(0, usize::MAX, &crate::types::MemoryFilter::default())?,
+                        conn.changesets().list(ChangesetFilter::All, None)?,
                     ))
                 })
             })

@@ -61,7 +61,8 @@ impl Memory {
                 let targets = resolve(r, &request)?;
                 let scope = Scope::of(&targets, request.phrase());
                 let changesets = r
-                    .changesets(ChangesetFilter::All, None)?
+                    .changesets()
+                    .list(ChangesetFilter::All, None)?
                     .into_iter()
                     .filter(|c| Some(c.id) != existing && scope.redact(c.clone()).is_some())
                     .count();
@@ -70,7 +71,8 @@ impl Memory {
                     let copies = inner.store.core_file().map_or(0, |core| {
                         store::core_copy::count_changed(&core, &|text| scope.needles.redact_core(text))
                     });
-                    r.core_versions()?
+                    r.core()
+                        .versions()?
                         .iter()
                         .filter(|v| scope.needles.redact_core(&v.content).is_some())
                         .count()
@@ -80,7 +82,7 @@ impl Memory {
                 };
                 let (agent_state, agent_state_removed) = if shared {
                     (
-                        r.count_agent_state(&|text| scope.needles.found_in(text))?,
+                        r.agents().count(&|text| scope.needles.found_in(text))?,
                         removed_state(r, &scope.needles)?,
                     )
                 } else {
@@ -184,7 +186,7 @@ impl Memory {
                         mentioning: request.phrase().map(str::to_owned),
                         receipt: None,
                     };
-                    w.insert_changeset(&forget_changeset(None, now, related, record))
+                    w.changesets_mut().insert(&forget_changeset(None, now, related, record))
                 })
             })
             .await?;
@@ -283,7 +285,7 @@ fn check(request: &ForgetRequest) -> Result<()> {
 /// written.
 fn removed_state(r: &dyn Reader, needles: &Needles) -> Result<Vec<AgentStateKey>> {
     let mut removed: Vec<AgentStateKey> = Vec::new();
-    for (agent_id, key, _, _) in r.agent_state_log()? {
+    for (agent_id, key, _, _) in r.agents().log()? {
         if (needles.names(&agent_id) || needles.names(&key))
             && !removed.iter().any(|e| e.agent_id == agent_id && e.key == key)
         {
@@ -300,7 +302,8 @@ fn resolve(r: &dyn Reader, request: &ForgetRequest) -> Result<Vec<(i64, MemoryRe
     let mut queue = Vec::new();
     for id in &request.memory_ids {
         let found = r
-            .memory_by_id(id)?
+            .memories()
+            .by_id(id)?
             .ok_or_else(|| Error::NotFound(Missing::Memory(id.clone())))?;
         queue.push(found);
     }
@@ -312,7 +315,8 @@ fn resolve(r: &dyn Reader, request: &ForgetRequest) -> Result<Vec<(i64, MemoryRe
         }
         if let Some(made_by) = memory.changeset_id {
             queue.extend(
-                r.memories_replaced_by(made_by)?
+                r.memories()
+                    .replaced_by(made_by)?
                     .into_iter()
                     .filter(|(_, m)| m.status == MemoryStatus::Superseded),
             );
@@ -321,7 +325,8 @@ fn resolve(r: &dyn Reader, request: &ForgetRequest) -> Result<Vec<(i64, MemoryRe
     }
     if let Some(phrase) = request.phrase() {
         out.extend(
-            r.memories_containing(phrase)?
+            r.memories()
+                .containing(phrase)?
                 .into_iter()
                 .filter(|(rowid, _)| seen.insert(*rowid)),
         );
@@ -365,7 +370,7 @@ fn forget_in(
     by: DecidedBy,
 ) -> Result<(ChangesetId, Option<String>)> {
     if let Some(id) = existing {
-        let current = w.changeset(id)?.ok_or(Error::NotFound(Missing::Changeset(id)))?;
+        let current = w.changesets().get(id)?.ok_or(Error::NotFound(Missing::Changeset(id)))?;
         if current.status != ChangesetStatus::Pending {
             return Err(Error::WrongStatus {
                 changeset: id,
@@ -380,35 +385,36 @@ fn forget_in(
     let scope = Scope::of(&targets, request.phrase());
     let now = crate::types::now_ms();
     for (rowid, _) in &targets {
-        w.forget_memory(*rowid, now)?;
+        w.memories_mut().forget(*rowid, now)?;
     }
     let mut changesets = 0;
-    for changeset in w.changesets(ChangesetFilter::All, None)? {
+    for changeset in w.changesets().list(ChangesetFilter::All, None)? {
         if Some(changeset.id) == existing {
             continue;
         }
         let Some(redacted) = scope.redact(changeset) else {
             continue;
         };
-        w.rewrite_changeset_text(&redacted)?;
+        w.changesets_mut().rewrite_text(&redacted)?;
         changesets += 1;
         if redacted.status == ChangesetStatus::Pending {
             // Its proposal lost text: approving it would commit the blanks.
-            w.decide(redacted.id, ChangesetStatus::Stale, DecidedBy::Check, now)?;
+            w.changesets_mut()
+                .decide(redacted.id, ChangesetStatus::Stale, DecidedBy::Check, now)?;
             let mut warnings = redacted.warnings.clone();
             warnings.push("marked stale: some of its text was forgotten".into());
-            w.set_warnings(redacted.id, &warnings)?;
+            w.changesets_mut().set_warnings(redacted.id, &warnings)?;
         }
     }
     let mut core_versions = 0;
     let mut core_text = None;
-    let latest = w.latest_core_version()?.map(|v| v.id);
+    let latest = w.core().latest()?.map(|v| v.id);
     // The core profile and agent state are shared by a store's users: one user's forget
     // leaves them to the people who edit them.
     let shared = !matches!(store.scope(), crate::store::Scope::User(_));
-    for version in w.core_versions()?.into_iter().filter(|_| shared) {
+    for version in w.core().versions()?.into_iter().filter(|_| shared) {
         if let Some(text) = scope.needles.redact_core(&version.content) {
-            w.rewrite_core_version(version.id, &text)?;
+            w.core_mut().rewrite(version.id, &text)?;
             core_versions += 1;
             if Some(version.id) == latest {
                 core_write::mark_pending(w, version.id)?;
@@ -423,7 +429,7 @@ fn forget_in(
     }
     // Agent state is no memory, but a text to forget may have been copied into it.
     let agent_state = if shared {
-        w.redact_agent_state(&|name| scope.needles.names(name), &|value| {
+        w.agents_mut().redact(&|name| scope.needles.names(name), &|value| {
             scope.needles.redact_state_value(value)
         })?
     } else {
@@ -454,11 +460,13 @@ fn forget_in(
         Some(id) => {
             let mut done = forget_changeset(None, now, related, record);
             done.id = id;
-            w.rewrite_changeset_text(&done)?;
-            w.decide(id, ChangesetStatus::Committed, by, now)?;
+            w.changesets_mut().rewrite_text(&done)?;
+            w.changesets_mut().decide(id, ChangesetStatus::Committed, by, now)?;
             id
         }
-        None => w.insert_changeset(&forget_changeset(Some(by), now, related, record))?,
+        None => w
+            .changesets_mut()
+            .insert(&forget_changeset(Some(by), now, related, record))?,
     };
     w.set_meta(MetaKey::ScrubPending, "1")?;
     Ok((id, core_text))

@@ -18,7 +18,7 @@ impl Memory {
     /// # Ok(()) }
     /// ```
     pub async fn changesets(&self, filter: ChangesetFilter) -> Result<Vec<Changeset>> {
-        self.blocking(move |inner| inner.store.read(|conn| conn.changesets(filter, None)))
+        self.blocking(move |inner| inner.store.read(|conn| conn.changesets().list(filter, None)))
             .await
     }
 
@@ -44,7 +44,7 @@ impl Memory {
         self.blocking(move |inner| {
             inner
                 .store
-                .read(|conn| conn.changeset_page(filter, None, before, limit))
+                .read(|conn| conn.changesets().page(filter, None, before, limit))
         })
         .await
     }
@@ -66,8 +66,12 @@ impl Memory {
         before: Option<ChangesetId>,
         limit: usize,
     ) -> Result<Vec<ChangesetSummary>> {
-        self.blocking(move |inner| inner.store.read(|conn| conn.changeset_summaries(None, before, limit)))
-            .await
+        self.blocking(move |inner| {
+            inner
+                .store
+                .read(|conn| conn.changesets().summaries(None, before, limit))
+        })
+        .await
     }
 
     /// Changesets waiting for review, newest first.

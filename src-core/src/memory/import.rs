@@ -138,7 +138,7 @@ impl Memory {
                     inner.store.read(|conn| {
                         Ok(ids
                             .iter()
-                            .map(|id| conn.memory_by_id(id))
+                            .map(|id| conn.memories().by_id(id))
                             .collect::<Result<Vec<_>>>()?
                             .iter()
                             .filter(|m| m.is_some())
@@ -157,14 +157,14 @@ impl Memory {
         let report = self
             .blocking(move |inner| {
                 let (report, core) = inner.store.write(|tx| {
-                    let edited_core = tx.core_versions()?.iter().any(|v| v.author != CoreAuthor::Initial);
-                    if edited_core || tx.any_changeset()? || tx.any_memory()? {
+                    let edited_core = tx.core().versions()?.iter().any(|v| v.author != CoreAuthor::Initial);
+                    if edited_core || tx.changesets().any()? || tx.memories().any()? {
                         return Err(Error::InvalidArgument(
                             "a haema export can only be imported into an empty store (or the store it came from); use a new --store".into(),
                         ));
                     }
                     // Only the template's own version is there; the export brings the history.
-                    tx.delete_core_versions()?;
+                    tx.core_mut().delete_all()?;
                     restore(tx, &records, &|m| vectors.get(&m.content).map(Vec::as_slice))
                 })?;
                 let report = ImportReport {

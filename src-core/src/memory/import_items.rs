@@ -68,7 +68,8 @@ impl Memory {
             .blocking(|inner| {
                 inner.store.read(|conn| {
                     Ok(conn
-                        .all_memories()?
+                        .memories()
+                        .all()?
                         .into_iter()
                         .filter(|m| m.status != MemoryStatus::Forgotten)
                         .map(|m| (m.attributes.user_id, m.content))
@@ -169,14 +170,14 @@ impl Memory {
                     let inputs = commit.iter().map(|i| i.content.clone()).collect();
                     let mut changeset = Changeset::imported(source.clone(), inputs, proposed, now);
                     changeset.warnings = kept_warnings;
-                    let changeset_id = tx.insert_changeset(&changeset)?;
-                    let has_vectors = tx.has_vectors()?;
+                    let changeset_id = tx.changesets_mut().insert(&changeset)?;
+                    let has_vectors = tx.vectors().exist()?;
                     for (memory_id, item) in &with_ids {
                         let ts = match item.timestamp_ms {
                             Some(ts) => ts,
                             None => tx.next_timestamp()?,
                         };
-                        let rowid = tx.insert_memory(
+                        let rowid = tx.memories_mut().insert(
                             memory_id,
                             &item.content,
                             MemoryStatus::Active,
@@ -185,12 +186,12 @@ impl Memory {
                             &item.attributes,
                         )?;
                         match (has_vectors, vectors.get(&item.content)) {
-                            (true, Some(vector)) => tx.insert_vector(rowid, vector)?,
+                            (true, Some(vector)) => tx.vectors_mut().insert(rowid, vector)?,
                             // The embedder is missing for now: the next open with it catches up.
                             (true, None) => tx.set_meta(MetaKey::VectorsBehind, "1")?,
                             (false, _) => {}
                         }
-                        tx.index_text(rowid, &item.content)?;
+                        tx.text_index_mut().insert(rowid, &item.content)?;
                     }
                     Ok(changeset_id)
                 })
@@ -230,7 +231,7 @@ impl Memory {
         changeset.warnings = warnings.to_vec();
         self.blocking(move |inner| {
             inner.store.write(|tx| {
-                let id = tx.insert_changeset(&changeset)?;
+                let id = tx.changesets_mut().insert(&changeset)?;
                 super::write::insert_pending_rows(tx, id, &changeset)?;
                 Ok(id)
             })

@@ -372,9 +372,12 @@ impl Memory {
         self.blocking(move |inner| {
             inner.store.read(|conn| match &start {
                 LatestStart::Begin(begin) => {
-                    conn.latest(usize::try_from(begin - 1).unwrap_or(usize::MAX), count, &filter)
+                    conn.memories()
+                        .latest(usize::try_from(begin - 1).unwrap_or(usize::MAX), count, &filter)
                 }
-                LatestStart::After { timestamp_ms, id } => conn.latest_before(*timestamp_ms, id, count, &filter),
+                LatestStart::After { timestamp_ms, id } => {
+                    conn.memories().latest_before(*timestamp_ms, id, count, &filter)
+                }
             })
         })
         .await
@@ -402,7 +405,7 @@ impl Memory {
         self.blocking(move |inner| {
             inner
                 .store
-                .read(|conn| conn.memory_by_id(&id))?
+                .read(|conn| conn.memories().by_id(&id))?
                 .map(|(_, m)| m)
                 .ok_or(Error::NotFound(Missing::Memory(id)))
         })

@@ -173,7 +173,7 @@ fn recorded(store: &Store) -> Result<Recorded> {
             dims: conn.meta(MetaKey::Dims)?.and_then(|d| d.parse().ok()).unwrap_or(0),
             wanted: conn.meta(MetaKey::EmbedderWanted)?,
             behind: conn.meta(MetaKey::VectorsBehind)?.is_some(),
-            has_memories: conn.any_memory_with(&[
+            has_memories: conn.memories().any_with(&[
                 MemoryStatus::Active,
                 MemoryStatus::Superseded,
                 MemoryStatus::Pending,
@@ -361,7 +361,7 @@ pub(crate) async fn open_store(
             let store2 = Arc::clone(&store);
             blocking(move || {
                 store2.write(|tx| {
-                    tx.drop_vectors()?;
+                    tx.vectors_mut().drop_all()?;
                     tx.set_meta(MetaKey::Embedder, "none")?;
                     tx.set_meta(MetaKey::Dims, "0")?;
                     tx.set_meta(MetaKey::EmbedderWanted, &wanted)
@@ -458,7 +458,9 @@ pub(crate) fn check(store: &Store, configured: Option<(String, usize)>) -> Resul
     store.write(|tx| {
         let stored = tx.meta(MetaKey::Embedder)?;
         let stored_dims: usize = tx.meta(MetaKey::Dims)?.and_then(|d| d.parse().ok()).unwrap_or(0);
-        let has_memories = tx.any_memory_with(&[MemoryStatus::Active, MemoryStatus::Superseded])?;
+        let has_memories = tx
+            .memories()
+            .any_with(&[MemoryStatus::Active, MemoryStatus::Superseded])?;
         match stored {
             Some(id) if id == configured_id && stored_dims == configured_dims => Ok(()),
             Some(id) if has_memories => Err(Error::EmbedderMismatch {
@@ -469,9 +471,9 @@ pub(crate) fn check(store: &Store, configured: Option<(String, usize)>) -> Resul
             }),
             _ => {
                 // A new (or still empty) store takes the configured embedder.
-                tx.drop_vectors()?;
+                tx.vectors_mut().drop_all()?;
                 if configured_dims > 0 {
-                    tx.create_vectors(configured_dims)?;
+                    tx.vectors_mut().create(configured_dims)?;
                 }
                 tx.set_meta(MetaKey::Embedder, &configured_id)?;
                 tx.set_meta(MetaKey::Dims, &configured_dims.to_string())?;

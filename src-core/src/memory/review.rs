@@ -26,7 +26,7 @@ impl Memory {
         self.blocking(move |inner| {
             inner
                 .store
-                .read(|conn| conn.changeset(id))?
+                .read(|conn| conn.changesets().get(id))?
                 .ok_or(Error::NotFound(Missing::Changeset(id)))
         })
         .await
@@ -65,10 +65,15 @@ impl Memory {
                 let outcome = inner.store.write(|tx| {
                     let current = changeset_in(tx, id, &[ChangesetStatus::Pending], ReviewAction::Approve)?;
                     if let Some(reason) = apply::staleness(tx, &inner.store, &current)? {
-                        tx.decide(id, ChangesetStatus::Stale, DecidedBy::Check, crate::types::now_ms())?;
+                        tx.changesets_mut().decide(
+                            id,
+                            ChangesetStatus::Stale,
+                            DecidedBy::Check,
+                            crate::types::now_ms(),
+                        )?;
                         let mut warnings = current.warnings.clone();
                         warnings.push(format!("marked stale: {reason}"));
-                        tx.set_warnings(id, &warnings)?;
+                        tx.changesets_mut().set_warnings(id, &warnings)?;
                         return Ok(Err(()));
                     }
                     Ok(Ok(apply::commit(tx, id, DecidedBy::User, &vectors)?))
@@ -143,11 +148,11 @@ impl Memory {
                     if let Some((rowid, _)) = old
                         .memory_id
                         .as_ref()
-                        .map(|m| tx.memory_by_id(m))
+                        .map(|m| tx.memories().by_id(m))
                         .transpose()?
                         .flatten()
                     {
-                        tx.delete_pending(rowid)?;
+                        tx.memories_mut().delete_pending(rowid)?;
                     }
                 }
                 let merged = attributes_replacing(tx, &related, &current.attributes)?;
@@ -166,14 +171,14 @@ impl Memory {
                     })
                     .collect();
                 current.related = related;
-                tx.write_proposed(id, &current.proposed)?;
-                tx.write_related_kept(id, &current.related)?;
+                tx.changesets_mut().write_proposed(id, &current.proposed)?;
+                tx.changesets_mut().write_related_kept(id, &current.related)?;
                 let mut warnings = current.warnings.clone();
                 warnings.push("the proposed memories were edited by a person before approval".into());
                 if !secrets.is_empty() {
                     warnings.push(crate::secrets::SecretPolicy::Redact.warning(&secrets, false));
                 }
-                tx.set_warnings(id, &warnings)?;
+                tx.changesets_mut().set_warnings(id, &warnings)?;
                 write::insert_pending_rows(tx, id, &current)
             })
         })
@@ -211,9 +216,10 @@ impl Memory {
                     for item in &mut current.related {
                         item.content.clear();
                     }
-                    tx.rewrite_changeset_text(&current)?;
+                    tx.changesets_mut().rewrite_text(&current)?;
                 }
-                tx.decide(id, ChangesetStatus::Rejected, by, crate::types::now_ms())
+                tx.changesets_mut()
+                    .decide(id, ChangesetStatus::Rejected, by, crate::types::now_ms())
             })
         })
         .await
@@ -241,7 +247,7 @@ impl Memory {
                 if current.decided_by != Some(DecidedBy::User) {
                     return Err(Error::ReplacedByRerun(id));
                 }
-                tx.reopen(id)?;
+                tx.changesets_mut().reopen(id)?;
                 write::insert_pending_rows(tx, id, &current)
             })
         })
@@ -299,7 +305,10 @@ impl Memory {
         let revert_id = self
             .blocking(move |inner| {
                 let (revert_id, core) = inner.store.write(|tx| {
-                    let target = tx.changeset(id)?.ok_or(Error::NotFound(Missing::Changeset(id)))?;
+                    let target = tx
+                        .changesets()
+                        .get(id)?
+                        .ok_or(Error::NotFound(Missing::Changeset(id)))?;
                     not_a_forget(&target, ReviewAction::Revert)?;
                     let plan = apply::revert_plan(tx, &target)?;
                     let mut warnings = Vec::new();
@@ -336,12 +345,12 @@ impl Memory {
                         reverts_id: Some(id),
                         ..Changeset::decided(ChangesetKind::Revert, Outcome::Revert, DecidedBy::User, ts)
                     };
-                    let revert_id = tx.insert_changeset(&revert)?;
+                    let revert_id = tx.changesets_mut().insert(&revert)?;
                     apply::apply_revert(tx, &plan, revert_id)?;
                     if let Some(after) = &core_after {
                         core_write::record_version(tx, after, CoreAuthor::User, Some(revert_id))?;
                     }
-                    tx.set_reverted_by(id, revert_id)?;
+                    tx.changesets_mut().set_reverted_by(id, revert_id)?;
                     Ok((revert_id, core_after))
                 })?;
                 if let Some(content) = core {
@@ -379,7 +388,10 @@ fn changeset_in(
     allowed: &[ChangesetStatus],
     action: ReviewAction,
 ) -> Result<Changeset> {
-    let current = tx.changeset(id)?.ok_or(Error::NotFound(Missing::Changeset(id)))?;
+    let current = tx
+        .changesets()
+        .get(id)?
+        .ok_or(Error::NotFound(Missing::Changeset(id)))?;
     expect_status(&current, allowed, action)?;
     Ok(current)
 }
@@ -400,12 +412,12 @@ fn drop_pending_rows(tx: &dyn Writer, changeset: &Changeset) -> Result<()> {
         if let Some((rowid, memory)) = item
             .memory_id
             .as_ref()
-            .map(|m| tx.memory_by_id(m))
+            .map(|m| tx.memories().by_id(m))
             .transpose()?
             .flatten()
             && memory.status == MemoryStatus::Pending
         {
-            tx.delete_pending(rowid)?;
+            tx.memories_mut().delete_pending(rowid)?;
         }
     }
     Ok(())
@@ -446,7 +458,7 @@ fn attributes_replacing(
 ) -> Result<MemoryAttributes> {
     let mut replaced = Vec::new();
     for item in related.iter().filter(|r| !r.kept) {
-        if let Some((_, memory)) = tx.memory_by_id(&item.memory_id)? {
+        if let Some((_, memory)) = tx.memories().by_id(&item.memory_id)? {
             replaced.push(memory);
         }
     }

@@ -50,11 +50,13 @@ impl Memory {
                 inner.store.read(|conn| {
                     let mut shares = Vec::with_capacity(query_vectors.len());
                     for query in &query_vectors {
-                        let exact = conn.nearest_exact(query, k)?;
+                        let exact = conn.whole()?.nearest_exact(query, k)?;
                         if exact.is_empty() {
                             continue;
                         }
-                        let fast = conn.nearest(query, k, Pool::Search(k), &crate::types::MemoryFilter::default())?;
+                        let fast =
+                            conn.search()
+                                .nearest(query, k, Pool::Search(k), &crate::types::MemoryFilter::default())?;
                         let found = exact
                             .iter()
                             .filter(|(rowid, _)| fast.iter().any(|f| f.0 == *rowid))

@@ -83,7 +83,7 @@ impl Memory {
     async fn core_edited_outside(&self) -> bool {
         self.blocking(|inner| {
             let text = inner.store.read_core()?;
-            let latest = inner.store.read(|c| c.latest_core_version())?;
+            let latest = inner.store.read(|c| c.core().latest())?;
             Ok(latest.is_none_or(|v| v.content != text))
         })
         .await

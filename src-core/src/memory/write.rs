@@ -233,7 +233,7 @@ impl Memory {
                     )
                 })?;
                 let core_text = inner.store.read_core()?;
-                let locked = inner.store.read(|c| c.core_locks())?;
+                let locked = inner.store.read(|c| c.core().locks())?;
                 Ok((found, core_text, locked))
             })
             .await?;
@@ -399,7 +399,8 @@ fn embedder_down(error: &dyn std::fmt::Display) -> String {
 fn conflict(tx: &dyn Writer, inner: &Inner, proposal: &Proposal) -> Result<Option<String>> {
     for related in &proposal.related {
         if tx
-            .memory_by_id(&related.memory_id)?
+            .memories()
+            .by_id(&related.memory_id)?
             .is_none_or(|(_, m)| m.status != MemoryStatus::Active)
         {
             return Ok(Some(format!(
@@ -452,7 +453,7 @@ pub(crate) fn insert_proposal(
         forget: None,
         attributes: proposal.attributes.clone(),
     };
-    let id = tx.insert_changeset(&changeset)?;
+    let id = tx.changesets_mut().insert(&changeset)?;
     insert_pending_rows(tx, id, &changeset)?;
     let ids = changeset.added().filter_map(|p| p.memory_id.clone()).collect();
     Ok((id, ids))
@@ -463,7 +464,7 @@ pub(crate) fn insert_pending_rows(tx: &dyn Writer, id: ChangesetId, changeset: &
     let ts = crate::types::now_ms();
     for item in changeset.added() {
         if let Some(memory_id) = &item.memory_id {
-            tx.insert_memory(
+            tx.memories_mut().insert(
                 memory_id,
                 &item.content,
                 MemoryStatus::Pending,

@@ -58,14 +58,20 @@ pub(crate) fn lookup(
     match query_vectors {
         Some(vectors_of_inputs) => {
             for vector in vectors_of_inputs {
-                let hits = conn.nearest(vector, merge.top_k, Pool::Close(merge.top_k), &filter)?;
+                let hits = conn
+                    .search()
+                    .nearest(vector, merge.top_k, Pool::Close(merge.top_k), &filter)?;
                 per_input.push(hits.into_iter().filter(|(_, d)| *d <= merge.distance_cutoff).collect());
             }
         }
         None => {
             for input in inputs {
-                let candidates = conn.full_text_any(input, merge.top_k.saturating_mul(4), &filter)?;
-                let texts = conn.memories_by_rowids(&candidates.iter().map(|c| c.0).collect::<Vec<_>>())?;
+                let candidates = conn
+                    .search()
+                    .full_text_any(input, merge.top_k.saturating_mul(4), &filter)?;
+                let texts = conn
+                    .memories()
+                    .by_rowids(&candidates.iter().map(|c| c.0).collect::<Vec<_>>())?;
                 let mut hits: Vec<(i64, f64)> = candidates
                     .iter()
                     .filter_map(|(rowid, _)| texts.get(rowid).map(|m| (*rowid, lexical_distance(input, &m.content))))
@@ -78,7 +84,7 @@ pub(crate) fn lookup(
         }
     }
     let rowids: Vec<i64> = per_input.iter().flatten().map(|h| h.0).collect();
-    let records = conn.memories_by_rowids(&rowids)?;
+    let records = conn.memories().by_rowids(&rowids)?;
     let mut found: Vec<Found> = Vec::new();
     let mut position: HashMap<i64, usize> = HashMap::new();
     for (input_index, hits) in per_input.iter().enumerate() {

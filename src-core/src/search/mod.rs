@@ -29,9 +29,9 @@ fn candidates(n: usize) -> usize {
 /// `vector` ranks by cosine similarity alone. `lexical` and `hybrid` fuse what they have
 /// and add the bonuses for named times and names.
 ///
-/// A hybrid search asks the store for both signals at once ([`Reader::signals`]). Its
-/// vector candidates past the top `n` only help scale the scores, so the pool of the
-/// approximate pass is the one of `n`.
+/// A hybrid search asks the store for both signals at once
+/// ([`crate::store::backend::SearchReads::signals`]). Its vector candidates past the top `n`
+/// only help scale the scores, so the pool of the approximate pass is the one of `n`.
 ///
 /// Every hit gets a readable score ([`score`]); a `min_score` leaves out the hits below it
 /// before the top `n` is taken. With an `access_weight` above 0, memories returned often
@@ -47,7 +47,7 @@ pub(crate) fn run(
     let (mode, filter) = (options.mode, &options.filter);
     let words = crate::text::terms::query_words(query);
     let vector = match query_vector.filter(|_| mode != SearchMode::Lexical) {
-        Some(v) if store.has_vectors()? => Some(v),
+        Some(v) if store.vectors().exist()? => Some(v),
         _ => None,
     };
     let k = if mode == SearchMode::Vector { n } else { candidates(n) };
@@ -56,14 +56,14 @@ pub(crate) fn run(
         lexical: lexical_hits,
     } = match (mode, vector) {
         (SearchMode::Vector, Some(v)) => Signals {
-            vector: store.nearest(v, k, Pool::Search(n), filter)?,
+            vector: store.search().nearest(v, k, Pool::Search(n), filter)?,
             lexical: Vec::new(),
         },
         (SearchMode::Vector, None) => Signals::default(),
-        (_, Some(v)) => store.signals(v, &words, k, Pool::Search(n), filter)?,
+        (_, Some(v)) => store.search().signals(v, &words, k, Pool::Search(n), filter)?,
         (_, None) => Signals {
             vector: Vec::new(),
-            lexical: store.full_text(&words, k, filter)?,
+            lexical: store.search().full_text(&words, k, filter)?,
         },
     };
     let mut ranked: Vec<(i64, Fused)> = if mode == SearchMode::Vector {
@@ -81,7 +81,9 @@ pub(crate) fn run(
     } else {
         fusion::fuse(&vector_hits, &lexical_hits).into_iter().collect()
     };
-    let records = store.memories_by_rowids(&ranked.iter().map(|r| r.0).collect::<Vec<_>>())?;
+    let records = store
+        .memories()
+        .by_rowids(&ranked.iter().map(|r| r.0).collect::<Vec<_>>())?;
     if mode != SearchMode::Vector {
         let spans = time::spans(query);
         let names = names::names(query);
@@ -99,7 +101,9 @@ pub(crate) fn run(
         }
     }
     if access_weight > 0.0 {
-        let stats = store.access_stats(&ranked.iter().map(|r| r.0).collect::<Vec<_>>())?;
+        let stats = store
+            .memories()
+            .access_stats(&ranked.iter().map(|r| r.0).collect::<Vec<_>>())?;
         for (rowid, fused) in &mut ranked {
             let hits = stats.get(rowid).map_or(0, |s| s.access_count);
             fused.score += fusion::access_bonus(access_weight, hits);
@@ -119,7 +123,7 @@ pub(crate) fn run(
                 .filter(|r| r.1.distance.is_none())
                 .map(|r| r.0)
                 .collect();
-            store.distances(v, &unmeasured)?
+            store.search().distances(v, &unmeasured)?
         }
         _ => std::collections::HashMap::new(),
     };

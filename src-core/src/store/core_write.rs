@@ -19,7 +19,9 @@ pub(crate) fn record_version(
     author: CoreAuthor,
     changeset_id: Option<ChangesetId>,
 ) -> Result<CoreVersionId> {
-    let id = tx.insert_core_version(content, author, changeset_id, crate::types::now_ms())?;
+    let id = tx
+        .core_mut()
+        .insert(content, author, changeset_id, crate::types::now_ms())?;
     mark_pending(tx, id)?;
     Ok(id)
 }
@@ -38,7 +40,7 @@ static CORE_WRITES: Mutex<()> = Mutex::new(());
 /// have committed one after `content`'s, and its write may have come first.
 pub(crate) fn finish_write(store: &Store, content: &str) -> Result<()> {
     let _turn = CORE_WRITES.lock().unwrap_or_else(PoisonError::into_inner);
-    let newest = store.read(|conn| conn.latest_core_version())?;
+    let newest = store.read(|conn| conn.core().latest())?;
     let (text, id) = match &newest {
         Some(version) => (version.content.as_str(), Some(version.id)),
         None => (content, None),
@@ -85,12 +87,12 @@ pub(crate) fn recover(store: &Store) -> Result<Option<String>> {
         else {
             return Ok(None);
         };
-        conn.core_version(id)
+        conn.core().version(id)
     })?;
     if let Some(version) = pending {
         return finish_write(store, &version.content).map(|()| None);
     }
-    let latest = store.read(|c| c.latest_core_version())?;
+    let latest = store.read(|c| c.core().latest())?;
     let (author, text) = match (store.core_text()?, latest) {
         (Some(text), None) => (CoreAuthor::Initial, text),
         (Some(text), Some(latest)) if text != latest.content => (CoreAuthor::External, text),
@@ -100,7 +102,8 @@ pub(crate) fn recover(store: &Store) -> Result<Option<String>> {
                 Some(version) => version.content,
                 None => {
                     store.write(|tx| {
-                        tx.insert_core_version(TEMPLATE, CoreAuthor::Initial, None, crate::types::now_ms())
+                        tx.core_mut()
+                            .insert(TEMPLATE, CoreAuthor::Initial, None, crate::types::now_ms())
                     })?;
                     TEMPLATE.to_owned()
                 }
@@ -110,7 +113,8 @@ pub(crate) fn recover(store: &Store) -> Result<Option<String>> {
     };
     let (text, tally) = screened_edit(store, text)?;
     store.write(|tx| {
-        tx.insert_core_version(&text, author, None, crate::types::now_ms())
+        tx.core_mut()
+            .insert(&text, author, None, crate::types::now_ms())
             .map(drop)
     })?;
     Ok((!tally.is_empty()).then(|| {
@@ -122,8 +126,9 @@ pub(crate) fn recover(store: &Store) -> Result<Option<String>> {
 /// core.md say so) before the engine changes it.
 pub(crate) fn sync_external(tx: &dyn Writer, store: &Store) -> Result<String> {
     let (text, _) = screened_edit(store, store.read_core()?)?;
-    if tx.latest_core_version()?.is_none_or(|v| v.content != text) {
-        tx.insert_core_version(&text, CoreAuthor::External, None, crate::types::now_ms())?;
+    if tx.core().latest()?.is_none_or(|v| v.content != text) {
+        tx.core_mut()
+            .insert(&text, CoreAuthor::External, None, crate::types::now_ms())?;
     }
     Ok(text)
 }

@@ -97,18 +97,25 @@ fn every_status_in_the_backends_sql_is_a_spelling_of_a_status_set() {
     let literal = Regex::new(r"'([^']*)'").unwrap();
     let mut seen = 0;
     for backend in ["sqlite", "postgres"] {
-        for entry in std::fs::read_dir(store.join(backend)).unwrap().flatten() {
-            let path = entry.path();
-            let code = std::fs::read_to_string(&path).unwrap();
-            for found in compared.captures_iter(&code) {
-                for spelling in literal.captures_iter(&found[1]) {
-                    seen += 1;
-                    assert!(
-                        statuses.contains(&spelling[1]),
-                        "{}: status '{}' is not a spelling of MemoryStatus or ChangesetStatus",
-                        path.display(),
-                        &spelling[1]
-                    );
+        let mut folders = vec![store.join(backend)];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    folders.push(path);
+                    continue;
+                }
+                let code = std::fs::read_to_string(&path).unwrap();
+                for found in compared.captures_iter(&code) {
+                    for spelling in literal.captures_iter(&found[1]) {
+                        seen += 1;
+                        assert!(
+                            statuses.contains(&spelling[1]),
+                            "{}: status '{}' is not a spelling of MemoryStatus or ChangesetStatus",
+                            path.display(),
+                            &spelling[1]
+                        );
+                    }
                 }
             }
         }

@@ -135,20 +135,20 @@ pub fn is_export(text: &str) -> bool {
 /// embedder.
 pub(crate) fn export_records(conn: &dyn store::Reader) -> Result<(Vec<Record>, String)> {
     let mut records: Vec<Record> = Vec::new();
-    let mut all = conn.changesets(ChangesetFilter::All, None)?;
+    let mut all = conn.changesets().list(ChangesetFilter::All, None)?;
     all.reverse();
     records.extend(all.into_iter().map(|c| Record::Changeset(Box::new(c))));
-    let mut versions = conn.core_versions()?;
+    let mut versions = conn.core().versions()?;
     versions.reverse();
     records.extend(versions.into_iter().map(Record::CoreVersion));
-    records.extend(conn.core_locks()?.into_iter().map(|section| Record::Lock { section }));
-    records.extend(conn.all_memories()?.into_iter().map(|m| Record::Memory(Box::new(m))));
+    records.extend(conn.core().locks()?.into_iter().map(|section| Record::Lock { section }));
+    records.extend(conn.memories().all()?.into_iter().map(|m| Record::Memory(Box::new(m))));
     Ok((records, conn.meta(MetaKey::Embedder)?.unwrap_or_else(|| "none".into())))
 }
 
 /// Every change of every agent's state, oldest first, as export records.
 pub(crate) fn agent_state_records(conn: &dyn store::Reader) -> Result<Vec<Record>> {
-    Ok(state_records(conn.agent_state_log()?))
+    Ok(state_records(conn.agents().log()?))
 }
 
 /// Agent state changes as export records (a value that is not JSON, which haema never
@@ -171,12 +171,12 @@ pub(crate) fn restore<'v>(
 ) -> Result<(ImportReport, Option<String>)> {
     let mut report = ImportReport::default();
     let mut latest_core: Option<String> = None;
-    let has_vectors = tx.has_vectors()?;
+    let has_vectors = tx.vectors().exist()?;
     let mut last_ts = 0;
     // Changesets first: core versions and memories refer to them.
     for record in records {
         if let Record::Changeset(c) = record {
-            tx.restore_changeset(c)?;
+            tx.changesets_mut().restore(c)?;
             report.changesets += 1;
         }
     }
@@ -184,11 +184,11 @@ pub(crate) fn restore<'v>(
         match record {
             Record::Header { .. } | Record::Changeset(_) => {}
             Record::CoreVersion(v) => {
-                tx.restore_core_version(v)?;
+                tx.core_mut().restore(v)?;
                 latest_core = Some(v.content.clone());
                 report.core_versions += 1;
             }
-            Record::Lock { section } => tx.set_core_lock(*section, true, crate::types::now_ms())?,
+            Record::Lock { section } => tx.core_mut().set_lock(*section, true, crate::types::now_ms())?,
             Record::AgentState {
                 agent_id,
                 key,
@@ -196,22 +196,22 @@ pub(crate) fn restore<'v>(
                 at_ms,
             } => {
                 match value {
-                    Some(value) => tx.put_agent_state(agent_id, key, &value.to_string(), *at_ms)?,
+                    Some(value) => tx.agents_mut().put(agent_id, key, &value.to_string(), *at_ms)?,
                     None => {
-                        tx.delete_agent_state(agent_id, key, *at_ms)?;
+                        tx.agents_mut().delete(agent_id, key, *at_ms)?;
                     }
                 }
                 report.agent_state_changes += 1;
             }
             Record::Memory(m) => {
-                let rowid = tx.restore_memory(m)?;
+                let rowid = tx.memories_mut().restore(m)?;
                 last_ts = last_ts.max(m.timestamp_ms);
                 if matches!(m.status, MemoryStatus::Active | MemoryStatus::Superseded) {
                     match (has_vectors, vector_of(m)) {
                         (true, Some(vector)) => {
-                            tx.insert_vector(rowid, vector)?;
+                            tx.vectors_mut().insert(rowid, vector)?;
                             if m.status != MemoryStatus::Active {
-                                tx.set_vector_active(rowid, false)?;
+                                tx.vectors_mut().set_active(rowid, false)?;
                             }
                         }
                         // The embedder is missing for now: the next open with it catches up.
@@ -219,7 +219,7 @@ pub(crate) fn restore<'v>(
                         (false, _) => {}
                     }
                     if m.status == MemoryStatus::Active {
-                        tx.index_text(rowid, &m.content)?;
+                        tx.text_index_mut().insert(rowid, &m.content)?;
                     }
                 }
                 report.memories += 1;
@@ -230,7 +230,7 @@ pub(crate) fn restore<'v>(
         if let Record::Changeset(c) = record
             && let Some(by) = c.reverted_by_id
         {
-            tx.restore_reverted_by(c.id, by)?;
+            tx.changesets_mut().restore_reverted_by(c.id, by)?;
         }
     }
     let previous: i64 = tx
@@ -238,7 +238,7 @@ pub(crate) fn restore<'v>(
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
     tx.set_meta(MetaKey::LastTimestamp, &previous.max(last_ts).to_string())?;
-    if let Some(version) = tx.latest_core_version()? {
+    if let Some(version) = tx.core().latest()? {
         crate::store::core_write::mark_pending(tx, version.id)?;
     }
     Ok((report, latest_core))

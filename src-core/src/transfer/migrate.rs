@@ -177,9 +177,9 @@ fn snapshot(conn: &dyn Reader) -> Result<Snapshot> {
             meta.push((*key, value));
         }
     }
-    let vectors = conn.all_vectors()?;
+    let vectors = conn.whole()?.vectors()?;
     let rowids: Vec<i64> = vectors.iter().map(|(r, _)| *r).collect();
-    let owners = conn.memories_by_rowids(&rowids)?;
+    let owners = conn.memories().by_rowids(&rowids)?;
     let count = vectors.len();
     let vectors_by_id = vectors
         .into_iter()
@@ -190,9 +190,9 @@ fn snapshot(conn: &dyn Reader) -> Result<Snapshot> {
         meta,
         vectors_by_id,
         vectors: count,
-        access: conn.all_access_stats()?,
-        agent_log: conn.agent_state_log()?,
-        staged: conn.has_staged_vectors()?,
+        access: conn.whole()?.access_stats()?,
+        agent_log: conn.agents().log()?,
+        staged: conn.vectors().staged_exist()?,
     })
 }
 
@@ -230,8 +230,8 @@ pub fn migrate_store(from: &Path, to: &Path) -> Result<MigrateReport> {
         .and_then(|(_, v)| v.parse().ok())
         .unwrap_or(0);
     let report = target.write(|tx| {
-        let used = tx.any_memory()? || tx.any_changeset()? || !tx.core_versions()?.is_empty();
-        if used || tx.count_agent_state(&|_| true)? > 0 {
+        let used = tx.memories().any()? || tx.changesets().any()? || !tx.core().versions()?.is_empty();
+        if used || tx.agents().count(&|_| true)? > 0 {
             return Err(Error::InvalidArgument(format!(
                 "{target_shown} already holds a store: move into a new one (a new folder, or a new schema: ?schema=name)"
             )));
@@ -240,15 +240,15 @@ pub fn migrate_store(from: &Path, to: &Path) -> Result<MigrateReport> {
             tx.set_meta(*key, value)?;
         }
         if taken.vectors > 0 || (dims > 0 && taken.meta.iter().any(|(k, v)| *k == MetaKey::Embedder && v != "none")) {
-            tx.create_vectors(dims)?;
+            tx.vectors_mut().create(dims)?;
         }
         restore(tx, &taken.records, &|m| taken.vectors_by_id.get(&m.id).map(Vec::as_slice))?;
-        tx.add_access(&taken.access)?;
+        tx.memories_mut().add_access(&taken.access)?;
         for (agent, key, value, at) in &taken.agent_log {
             match value {
-                Some(value) => tx.put_agent_state(agent, key, value, *at)?,
+                Some(value) => tx.agents_mut().put(agent, key, value, *at)?,
                 None => {
-                    tx.delete_agent_state(agent, key, *at)?;
+                    tx.agents_mut().delete(agent, key, *at)?;
                 }
             }
         }
@@ -256,9 +256,9 @@ pub fn migrate_store(from: &Path, to: &Path) -> Result<MigrateReport> {
         let (mut copied, _) = export_records(tx)?;
         copied.extend(agent_state_records(tx)?);
         let found = checksum(&copied)?;
-        let vectors = tx.all_vectors()?.len();
-        let log = tx.agent_state_log()?;
-        let access = tx.all_access_stats()?;
+        let vectors = tx.whole()?.vectors()?.len();
+        let log = tx.agents().log()?;
+        let access = tx.whole()?.access_stats()?;
         if found != expected || vectors != expected_vectors || log != taken.agent_log || access != taken.access {
             return Err(Error::InvalidState(format!(
                 "the copy does not match the source (records {}, vectors {vectors} of {}, agent state changes {} of {}, \

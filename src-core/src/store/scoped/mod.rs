@@ -4,18 +4,27 @@
 //! Every read that can return a memory or a changeset goes through here with the user
 //! applied inside the query (a filter on `user_id`) or, for lookups by id, checked on the
 //! row found; every memory or changeset written is stamped with the user, and writing
-//! another user's is refused. Store-wide records that hold no user's text (vectors
-//! bookkeeping, core.md, agent state) pass through. A method added to the boundary must be
-//! added here, so nothing reaches the backend around the scope.
+//! another user's is refused.
+//!
+//! The boundary is split by table, so this view decides per group:
+//! - the groups of a user's rows (memories, search, changesets) are answered here, one
+//!   method at a time: a question added to one of them does not compile until this view
+//!   says how it narrows it, so nothing reaches the backend around the scope;
+//! - the groups that hold no user's text (core.md, the vectors' bookkeeping, agent state,
+//!   the full-text index's writes) pass through whole, in one line each;
+//! - the whole-store group (copies, the exact yardstick) is refused whole.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 use super::MetaKey;
-use super::backend::{Pool, Ranked, Reader, Signals, Unembedded};
+use super::backend::{
+    AgentStateReads, ChangesetReads, CoreReads, MemoryReads, Pool, Ranked, Reader, SearchReads, Signals, VectorReads,
+    WholeStoreReads,
+};
 use crate::error::{Error, Result};
 use crate::types::{
-    AccessStats, AgentState, AgentStateChange, Changeset, ChangesetFilter, ChangesetId, ChangesetSummary, CoreVersion,
-    CoreVersionId, MemoryAttributes, MemoryFilter, MemoryId, MemoryRecord, MemoryStatus, Section,
+    AccessStats, Changeset, ChangesetFilter, ChangesetId, ChangesetSummary, MemoryAttributes, MemoryFilter, MemoryId,
+    MemoryRecord, MemoryStatus,
 };
 
 mod writer;
@@ -72,7 +81,7 @@ impl<T: ?Sized> Scoped<'_, T> {
 impl<T: Reader + ?Sized> Scoped<'_, T> {
     /// Refuses work on a changeset the user cannot see.
     fn check_changeset(&self, id: ChangesetId) -> Result<()> {
-        match self.changeset(id)? {
+        match self.changesets().get(id)? {
             Some(_) => Ok(()),
             None => Err(Error::NotFound(crate::error::Missing::Changeset(id))),
         }
@@ -84,9 +93,47 @@ impl<T: Reader + ?Sized> Reader for Scoped<'_, T> {
         self.inner.meta(key)
     }
 
+    fn memories(&self) -> &dyn MemoryReads {
+        self
+    }
+
+    fn search(&self) -> &dyn SearchReads {
+        self
+    }
+
+    fn changesets(&self) -> &dyn ChangesetReads {
+        self
+    }
+
+    /// Core.md is the store's, shared by every user.
+    fn core(&self) -> &dyn CoreReads {
+        self.inner.core()
+    }
+
+    /// The vectors' bookkeeping is the engine's upkeep of every memory.
+    fn vectors(&self) -> &dyn VectorReads {
+        self.inner.vectors()
+    }
+
+    /// Agent state is no user's: it is shared.
+    fn agents(&self) -> &dyn AgentStateReads {
+        self.inner.agents()
+    }
+
+    /// A copy of a store, and the exact yardstick of vector search, cover the whole store:
+    /// never one user's view.
+    fn whole(&self) -> Result<&dyn WholeStoreReads> {
+        Err(Error::InvalidState(
+            "this covers the whole store (a copy, or the exact check of vector search), so it is not done for one user"
+                .into(),
+        ))
+    }
+}
+
+impl<T: Reader + ?Sized> MemoryReads for Scoped<'_, T> {
     fn latest(&self, offset: usize, count: usize, filter: &MemoryFilter) -> Result<Vec<MemoryRecord>> {
         match self.narrow(filter) {
-            Some(f) => self.inner.latest(offset, count, &f),
+            Some(f) => self.inner.memories().latest(offset, count, &f),
             None => Ok(Vec::new()),
         }
     }
@@ -99,216 +146,85 @@ impl<T: Reader + ?Sized> Reader for Scoped<'_, T> {
         filter: &MemoryFilter,
     ) -> Result<Vec<MemoryRecord>> {
         match self.narrow(filter) {
-            Some(f) => self.inner.latest_before(before_ms, before_id, count, &f),
+            Some(f) => self.inner.memories().latest_before(before_ms, before_id, count, &f),
             None => Ok(Vec::new()),
         }
     }
 
-    fn memories_by_rowids(&self, rowids: &[i64]) -> Result<HashMap<i64, MemoryRecord>> {
-        let mut found = self.inner.memories_by_rowids(rowids)?;
+    fn by_rowids(&self, rowids: &[i64]) -> Result<HashMap<i64, MemoryRecord>> {
+        let mut found = self.inner.memories().by_rowids(rowids)?;
         found.retain(|_, m| self.mine(m));
         Ok(found)
     }
 
-    fn memory_by_id(&self, id: &MemoryId) -> Result<Option<(i64, MemoryRecord)>> {
-        Ok(self.inner.memory_by_id(id)?.filter(|(_, m)| self.mine(m)))
+    fn by_id(&self, id: &MemoryId) -> Result<Option<(i64, MemoryRecord)>> {
+        Ok(self.inner.memories().by_id(id)?.filter(|(_, m)| self.mine(m)))
     }
 
-    fn count_memories(&self, status: MemoryStatus, filter: &MemoryFilter) -> Result<usize> {
+    fn count(&self, status: MemoryStatus, filter: &MemoryFilter) -> Result<usize> {
         match self.narrow(filter) {
-            Some(f) => self.inner.count_memories(status, &f),
+            Some(f) => self.inner.memories().count(status, &f),
             None => Ok(0),
         }
     }
 
-    fn any_memory(&self) -> Result<bool> {
-        self.inner.any_memory()
+    fn any(&self) -> Result<bool> {
+        self.inner.memories().any()
     }
 
-    fn any_memory_with(&self, statuses: &[MemoryStatus]) -> Result<bool> {
-        self.inner.any_memory_with(statuses)
+    fn any_with(&self, statuses: &[MemoryStatus]) -> Result<bool> {
+        self.inner.memories().any_with(statuses)
     }
 
-    fn all_memories(&self) -> Result<Vec<MemoryRecord>> {
-        let mut all = self.inner.all_memories()?;
+    fn all(&self) -> Result<Vec<MemoryRecord>> {
+        let mut all = self.inner.memories().all()?;
         all.retain(|m| self.mine(m));
         Ok(all)
     }
 
-    fn memories_replaced_by(&self, changeset: ChangesetId) -> Result<Vec<(i64, MemoryRecord)>> {
-        let mut replaced = self.inner.memories_replaced_by(changeset)?;
+    fn replaced_by(&self, changeset: ChangesetId) -> Result<Vec<(i64, MemoryRecord)>> {
+        let mut replaced = self.inner.memories().replaced_by(changeset)?;
         replaced.retain(|(_, m)| self.mine(m));
         Ok(replaced)
     }
 
-    fn memories_containing(&self, phrase: &str) -> Result<Vec<(i64, MemoryRecord)>> {
-        let mut found = self.inner.memories_containing(phrase)?;
+    fn containing(&self, phrase: &str) -> Result<Vec<(i64, MemoryRecord)>> {
+        let mut found = self.inner.memories().containing(phrase)?;
         found.retain(|(_, m)| self.mine(m));
         Ok(found)
     }
 
-    fn changeset(&self, id: ChangesetId) -> Result<Option<Changeset>> {
-        Ok(self.inner.changeset(id)?.filter(|c| self.owns(c)))
+    fn access_stats(&self, rowids: &[i64]) -> Result<HashMap<i64, AccessStats>> {
+        let mine = self.memories().by_rowids(rowids)?;
+        let rowids: Vec<i64> = rowids.iter().copied().filter(|r| mine.contains_key(r)).collect();
+        self.inner.memories().access_stats(&rowids)
     }
+}
 
-    fn changesets(&self, filter: ChangesetFilter, owner: Option<&str>) -> Result<Vec<Changeset>> {
-        match owner {
-            Some(other) if other != self.user => Ok(Vec::new()),
-            _ => self.inner.changesets(filter, Some(self.user)),
-        }
-    }
-
-    fn changeset_page(
-        &self,
-        filter: ChangesetFilter,
-        owner: Option<&str>,
-        before: Option<ChangesetId>,
-        limit: usize,
-    ) -> Result<Vec<Changeset>> {
-        match owner {
-            Some(other) if other != self.user => Ok(Vec::new()),
-            _ => self.inner.changeset_page(filter, Some(self.user), before, limit),
-        }
-    }
-
-    fn changeset_summaries(
-        &self,
-        owner: Option<&str>,
-        before: Option<ChangesetId>,
-        limit: usize,
-    ) -> Result<Vec<ChangesetSummary>> {
-        match owner {
-            Some(other) if other != self.user => Ok(Vec::new()),
-            _ => self.inner.changeset_summaries(Some(self.user), before, limit),
-        }
-    }
-
-    fn any_changeset(&self) -> Result<bool> {
-        self.inner.any_changeset()
-    }
-
-    fn count_pending_changesets(&self, owner: Option<&str>) -> Result<usize> {
-        match owner {
-            Some(other) if other != self.user => Ok(0),
-            _ => self.inner.count_pending_changesets(Some(self.user)),
-        }
-    }
-
-    fn latest_core_version(&self) -> Result<Option<CoreVersion>> {
-        self.inner.latest_core_version()
-    }
-
-    fn core_version(&self, id: CoreVersionId) -> Result<Option<CoreVersion>> {
-        self.inner.core_version(id)
-    }
-
-    fn core_versions(&self) -> Result<Vec<CoreVersion>> {
-        self.inner.core_versions()
-    }
-
-    fn core_locks(&self) -> Result<BTreeSet<Section>> {
-        self.inner.core_locks()
-    }
-
-    fn has_vectors(&self) -> Result<bool> {
-        self.inner.has_vectors()
-    }
-
-    fn has_staged_vectors(&self) -> Result<bool> {
-        self.inner.has_staged_vectors()
-    }
-
-    fn unstaged_vectors(&self, limit: usize) -> Result<Vec<Unembedded>> {
-        self.inner.unstaged_vectors(limit)
-    }
-
-    fn staging_progress(&self) -> Result<(usize, usize)> {
-        self.inner.staging_progress()
-    }
-
-    fn missing_vectors(&self, limit: usize) -> Result<Vec<Unembedded>> {
-        self.inner.missing_vectors(limit)
-    }
-
-    fn missing_vector_count(&self) -> Result<usize> {
-        self.inner.missing_vector_count()
-    }
-
-    fn still_missing_vector(&self, rowid: i64) -> Result<Option<bool>> {
-        self.inner.still_missing_vector(rowid)
-    }
-
+impl<T: Reader + ?Sized> SearchReads for Scoped<'_, T> {
     fn nearest(&self, query: &[f32], k: usize, pool: Pool, filter: &MemoryFilter) -> Result<Ranked> {
         match self.narrow(filter) {
-            Some(f) => self.inner.nearest(query, k, pool, &f),
+            Some(f) => self.inner.search().nearest(query, k, pool, &f),
             None => Ok(Vec::new()),
         }
     }
 
-    /// The exact yardstick ranks every memory of the store: not for one user's view.
-    fn nearest_exact(&self, _query: &[f32], _k: usize) -> Result<Ranked> {
-        Err(Error::InvalidState(
-            "the exact nearest-memory check covers the whole store, so it is not run for one user".into(),
-        ))
-    }
-
-    fn agent_state(&self, agent_id: &str, key: &str) -> Result<Option<AgentState>> {
-        self.inner.agent_state(agent_id, key)
-    }
-
-    fn agent_states(&self, agent_id: &str) -> Result<Vec<AgentState>> {
-        self.inner.agent_states(agent_id)
-    }
-
-    fn count_agent_state(&self, matches: &dyn Fn(&str) -> bool) -> Result<usize> {
-        self.inner.count_agent_state(matches)
-    }
-
-    fn agent_state_history(&self, agent_id: &str, key: &str) -> Result<Vec<AgentStateChange>> {
-        self.inner.agent_state_history(agent_id, key)
-    }
-
-    /// Agent state is no user's: it is shared, as [`Reader::agent_states`] is.
-    fn agent_state_log(&self) -> Result<Vec<crate::store::backend::AgentStateLogEntry>> {
-        self.inner.agent_state_log()
-    }
-
-    /// A copy of a store is of the whole store, never one user's view.
-    fn all_vectors(&self) -> Result<Vec<(i64, Vec<f32>)>> {
-        Err(Error::InvalidState(
-            "copying every vector covers the whole store, so it is not done for one user".into(),
-        ))
-    }
-
-    /// A copy of a store is of the whole store, never one user's view.
-    fn all_access_stats(&self) -> Result<Vec<(MemoryId, u64, i64)>> {
-        Err(Error::InvalidState(
-            "copying every memory's statistics covers the whole store, so it is not done for one user".into(),
-        ))
-    }
-
-    fn access_stats(&self, rowids: &[i64]) -> Result<HashMap<i64, AccessStats>> {
-        let mine = self.memories_by_rowids(rowids)?;
-        let rowids: Vec<i64> = rowids.iter().copied().filter(|r| mine.contains_key(r)).collect();
-        self.inner.access_stats(&rowids)
-    }
-
     fn distances(&self, query: &[f32], rowids: &[i64]) -> Result<HashMap<i64, f64>> {
-        let mine = self.memories_by_rowids(rowids)?;
+        let mine = self.memories().by_rowids(rowids)?;
         let rowids: Vec<i64> = rowids.iter().copied().filter(|r| mine.contains_key(r)).collect();
-        self.inner.distances(query, &rowids)
+        self.inner.search().distances(query, &rowids)
     }
 
     fn full_text(&self, words: &[String], k: usize, filter: &MemoryFilter) -> Result<Ranked> {
         match self.narrow(filter) {
-            Some(f) => self.inner.full_text(words, k, &f),
+            Some(f) => self.inner.search().full_text(words, k, &f),
             None => Ok(Vec::new()),
         }
     }
 
     fn full_text_any(&self, text: &str, k: usize, filter: &MemoryFilter) -> Result<Ranked> {
         match self.narrow(filter) {
-            Some(f) => self.inner.full_text_any(text, k, &f),
+            Some(f) => self.inner.search().full_text_any(text, k, &f),
             None => Ok(Vec::new()),
         }
     }
@@ -322,8 +238,57 @@ impl<T: Reader + ?Sized> Reader for Scoped<'_, T> {
         filter: &MemoryFilter,
     ) -> Result<Signals> {
         match self.narrow(filter) {
-            Some(f) => self.inner.signals(vector, words, k, pool, &f),
+            Some(f) => self.inner.search().signals(vector, words, k, pool, &f),
             None => Ok(Signals::default()),
+        }
+    }
+}
+
+impl<T: Reader + ?Sized> ChangesetReads for Scoped<'_, T> {
+    fn get(&self, id: ChangesetId) -> Result<Option<Changeset>> {
+        Ok(self.inner.changesets().get(id)?.filter(|c| self.owns(c)))
+    }
+
+    fn list(&self, filter: ChangesetFilter, owner: Option<&str>) -> Result<Vec<Changeset>> {
+        match owner {
+            Some(other) if other != self.user => Ok(Vec::new()),
+            _ => self.inner.changesets().list(filter, Some(self.user)),
+        }
+    }
+
+    fn page(
+        &self,
+        filter: ChangesetFilter,
+        owner: Option<&str>,
+        before: Option<ChangesetId>,
+        limit: usize,
+    ) -> Result<Vec<Changeset>> {
+        match owner {
+            Some(other) if other != self.user => Ok(Vec::new()),
+            _ => self.inner.changesets().page(filter, Some(self.user), before, limit),
+        }
+    }
+
+    fn summaries(
+        &self,
+        owner: Option<&str>,
+        before: Option<ChangesetId>,
+        limit: usize,
+    ) -> Result<Vec<ChangesetSummary>> {
+        match owner {
+            Some(other) if other != self.user => Ok(Vec::new()),
+            _ => self.inner.changesets().summaries(Some(self.user), before, limit),
+        }
+    }
+
+    fn any(&self) -> Result<bool> {
+        self.inner.changesets().any()
+    }
+
+    fn count_pending(&self, owner: Option<&str>) -> Result<usize> {
+        match owner {
+            Some(other) if other != self.user => Ok(0),
+            _ => self.inner.changesets().count_pending(Some(self.user)),
         }
     }
 }

@@ -5,16 +5,18 @@ use super::Scoped;
 use crate::error::Missing;
 use crate::error::{Error, Result};
 use crate::store::MetaKey;
-use crate::store::backend::{Reader, Writer};
+use crate::store::backend::{
+    AgentStateWrites, ChangesetWrites, CoreWrites, MemoryWrites, Reader, TextIndexWrites, VectorWrites, Writer,
+};
 use crate::types::{
-    Changeset, ChangesetId, ChangesetStatus, CoreAuthor, CoreVersion, CoreVersionId, DecidedBy, MemoryAttributes,
-    MemoryId, MemoryRecord, MemoryStatus, ProposedItem, PurgeReceipt, RelatedItem, Section,
+    Changeset, ChangesetId, ChangesetStatus, DecidedBy, MemoryAttributes, MemoryId, MemoryRecord, MemoryStatus,
+    ProposedItem, PurgeReceipt, RelatedItem,
 };
 
 impl<T: Writer + ?Sized> Scoped<'_, T> {
     /// Refuses work on memory `rowid` unless it is the user's.
     fn check_row(&self, rowid: i64) -> Result<()> {
-        if self.memories_by_rowids(&[rowid])?.contains_key(&rowid) {
+        if self.memories().by_rowids(&[rowid])?.contains_key(&rowid) {
             Ok(())
         } else {
             Err(Error::InvalidState(format!(
@@ -34,7 +36,34 @@ impl<T: Writer + ?Sized> Writer for Scoped<'_, T> {
         self.inner.delete_meta(key)
     }
 
-    fn insert_memory(
+    fn memories_mut(&self) -> &dyn MemoryWrites {
+        self
+    }
+
+    /// The full-text index follows what the memories' writes decided.
+    fn text_index_mut(&self) -> &dyn TextIndexWrites {
+        self.inner.text_index_mut()
+    }
+
+    fn changesets_mut(&self) -> &dyn ChangesetWrites {
+        self
+    }
+
+    fn core_mut(&self) -> &dyn CoreWrites {
+        self.inner.core_mut()
+    }
+
+    fn vectors_mut(&self) -> &dyn VectorWrites {
+        self.inner.vectors_mut()
+    }
+
+    fn agents_mut(&self) -> &dyn AgentStateWrites {
+        self.inner.agents_mut()
+    }
+}
+
+impl<T: Writer + ?Sized> MemoryWrites for Scoped<'_, T> {
+    fn insert(
         &self,
         id: &MemoryId,
         content: &str,
@@ -45,65 +74,36 @@ impl<T: Writer + ?Sized> Writer for Scoped<'_, T> {
     ) -> Result<i64> {
         let attributes = self.stamped(attributes)?;
         self.inner
-            .insert_memory(id, content, status, ts, changeset, &attributes)
+            .memories_mut()
+            .insert(id, content, status, ts, changeset, &attributes)
     }
 
-    fn set_memory_status(
-        &self,
-        rowid: i64,
-        status: MemoryStatus,
-        superseded_by: Option<ChangesetId>,
-        ts: i64,
-    ) -> Result<()> {
+    fn set_status(&self, rowid: i64, status: MemoryStatus, superseded_by: Option<ChangesetId>, ts: i64) -> Result<()> {
         self.check_row(rowid)?;
-        self.inner.set_memory_status(rowid, status, superseded_by, ts)
+        self.inner.memories_mut().set_status(rowid, status, superseded_by, ts)
     }
 
     fn activate_pending(&self, rowid: i64, ts: i64) -> Result<()> {
         self.check_row(rowid)?;
-        self.inner.activate_pending(rowid, ts)
+        self.inner.memories_mut().activate_pending(rowid, ts)
     }
 
     fn delete_pending(&self, rowid: i64) -> Result<()> {
         self.check_row(rowid)?;
-        self.inner.delete_pending(rowid)
+        self.inner.memories_mut().delete_pending(rowid)
     }
 
-    fn restore_memory(&self, memory: &MemoryRecord) -> Result<i64> {
+    fn restore(&self, memory: &MemoryRecord) -> Result<i64> {
         let memory = MemoryRecord {
             attributes: self.stamped(&memory.attributes)?,
             ..memory.clone()
         };
-        self.inner.restore_memory(&memory)
-    }
-
-    fn put_agent_state(&self, agent_id: &str, key: &str, value: &str, ts: i64) -> Result<()> {
-        self.inner.put_agent_state(agent_id, key, value, ts)
-    }
-
-    fn delete_agent_state(&self, agent_id: &str, key: &str, ts: i64) -> Result<bool> {
-        self.inner.delete_agent_state(agent_id, key, ts)
-    }
-
-    fn redact_agent_state(
-        &self,
-        named: &dyn Fn(&str) -> bool,
-        redact: &dyn Fn(&str) -> Option<String>,
-    ) -> Result<usize> {
-        self.inner.redact_agent_state(named, redact)
+        self.inner.memories_mut().restore(&memory)
     }
 
     fn set_pinned(&self, rowid: i64, pinned: bool, ts: i64) -> Result<()> {
         self.check_row(rowid)?;
-        self.inner.set_pinned(rowid, pinned, ts)
-    }
-
-    fn insert_changeset(&self, changeset: &Changeset) -> Result<ChangesetId> {
-        self.inner.insert_changeset(&self.stamped_changeset(changeset)?)
-    }
-
-    fn restore_changeset(&self, changeset: &Changeset) -> Result<()> {
-        self.inner.restore_changeset(&self.stamped_changeset(changeset)?)
+        self.inner.memories_mut().set_pinned(rowid, pinned, ts)
     }
 
     /// A copy of a store is of the whole store, never one user's view.
@@ -111,67 +111,6 @@ impl<T: Writer + ?Sized> Writer for Scoped<'_, T> {
         Err(Error::InvalidState(
             "copying statistics covers the whole store, so it is not done for one user".into(),
         ))
-    }
-
-    fn restore_reverted_by(&self, id: ChangesetId, by: ChangesetId) -> Result<()> {
-        self.check_changeset(id)?;
-        self.inner.restore_reverted_by(id, by)
-    }
-
-    fn write_proposed(&self, id: ChangesetId, proposed: &[ProposedItem]) -> Result<()> {
-        self.check_changeset(id)?;
-        self.inner.write_proposed(id, proposed)
-    }
-
-    fn set_warnings(&self, id: ChangesetId, warnings: &[String]) -> Result<()> {
-        self.check_changeset(id)?;
-        self.inner.set_warnings(id, warnings)
-    }
-
-    fn write_related_kept(&self, id: ChangesetId, related: &[RelatedItem]) -> Result<()> {
-        self.check_changeset(id)?;
-        self.inner.write_related_kept(id, related)
-    }
-
-    fn decide(&self, id: ChangesetId, status: ChangesetStatus, by: DecidedBy, ts: i64) -> Result<()> {
-        self.check_changeset(id)?;
-        self.inner.decide(id, status, by, ts)
-    }
-
-    fn reopen(&self, id: ChangesetId) -> Result<()> {
-        self.check_changeset(id)?;
-        self.inner.reopen(id)
-    }
-
-    fn set_reverted_by(&self, id: ChangesetId, by: ChangesetId) -> Result<()> {
-        self.check_changeset(id)?;
-        self.inner.set_reverted_by(id, by)
-    }
-
-    fn insert_core_version(
-        &self,
-        content: &str,
-        author: CoreAuthor,
-        changeset: Option<ChangesetId>,
-        ts: i64,
-    ) -> Result<CoreVersionId> {
-        self.inner.insert_core_version(content, author, changeset, ts)
-    }
-
-    fn set_core_lock(&self, section: Section, locked: bool, ts: i64) -> Result<()> {
-        self.inner.set_core_lock(section, locked, ts)
-    }
-
-    fn delete_core_versions(&self) -> Result<()> {
-        self.inner.delete_core_versions()
-    }
-
-    fn restore_core_version(&self, version: &CoreVersion) -> Result<()> {
-        self.inner.restore_core_version(version)
-    }
-
-    fn rewrite_core_version(&self, id: CoreVersionId, content: &str) -> Result<()> {
-        self.inner.rewrite_core_version(id, content)
     }
 
     /// Only the user's own data: purging another user through one user's view is refused.
@@ -182,63 +121,66 @@ impl<T: Writer + ?Sized> Writer for Scoped<'_, T> {
                 self.user
             )));
         }
-        self.inner.purge_user(user_id)
+        self.inner.memories_mut().purge_user(user_id)
     }
 
-    fn forget_memory(&self, rowid: i64, ts: i64) -> Result<()> {
+    fn forget(&self, rowid: i64, ts: i64) -> Result<()> {
         self.check_row(rowid)?;
-        self.inner.forget_memory(rowid, ts)
+        self.inner.memories_mut().forget(rowid, ts)
+    }
+}
+
+impl<T: Writer + ?Sized> ChangesetWrites for Scoped<'_, T> {
+    fn insert(&self, changeset: &Changeset) -> Result<ChangesetId> {
+        self.inner.changesets_mut().insert(&self.stamped_changeset(changeset)?)
     }
 
-    fn rewrite_changeset_text(&self, changeset: &Changeset) -> Result<()> {
-        if self.changeset(changeset.id)?.is_none() {
+    fn restore(&self, changeset: &Changeset) -> Result<()> {
+        self.inner.changesets_mut().restore(&self.stamped_changeset(changeset)?)
+    }
+
+    fn restore_reverted_by(&self, id: ChangesetId, by: ChangesetId) -> Result<()> {
+        self.check_changeset(id)?;
+        self.inner.changesets_mut().restore_reverted_by(id, by)
+    }
+
+    fn write_proposed(&self, id: ChangesetId, proposed: &[ProposedItem]) -> Result<()> {
+        self.check_changeset(id)?;
+        self.inner.changesets_mut().write_proposed(id, proposed)
+    }
+
+    fn set_warnings(&self, id: ChangesetId, warnings: &[String]) -> Result<()> {
+        self.check_changeset(id)?;
+        self.inner.changesets_mut().set_warnings(id, warnings)
+    }
+
+    fn write_related_kept(&self, id: ChangesetId, related: &[RelatedItem]) -> Result<()> {
+        self.check_changeset(id)?;
+        self.inner.changesets_mut().write_related_kept(id, related)
+    }
+
+    fn decide(&self, id: ChangesetId, status: ChangesetStatus, by: DecidedBy, ts: i64) -> Result<()> {
+        self.check_changeset(id)?;
+        self.inner.changesets_mut().decide(id, status, by, ts)
+    }
+
+    fn reopen(&self, id: ChangesetId) -> Result<()> {
+        self.check_changeset(id)?;
+        self.inner.changesets_mut().reopen(id)
+    }
+
+    fn set_reverted_by(&self, id: ChangesetId, by: ChangesetId) -> Result<()> {
+        self.check_changeset(id)?;
+        self.inner.changesets_mut().set_reverted_by(id, by)
+    }
+
+    fn rewrite_text(&self, changeset: &Changeset) -> Result<()> {
+        if self.changesets().get(changeset.id)?.is_none() {
             return Err(Error::NotFound(Missing::Changeset(changeset.id)));
         }
         // What is written stays the user's (a forget's receipt is built afresh).
-        self.inner.rewrite_changeset_text(&self.stamped_changeset(changeset)?)
-    }
-
-    fn index_text(&self, rowid: i64, content: &str) -> Result<()> {
-        self.inner.index_text(rowid, content)
-    }
-
-    fn unindex_text(&self, rowid: i64, content: &str) -> Result<()> {
-        self.inner.unindex_text(rowid, content)
-    }
-
-    fn create_vectors(&self, dims: usize) -> Result<()> {
-        self.inner.create_vectors(dims)
-    }
-
-    fn drop_vectors(&self) -> Result<()> {
-        self.inner.drop_vectors()
-    }
-
-    fn insert_vector(&self, rowid: i64, vector: &[f32]) -> Result<()> {
-        self.inner.insert_vector(rowid, vector)
-    }
-
-    fn insert_vector_with_status(&self, rowid: i64, vector: &[f32], active: bool) -> Result<()> {
-        self.inner.insert_vector_with_status(rowid, vector, active)
-    }
-
-    fn set_vector_active(&self, rowid: i64, active: bool) -> Result<bool> {
-        self.inner.set_vector_active(rowid, active)
-    }
-
-    fn start_staging(&self, dims: usize) -> Result<()> {
-        self.inner.start_staging(dims)
-    }
-
-    fn drop_staging(&self) -> Result<()> {
-        self.inner.drop_staging()
-    }
-
-    fn stage_vector(&self, rowid: i64, vector: &[f32], active: bool) -> Result<()> {
-        self.inner.stage_vector(rowid, vector, active)
-    }
-
-    fn promote_staging(&self) -> Result<()> {
-        self.inner.promote_staging()
+        self.inner
+            .changesets_mut()
+            .rewrite_text(&self.stamped_changeset(changeset)?)
     }
 }

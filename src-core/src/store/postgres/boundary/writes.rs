@@ -1,0 +1,194 @@
+//! The changes of [`crate::store::backend::writes`], made on PostgreSQL inside the transaction.
+
+use crate::error::Result;
+use crate::store::backend::{
+    AgentStateWrites, ChangesetWrites, CoreWrites, MemoryWrites, TextIndexWrites, VectorWrites,
+};
+use crate::store::postgres::vectors::{STAGING, TABLE};
+use crate::store::postgres::{agent_state, changesets, core_versions, forget, memories, terms, vectors};
+use crate::types::{
+    Changeset, ChangesetId, ChangesetStatus, CoreAuthor, CoreVersion, CoreVersionId, DecidedBy, MemoryAttributes,
+    MemoryId, MemoryRecord, MemoryStatus, ProposedItem, PurgeReceipt, RelatedItem, Section,
+};
+
+use super::Boundary;
+
+impl MemoryWrites for Boundary<'_> {
+    fn insert(
+        &self,
+        id: &MemoryId,
+        content: &str,
+        status: MemoryStatus,
+        ts: i64,
+        changeset: ChangesetId,
+        attributes: &MemoryAttributes,
+    ) -> Result<i64> {
+        memories::insert(self.conn, id, content, status, ts, changeset, attributes)
+    }
+
+    fn set_status(&self, rowid: i64, status: MemoryStatus, superseded_by: Option<ChangesetId>, ts: i64) -> Result<()> {
+        memories::set_status(self.conn, rowid, status, superseded_by, ts)
+    }
+
+    fn activate_pending(&self, rowid: i64, ts: i64) -> Result<()> {
+        memories::activate_pending(self.conn, rowid, ts)
+    }
+
+    fn delete_pending(&self, rowid: i64) -> Result<()> {
+        memories::delete_pending(self.conn, rowid)
+    }
+
+    fn restore(&self, memory: &MemoryRecord) -> Result<i64> {
+        memories::restore(self.conn, memory)
+    }
+
+    fn set_pinned(&self, rowid: i64, pinned: bool, ts: i64) -> Result<()> {
+        memories::set_pinned(self.conn, rowid, pinned, ts)
+    }
+
+    fn add_access(&self, entries: &[(MemoryId, u64, i64)]) -> Result<()> {
+        forget::record_access(self.conn, entries)
+    }
+
+    fn purge_user(&self, user_id: &str) -> Result<PurgeReceipt> {
+        forget::purge_user(self.conn, user_id)
+    }
+
+    fn forget(&self, rowid: i64, ts: i64) -> Result<()> {
+        forget::forget_memory(self.conn, rowid, ts)
+    }
+}
+
+impl TextIndexWrites for Boundary<'_> {
+    fn insert(&self, rowid: i64, content: &str) -> Result<()> {
+        terms::index(self.conn, rowid, content)
+    }
+
+    /// The index keeps each memory's terms, so the text is not needed to remove them.
+    fn remove(&self, rowid: i64, _content: &str) -> Result<()> {
+        terms::unindex(self.conn, rowid)
+    }
+}
+
+impl ChangesetWrites for Boundary<'_> {
+    fn insert(&self, changeset: &Changeset) -> Result<ChangesetId> {
+        changesets::insert(self.conn, changeset, None)
+    }
+
+    fn restore(&self, changeset: &Changeset) -> Result<()> {
+        changesets::insert(self.conn, changeset, Some(changeset.id)).map(drop)
+    }
+
+    fn restore_reverted_by(&self, id: ChangesetId, by: ChangesetId) -> Result<()> {
+        changesets::restore_reverted_by(self.conn, id, by)
+    }
+
+    fn write_proposed(&self, id: ChangesetId, proposed: &[ProposedItem]) -> Result<()> {
+        changesets::write_proposed(self.conn, id, proposed)
+    }
+
+    fn set_warnings(&self, id: ChangesetId, warnings: &[String]) -> Result<()> {
+        changesets::set_warnings(self.conn, id, warnings)
+    }
+
+    fn write_related_kept(&self, id: ChangesetId, related: &[RelatedItem]) -> Result<()> {
+        changesets::write_related_kept(self.conn, id, related)
+    }
+
+    fn decide(&self, id: ChangesetId, status: ChangesetStatus, by: DecidedBy, ts: i64) -> Result<()> {
+        changesets::decide(self.conn, id, status, by, ts)
+    }
+
+    fn reopen(&self, id: ChangesetId) -> Result<()> {
+        changesets::reopen(self.conn, id)
+    }
+
+    fn set_reverted_by(&self, id: ChangesetId, by: ChangesetId) -> Result<()> {
+        changesets::set_reverted_by(self.conn, id, by)
+    }
+
+    fn rewrite_text(&self, changeset: &Changeset) -> Result<()> {
+        changesets::rewrite_text(self.conn, changeset)
+    }
+}
+
+impl CoreWrites for Boundary<'_> {
+    fn insert(
+        &self,
+        content: &str,
+        author: CoreAuthor,
+        changeset: Option<ChangesetId>,
+        ts: i64,
+    ) -> Result<CoreVersionId> {
+        core_versions::insert(self.conn, content, author, changeset, ts)
+    }
+
+    fn set_lock(&self, section: Section, locked: bool, ts: i64) -> Result<()> {
+        core_versions::set_lock(self.conn, section, locked, ts)
+    }
+
+    fn delete_all(&self) -> Result<()> {
+        core_versions::delete_all(self.conn)
+    }
+
+    fn restore(&self, version: &CoreVersion) -> Result<()> {
+        core_versions::restore(self.conn, version)
+    }
+
+    fn rewrite(&self, id: CoreVersionId, content: &str) -> Result<()> {
+        core_versions::rewrite(self.conn, id, content)
+    }
+}
+
+impl VectorWrites for Boundary<'_> {
+    fn create(&self, dims: usize) -> Result<()> {
+        vectors::create(self.conn, dims)
+    }
+
+    fn drop_all(&self) -> Result<()> {
+        vectors::drop_table(self.conn, TABLE)
+    }
+
+    fn insert(&self, rowid: i64, vector: &[f32]) -> Result<()> {
+        vectors::insert(self.conn, TABLE, rowid, vector, true)
+    }
+
+    fn insert_with_status(&self, rowid: i64, vector: &[f32], active: bool) -> Result<()> {
+        vectors::insert(self.conn, TABLE, rowid, vector, active)
+    }
+
+    fn set_active(&self, rowid: i64, active: bool) -> Result<bool> {
+        vectors::set_active(self.conn, rowid, active)
+    }
+
+    fn start_staging(&self, dims: usize) -> Result<()> {
+        vectors::drop_table(self.conn, STAGING)?;
+        vectors::create_table(self.conn, STAGING, dims)
+    }
+
+    fn drop_staging(&self) -> Result<()> {
+        vectors::drop_table(self.conn, STAGING)
+    }
+
+    fn stage(&self, rowid: i64, vector: &[f32], active: bool) -> Result<()> {
+        vectors::insert(self.conn, STAGING, rowid, vector, active)
+    }
+
+    fn promote_staging(&self) -> Result<()> {
+        vectors::promote_staging(self.conn)
+    }
+}
+
+impl AgentStateWrites for Boundary<'_> {
+    fn put(&self, agent_id: &str, key: &str, value: &str, ts: i64) -> Result<()> {
+        agent_state::put(self.conn, agent_id, key, value, ts)
+    }
+
+    fn delete(&self, agent_id: &str, key: &str, ts: i64) -> Result<bool> {
+        agent_state::delete(self.conn, agent_id, key, ts)
+    }
+
+    fn redact(&self, named: &dyn Fn(&str) -> bool, redact: &dyn Fn(&str) -> Option<String>) -> Result<usize> {
+        agent_state::redact(self.conn, named, redact)
+    }
+}
