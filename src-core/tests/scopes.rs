@@ -253,6 +253,14 @@ async fn purge_user_leaves_no_byte_of_the_user_in_the_store() {
         "the check can fail"
     );
 
+    // A user's handle cannot purge another user, and trying leaves their memories whole.
+    assert!(matches!(
+        bob.purge_user("user-qx7ann").await,
+        Err(Error::InvalidArgument(_))
+    ));
+    assert_eq!(ann.get_latest(1, 10).await.unwrap().len(), 2);
+    assert_eq!(ann.search("zanzibarite", 5).await.unwrap().len(), 2);
+
     let receipt = memory.purge_user("user-qx7ann").await.unwrap();
     assert_eq!(receipt.memories, 3, "{receipt:?}");
     assert!(receipt.changesets >= 3, "{receipt:?}");
@@ -262,11 +270,6 @@ async fn purge_user_leaves_no_byte_of_the_user_in_the_store() {
     assert!(ann.changesets(ChangesetFilter::All).await.unwrap().is_empty());
     assert_eq!(bob.search("quartz", 5).await.unwrap(), vec!["Bob collects quartz"]);
     assert_eq!(bob.changesets(ChangesetFilter::All).await.unwrap().len(), 1);
-    // A user's handle cannot purge another user.
-    assert!(matches!(
-        bob.purge_user("user-qx7ann").await,
-        Err(Error::InvalidArgument(_))
-    ));
 }
 
 /// An agent's forget for a user waits for review and is approved by that user; it forgets

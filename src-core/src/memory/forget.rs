@@ -15,7 +15,7 @@ use super::redact::{BLANK, Needles, redact_changeset};
 use crate::config::ReviewPolicy;
 use crate::error::Missing;
 use crate::error::{Error, Result};
-use crate::store::{self, MetaKey, Reader, Store, Writer, core_write};
+use crate::store::{self, MetaKey, Reader, Store, Writer, core_write, forgetting};
 use crate::text::Phrase;
 use crate::text::phrase::MIN_PHRASE_WEIGHT;
 use crate::types::{
@@ -82,7 +82,7 @@ impl Memory {
                 };
                 let (agent_state, agent_state_removed) = if shared {
                     (
-                        r.agents().count(&|text| scope.needles.found_in(text))?,
+                        forgetting::agent_state_mentioning(r, &|text| scope.needles.found_in(text))?,
                         removed_state(r, &scope.needles)?,
                     )
                 } else {
@@ -325,8 +325,7 @@ fn resolve(r: &dyn Reader, request: &ForgetRequest) -> Result<Vec<(i64, MemoryRe
     }
     if let Some(phrase) = request.phrase() {
         out.extend(
-            r.memories()
-                .containing(phrase)?
+            forgetting::memories_mentioning(r, phrase)?
                 .into_iter()
                 .filter(|(rowid, _)| seen.insert(*rowid)),
         );
@@ -385,7 +384,7 @@ fn forget_in(
     let scope = Scope::of(&targets, request.phrase());
     let now = crate::types::now_ms();
     for (rowid, _) in &targets {
-        w.memories_mut().forget(*rowid, now)?;
+        forgetting::forget_memory(w, *rowid, now)?;
     }
     let mut changesets = 0;
     for changeset in w.changesets().list(ChangesetFilter::All, None)? {
@@ -429,7 +428,7 @@ fn forget_in(
     }
     // Agent state is no memory, but a text to forget may have been copied into it.
     let agent_state = if shared {
-        w.agents_mut().redact(&|name| scope.needles.names(name), &|value| {
+        forgetting::redact_agent_state(w, &|name| scope.needles.names(name), &|value| {
             scope.needles.redact_state_value(value)
         })?
     } else {

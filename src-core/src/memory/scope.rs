@@ -140,7 +140,7 @@ impl Memory {
         let id = checked_user(user_id)?;
         user.blocking(move |inner| {
             let receipt = inner.store.write(|w| {
-                let receipt = w.memories_mut().purge_user(&id)?;
+                let receipt = crate::store::forgetting::purge_user(w, &id)?;
                 w.set_meta(MetaKey::ScrubPending, "1")?;
                 Ok(receipt)
             })?;

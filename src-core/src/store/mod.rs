@@ -12,6 +12,7 @@ pub(crate) mod core_copy;
 pub(crate) mod core_write;
 pub(crate) mod files;
 pub(crate) mod filter_terms;
+pub(crate) mod forgetting;
 pub(crate) mod mentions;
 pub(crate) mod places;
 #[cfg(feature = "postgres")]

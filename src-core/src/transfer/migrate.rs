@@ -231,7 +231,7 @@ pub fn migrate_store(from: &Path, to: &Path) -> Result<MigrateReport> {
         .unwrap_or(0);
     let report = target.write(|tx| {
         let used = tx.memories().any()? || tx.changesets().any()? || !tx.core().versions()?.is_empty();
-        if used || tx.agents().count(&|_| true)? > 0 {
+        if used || !tx.agents().entries()?.is_empty() {
             return Err(Error::InvalidArgument(format!(
                 "{target_shown} already holds a store: move into a new one (a new folder, or a new schema: ?schema=name)"
             )));

@@ -50,6 +50,24 @@ pub(crate) struct Signals {
 /// delete, when in Unix ms)`.
 pub(crate) type AgentStateLogEntry = (String, String, Option<String>, i64);
 
+/// Where an entry of agents' state is: the current value of its key, or one change in its
+/// history (by the change's row).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AgentStatePlace {
+    Current,
+    History(i64),
+}
+
+/// One entry of agents' state, now or in history (a delete in history has no value).
+#[derive(Debug, Clone)]
+pub(crate) struct AgentStateEntry {
+    pub place: AgentStatePlace,
+    pub agent_id: String,
+    pub key: String,
+    /// JSON text.
+    pub value: Option<String>,
+}
+
 /// A memory whose vector is still to be made: `(rowid, text, active)`.
 pub(crate) type Unembedded = (i64, String, bool);
 

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use super::{AgentStateLogEntry, Pool, Ranked, Signals, Unembedded};
+use super::{AgentStateEntry, AgentStateLogEntry, Pool, Ranked, Signals, Unembedded};
 use crate::error::Result;
 use crate::types::{
     AccessStats, AgentState, AgentStateChange, Changeset, ChangesetFilter, ChangesetId, ChangesetSummary, CoreVersion,
@@ -41,9 +41,11 @@ pub(crate) trait MemoryReads {
     fn all(&self) -> Result<Vec<MemoryRecord>>;
     /// The memories (any status but forgotten) that changeset `changeset` replaced.
     fn replaced_by(&self, changeset: ChangesetId) -> Result<Vec<(i64, MemoryRecord)>>;
-    /// The memories (any status but forgotten) whose text contains `phrase`, letter case
-    /// ignored, oldest first.
-    fn containing(&self, phrase: &str) -> Result<Vec<(i64, MemoryRecord)>>;
+    /// Every memory but the forgotten ones, in any other status, oldest row first (what a
+    /// forget looks through).
+    fn remembered(&self) -> Result<Vec<(i64, MemoryRecord)>>;
+    /// Every memory of user `user_id`, in any status, oldest row first.
+    fn of_user(&self, user_id: &str) -> Result<Vec<(i64, MemoryRecord)>>;
     /// How often each of these memories was returned, as recorded so far (rows never
     /// returned are left out).
     fn access_stats(&self, rowids: &[i64]) -> Result<HashMap<i64, AccessStats>>;
@@ -150,9 +152,8 @@ pub(crate) trait AgentStateReads {
     fn get(&self, agent_id: &str, key: &str) -> Result<Option<AgentState>>;
     /// Every key of an agent's state, by key.
     fn all_of(&self, agent_id: &str) -> Result<Vec<AgentState>>;
-    /// Agent state entries (now and in history) of which `matches` holds for the agent id,
-    /// the key or the value.
-    fn count(&self, matches: &dyn Fn(&str) -> bool) -> Result<usize>;
+    /// Every entry of every agent's state, now and in history (what a forget looks through).
+    fn entries(&self) -> Result<Vec<AgentStateEntry>>;
     /// Every change of one key of an agent's state, oldest first.
     fn history(&self, agent_id: &str, key: &str) -> Result<Vec<AgentStateChange>>;
     /// Every change of every agent's state, oldest first: replaying them (a put for a

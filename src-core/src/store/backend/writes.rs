@@ -1,10 +1,11 @@
 //! The changes a backend makes inside a write transaction, a group per table, handed out by
 //! [`super::Writer`] as the reads are by [`super::Reader`].
 
+use super::AgentStateEntry;
 use crate::error::Result;
 use crate::types::{
     Changeset, ChangesetId, ChangesetStatus, CoreAuthor, CoreVersion, CoreVersionId, DecidedBy, MemoryAttributes,
-    MemoryId, MemoryRecord, MemoryStatus, ProposedItem, PurgeReceipt, RelatedItem, Section,
+    MemoryId, MemoryRecord, MemoryStatus, ProposedItem, RelatedItem, Section,
 };
 
 /// The memories table, written. A scoped view stamps what it writes with its user and refuses
@@ -33,13 +34,13 @@ pub(crate) trait MemoryWrites {
     /// Adds `(memory, hits, last_ms)` returns to the access statistics inside this
     /// transaction (a copy from another store); see [`super::Backend::record_access`].
     fn add_access(&self, entries: &[(MemoryId, u64, i64)]) -> Result<()>;
-    /// Removes every memory of user `user_id` (in any status), the changesets made for that
-    /// user, and each copy of their text elsewhere (items of other changesets that name
-    /// them), for good; the caller scrubs afterwards.
-    fn purge_user(&self, user_id: &str) -> Result<PurgeReceipt>;
-    /// Forgets memory `rowid`: out of full-text search and the vectors, its text blanked,
-    /// its status `forgotten` (the row stays, so history still points at it).
-    fn forget(&self, rowid: i64, ts: i64) -> Result<()>;
+    /// Blanks memory `rowid`'s text, source and metadata and makes its status `forgotten`,
+    /// as of `ts` (its type, importance and the ids of who wrote it and for whom hold no
+    /// text of it and stay; so does the row, so that history still points at it). What
+    /// else a forget removes is [`crate::store::forgetting`]'s.
+    fn blank(&self, rowid: i64, ts: i64) -> Result<()>;
+    /// Deletes every memory of user `user_id`, in any status; returns how many.
+    fn delete_of_user(&self, user_id: &str) -> Result<usize>;
 }
 
 /// The full-text index, written (the engine indexes a memory's text as it becomes active).
@@ -75,6 +76,11 @@ pub(crate) trait ChangesetWrites {
     /// Rewrites every text a changeset records (inputs, raw input, core before and after,
     /// LLM exchanges, warnings, the items' text, its forget record) from `changeset`.
     fn rewrite_text(&self, changeset: &Changeset) -> Result<()>;
+    /// Blanks the text of every item, of any changeset, that names one of these memories.
+    fn blank_items_naming(&self, memories: &[MemoryId]) -> Result<()>;
+    /// Deletes every changeset made for user `user_id`, with its items, after clearing what
+    /// points at them from what stays (reverts, core versions, memories); returns how many.
+    fn delete_of_user(&self, user_id: &str) -> Result<usize>;
 }
 
 /// The core versions and section locks, written. A scoped view passes the whole group through.
@@ -119,6 +125,8 @@ pub(crate) trait VectorWrites {
     fn stage(&self, rowid: i64, vector: &[f32], active: bool) -> Result<()>;
     /// Makes the staged vectors the store's vectors.
     fn promote_staging(&self) -> Result<()>;
+    /// Removes memory `rowid`'s vector, live and staged, wherever the store keeps one.
+    fn remove(&self, rowid: i64) -> Result<()>;
 }
 
 /// Agents' state, written. A scoped view passes the whole group through.
@@ -127,7 +135,8 @@ pub(crate) trait AgentStateWrites {
     fn put(&self, agent_id: &str, key: &str, value: &str, ts: i64) -> Result<()>;
     /// Deletes one key of an agent's state and records it; false when there was none.
     fn delete(&self, agent_id: &str, key: &str, ts: i64) -> Result<bool>;
-    /// Removes the entries (now and in history) whose agent id or key `named` holds, and
-    /// rewrites each other value that `redact` changes (forgetting); returns how many.
-    fn redact(&self, named: &dyn Fn(&str) -> bool, redact: &dyn Fn(&str) -> Option<String>) -> Result<usize>;
+    /// Removes one entry, now or in history.
+    fn remove_entry(&self, entry: &AgentStateEntry) -> Result<()>;
+    /// Replaces the value (JSON text) of one entry, now or in history, in place.
+    fn set_entry_value(&self, entry: &AgentStateEntry, value: &str) -> Result<()>;
 }

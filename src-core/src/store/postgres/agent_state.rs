@@ -2,6 +2,7 @@
 
 use super::client::Conn;
 use crate::error::Result;
+use crate::store::backend::{AgentStateEntry, AgentStatePlace};
 use crate::types::{AgentState, AgentStateChange, iso_utc};
 
 fn json_value(text: String) -> serde_json::Value {
@@ -94,63 +95,51 @@ pub(super) fn log(conn: &Conn) -> Result<Vec<crate::store::backend::AgentStateLo
     .collect()
 }
 
-/// Where an entry is: a current key (agent id, key) or a change in history (its id).
-enum At {
-    Current,
-    History(i64),
-}
-
-/// An entry now or in history: `(where, agent id, key, value)`.
-type Entry = (At, String, String, Option<String>);
-
-/// Every entry now and in history.
-fn entries(conn: &Conn) -> Result<Vec<Entry>> {
+/// Every entry, now and in history.
+pub(super) fn entries(conn: &Conn) -> Result<Vec<AgentStateEntry>> {
     let mut out = Vec::new();
     for r in conn.query("SELECT agent_id, key, value FROM agent_state", &[])? {
-        out.push((At::Current, r.try_get(0)?, r.try_get(1)?, r.try_get(2)?));
+        out.push(AgentStateEntry {
+            place: AgentStatePlace::Current,
+            agent_id: r.try_get(0)?,
+            key: r.try_get(1)?,
+            value: r.try_get(2)?,
+        });
     }
     for r in conn.query("SELECT id, agent_id, key, value FROM agent_state_history", &[])? {
-        out.push((At::History(r.try_get(0)?), r.try_get(1)?, r.try_get(2)?, r.try_get(3)?));
+        out.push(AgentStateEntry {
+            place: AgentStatePlace::History(r.try_get(0)?),
+            agent_id: r.try_get(1)?,
+            key: r.try_get(2)?,
+            value: r.try_get(3)?,
+        });
     }
     Ok(out)
 }
 
-pub(super) fn count(conn: &Conn, matches: &dyn Fn(&str) -> bool) -> Result<usize> {
-    Ok(entries(conn)?
-        .iter()
-        .filter(|(_, agent, key, value)| matches(agent) || matches(key) || value.as_deref().is_some_and(matches))
-        .count())
+/// Removes one entry, now or in history.
+pub(super) fn remove_entry(conn: &Conn, entry: &AgentStateEntry) -> Result<()> {
+    match entry.place {
+        AgentStatePlace::Current => conn.execute(
+            "DELETE FROM agent_state WHERE agent_id = $1 AND key = $2",
+            &[&entry.agent_id, &entry.key],
+        )?,
+        AgentStatePlace::History(id) => conn.execute("DELETE FROM agent_state_history WHERE id = $1", &[&id])?,
+    };
+    Ok(())
 }
 
-pub(super) fn redact(
-    conn: &Conn,
-    named: &dyn Fn(&str) -> bool,
-    redact: &dyn Fn(&str) -> Option<String>,
-) -> Result<usize> {
-    let mut changed = 0;
-    for (at, agent, key, value) in entries(conn)? {
-        if named(&agent) || named(&key) {
-            match at {
-                At::Current => conn.execute(
-                    "DELETE FROM agent_state WHERE agent_id = $1 AND key = $2",
-                    &[&agent, &key],
-                )?,
-                At::History(id) => conn.execute("DELETE FROM agent_state_history WHERE id = $1", &[&id])?,
-            };
-            changed += 1;
-        } else if let Some(blanked) = value.as_deref().and_then(redact) {
-            match at {
-                At::Current => conn.execute(
-                    "UPDATE agent_state SET value = $3 WHERE agent_id = $1 AND key = $2",
-                    &[&agent, &key, &blanked],
-                )?,
-                At::History(id) => conn.execute(
-                    "UPDATE agent_state_history SET value = $2 WHERE id = $1",
-                    &[&id, &blanked],
-                )?,
-            };
-            changed += 1;
-        }
-    }
-    Ok(changed)
+/// Replaces the value of one entry, now or in history.
+pub(super) fn set_entry_value(conn: &Conn, entry: &AgentStateEntry, value: &str) -> Result<()> {
+    match entry.place {
+        AgentStatePlace::Current => conn.execute(
+            "UPDATE agent_state SET value = $3 WHERE agent_id = $1 AND key = $2",
+            &[&entry.agent_id, &entry.key, &value],
+        )?,
+        AgentStatePlace::History(id) => conn.execute(
+            "UPDATE agent_state_history SET value = $2 WHERE id = $1",
+            &[&id, &value],
+        )?,
+    };
+    Ok(())
 }

@@ -1,13 +1,14 @@
-//! Forgetting in PostgreSQL: a memory's text, vectors and index entry removed; a user's
-//! rows purged; the scrub that rewrites the tables so no old row version keeps the text;
-//! and the access statistics.
+//! Forgetting in PostgreSQL: a memory's text blanked and its vectors removed, the deletes
+//! of a purge (what each removes, and in which order, is [`crate::store::forgetting`]'s),
+//! the scrub that rewrites the tables so no old row version keeps the text; and the access
+//! statistics.
 
 use std::collections::HashMap;
 
 use super::client::Conn;
-use super::{memories, terms, vectors};
+use super::{memories, vectors};
 use crate::error::Result;
-use crate::types::{AccessStats, ChangesetId, MemoryId, MemoryRecord, PurgeReceipt};
+use crate::types::{AccessStats, ChangesetId, MemoryId, MemoryRecord};
 
 pub(super) fn superseded_by(conn: &Conn, changeset: ChangesetId) -> Result<Vec<(i64, MemoryRecord)>> {
     memories::select(
@@ -17,22 +18,8 @@ pub(super) fn superseded_by(conn: &Conn, changeset: ChangesetId) -> Result<Vec<(
     )
 }
 
-/// Memories (but forgotten ones) whose text, source or metadata holds `phrase`, letter
-/// case ignored, oldest first.
-pub(super) fn containing(conn: &Conn, phrase: &str) -> Result<Vec<(i64, MemoryRecord)>> {
-    let Some(needle) = crate::text::Phrase::new(phrase) else {
-        return Ok(Vec::new());
-    };
-    let found = memories::select(conn, "m.status <> 'forgotten'", &[])?;
-    Ok(found
-        .into_iter()
-        .filter(|(_, m)| crate::store::mentions::record_mentions(m, &needle))
-        .collect())
-}
-
-/// Forgets memory `rowid`: out of the index and the vectors, its text blanked.
-pub(super) fn forget_memory(conn: &Conn, rowid: i64, ts: i64) -> Result<()> {
-    terms::unindex(conn, rowid)?;
+/// Removes memory `rowid`'s vector, live and staged.
+pub(super) fn remove_vectors(conn: &Conn, rowid: i64) -> Result<()> {
     for table in [vectors::TABLE, vectors::STAGING] {
         if vectors::table_exists(conn, table)? {
             conn.execute(
@@ -41,6 +28,11 @@ pub(super) fn forget_memory(conn: &Conn, rowid: i64, ts: i64) -> Result<()> {
             )?;
         }
     }
+    Ok(())
+}
+
+/// Blanks memory `rowid`'s text, source and metadata and makes its status `forgotten`.
+pub(super) fn blank(conn: &Conn, rowid: i64, ts: i64) -> Result<()> {
     conn.execute(
         "UPDATE memories SET content = '', source = NULL, metadata = NULL, status = 'forgotten', updated_at_ms = $2
          WHERE rowid = $1",
@@ -49,15 +41,19 @@ pub(super) fn forget_memory(conn: &Conn, rowid: i64, ts: i64) -> Result<()> {
     Ok(())
 }
 
-/// Removes every memory and changeset of user `user_id` for good.
-pub(super) fn purge_user(conn: &Conn, user_id: &str) -> Result<PurgeReceipt> {
-    for (rowid, _) in memories::select(conn, "m.user_id = $1", &[&user_id])? {
-        forget_memory(conn, rowid, 0)?;
-    }
+/// Blanks the text of every item, of any changeset, that names one of `memories`.
+pub(super) fn blank_items_naming(conn: &Conn, memories: &[MemoryId]) -> Result<()> {
+    let ids: Vec<&str> = memories.iter().map(MemoryId::as_str).collect();
     conn.execute(
-        "UPDATE changeset_items SET content = '' WHERE memory_id IN (SELECT id FROM memories WHERE user_id = $1)",
-        &[&user_id],
+        "UPDATE changeset_items SET content = '' WHERE memory_id = ANY($1::text[])",
+        &[&ids],
     )?;
+    Ok(())
+}
+
+/// Deletes user `user_id`'s changesets and their items; references to them from what stays
+/// are cleared first. Returns how many changesets.
+pub(super) fn delete_changesets_of(conn: &Conn, user_id: &str) -> Result<usize> {
     let owned = "SELECT id FROM changesets WHERE user_id = $1";
     for clear in [
         format!("UPDATE changesets SET reverts_id = NULL WHERE reverts_id IN ({owned})"),
@@ -69,12 +65,14 @@ pub(super) fn purge_user(conn: &Conn, user_id: &str) -> Result<PurgeReceipt> {
     ] {
         conn.execute(&clear, &[&user_id])?;
     }
-    let changesets = conn.execute("DELETE FROM changesets WHERE user_id = $1", &[&user_id])?;
-    let removed = conn.execute("DELETE FROM memories WHERE user_id = $1", &[&user_id])?;
-    Ok(PurgeReceipt {
-        memories: usize::try_from(removed).unwrap_or(usize::MAX),
-        changesets: usize::try_from(changesets).unwrap_or(usize::MAX),
-    })
+    let deleted = conn.execute("DELETE FROM changesets WHERE user_id = $1", &[&user_id])?;
+    Ok(usize::try_from(deleted).unwrap_or(usize::MAX))
+}
+
+/// Deletes user `user_id`'s memories, in any status; returns how many.
+pub(super) fn delete_memories_of(conn: &Conn, user_id: &str) -> Result<usize> {
+    let deleted = conn.execute("DELETE FROM memories WHERE user_id = $1", &[&user_id])?;
+    Ok(usize::try_from(deleted).unwrap_or(usize::MAX))
 }
 
 /// Rewrites every table that holds text (`VACUUM FULL`), so the old versions of rows a

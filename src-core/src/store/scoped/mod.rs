@@ -188,8 +188,17 @@ impl<T: Reader + ?Sized> MemoryReads for Scoped<'_, T> {
         Ok(replaced)
     }
 
-    fn containing(&self, phrase: &str) -> Result<Vec<(i64, MemoryRecord)>> {
-        let mut found = self.inner.memories().containing(phrase)?;
+    fn remembered(&self) -> Result<Vec<(i64, MemoryRecord)>> {
+        let mut found = self.inner.memories().remembered()?;
+        found.retain(|(_, m)| self.mine(m));
+        Ok(found)
+    }
+
+    fn of_user(&self, user_id: &str) -> Result<Vec<(i64, MemoryRecord)>> {
+        if user_id != self.user {
+            return Ok(Vec::new());
+        }
+        let mut found = self.inner.memories().of_user(user_id)?;
         found.retain(|(_, m)| self.mine(m));
         Ok(found)
     }

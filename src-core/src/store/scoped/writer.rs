@@ -10,7 +10,7 @@ use crate::store::backend::{
 };
 use crate::types::{
     Changeset, ChangesetId, ChangesetStatus, DecidedBy, MemoryAttributes, MemoryId, MemoryRecord, MemoryStatus,
-    ProposedItem, PurgeReceipt, RelatedItem,
+    ProposedItem, RelatedItem,
 };
 
 impl<T: Writer + ?Sized> Scoped<'_, T> {
@@ -21,6 +21,20 @@ impl<T: Writer + ?Sized> Scoped<'_, T> {
         } else {
             Err(Error::InvalidState(format!(
                 "memory row {rowid} is not a memory of user `{}`",
+                self.user
+            )))
+        }
+    }
+}
+
+impl<T: ?Sized> Scoped<'_, T> {
+    /// Refuses work on every row of user `user_id` unless it is this view's user.
+    fn check_user(&self, user_id: &str) -> Result<()> {
+        if user_id == self.user {
+            Ok(())
+        } else {
+            Err(Error::InvalidArgument(format!(
+                "user `{user_id}` cannot be purged while working as user `{}`",
                 self.user
             )))
         }
@@ -113,20 +127,16 @@ impl<T: Writer + ?Sized> MemoryWrites for Scoped<'_, T> {
         ))
     }
 
-    /// Only the user's own data: purging another user through one user's view is refused.
-    fn purge_user(&self, user_id: &str) -> Result<PurgeReceipt> {
-        if user_id != self.user {
-            return Err(Error::InvalidArgument(format!(
-                "user `{user_id}` cannot be purged while working as user `{}`",
-                self.user
-            )));
-        }
-        self.inner.memories_mut().purge_user(user_id)
+    fn blank(&self, rowid: i64, ts: i64) -> Result<()> {
+        self.check_row(rowid)?;
+        self.inner.memories_mut().blank(rowid, ts)
     }
 
-    fn forget(&self, rowid: i64, ts: i64) -> Result<()> {
-        self.check_row(rowid)?;
-        self.inner.memories_mut().forget(rowid, ts)
+    /// Only the user's own memories: purging another user through one user's view is
+    /// refused.
+    fn delete_of_user(&self, user_id: &str) -> Result<usize> {
+        self.check_user(user_id)?;
+        self.inner.memories_mut().delete_of_user(user_id)
     }
 }
 
@@ -182,5 +192,25 @@ impl<T: Writer + ?Sized> ChangesetWrites for Scoped<'_, T> {
         self.inner
             .changesets_mut()
             .rewrite_text(&self.stamped_changeset(changeset)?)
+    }
+
+    /// Only items that name the user's memories (the copies of their text elsewhere).
+    fn blank_items_naming(&self, memories: &[MemoryId]) -> Result<()> {
+        for id in memories {
+            if self.memories().by_id(id)?.is_none() {
+                return Err(Error::InvalidState(format!(
+                    "memory {id} is not a memory of user `{}`",
+                    self.user
+                )));
+            }
+        }
+        self.inner.changesets_mut().blank_items_naming(memories)
+    }
+
+    /// Only the user's own changesets: purging another user through one user's view is
+    /// refused.
+    fn delete_of_user(&self, user_id: &str) -> Result<usize> {
+        self.check_user(user_id)?;
+        self.inner.changesets_mut().delete_of_user(user_id)
     }
 }

@@ -3,6 +3,7 @@
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::error::Result;
+use crate::store::backend::{AgentStateEntry, AgentStatePlace};
 use crate::types::{AgentState, AgentStateChange, iso_utc};
 
 fn state_from_row(row: &Row<'_>) -> rusqlite::Result<(String, String, String, i64)> {
@@ -92,55 +93,61 @@ pub(crate) fn delete(conn: &Connection, agent_id: &str, key: &str, ts: i64) -> R
     Ok(removed > 0)
 }
 
-/// One entry of either table: `(table, rowid, agent id, key, value)`.
 pub(crate) fn log(conn: &Connection) -> Result<Vec<crate::store::backend::AgentStateLogEntry>> {
     let mut stmt = conn.prepare_cached("SELECT agent_id, key, value, at_ms FROM agent_state_history ORDER BY id")?;
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
     Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
 }
 
-type Entry = (&'static str, i64, String, String, Option<String>);
-
-/// Every entry of the two tables.
-fn entries(conn: &Connection) -> Result<Vec<Entry>> {
+/// Every entry, now and in history.
+pub(crate) fn entries(conn: &Connection) -> Result<Vec<AgentStateEntry>> {
     let mut out = Vec::new();
-    for table in ["agent_state", "agent_state_history"] {
-        let mut stmt = conn.prepare(&format!("SELECT rowid, agent_id, key, value FROM {table}"))?;
-        let rows = stmt.query_map([], |r| Ok((table, r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
-        out.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
-    }
+    let mut stmt = conn.prepare("SELECT agent_id, key, value FROM agent_state")?;
+    let rows = stmt.query_map([], |r| {
+        Ok(AgentStateEntry {
+            place: AgentStatePlace::Current,
+            agent_id: r.get(0)?,
+            key: r.get(1)?,
+            value: r.get(2)?,
+        })
+    })?;
+    out.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
+    let mut stmt = conn.prepare("SELECT rowid, agent_id, key, value FROM agent_state_history")?;
+    let rows = stmt.query_map([], |r| {
+        Ok(AgentStateEntry {
+            place: AgentStatePlace::History(r.get(0)?),
+            agent_id: r.get(1)?,
+            key: r.get(2)?,
+            value: r.get(3)?,
+        })
+    })?;
+    out.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
     Ok(out)
 }
 
-/// How many entries (now and in history) `matches` holds for, in their agent id, key or
-/// value.
-pub(crate) fn count(conn: &Connection, matches: &dyn Fn(&str) -> bool) -> Result<usize> {
-    Ok(entries(conn)?
-        .iter()
-        .filter(|(_, _, agent, key, value)| matches(agent) || matches(key) || value.as_deref().is_some_and(matches))
-        .count())
+/// Removes one entry, now or in history.
+pub(crate) fn remove_entry(conn: &Connection, entry: &AgentStateEntry) -> Result<()> {
+    match entry.place {
+        AgentStatePlace::Current => conn.execute(
+            "DELETE FROM agent_state WHERE agent_id = ?1 AND key = ?2",
+            params![entry.agent_id, entry.key],
+        )?,
+        AgentStatePlace::History(rowid) => conn.execute("DELETE FROM agent_state_history WHERE rowid = ?1", [rowid])?,
+    };
+    Ok(())
 }
 
-/// Removes every entry whose agent id or key `named` holds (a name cannot be half
-/// blanked) and rewrites every value it changes (it gets the JSON text and answers the new
-/// text, or `None` to leave it); returns how many entries changed.
-pub(crate) fn redact(
-    conn: &Connection,
-    named: &dyn Fn(&str) -> bool,
-    redact: &dyn Fn(&str) -> Option<String>,
-) -> Result<usize> {
-    let mut changed = 0;
-    for (table, rowid, agent, key, value) in entries(conn)? {
-        if named(&agent) || named(&key) {
-            conn.execute(&format!("DELETE FROM {table} WHERE rowid = ?1"), [rowid])?;
-            changed += 1;
-        } else if let Some(blanked) = value.as_deref().and_then(redact) {
-            conn.execute(
-                &format!("UPDATE {table} SET value = ?2 WHERE rowid = ?1"),
-                params![rowid, blanked],
-            )?;
-            changed += 1;
-        }
-    }
-    Ok(changed)
+/// Replaces the value of one entry, now or in history.
+pub(crate) fn set_entry_value(conn: &Connection, entry: &AgentStateEntry, value: &str) -> Result<()> {
+    match entry.place {
+        AgentStatePlace::Current => conn.execute(
+            "UPDATE agent_state SET value = ?3 WHERE agent_id = ?1 AND key = ?2",
+            params![entry.agent_id, entry.key, value],
+        )?,
+        AgentStatePlace::History(rowid) => conn.execute(
+            "UPDATE agent_state_history SET value = ?2 WHERE rowid = ?1",
+            params![rowid, value],
+        )?,
+    };
+    Ok(())
 }

@@ -1,26 +1,24 @@
-//! Purging a user in SQLite: every memory recorded for them and every changeset made for
-//! them, removed for good (the scrub that follows leaves no copy in the files).
+//! The deletes of a purge in SQLite (what a purge removes, and in which order, is
+//! [`crate::store::forgetting::purge_user`]'s); the scrub that follows leaves no copy in the
+//! files.
 
-use rusqlite::{Connection, params};
+use rusqlite::Connection;
 
-use super::{forget, memories};
 use crate::error::Result;
-use crate::types::PurgeReceipt;
+use crate::types::MemoryId;
 
-/// Removes user `user_id`'s memories (any status) and changesets. Text of theirs that other
-/// changesets hold as items (a store without scopes may have merged users' memories) is
-/// blanked; references to the removed changesets from what stays are cleared.
-pub(crate) fn purge_user(conn: &Connection, user_id: &str) -> Result<PurgeReceipt> {
-    let mine = memories::select(conn, "user_id = ?1", [user_id])?;
-    for (rowid, _) in &mine {
-        // Out of the full-text index and the vectors, text blanked.
-        forget::forget_memory(conn, *rowid, 0)?;
+/// Blanks the text of every item, of any changeset, that names one of `memories`.
+pub(crate) fn blank_items_naming(conn: &Connection, memories: &[MemoryId]) -> Result<()> {
+    let mut stmt = conn.prepare_cached("UPDATE changeset_items SET content = '' WHERE memory_id = ?1")?;
+    for id in memories {
+        stmt.execute([id.as_str()])?;
     }
-    conn.execute(
-        "UPDATE changeset_items SET content = ''
-         WHERE memory_id IN (SELECT id FROM memories WHERE user_id = ?1)",
-        [user_id],
-    )?;
+    Ok(())
+}
+
+/// Deletes user `user_id`'s changesets and their items; references to them from what stays
+/// are cleared first. Returns how many changesets.
+pub(crate) fn delete_changesets_of(conn: &Connection, user_id: &str) -> Result<usize> {
     let owned = "SELECT id FROM changesets WHERE user_id = ?1";
     for clear in [
         format!("UPDATE changesets SET reverts_id = NULL WHERE reverts_id IN ({owned})"),
@@ -28,17 +26,14 @@ pub(crate) fn purge_user(conn: &Connection, user_id: &str) -> Result<PurgeReceip
         format!("UPDATE core_versions SET changeset_id = NULL WHERE changeset_id IN ({owned})"),
         format!("UPDATE memories SET superseded_by = NULL WHERE superseded_by IN ({owned})"),
         format!("UPDATE memories SET changeset_id = NULL WHERE changeset_id IN ({owned})"),
+        format!("DELETE FROM changeset_items WHERE changeset_id IN ({owned})"),
     ] {
         conn.execute(&clear, [user_id])?;
     }
-    conn.execute(
-        &format!("DELETE FROM changeset_items WHERE changeset_id IN ({owned})"),
-        [user_id],
-    )?;
-    let changesets = conn.execute("DELETE FROM changesets WHERE user_id = ?1", [user_id])?;
-    let removed = conn.execute("DELETE FROM memories WHERE user_id = ?1", params![user_id])?;
-    Ok(PurgeReceipt {
-        memories: removed,
-        changesets,
-    })
+    Ok(conn.execute("DELETE FROM changesets WHERE user_id = ?1", [user_id])?)
+}
+
+/// Deletes user `user_id`'s memories, in any status; returns how many.
+pub(crate) fn delete_memories_of(conn: &Connection, user_id: &str) -> Result<usize> {
+    Ok(conn.execute("DELETE FROM memories WHERE user_id = ?1", [user_id])?)
 }

@@ -4,8 +4,8 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::error::Result;
 use crate::store::backend::{
-    AgentStateReads, ChangesetReads, CoreReads, MemoryReads, Pool, Ranked, SearchReads, Unembedded, VectorReads,
-    WholeStoreReads,
+    AgentStateEntry, AgentStateReads, ChangesetReads, CoreReads, MemoryReads, Pool, Ranked, SearchReads, Unembedded,
+    VectorReads, WholeStoreReads,
 };
 use crate::store::postgres::vectors::{STAGING, TABLE};
 use crate::store::postgres::{agent_state, changesets, core_versions, forget, memories, terms, vectors};
@@ -69,8 +69,12 @@ impl MemoryReads for Boundary<'_> {
         forget::superseded_by(self.conn, changeset)
     }
 
-    fn containing(&self, phrase: &str) -> Result<Vec<(i64, MemoryRecord)>> {
-        forget::containing(self.conn, phrase)
+    fn remembered(&self) -> Result<Vec<(i64, MemoryRecord)>> {
+        memories::select(self.conn, "m.status <> 'forgotten'", &[])
+    }
+
+    fn of_user(&self, user_id: &str) -> Result<Vec<(i64, MemoryRecord)>> {
+        memories::select(self.conn, "m.user_id = $1", &[&user_id])
     }
 
     fn access_stats(&self, rowids: &[i64]) -> Result<HashMap<i64, AccessStats>> {
@@ -190,8 +194,8 @@ impl AgentStateReads for Boundary<'_> {
         agent_state::list(self.conn, agent_id)
     }
 
-    fn count(&self, matches: &dyn Fn(&str) -> bool) -> Result<usize> {
-        agent_state::count(self.conn, matches)
+    fn entries(&self) -> Result<Vec<AgentStateEntry>> {
+        agent_state::entries(self.conn)
     }
 
     fn history(&self, agent_id: &str, key: &str) -> Result<Vec<AgentStateChange>> {

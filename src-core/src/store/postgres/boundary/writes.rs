@@ -2,13 +2,13 @@
 
 use crate::error::Result;
 use crate::store::backend::{
-    AgentStateWrites, ChangesetWrites, CoreWrites, MemoryWrites, TextIndexWrites, VectorWrites,
+    AgentStateEntry, AgentStateWrites, ChangesetWrites, CoreWrites, MemoryWrites, TextIndexWrites, VectorWrites,
 };
 use crate::store::postgres::vectors::{STAGING, TABLE};
 use crate::store::postgres::{agent_state, changesets, core_versions, forget, memories, terms, vectors};
 use crate::types::{
     Changeset, ChangesetId, ChangesetStatus, CoreAuthor, CoreVersion, CoreVersionId, DecidedBy, MemoryAttributes,
-    MemoryId, MemoryRecord, MemoryStatus, ProposedItem, PurgeReceipt, RelatedItem, Section,
+    MemoryId, MemoryRecord, MemoryStatus, ProposedItem, RelatedItem, Section,
 };
 
 use super::Boundary;
@@ -50,12 +50,12 @@ impl MemoryWrites for Boundary<'_> {
         forget::record_access(self.conn, entries)
     }
 
-    fn purge_user(&self, user_id: &str) -> Result<PurgeReceipt> {
-        forget::purge_user(self.conn, user_id)
+    fn blank(&self, rowid: i64, ts: i64) -> Result<()> {
+        forget::blank(self.conn, rowid, ts)
     }
 
-    fn forget(&self, rowid: i64, ts: i64) -> Result<()> {
-        forget::forget_memory(self.conn, rowid, ts)
+    fn delete_of_user(&self, user_id: &str) -> Result<usize> {
+        forget::delete_memories_of(self.conn, user_id)
     }
 }
 
@@ -109,6 +109,14 @@ impl ChangesetWrites for Boundary<'_> {
 
     fn rewrite_text(&self, changeset: &Changeset) -> Result<()> {
         changesets::rewrite_text(self.conn, changeset)
+    }
+
+    fn blank_items_naming(&self, memories: &[MemoryId]) -> Result<()> {
+        forget::blank_items_naming(self.conn, memories)
+    }
+
+    fn delete_of_user(&self, user_id: &str) -> Result<usize> {
+        forget::delete_changesets_of(self.conn, user_id)
     }
 }
 
@@ -177,6 +185,10 @@ impl VectorWrites for Boundary<'_> {
     fn promote_staging(&self) -> Result<()> {
         vectors::promote_staging(self.conn)
     }
+
+    fn remove(&self, rowid: i64) -> Result<()> {
+        forget::remove_vectors(self.conn, rowid)
+    }
 }
 
 impl AgentStateWrites for Boundary<'_> {
@@ -188,7 +200,11 @@ impl AgentStateWrites for Boundary<'_> {
         agent_state::delete(self.conn, agent_id, key, ts)
     }
 
-    fn redact(&self, named: &dyn Fn(&str) -> bool, redact: &dyn Fn(&str) -> Option<String>) -> Result<usize> {
-        agent_state::redact(self.conn, named, redact)
+    fn remove_entry(&self, entry: &AgentStateEntry) -> Result<()> {
+        agent_state::remove_entry(self.conn, entry)
+    }
+
+    fn set_entry_value(&self, entry: &AgentStateEntry, value: &str) -> Result<()> {
+        agent_state::set_entry_value(self.conn, entry, value)
     }
 }

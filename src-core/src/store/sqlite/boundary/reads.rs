@@ -5,8 +5,8 @@ use std::sync::{Arc, PoisonError};
 
 use crate::error::Result;
 use crate::store::backend::{
-    AgentStateReads, ChangesetReads, CoreReads, MemoryReads, Pool, Ranked, SearchReads, Signals, Unembedded,
-    VectorReads, WholeStoreReads,
+    AgentStateEntry, AgentStateReads, ChangesetReads, CoreReads, MemoryReads, Pool, Ranked, SearchReads, Signals,
+    Unembedded, VectorReads, WholeStoreReads,
 };
 use crate::store::sqlite::{
     access_stats, agent_state, changesets, core_versions, embedded, forget, fts, memories, vectors,
@@ -79,8 +79,12 @@ impl MemoryReads for Boundary<'_> {
         forget::superseded_by(self.conn, changeset)
     }
 
-    fn containing(&self, phrase: &str) -> Result<Vec<(i64, MemoryRecord)>> {
-        forget::containing(self.conn, phrase)
+    fn remembered(&self) -> Result<Vec<(i64, MemoryRecord)>> {
+        memories::select(self.conn, "status != 'forgotten'", [])
+    }
+
+    fn of_user(&self, user_id: &str) -> Result<Vec<(i64, MemoryRecord)>> {
+        memories::select(self.conn, "user_id = ?1", [user_id])
     }
 
     fn access_stats(&self, rowids: &[i64]) -> Result<HashMap<i64, AccessStats>> {
@@ -233,8 +237,8 @@ impl AgentStateReads for Boundary<'_> {
         agent_state::get(self.conn, agent_id, key)
     }
 
-    fn count(&self, matches: &dyn Fn(&str) -> bool) -> Result<usize> {
-        agent_state::count(self.conn, matches)
+    fn entries(&self) -> Result<Vec<AgentStateEntry>> {
+        agent_state::entries(self.conn)
     }
 
     fn all_of(&self, agent_id: &str) -> Result<Vec<AgentState>> {
