@@ -31,7 +31,7 @@
 //! | [`config`] | settings and where they come from |
 //! | [`keys`] | API keys in the OS keyring |
 //! | [`limits`] | the size limits of what a store takes |
-//! | [`eval`] | the LoCoMo search eval and the LLM cost eval |
+//! | `eval` | the LoCoMo search eval and the LLM cost eval (feature `eval`) |
 
 #![warn(missing_docs)]
 
@@ -40,6 +40,7 @@ mod macros;
 
 pub mod config;
 mod error;
+#[cfg(feature = "eval")]
 pub mod eval;
 /// Test doubles for code that uses this crate: a deterministic embedder and a scripted LLM
 /// that answers the pipeline's prompts (feature `test-util`).

@@ -41,7 +41,9 @@ fn block(tag: &str, items: &[String]) -> String {
     out
 }
 
-/// The items of one fenced block of a prompt, decoded (the inverse of [`block`]).
+/// The items of one fenced block of a prompt, decoded (the inverse of [`block`]): for the
+/// scripted LLM and the LLM cost eval, which read the pipeline's prompts.
+#[cfg(any(test, feature = "test-util", feature = "eval"))]
 pub(crate) fn block_items(prompt: &str, tag: &str) -> Vec<String> {
     let (open, close) = (format!("<{tag}>"), format!("</{tag}>"));
     prompt

@@ -153,7 +153,8 @@ pub trait Llm: Send + Sync {
 
 /// A deterministic bag-of-words vector: each lower-cased word is hashed (FNV-1a) into one
 /// of `dims` buckets and the vector is L2-normalised, so texts that share words are close
-/// in cosine distance. Used by the test embedder and by [`crate::eval::llm_cost`]'s replay.
+/// in cosine distance. Used by the test embedder and by `eval::llm_cost`'s replay.
+#[cfg(any(test, feature = "test-util", feature = "eval"))]
 pub(crate) fn hash_vector(text: &str, dims: usize) -> Vec<f32> {
     let dims = dims.max(1);
     let mut v = vec![0.0f32; dims];
