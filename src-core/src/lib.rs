@@ -103,6 +103,7 @@ pub use transfer::{
     CoreImport, EXPORT_FORMAT, HaemaReport, HaemaStore, ImportItem, ImportReport, ImportSummary, Imported, ItemsReport,
     MigrateReport, Record, is_export, is_haema_store, migrate_store, parse_items, read_haema_store,
 };
+pub use types::core_md;
 pub use types::core_md::{CoreSections, TEMPLATE as CORE_TEMPLATE};
 pub use types::{
     AccessStats, AddOutcome, AddStatus, AgentState, AgentStateChange, AgentStateKey, Changeset, ChangesetFilter,

@@ -379,4 +379,23 @@ async fn a_secret_in_a_name_is_refused_and_in_a_metadata_key_replaced() {
     assert_eq!(stored.attributes.session_id.as_deref(), Some(session));
     let keys: Vec<&String> = stored.attributes.metadata.keys().collect();
     assert_eq!(keys, ["key [secret: github token]"]);
+    // An edit of the attributes is screened like an add, and changes nothing when refused.
+    let edited = f
+        .memory
+        .update_attributes(
+            &kept.memory_ids[0],
+            haema_core::MemoryAttributes {
+                user_id: Some(token.to_owned()),
+                ..stored.attributes.clone()
+            },
+        )
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        edited.contains("`user_id` holds what looks like a secret (github token)"),
+        "{edited}"
+    );
+    let after = f.memory.memory(&kept.memory_ids[0]).await.unwrap();
+    assert_eq!(after.attributes, stored.attributes);
 }

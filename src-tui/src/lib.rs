@@ -2,7 +2,8 @@
 //!
 //! Module map: [`cli`] holds the argument definitions, [`commands`] runs each command
 //! against `haema-core`, [`output`] prints text and JSON, [`remedy`] words the next step after an error, [`store_path`] finds the store,
-//! [`tui`] is the terminal UI that `haema` opens without a subcommand, [`mcp`] the MCP server.
+//! [`tui`] is the terminal UI that `haema` opens without a subcommand, [`mcp`] the MCP server, [`session`] the
+//! opening of a store and the helpers the TUI and MCP share.
 
 // Standard output and error for people, for the whole crate: these shadow `std`'s macros.
 // Each control character of the text (an escape sequence in a memory or a state key could

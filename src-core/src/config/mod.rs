@@ -46,7 +46,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
-pub use crate::keys::mask;
 pub use crate::types::policy::{ReviewPolicy, StoreScope};
 pub use crate::types::provider_kind::ProviderKind;
 pub(crate) use build::{default_embed_model, default_llm_model};

@@ -3,8 +3,8 @@
 //! The engine never talks HTTP itself; it calls [`Embedder`] and [`Llm`]. Real
 //! implementations live in [`openai`] (any OpenAI-compatible server), [`gemini`] and, with
 //! the `local-embed` feature, `local` (a sentence-transformers model on this machine, its
-//! files from the [`hub`]). Deterministic doubles for tests live in `fake` behind the
-//! `test-util` feature.
+//! files from the [`hub`]). Deterministic doubles for tests live in `haema_core::fake`
+//! behind the `test-util` feature.
 
 mod deadline;
 pub mod gemini;

@@ -393,9 +393,9 @@ pub(crate) fn refuse_in_name(field: &str, name: &str) -> crate::error::Result<()
 }
 
 /// Refuses an agent, session or user id that holds what looks like a secret: ids are
-/// stored and shown as they are, never redacted (checked with
-/// [`MemoryAttributes::checked`](crate::types::MemoryAttributes::checked) wherever
-/// attributes come in).
+/// stored and shown as they are, never redacted. Every write path calls it beside
+/// [`MemoryAttributes::checked`](crate::types::MemoryAttributes::checked), which checks
+/// the attributes' form and not their secrets (types sit below the secret screen).
 ///
 /// # Errors
 /// [`Error::InvalidArgument`](crate::error::Error::InvalidArgument) naming the id and the

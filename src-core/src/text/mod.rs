@@ -1,6 +1,6 @@
-//! Text rules shared by the engine: which characters hide text (`chars`), how a phrase is
-//! found whatever form it was written in, the form a reader gets, and which text a JSON
-//! value holds.
+//! Text rules shared by the engine: which characters hide text (`chars`), the words both
+//! stores index (`terms`), how a phrase is found whatever form it was written in, the form
+//! a reader gets, and which text a JSON value holds.
 
 pub(crate) mod chars;
 pub(crate) mod fold;

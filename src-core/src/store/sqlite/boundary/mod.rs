@@ -21,7 +21,7 @@ use crate::store::backend::{
 };
 
 /// A locked connection and what searches on it share. The connection's lock is held for
-/// the access's life; the vector codes are locked only inside a vector lookup (always after
+/// the boundary's life; the vector codes are locked only inside a vector lookup (always after
 /// the connection, so the order never inverts).
 pub(super) struct Boundary<'a> {
     pub(super) conn: &'a Connection,
