@@ -165,3 +165,43 @@ impl Memory {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::error::Error;
+    use crate::memory::Memory;
+    use crate::store::forgetting;
+
+    /// A user's view refuses, at the store's own primitives, to forget or purge another
+    /// user's rows, and what it refused stays whole (the write rolls back). The public
+    /// `purge_user` refuses earlier (`for_user`), so only this reaches the primitives.
+    #[tokio::test]
+    async fn a_users_view_cannot_forget_or_purge_another_users_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let memory = Memory::open_with(dir.path(), Default::default(), None, None)
+            .await
+            .unwrap();
+        let (ann, bob) = (memory.for_user("ann").unwrap(), memory.for_user("bob").unwrap());
+        ann.add("Ann likes green tea.").await.unwrap();
+        bob.add("Bob keeps bees on the roof.").await.unwrap();
+        let before = bob.get_latest(1, 10).await.unwrap();
+        assert!(!before.is_empty(), "the check can fail");
+        let bobs_row = memory
+            .inner
+            .store
+            .read(|r| Ok(r.memories().of_user("bob")?[0].0))
+            .unwrap();
+
+        let purge = ann.inner.store.write(|w| forgetting::purge_user(w, "bob"));
+        assert!(matches!(purge, Err(Error::InvalidArgument(_))), "{purge:?}");
+        let forget = ann.inner.store.write(|w| forgetting::forget_memory(w, bobs_row, 1));
+        assert!(matches!(forget, Err(Error::InvalidState(_))), "{forget:?}");
+        assert_eq!(bob.get_latest(1, 10).await.unwrap(), before);
+        // Bob's own view forgets it.
+        bob.inner
+            .store
+            .write(|w| forgetting::forget_memory(w, bobs_row, 1))
+            .unwrap();
+        assert!(bob.get_latest(1, 10).await.unwrap().is_empty());
+    }
+}

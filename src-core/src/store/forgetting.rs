@@ -34,11 +34,15 @@ pub(crate) fn agent_state_mentioning(r: &dyn Reader, matches: &dyn Fn(&str) -> b
 
 /// Forgets memory `rowid`: out of the full-text index (where an active memory is) and the
 /// vectors (live and staged), its text, source and metadata blanked, its status
-/// `forgotten`. The row stays, so ids and history still point at something. A memory the
-/// writer cannot see is left as it is.
+/// `forgotten`. The row stays, so ids and history still point at something.
+///
+/// # Errors
+/// A row the writer cannot see goes to [`MemoryWrites::blank`](super::backend::MemoryWrites::blank)
+/// alone: a user's view refuses another user's row there, and a row that does not exist
+/// changes nothing.
 pub(crate) fn forget_memory(w: &dyn Writer, rowid: i64, ts: i64) -> Result<()> {
     let Some(memory) = w.memories().by_rowids(&[rowid])?.remove(&rowid) else {
-        return Ok(());
+        return w.memories_mut().blank(rowid, ts);
     };
     if memory.status == MemoryStatus::Active {
         w.text_index_mut().remove(rowid, &memory.content)?;

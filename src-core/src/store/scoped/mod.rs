@@ -10,8 +10,10 @@
 //! - the groups of a user's rows (memories, search, changesets) are answered here, one
 //!   method at a time: a question added to one of them does not compile until this view
 //!   says how it narrows it, so nothing reaches the backend around the scope;
-//! - the groups that hold no user's text (core.md, the vectors' bookkeeping, agent state,
-//!   the full-text index's writes) pass through whole, in one line each;
+//! - the groups no user owns pass through whole, in one line each: core.md and agent state
+//!   (shared by every user), the vectors' bookkeeping and the full-text index's writes (the
+//!   engine's own upkeep of every memory: the text `vectors().missing()` reads goes to the
+//!   embedder, never back to the caller);
 //! - the whole-store group (copies, the exact yardstick) is refused whole.
 
 use std::collections::HashMap;
