@@ -301,6 +301,47 @@ pub(crate) const LEAKS_FORMS: &[(&str, &str)] = &[
         "[10:02] ana: what is the wifi password?\n[10:03] ben: Sunflower42",
         "[10:02] ana: what is the wifi password?\n[10:03] ben: [secret: password]",
     ),
+    // Review 18's classes: a plain word ending an English sentence, a login given in a
+    // sentence or after a service, a keypad's code ending in `#`, a smart lock by its maker.
+    ("my password is sunflower", "my password is [secret: password]"),
+    ("My password is mittens.", "My password is [secret: password]."),
+    ("my password's mittens", "my password's [secret: password]"),
+    ("The password is swordfish.", "The password is [secret: password]."),
+    ("my wifi password is pineapple", "my wifi password is [secret: password]"),
+    (
+        "My password is sunflower, same as my old password",
+        "My password is [secret: password], same as my old password",
+    ),
+    (
+        "The password is Sunflower, don't share this password",
+        "The password is [secret: password], don't share this password",
+    ),
+    (
+        "our netflix password is pancakes, don't share it",
+        "our netflix password is [secret: password], don't share it",
+    ),
+    (
+        "Password: bluebird (the wifi password)",
+        "Password: [secret: password] (the wifi password)",
+    ),
+    (
+        "wifi password: bluebird; guest password: sunflower",
+        "wifi password: [secret: password]; guest password: [secret: password]",
+    ),
+    ("Use admin / hunter2 to log in", "Use admin / [secret: password] to log in"),
+    ("Log in with admin / Sunflower42", "Log in with admin / [secret: password]"),
+    (
+        "Sign in as ana / hunter22 on the portal",
+        "Sign in as ana / [secret: password] on the portal",
+    ),
+    ("Netflix: bob / Sunflower42", "Netflix: bob / [secret: password]"),
+    ("Spotify: ana.silva / mittens99", "Spotify: ana.silva / [secret: password]"),
+    ("The alarm code's 4827", "The alarm code's [secret: pin]"),
+    ("Door: 4827#", "Door: [secret: pin]#"),
+    ("Front door access: 4827#", "Front door access: [secret: pin]#"),
+    ("The back door is 4827#.", "The back door is [secret: pin]#."),
+    ("Yale lock 4827", "Yale lock [secret: pin]"),
+    ("Schlage keypad: 5521", "Schlage keypad: [secret: pin]"),
 ];
 
 #[test]

@@ -12,6 +12,9 @@ use crate::secrets::values::Form;
 /// A quoted string of code: the secret's group.
 const QUOTED: &str = r#"(?:"([^"\n]{3,})"|'([^'\n]{3,})')"#;
 
+/// Services people keep a login for, named before one ("Netflix: bob / …").
+const SERVICES: &str = r"netflix|spotify|hulu|disney\+?|prime(?:[ \t]+video)?|hbo(?:[ \t]+max)?|youtube|gmail|google|outlook|hotmail|yahoo|icloud|apple[ \t]+id|facebook|instagram|twitter|tiktok|snapchat|linkedin|reddit|discord|slack|zoom|github|gitlab|bitbucket|dropbox|steam|xbox|playstation|psn|nintendo|paypal|venmo|ebay|etsy|uber|airbnb|wordpress|shopify|twitch|pinterest|skype|notion|trello|canva|adobe|figma|webmail|email|e-mail|bank|online[ \t]+banking";
+
 /// The login formats.
 pub(super) fn formats() -> Vec<Format> {
     let user = r#"[`'"]?[\w.@+\-]+[`'"]?"#;
@@ -47,6 +50,33 @@ pub(super) fn formats() -> Vec<Format> {
             &format!(
                 r#"(?i)\b(?:nas|printer|router|camera|modem|switch|admin[ \t]+panel)\b[^\n:]{{0,24}}:[ \t]*(?:admin|root|administrator)[ \t]+/[ \t]+{VALUE}"#
             ),
+            ANY_GROUP,
+        )
+        .form(Form::Pair),
+        // A login given in a sentence: "Use admin / … to log in"; "log in with root / …" and
+        // "sign in as ana / … on the portal" only with what looks like a password ("Log in
+        // with Google / Apple" stays).
+        format(
+            K::Password,
+            &format!(
+                r#"(?i)\b(?:use|try)[ \t]+{user}[ \t]+/[ \t]+{VALUE}[ \t]+to[ \t]+(?:log|sign)[ \t-]?(?:in|on)\b"#
+            ),
+            ANY_GROUP,
+        ),
+        format(
+            K::Password,
+            &format!(
+                r#"(?i)\b(?:log(?:ged)?|sign(?:ed)?)[ \t-]?(?:in|on)[ \t]+(?:with|as|using)[ \t]+{user}[ \t]+/[ \t]+{VALUE}"#
+            ),
+            ANY_GROUP,
+        )
+        .form(Form::Strict),
+        // A service's login with a user that is no address: "Netflix: bob / …", only what
+        // looks like a password by itself and ends its line ("Status: done / pending" and
+        // "Netflix: Premium / 4K" stay).
+        format(
+            K::Password,
+            &format!(r#"(?i)\b(?:{SERVICES})[ \t]*(?:\([^)\n]{{1,20}}\)[ \t]*)?:[ \t]*[\w.+\-]+[ \t]+/[ \t]+{VALUE}"#),
             ANY_GROUP,
         )
         .form(Form::Pair),

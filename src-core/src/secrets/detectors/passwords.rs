@@ -43,7 +43,7 @@ pub(super) fn formats() -> Vec<Format> {
         format(
             K::Password,
             &format!(
-                r#"(?i){word}(?:[ \t]+{WHICH}[ \t]+(?:[\w'’.@-]+[ \t]+){{0,4}}?[\w'’.@-]*)?(?:[ \t]+(?-i:[A-Z][\w.&-]+))?(?:[ \t]+everywhere)?(?:[ \t]*[(\[][^()\[\]\n]{{1,40}}[)\]])?(?:\*\*?|__?)?["']?(?:\*\*?|__?)?[ \t]*(?:{ASSIGN}|[：]|{LINKING_VERBS}|c['’]est\b|(?-i:on)\b|[—–])(?:\*\*|__)?[ \t]*(?::[ \t]*)?(?:(?:now|still|currently|actually|just|literally|simply|always)[ \t]+)?{VALUE}"#
+                r#"(?i){word}(?:[ \t]+{WHICH}[ \t]+(?:[\w'’.@-]+[ \t]+){{0,4}}?[\w'’.@-]*)?(?:[ \t]+(?-i:[A-Z][\w.&-]+))?(?:[ \t]+everywhere)?(?:[ \t]*[(\[][^()\[\]\n]{{1,40}}[)\]])?(?:\*\*?|__?)?["']?(?:\*\*?|__?)?[ \t]*(?:{ASSIGN}|[：]|{LINKING_VERBS}|['’]s\b|c['’]est\b|(?-i:on)\b|[—–])(?:\*\*|__)?[ \t]*(?::[ \t]*)?(?:(?:now|still|currently|actually|just|literally|simply|always)[ \t]+)?{VALUE}"#
             ),
             ANY_GROUP,
         )

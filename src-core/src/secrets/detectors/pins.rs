@@ -289,6 +289,23 @@ pub(super) fn formats() -> Vec<Format> {
             1,
         )
         .form(Form::Said),
+        // What a keypad opens, its digits ending in the keypad's `#` or `*`: "Door: 4827#",
+        // "Front door access: 4827#", "The back door is 4827#", "Gate *4827#".
+        format(
+            K::Pin,
+            &format!(r"(?i)\b(?:{KEYED}|entry|access)\b[^\n\d#*]{{0,20}}?[#*]?(\d{{4,10}})[#*](?:[^\w]|$)"),
+            1,
+        )
+        .form(Form::Said),
+        // A smart lock named by its maker: "Yale lock 4827", "Schlage keypad: 5521".
+        format(
+            K::Pin,
+            &format!(
+                r"(?i)\b(?:yale|schlage|kwikset|nuki|ultraloq|lockly|igloohome|eufy|master[ \t]*lock)[ \t]+(?:smart[ \t]+)?(?:lock|keypad|deadbolt)\b(?:[ \t]+(?:code|pin))?(?:{SAID}|[ \t]+){digits}"
+            ),
+            1,
+        )
+        .form(Form::Said),
         // The word as a qualifier of what it is for: "Chase (PIN): 4827".
         format(K::Pin, &format!(r"(?i)[(\[](?:{PIN})[)\]][ \t]*[:=][ \t]*{digits}"), 1).form(Form::Said),
     ];

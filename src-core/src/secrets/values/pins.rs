@@ -10,7 +10,7 @@ use super::{Around, Form};
 const NOT_A_SECRET_HERE: &[&str] = &[
     "default", "defaults", "error", "errors", "fault", "faults", "means", "meaning", "refers", "log", "logs",
     "logged", "manual", "series", "model", "jtag", "gpio", "header", "pinout", "datasheet", "mcc",
-    "plc", "x10", "fpga", "firmware", "trigger", "triggers", "indicates", "status", "code's", "test", "testing",
+    "plc", "x10", "fpga", "firmware", "trigger", "triggers", "indicates", "status", "test", "testing",
     "conduct", "example", "examples", "sample", "tutorial", "handbook", "common", "popular", "installer's", "most",
     "meeting", "dummy", "fake", "classic", "xkcd", "rejected", "denied", "failed", "invalid", "disabled",
     "deactivated", "expired", "revoked", "documented", "history", "old", "shows", "showing", "flashing", "flashes",
