@@ -55,7 +55,11 @@ async fn a_version_1_store_gets_its_word_index_made_again_folded() {
     let memory = Memory::open_with(dir.path(), settings(ReviewPolicy::Auto), None, None)
         .await
         .unwrap();
-    assert_eq!(sql(&url, &format!("SELECT version FROM {schema}.haema_schema")), "2");
+    assert_eq!(
+        sql(&url, &format!("SELECT version FROM {schema}.haema_schema")),
+        "3",
+        "migrated to the newest version"
+    );
     let found = |hits: haema_core::SearchResults| {
         let mut found: Vec<String> = hits.hits.into_iter().map(|h| h.memory.content).collect();
         found.sort();

@@ -4,6 +4,7 @@
 mod common;
 mod store_checks;
 
+mod agent_key_cli;
 mod attributes_cli;
 mod bench_cli;
 mod cli;

@@ -216,6 +216,8 @@ pub enum Missing {
     Memory(MemoryId),
     /// A version of core.md.
     CoreVersion(CoreVersionId),
+    /// An agent key, by name.
+    AgentKey(String),
 }
 
 impl std::fmt::Display for Missing {
@@ -224,6 +226,7 @@ impl std::fmt::Display for Missing {
             Self::Changeset(id) => write!(f, "changeset with id {id}"),
             Self::Memory(id) => write!(f, "memory with id {id}"),
             Self::CoreVersion(id) => write!(f, "core version with id {id}"),
+            Self::AgentKey(name) => write!(f, "agent key named {name}"),
         }
     }
 }

@@ -307,7 +307,10 @@ pub(crate) const LEAKS_FORMS: &[(&str, &str)] = &[
     ("My password is mittens.", "My password is [secret: password]."),
     ("my password's mittens", "my password's [secret: password]"),
     ("The password is swordfish.", "The password is [secret: password]."),
-    ("my wifi password is pineapple", "my wifi password is [secret: password]"),
+    (
+        "my wifi password is pineapple",
+        "my wifi password is [secret: password]",
+    ),
     (
         "My password is sunflower, same as my old password",
         "My password is [secret: password], same as my old password",
@@ -328,14 +331,23 @@ pub(crate) const LEAKS_FORMS: &[(&str, &str)] = &[
         "wifi password: bluebird; guest password: sunflower",
         "wifi password: [secret: password]; guest password: [secret: password]",
     ),
-    ("Use admin / hunter2 to log in", "Use admin / [secret: password] to log in"),
-    ("Log in with admin / Sunflower42", "Log in with admin / [secret: password]"),
+    (
+        "Use admin / hunter2 to log in",
+        "Use admin / [secret: password] to log in",
+    ),
+    (
+        "Log in with admin / Sunflower42",
+        "Log in with admin / [secret: password]",
+    ),
     (
         "Sign in as ana / hunter22 on the portal",
         "Sign in as ana / [secret: password] on the portal",
     ),
     ("Netflix: bob / Sunflower42", "Netflix: bob / [secret: password]"),
-    ("Spotify: ana.silva / mittens99", "Spotify: ana.silva / [secret: password]"),
+    (
+        "Spotify: ana.silva / mittens99",
+        "Spotify: ana.silva / [secret: password]",
+    ),
     ("The alarm code's 4827", "The alarm code's [secret: pin]"),
     ("Door: 4827#", "Door: [secret: pin]#"),
     ("Front door access: 4827#", "Front door access: [secret: pin]#"),

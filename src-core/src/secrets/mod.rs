@@ -94,6 +94,8 @@ closed_set! {
         OpenaiKey = "openai api key",
         /// A Hugging Face token (`hf_`, `api_org_`).
         HuggingfaceToken = "hugging face token",
+        /// A haema agent key (`haema_ak_`): a bearer key for `haema mcp --http`.
+        HaemaAgentKey = "haema agent key",
         /// A JSON Web Token.
         Jwt = "jwt",
         /// An Azure storage or shared-access key.

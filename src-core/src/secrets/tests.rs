@@ -36,6 +36,10 @@ pub(crate) const SAMPLES: &[(&str, SecretKind)] = &[
     ),
     ("gitlab glpat-xYz12AbCdEfGhIjKlMnO", SecretKind::GitlabToken),
     (
+        "Authorization: Bearer haema_ak_Q7fZ2kLm9XwR4tVb8NcY1pHs6JdG3eUa0OiK5rTq",
+        SecretKind::HaemaAgentKey,
+    ),
+    (
         "slack bot xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
         SecretKind::SlackToken,
     ),

@@ -5,6 +5,7 @@
 //! spelling is an [`UnknownValue`] error that names it, never a silent default. Ids that mean
 //! different things have different types.
 
+mod agent_key;
 mod agent_state;
 mod attributes;
 pub(crate) mod changeset;
@@ -21,6 +22,8 @@ pub(crate) mod provider_kind;
 mod search;
 mod time;
 
+pub use agent_key::{AGENT_KEY_PREFIX, AgentAccess, AgentKey, KeyCheck, NewAgentKey};
+pub(crate) use agent_key::{AGENT_KEY_RANDOM_CHARS, checked_key_name, expiry_from};
 pub use agent_state::{AgentState, AgentStateChange, DEFAULT_AGENT};
 pub(crate) use agent_state::{MAX_STATE_VALUE_BYTES, checked_agent, checked_key, checked_value};
 pub use attributes::{MAX_METADATA_BYTES, MEMORY_TYPES, MemoryAttributes};

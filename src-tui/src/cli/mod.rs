@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+mod agent_key;
 mod config;
 mod edit;
 mod measure;
@@ -9,6 +10,7 @@ mod memory_args;
 mod postgres;
 mod state;
 
+pub use agent_key::AgentKeyCommand;
 pub use config::{ConfigAction, ConfigArgs};
 pub use edit::{MemoryTarget, UpdateArgs};
 pub use measure::{BenchArgs, BenchEmbedder, EvalCommand, LocomoArgs};
@@ -110,6 +112,10 @@ pub enum Command {
     /// never searched, every change kept.
     #[command(subcommand)]
     State(StateCommand),
+    /// The keys agents present to `haema mcp --http`: create one per agent with what it may
+    /// do (read, propose, write), list them with when each was last used, revoke, rotate.
+    #[command(subcommand)]
+    AgentKey(AgentKeyCommand),
     /// The local embedding models in the Hugging Face cache: download one, list them.
     #[command(subcommand)]
     Model(ModelCommand),

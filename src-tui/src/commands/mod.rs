@@ -1,5 +1,6 @@
 //! Runs each command against `haema-core`.
 
+mod agent_key;
 mod bench;
 mod confirm;
 mod core;
@@ -109,9 +110,16 @@ pub async fn run(cli: Cli) -> Result<()> {
     let (memory, mut command) = (memory, cli.command);
     // A store that keeps users apart is opened for the user; in others the user is an
     // attribute of what is added and a filter of what is read.
+    // An agent key made with --user is bound to that user, in any store.
+    let key_user = cli.user.clone();
     let memory = if memory.requires_user() {
         // The MCP server takes each call's `user_id`; purge-user names its user.
-        if cli.user.is_none() && !matches!(command, Some(Command::PurgeUser(_) | Command::Mcp)) {
+        if cli.user.is_none()
+            && !matches!(
+                command,
+                Some(Command::PurgeUser(_) | Command::Mcp | Command::AgentKey(_))
+            )
+        {
             let error = haema_core::Error::UserRequired;
             return Err(UsageError(crate::remedy::with_cli_remedy(&error)).into());
         }
@@ -145,6 +153,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Some(Command::Update(args)) => edit::update(&memory, args).await,
         Some(Command::Pin(target)) => edit::pin(&memory, target, true).await,
         Some(Command::State(command)) => state::run(&memory, command).await,
+        Some(Command::AgentKey(command)) => agent_key::run(&memory, command, key_user).await,
         Some(Command::Unpin(target)) => edit::pin(&memory, target, false).await,
         Some(Command::Export(args)) => transfer::export(&memory, args).await,
         Some(Command::Import(args)) => transfer::import(&memory, args).await,

@@ -86,6 +86,7 @@ pub(super) fn formats() -> Vec<Format> {
         // Hugging Face: a user token (`hf_` and 34 letters or digits) or an organisation's
         // (`api_org_`).
         format(K::HuggingfaceToken, r"\b(?:hf|api_org)_[A-Za-z0-9]{34}\b", 0),
+        format(K::HaemaAgentKey, r"\bhaema_ak_[A-Za-z0-9]{40}\b", 0),
         // Tokens whose bodies are hex or upper case, which the random-token screen leaves
         // alone: Databricks, Pulumi, Supabase, New Relic, Mailchimp, ElevenLabs, LangSmith,
         // Firecrawl, Perplexity; IFTTT's webhook key; an Azure DevOps PAT under its name.

@@ -57,7 +57,14 @@ pub(super) fn is_plain_word_password(value: &str, around: &Around<'_>) -> bool {
     if !said_in_english(around.prefix) || !ends_sentence(around.after) {
         return false;
     }
-    let known = [NOT_A_PASSWORD, SENTENCE_WORDS, LOCATION_WORDS, DESCRIBING, TECH_NAMES, SAID_ABOUT];
+    let known = [
+        NOT_A_PASSWORD,
+        SENTENCE_WORDS,
+        LOCATION_WORDS,
+        DESCRIBING,
+        TECH_NAMES,
+        SAID_ABOUT,
+    ];
     !known.iter().any(|list| list.contains(&word)) && !SAID_ENDINGS.iter().any(|end| word.ends_with(end))
 }
 
@@ -82,5 +89,8 @@ fn said_in_english(prefix: &str) -> bool {
 /// brackets, or a `,`, `;` or dash before the next clause ("…, don't share it").
 fn ends_sentence(after: &str) -> bool {
     let rest = after.trim_start();
-    super::prose::ends_line(after) || rest.starts_with([',', ';']) || rest.starts_with(['—', '–']) || rest.starts_with("- ")
+    super::prose::ends_line(after)
+        || rest.starts_with([',', ';'])
+        || rest.starts_with(['—', '–'])
+        || rest.starts_with("- ")
 }

@@ -14,9 +14,11 @@ mod writes;
 use std::path::{Path, PathBuf};
 
 pub(crate) use reads::{
-    AgentStateReads, ChangesetReads, CoreReads, MemoryReads, SearchReads, VectorReads, WholeStoreReads,
+    AgentKeyReads, AgentStateReads, ChangesetReads, CoreReads, MemoryReads, SearchReads, VectorReads, WholeStoreReads,
 };
-pub(crate) use writes::{AgentStateWrites, ChangesetWrites, CoreWrites, MemoryWrites, TextIndexWrites, VectorWrites};
+pub(crate) use writes::{
+    AgentKeyWrites, AgentStateWrites, ChangesetWrites, CoreWrites, MemoryWrites, TextIndexWrites, VectorWrites,
+};
 
 use super::{MetaKey, WorkLock};
 use crate::error::Result;
@@ -89,6 +91,8 @@ pub(crate) trait Reader {
     fn vectors(&self) -> &dyn VectorReads;
     /// Agents' state.
     fn agents(&self) -> &dyn AgentStateReads;
+    /// Agent keys.
+    fn agent_keys(&self) -> &dyn AgentKeyReads;
     /// Questions about the whole store at once; an error for a view that sees part of it.
     fn whole(&self) -> Result<&dyn WholeStoreReads>;
 }
@@ -125,6 +129,8 @@ pub(crate) trait Writer: Reader {
     fn vectors_mut(&self) -> &dyn VectorWrites;
     /// Agents' state.
     fn agents_mut(&self) -> &dyn AgentStateWrites;
+    /// Agent keys.
+    fn agent_keys_mut(&self) -> &dyn AgentKeyWrites;
 }
 
 /// A way to keep stores: it runs read and write work and says when another process wrote.

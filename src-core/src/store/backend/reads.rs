@@ -8,8 +8,8 @@ use std::collections::{BTreeSet, HashMap};
 use super::{AgentStateEntry, AgentStateLogEntry, Pool, Ranked, Signals, Unembedded};
 use crate::error::Result;
 use crate::types::{
-    AccessStats, AgentState, AgentStateChange, Changeset, ChangesetFilter, ChangesetId, ChangesetSummary, CoreVersion,
-    CoreVersionId, MemoryFilter, MemoryId, MemoryRecord, MemoryStatus, Section,
+    AccessStats, AgentKey, AgentState, AgentStateChange, Changeset, ChangesetFilter, ChangesetId, ChangesetSummary,
+    CoreVersion, CoreVersionId, MemoryFilter, MemoryId, MemoryRecord, MemoryStatus, Section,
 };
 
 /// The memories table: a user's memories, read. A scoped view answers each of these for its
@@ -159,6 +159,16 @@ pub(crate) trait AgentStateReads {
     /// Every change of every agent's state, oldest first: replaying them (a put for a
     /// value, a delete for none) makes the same state and history (a copy to another store).
     fn log(&self) -> Result<Vec<AgentStateLogEntry>>;
+}
+
+/// Agent keys. No user owns them: a scoped view passes the whole group through.
+pub(crate) trait AgentKeyReads {
+    /// The key named `name`.
+    fn by_name(&self, name: &str) -> Result<Option<AgentKey>>;
+    /// The key whose SHA-256 (hex) is `sha256`.
+    fn by_sha256(&self, sha256: &str) -> Result<Option<AgentKey>>;
+    /// Every key, revoked ones too, by name.
+    fn all(&self) -> Result<Vec<AgentKey>>;
 }
 
 /// Questions about the whole store at once (a copy to another store, the exact yardstick of

@@ -4,8 +4,8 @@
 use super::AgentStateEntry;
 use crate::error::Result;
 use crate::types::{
-    Changeset, ChangesetId, ChangesetStatus, CoreAuthor, CoreVersion, CoreVersionId, DecidedBy, MemoryAttributes,
-    MemoryId, MemoryRecord, MemoryStatus, ProposedItem, RelatedItem, Section,
+    AgentKey, Changeset, ChangesetId, ChangesetStatus, CoreAuthor, CoreVersion, CoreVersionId, DecidedBy,
+    MemoryAttributes, MemoryId, MemoryRecord, MemoryStatus, ProposedItem, RelatedItem, Section,
 };
 
 /// The memories table, written. A scoped view stamps what it writes with its user and refuses
@@ -139,4 +139,16 @@ pub(crate) trait AgentStateWrites {
     fn remove_entry(&self, entry: &AgentStateEntry) -> Result<()>;
     /// Replaces the value (JSON text) of one entry, now or in history, in place.
     fn set_entry_value(&self, entry: &AgentStateEntry, value: &str) -> Result<()>;
+}
+
+/// Agent keys, written. A scoped view passes the whole group through.
+pub(crate) trait AgentKeyWrites {
+    /// Adds a key with the SHA-256 (hex) of its secret; an error if the name is taken.
+    fn insert(&self, key: &AgentKey, sha256: &str) -> Result<()>;
+    /// Gives key `name` a new secret (its SHA-256); false when there is no such key.
+    fn set_sha256(&self, name: &str, sha256: &str) -> Result<bool>;
+    /// Marks key `name` revoked at `ts`; false when there is no such key or it was revoked.
+    fn revoke(&self, name: &str, ts: i64) -> Result<bool>;
+    /// Records that key `name` was used at `ts`.
+    fn touch(&self, name: &str, ts: i64) -> Result<()>;
 }

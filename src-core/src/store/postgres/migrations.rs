@@ -17,6 +17,7 @@ const MIGRATIONS: &[Step] = &[
         include_str!("../../../migrations/postgres/0002_postings.sql"),
         super::terms::reindex_all,
     ),
+    Step::Sql(include_str!("../../../migrations/postgres/0003_agent_keys.sql")),
 ];
 
 /// The schema version this build writes.

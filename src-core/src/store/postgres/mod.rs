@@ -12,6 +12,7 @@
 
 pub(crate) mod address;
 pub(crate) mod admin;
+mod agent_keys;
 mod agent_state;
 mod boundary;
 mod changesets;

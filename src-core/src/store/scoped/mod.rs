@@ -20,8 +20,8 @@ use std::collections::HashMap;
 
 use super::MetaKey;
 use super::backend::{
-    AgentStateReads, ChangesetReads, CoreReads, MemoryReads, Pool, Ranked, Reader, SearchReads, Signals, VectorReads,
-    WholeStoreReads,
+    AgentKeyReads, AgentStateReads, ChangesetReads, CoreReads, MemoryReads, Pool, Ranked, Reader, SearchReads, Signals,
+    VectorReads, WholeStoreReads,
 };
 use crate::error::{Error, Result};
 use crate::types::{
@@ -120,6 +120,11 @@ impl<T: Reader + ?Sized> Reader for Scoped<'_, T> {
     /// Agent state is no user's: it is shared.
     fn agents(&self) -> &dyn AgentStateReads {
         self.inner.agents()
+    }
+
+    /// Agent keys are the store's: a key is found before a user's view is made from it.
+    fn agent_keys(&self) -> &dyn AgentKeyReads {
+        self.inner.agent_keys()
     }
 
     /// A copy of a store, and the exact yardstick of vector search, cover the whole store:

@@ -6,7 +6,8 @@ use crate::error::Missing;
 use crate::error::{Error, Result};
 use crate::store::MetaKey;
 use crate::store::backend::{
-    AgentStateWrites, ChangesetWrites, CoreWrites, MemoryWrites, Reader, TextIndexWrites, VectorWrites, Writer,
+    AgentKeyWrites, AgentStateWrites, ChangesetWrites, CoreWrites, MemoryWrites, Reader, TextIndexWrites, VectorWrites,
+    Writer,
 };
 use crate::types::{
     Changeset, ChangesetId, ChangesetStatus, DecidedBy, MemoryAttributes, MemoryId, MemoryRecord, MemoryStatus,
@@ -73,6 +74,10 @@ impl<T: Writer + ?Sized> Writer for Scoped<'_, T> {
 
     fn agents_mut(&self) -> &dyn AgentStateWrites {
         self.inner.agents_mut()
+    }
+
+    fn agent_keys_mut(&self) -> &dyn AgentKeyWrites {
+        self.inner.agent_keys_mut()
     }
 }
 

@@ -14,6 +14,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0006_agent_state.sql"),
     include_str!("../../../migrations/0007_scopes.sql"),
     include_str!("../../../migrations/0008_access.sql"),
+    include_str!("../../../migrations/0009_agent_keys.sql"),
 ];
 
 /// The schema version this build writes.

@@ -5,6 +5,7 @@
 //! [`super::backend`].
 
 mod access_stats;
+mod agent_keys;
 mod agent_state;
 mod boundary;
 pub(crate) mod changesets;

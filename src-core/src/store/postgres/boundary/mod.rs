@@ -1,6 +1,7 @@
 //! The engine's [`Reader`] and [`Writer`] over one PostgreSQL connection, inside the
 //! transaction [`super::PgStore`] began.
 
+mod agent_keys;
 mod reads;
 mod writes;
 
@@ -8,8 +9,9 @@ use super::client::Conn;
 use crate::error::Result;
 use crate::store::MetaKey;
 use crate::store::backend::{
-    AgentStateReads, AgentStateWrites, ChangesetReads, ChangesetWrites, CoreReads, CoreWrites, MemoryReads,
-    MemoryWrites, Reader, SearchReads, TextIndexWrites, VectorReads, VectorWrites, WholeStoreReads, Writer,
+    AgentKeyReads, AgentKeyWrites, AgentStateReads, AgentStateWrites, ChangesetReads, ChangesetWrites, CoreReads,
+    CoreWrites, MemoryReads, MemoryWrites, Reader, SearchReads, TextIndexWrites, VectorReads, VectorWrites,
+    WholeStoreReads, Writer,
 };
 
 /// A connection inside a transaction.
@@ -49,6 +51,10 @@ impl Reader for Boundary<'_> {
     }
 
     fn agents(&self) -> &dyn AgentStateReads {
+        self
+    }
+
+    fn agent_keys(&self) -> &dyn AgentKeyReads {
         self
     }
 
@@ -92,6 +98,10 @@ impl Writer for Boundary<'_> {
     }
 
     fn agents_mut(&self) -> &dyn AgentStateWrites {
+        self
+    }
+
+    fn agent_keys_mut(&self) -> &dyn AgentKeyWrites {
         self
     }
 }

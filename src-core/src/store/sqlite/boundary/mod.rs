@@ -2,6 +2,7 @@
 //! for a writer), with the vector codes, the term statistics and the second connection of
 //! a hybrid search.
 
+mod agent_keys;
 mod reads;
 mod writes;
 
@@ -16,8 +17,9 @@ use super::vector_index::VectorIndex;
 use crate::error::Result;
 use crate::store::MetaKey;
 use crate::store::backend::{
-    AgentStateReads, AgentStateWrites, ChangesetReads, ChangesetWrites, CoreReads, CoreWrites, MemoryReads,
-    MemoryWrites, Reader, SearchReads, TextIndexWrites, VectorReads, VectorWrites, WholeStoreReads, Writer,
+    AgentKeyReads, AgentKeyWrites, AgentStateReads, AgentStateWrites, ChangesetReads, ChangesetWrites, CoreReads,
+    CoreWrites, MemoryReads, MemoryWrites, Reader, SearchReads, TextIndexWrites, VectorReads, VectorWrites,
+    WholeStoreReads, Writer,
 };
 
 /// A locked connection and what searches on it share. The connection's lock is held for
@@ -68,6 +70,10 @@ impl Reader for Boundary<'_> {
         self
     }
 
+    fn agent_keys(&self) -> &dyn AgentKeyReads {
+        self
+    }
+
     fn whole(&self) -> Result<&dyn WholeStoreReads> {
         Ok(self)
     }
@@ -103,6 +109,10 @@ impl Writer for Boundary<'_> {
     }
 
     fn agents_mut(&self) -> &dyn AgentStateWrites {
+        self
+    }
+
+    fn agent_keys_mut(&self) -> &dyn AgentKeyWrites {
         self
     }
 }

@@ -1,0 +1,17 @@
+-- haema store schema, version 9: agent keys. A bearer key per agent that reaches the store
+-- over the network (`haema mcp --http`), with what it may do: read, propose (every write
+-- waits for a person) or write (the store's review policy). Only the key's SHA-256 is kept,
+-- so the key works from every machine of a shared store and is in no file. A revoked key
+-- stays listed, so a person can see what the agent did. Append-only: never edit a shipped
+-- migration.
+
+CREATE TABLE agent_keys (
+    name          TEXT    PRIMARY KEY,
+    key_sha256    TEXT    NOT NULL UNIQUE,      -- hex
+    access        TEXT    NOT NULL CHECK (access IN ('read', 'propose', 'write')),
+    user_id       TEXT,                         -- the one user the key sees, if bound
+    created_at_ms INTEGER NOT NULL,
+    expires_at_ms INTEGER,
+    last_used_ms  INTEGER,
+    revoked_at_ms INTEGER
+) STRICT;
