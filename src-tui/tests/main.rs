@@ -20,6 +20,7 @@ mod full_disk;
 mod fuzz_corpora;
 mod keys_never_leak;
 mod llm_deadline;
+mod mcp_http;
 mod mcp_postgres;
 mod mcp_stdio;
 mod mcp_surfaces;

@@ -6,8 +6,8 @@ use rand::distr::Alphanumeric;
 use sha2::{Digest, Sha256};
 
 use super::Memory;
-use crate::store::{Scope, Store};
 use crate::error::{Error, Missing, Result};
+use crate::store::{Scope, Store};
 use crate::types::{
     AGENT_KEY_PREFIX, AGENT_KEY_RANDOM_CHARS, AgentAccess, AgentKey, KeyCheck, NewAgentKey, checked_key_name,
     expiry_from, now_ms,
@@ -191,6 +191,37 @@ impl Memory {
             Ok(KeyCheck::Valid(agent))
         })
         .await
+    }
+
+    /// This store as the agent holding `agent` may use it: only its user's memories when the
+    /// key is bound to one, and, for [`AgentAccess::Propose`], every change to memories or
+    /// core waiting for a person's review whatever the store's policy (agent state is the
+    /// agent's own and written directly). What a [`AgentAccess::Read`] key may not call is
+    /// the caller's to refuse: this handle still writes.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the key's user cannot be this handle's (it works for
+    /// another user).
+    pub fn for_agent(&self, agent: &AgentKey) -> Result<Self> {
+        let memory = match agent.user_id.as_deref() {
+            Some(user) => self.for_user(user)?,
+            None => self.clone(),
+        };
+        if agent.access != AgentAccess::Propose {
+            return Ok(memory);
+        }
+        let mut settings = memory.inner.settings.clone();
+        settings.review = crate::types::policy::ReviewPolicy::Review;
+        Ok(Self {
+            inner: std::sync::Arc::new(super::Inner {
+                store: std::sync::Arc::clone(&memory.inner.store),
+                settings,
+                llm: memory.inner.llm.clone(),
+                embedder: memory.inner.embedder.clone(),
+                lexical: memory.inner.lexical.clone(),
+                embed_worker: std::sync::Arc::clone(&memory.inner.embed_worker),
+            }),
+        })
     }
 
     /// The user a new key is bound to: the one given, or the one this handle works for.

@@ -106,8 +106,9 @@ pub enum Command {
     EmbedPending(JsonFlag),
     /// Open a demo store made from a bundled sample (offline) in the terminal UI.
     Demo(DemoArgs),
-    /// Serve the store to agents as an MCP server on standard input and output.
-    Mcp,
+    /// Serve the store to agents as an MCP server on standard input and output, or with
+    /// --http over Streamable HTTP, each agent with its key (haema agent-key).
+    Mcp(McpArgs),
     /// An agent's state: a small key/value store (the current task, a cursor), not memories,
     /// never searched, every change kept.
     #[command(subcommand)]
@@ -457,4 +458,20 @@ mod tests {
     fn the_command_definition_is_consistent() {
         super::Cli::command().debug_assert();
     }
+}
+
+/// How `haema mcp` serves.
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Serve over Streamable HTTP at http://ADDR/mcp instead of standard input and output
+    /// (default 127.0.0.1:8731); every request needs an agent key.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8731")]
+    pub http: Option<std::net::SocketAddr>,
+    /// Allow an address other machines reach, without TLS: the network in between is yours.
+    #[arg(long, requires = "http")]
+    pub trusted_network: bool,
+    /// A browser origin allowed to call (e.g. https://app.example.com); repeat for more.
+    /// Without one, a request from any web page is refused.
+    #[arg(long = "allow-origin", value_name = "URL", requires = "http")]
+    pub allow_origins: Vec<String>,
 }

@@ -117,7 +117,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         if cli.user.is_none()
             && !matches!(
                 command,
-                Some(Command::PurgeUser(_) | Command::Mcp | Command::AgentKey(_))
+                Some(Command::PurgeUser(_) | Command::Mcp(_) | Command::AgentKey(_))
             )
         {
             let error = haema_core::Error::UserRequired;
@@ -157,7 +157,17 @@ pub async fn run(cli: Cli) -> Result<()> {
         Some(Command::Unpin(target)) => edit::pin(&memory, target, false).await,
         Some(Command::Export(args)) => transfer::export(&memory, args).await,
         Some(Command::Import(args)) => transfer::import(&memory, args).await,
-        Some(Command::Mcp) => crate::mcp::serve(memory).await,
+        Some(Command::Mcp(args)) => match args.http {
+            None => crate::mcp::serve(memory).await,
+            Some(addr) => {
+                let options = crate::mcp::HttpOptions {
+                    addr,
+                    trusted_network: args.trusted_network,
+                    allowed_origins: args.allow_origins,
+                };
+                crate::mcp::serve_http(memory, options).await
+            }
+        },
         Some(Command::EmbedPending(flag)) => memories::embed_pending(&memory, flag.json).await,
         Some(
             Command::Reembed(_)

@@ -3,14 +3,18 @@
 //! search it and read it. Writes go through the store's review policy: an agent proposes,
 //! a person decides in the TUI or with `haema review`.
 
+mod access;
 #[macro_use]
 mod answers;
 mod gate;
+mod handler;
+mod http_server;
 mod in_flight;
 mod lines;
 mod params;
 mod session;
 
+pub use http_server::{HttpOptions, serve_http};
 pub use session::serve;
 
 use std::sync::{Arc, PoisonError, RwLock};
@@ -19,17 +23,11 @@ use haema_core::limits::{MAX_LATEST_PAGE, MAX_RECALL_MEMORIES, MAX_SEARCH_HITS, 
 use haema_core::{AddInput, LatestOptions, LatestStart, LexicalReason, Memory, OpenOptions, Section};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{
-    CallToolResult, ContentBlock, ListResourcesResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerCapabilities, ServerConfig,
-};
-use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
+use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::{ErrorData, tool, tool_router};
 use serde_json::json;
 
-use answers::{
-    add_answer, bad_value, core_error, edit_answer, latest_block, marked_json, ok, state_answer, tool_error,
-};
+use answers::{add_answer, bad_value, core_error, edit_answer, marked_json, ok, state_answer, tool_error};
 use params::{
     AddParams, ChangesetParams, DeleteParams, ForgetParams, LatestParams, RecallParams, SearchParams, SectionParams,
     SetStateParams, StateKeyParams, UpdateParams, cap,
@@ -69,6 +67,15 @@ impl HaemaServer {
         }
     }
 
+    /// The same server over another handle on the store (an agent key's view of it).
+    fn with_memory(&self, memory: Memory) -> Self {
+        Self {
+            memory: Arc::new(RwLock::new(memory)),
+            in_flight: self.in_flight.clone(),
+            tool_router: self.tool_router.clone(),
+        }
+    }
+
     /// The store as it is now.
     fn memory(&self) -> Memory {
         self.memory.read().unwrap_or_else(PoisonError::into_inner).clone()
@@ -78,8 +85,13 @@ impl HaemaServer {
     /// other stores `user_id` is an attribute and a filter, as it always was).
     fn memory_for(&self, user: Option<&str>) -> Result<Memory, haema_core::Error> {
         let memory = self.memory();
-        match user {
-            Some(user) if memory.requires_user() => memory.for_user(user),
+        match (memory.user(), user) {
+            // A key bound to a user, or `haema --user`: another user is refused, not read
+            // as an empty view.
+            (Some(mine), Some(other)) if mine != other.trim() => Err(haema_core::Error::InvalidArgument(format!(
+                "this server works for user `{mine}` only: leave `user_id` out or give `{mine}`"
+            ))),
+            (None, Some(user)) if memory.requires_user() => memory.for_user(user),
             _ => Ok(memory),
         }
     }
@@ -430,64 +442,5 @@ impl HaemaServer {
             })),
             Err(e) => core_error(&e),
         }
-    }
-}
-
-#[tool_handler(router = self.tool_router)]
-impl ServerHandler for HaemaServer {
-    fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_resources().build())
-            .with_server_info(rmcp::model::Implementation::new("haema", env!("CARGO_PKG_VERSION")))
-            .with_instructions(INSTRUCTIONS)
-    }
-
-    async fn list_resources(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(ListResourcesResult::with_all_items(vec![
-            Resource::new(CORE_URI, "core.md")
-                .with_title("Core profile")
-                .with_description("SOUL, TOOLS, RULE and USER: who the agent is and what it knows of the user")
-                .with_mime_type("text/markdown"),
-            Resource::new(LATEST_URI, "latest")
-                .with_title("Latest memories")
-                .with_description("The 20 most recently learned memories, newest first")
-                .with_mime_type("text/markdown"),
-        ]))
-    }
-
-    async fn read_resource(
-        &self,
-        request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, ErrorData> {
-        let text = match request.uri.as_str() {
-            CORE_URI => self
-                .memory()
-                .get_core()
-                .await
-                .map(|text| haema_core::mark_core(&text).block()),
-            LATEST_URI => {
-                let memory = self.memory();
-                let max_chars = memory.settings().recall.max_chars;
-                memory
-                    .get_latest_records(1, LATEST_RESOURCE_COUNT)
-                    .await
-                    .map(|records| latest_block(&records, max_chars))
-            }
-            other => {
-                return Err(ErrorData::resource_not_found(
-                    format!("no resource `{other}`; haema has {CORE_URI} and {LATEST_URI}"),
-                    None,
-                ));
-            }
-        }
-        .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        Ok(ReadResourceResult::new(vec![
-            ResourceContents::text(text, request.uri).with_mime_type("text/markdown"),
-        ])
-        .into())
     }
 }

@@ -1,0 +1,211 @@
+//! `haema mcp --http`: the same tools and resources over MCP's Streamable HTTP at `/mcp`,
+//! each request carrying an agent key (`Authorization: Bearer haema_ak_…`, made with
+//! `haema agent-key create`), and `/healthz` for process supervisors. It listens on
+//! 127.0.0.1 unless told otherwise, refuses a browser's page from another origin (DNS
+//! rebinding), and on Ctrl-C or SIGTERM stops taking requests and finishes the writes in
+//! flight before it exits.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+use bytes::Bytes;
+use haema_core::{KeyCheck, Memory};
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper::header::{AUTHORIZATION, CONTENT_TYPE, HeaderValue, WWW_AUTHENTICATE};
+use hyper::{Request, Response, StatusCode};
+use hyper_util::rt::TokioIo;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio_util::sync::CancellationToken;
+
+use super::HaemaServer;
+
+/// Largest request body, in bytes: a memory may be 64 KiB, and JSON escapes can double it.
+const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+/// How `haema mcp --http` listens.
+#[derive(Debug, Clone)]
+pub struct HttpOptions {
+    /// The address and port.
+    pub addr: SocketAddr,
+    /// Serve on an address other machines reach without TLS: the person says the network
+    /// in between is trusted.
+    pub trusted_network: bool,
+    /// Browser origins allowed to call (`https://app.example.com`); none by default.
+    pub allowed_origins: Vec<String>,
+}
+
+type Body = BoxBody<Bytes, Infallible>;
+
+/// What every connection shares.
+struct Shared {
+    memory: Memory,
+    mcp: StreamableHttpService<HaemaServer, LocalSessionManager>,
+}
+
+/// Serves the store over HTTP until Ctrl-C or SIGTERM.
+pub async fn serve_http(memory: Memory, options: HttpOptions) -> anyhow::Result<()> {
+    let ip = options.addr.ip();
+    if !ip.is_loopback() && !options.trusted_network {
+        bail!(
+            "{} is reachable from other machines, and this server has no TLS yet: agent keys and memories would cross the network in clear. Serve on 127.0.0.1 behind a TLS proxy, or pass --trusted-network if the network in between is yours",
+            options.addr
+        );
+    }
+    let server = HaemaServer::new(memory.clone());
+    server.upgrade_in_background();
+    let in_flight = server.in_flight.clone();
+    let stop = CancellationToken::new();
+    let mut config = StreamableHttpServerConfig::default()
+        .with_cancellation_token(stop.child_token())
+        .with_max_request_body_bytes(MAX_BODY_BYTES);
+    config = if options.allowed_origins.is_empty() {
+        config.enforce_origin_validation()
+    } else {
+        config.with_allowed_origins(options.allowed_origins.clone())
+    };
+    if !ip.is_loopback() {
+        // Reached by whatever name the machine has on the trusted network; browsers are
+        // still held to the allowed origins.
+        config = config.disable_allowed_hosts();
+    }
+    let factory = server.clone();
+    let mcp = StreamableHttpService::new(
+        move || Ok(factory.clone()),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
+    let shared = Arc::new(Shared { memory, mcp });
+    let listener = tokio::net::TcpListener::bind(options.addr)
+        .await
+        .with_context(|| format!("cannot listen on {}", options.addr))?;
+    let bound = listener.local_addr()?;
+    eprintln!("haema: serving MCP at http://{bound}/mcp (health at /healthz); stop with Ctrl-C");
+    let stopping = shutdown_signal();
+    tokio::pin!(stopping);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                let Ok((stream, _)) = accepted else { continue };
+                let shared = Arc::clone(&shared);
+                let stop = stop.clone();
+                tokio::spawn(async move {
+                    let service = hyper::service::service_fn(move |request| {
+                        let shared = Arc::clone(&shared);
+                        async move { Ok::<_, Infallible>(answer(&shared, request).await) }
+                    });
+                    let connection = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), service);
+                    tokio::pin!(connection);
+                    tokio::select! {
+                        _ = connection.as_mut() => {}
+                        () = stop.cancelled() => connection.as_mut().graceful_shutdown(),
+                    }
+                });
+            }
+            () = &mut stopping => break,
+        }
+    }
+    eprintln!("haema: stopping: no new requests; finishing the writes in flight");
+    stop.cancel();
+    in_flight.close();
+    let unfinished = in_flight.finish().await;
+    let failed = unfinished.iter().filter(|w| w.failed).count();
+    for write in &unfinished {
+        let outcome = if write.failed { "NOT stored" } else { "finished" };
+        eprintln!(
+            "haema: {} {outcome} after its client had gone: {}",
+            write.tool, write.said
+        );
+    }
+    if failed > 0 {
+        bail!("{failed} write(s) in flight when the server stopped were not stored (see above)");
+    }
+    Ok(())
+}
+
+/// Ctrl-C, or SIGTERM from a process supervisor.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(term) => term,
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+                return;
+            }
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// One request: `/healthz`, or `/mcp` with a valid agent key.
+async fn answer(shared: &Shared, mut request: Request<Incoming>) -> Response<Body> {
+    match request.uri().path() {
+        "/healthz" => text(StatusCode::OK, "ok\n"),
+        "/mcp" => {
+            let presented = request
+                .headers()
+                .get(AUTHORIZATION)
+                .and_then(|value| value.to_str().ok())
+                .and_then(|value| value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer ")))
+                .map(str::to_owned);
+            let Some(key) = presented else {
+                return unauthorized(
+                    "no agent key: send Authorization: Bearer <key> (make one with haema agent-key create)",
+                );
+            };
+            match shared.memory.check_agent_key(&key).await {
+                Ok(KeyCheck::Valid(agent)) => {
+                    request.extensions_mut().insert(agent);
+                    shared.mcp.handle(request).await
+                }
+                Ok(KeyCheck::Unknown) => unauthorized("this agent key is not one of this store's"),
+                Ok(KeyCheck::Revoked(name)) => unauthorized(&format!("agent key {name} was revoked")),
+                Ok(KeyCheck::Expired(name)) => unauthorized(&format!("agent key {name} has expired")),
+                Err(e) => text(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    &format!("the store cannot be read: {e}\n"),
+                ),
+            }
+        }
+        _ => text(
+            StatusCode::NOT_FOUND,
+            "haema serves MCP at /mcp and its health at /healthz\n",
+        ),
+    }
+}
+
+/// A 401 with the challenge RFC 6750 asks for.
+fn unauthorized(description: &str) -> Response<Body> {
+    let mut response = text(StatusCode::UNAUTHORIZED, &format!("{description}\n"));
+    let challenge = format!(
+        "Bearer realm=\"haema\", error=\"invalid_token\", error_description=\"{}\"",
+        description.replace('"', "'")
+    );
+    if let Ok(value) = HeaderValue::from_str(&challenge) {
+        response.headers_mut().insert(WWW_AUTHENTICATE, value);
+    }
+    response
+}
+
+/// A plain-text answer.
+fn text(status: StatusCode, body: &str) -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::from(body.to_owned())).boxed());
+    *response.status_mut() = status;
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
+    response
+}

@@ -1,0 +1,199 @@
+//! `haema mcp --http` through the real binary: a key per agent, checked on every request
+//! (401 with a challenge without one, 403 for another web page's origin), what each access
+//! may call, a propose key's add waiting for review whatever the policy, a user-bound key
+//! seeing only its user, `/healthz`, a refused open address, and SIGTERM finishing cleanly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::Path;
+
+use crate::common;
+
+use common::mcp_http::{Server, Session};
+use common::*;
+use serde_json::{Value, json};
+
+fn key(store: &Path, args: &[&str]) -> String {
+    let mut all = vec!["agent-key", "create"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    json_of(&haema(store, &[], &all, None))["key"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn store_with(dir: &Path, settings: &str) -> std::path::PathBuf {
+    let store = dir.join("s");
+    std::fs::create_dir_all(&store).unwrap();
+    std::fs::write(
+        store.join("haema.toml"),
+        format!("{settings}[embedder]\nprovider = \"none\"\n"),
+    )
+    .unwrap();
+    store
+}
+
+fn result(answer: &Value) -> &Value {
+    assert!(answer.get("error").is_none(), "{answer}");
+    assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
+    &answer["result"]["structuredContent"]
+}
+
+#[tokio::test]
+async fn a_request_needs_a_valid_key_and_a_page_of_another_origin_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with(dir.path(), "review = \"auto\"\n");
+    let reader = key(&store, &["reader", "--access", "read"]);
+    let gone = key(&store, &["gone", "--access", "write"]);
+    ok(&haema(&store, &[], &["agent-key", "revoke", "gone"], None));
+    let server = Server::start(&store, &[]);
+    let http = reqwest::Client::new();
+
+    let health = http.get(format!("{}/healthz", server.base())).send().await.unwrap();
+    assert_eq!(health.status(), 200);
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let post = |key: Option<&str>| {
+        let request = http
+            .post(&server.url)
+            .header("accept", "application/json, text/event-stream")
+            .json(&init);
+        match key {
+            Some(key) => request.bearer_auth(key),
+            None => request,
+        }
+    };
+    for (key, said) in [
+        (None, "no agent key"),
+        (
+            Some("haema_ak_notakeyofthisstore000000000000000000000"),
+            "not one of this store's",
+        ),
+        (Some(gone.as_str()), "agent key gone was revoked"),
+    ] {
+        let response = post(key).send().await.unwrap();
+        assert_eq!(response.status(), 401, "{key:?}");
+        let challenge = response.headers()["www-authenticate"].to_str().unwrap().to_owned();
+        assert!(challenge.starts_with("Bearer realm=\"haema\""), "{challenge}");
+        assert!(response.text().await.unwrap().contains(said), "{key:?}");
+    }
+    let evil = post(Some(&reader))
+        .header("origin", "https://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(evil.status(), 403, "a web page of another origin is refused");
+    assert_eq!(post(Some(&reader)).send().await.unwrap().status(), 200);
+
+    let (code, said) = server.terminate();
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("finishing the writes in flight"), "{said}");
+}
+
+#[tokio::test]
+async fn a_read_key_only_reads_and_a_propose_keys_writes_wait_for_review() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with(dir.path(), "review = \"auto\"\n");
+    ok(&haema(&store, &[], &["add", "--items", "Ana drinks green tea"], None));
+    let reader = key(&store, &["reader", "--access", "read"]);
+    let proposer = key(&store, &["proposer", "--access", "propose"]);
+    let writer = key(&store, &["writer", "--access", "write"]);
+    let server = Server::start(&store, &[]);
+
+    let mut read = Session::open(&server.url, &reader).await;
+    let tools = read.request("tools/list", json!({})).await;
+    let names: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"search_memory") && names.contains(&"recall"),
+        "{names:?}"
+    );
+    assert!(
+        !names.contains(&"add_memory") && !names.contains(&"forget_memory"),
+        "{names:?}"
+    );
+    let found = read.call("search_memory", json!({"query": "green tea"})).await;
+    assert_eq!(result(&found)["memories"][0]["content"], "Ana drinks green tea");
+    let refused = read.call("add_memory", json!({"content": "Ana moved to Porto"})).await;
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("has read access, and add_memory needs propose access"),
+        "{message}"
+    );
+    assert_eq!(refused["error"]["data"]["needed_access"], "propose");
+
+    let mut propose = Session::open(&server.url, &proposer).await;
+    let waits = propose
+        .call("add_memory", json!({"content": "Ana moved to Porto"}))
+        .await;
+    assert_eq!(
+        result(&waits)["status"],
+        "pending",
+        "under auto, a propose key's add still waits"
+    );
+    let mut write = Session::open(&server.url, &writer).await;
+    let lands = write
+        .call("add_memory", json!({"content": "Ana plays the cello"}))
+        .await;
+    assert_eq!(
+        result(&lands)["status"],
+        "committed",
+        "a write key follows the store's policy"
+    );
+
+    let pending = ok(&haema(&store, &[], &["review", "list"], None));
+    assert!(pending.contains("Ana moved to Porto"), "{pending}");
+    assert!(!pending.contains("cello"), "{pending}");
+    server.terminate();
+}
+
+#[tokio::test]
+async fn a_key_bound_to_a_user_sees_only_that_user() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with(dir.path(), "review = \"auto\"\nscope = \"per_user\"\n");
+    ok(&haema(
+        &store,
+        &[("HAEMA_USER", "alice")],
+        &["add", "--items", "Alice drinks green tea"],
+        None,
+    ));
+    ok(&haema(
+        &store,
+        &[("HAEMA_USER", "bob")],
+        &["add", "--items", "Bob drinks green tea"],
+        None,
+    ));
+    let alice = key(&store, &["--user", "alice", "alice-bot", "--access", "write"]);
+    let server = Server::start(&store, &[]);
+
+    let mut session = Session::open(&server.url, &alice).await;
+    let found = session.call("search_memory", json!({"query": "green tea"})).await;
+    let contents: Vec<&str> = result(&found)["memories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["content"].as_str().unwrap())
+        .collect();
+    assert_eq!(contents, ["Alice drinks green tea"]);
+    let other = session
+        .call("search_memory", json!({"query": "green tea", "user_id": "bob"}))
+        .await;
+    let refused = other.to_string();
+    assert!(
+        refused.contains("alice") && !refused.contains("Bob drinks"),
+        "{refused}"
+    );
+    server.terminate();
+}
+
+#[test]
+fn an_address_other_machines_reach_needs_the_trusted_network_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with(dir.path(), "");
+    let out = haema(&store, &[], &["mcp", "--http", "0.0.0.0:0"], None);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--trusted-network"), "{}", stderr(&out));
+}
