@@ -113,6 +113,7 @@ fn the_later_reviews_ordinary_lines_are_kept() {
         .chain(include_str!("corpus/review16_benign.txt").lines())
         .chain(include_str!("corpus/review17_benign.txt").lines())
         .chain(include_str!("corpus/review18_benign.txt").lines())
+        .chain(include_str!("corpus/review19_benign.txt").lines())
         .map(|t| t.replace("\\n", "\n"))
         .collect();
     super::tests::assert_kept(texts.iter().map(String::as_str));

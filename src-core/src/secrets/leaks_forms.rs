@@ -301,36 +301,9 @@ pub(crate) const LEAKS_FORMS: &[(&str, &str)] = &[
         "[10:02] ana: what is the wifi password?\n[10:03] ben: Sunflower42",
         "[10:02] ana: what is the wifi password?\n[10:03] ben: [secret: password]",
     ),
-    // Review 18's classes: a plain word ending an English sentence, a login given in a
-    // sentence or after a service, a keypad's code ending in `#`, a smart lock by its maker.
-    ("my password is sunflower", "my password is [secret: password]"),
-    ("My password is mittens.", "My password is [secret: password]."),
-    ("my password's mittens", "my password's [secret: password]"),
-    ("The password is swordfish.", "The password is [secret: password]."),
-    (
-        "my wifi password is pineapple",
-        "my wifi password is [secret: password]",
-    ),
-    (
-        "My password is sunflower, same as my old password",
-        "My password is [secret: password], same as my old password",
-    ),
-    (
-        "The password is Sunflower, don't share this password",
-        "The password is [secret: password], don't share this password",
-    ),
-    (
-        "our netflix password is pancakes, don't share it",
-        "our netflix password is [secret: password], don't share it",
-    ),
-    (
-        "Password: bluebird (the wifi password)",
-        "Password: [secret: password] (the wifi password)",
-    ),
-    (
-        "wifi password: bluebird; guest password: sunflower",
-        "wifi password: [secret: password]; guest password: [secret: password]",
-    ),
+    // Review 18's classes: a login given in a sentence or after a service, a keypad's code
+    // ending in `#`, a smart lock by its maker, a password said with "'s".
+    ("my password's Sunflower42", "my password's [secret: password]"),
     (
         "Use admin / hunter2 to log in",
         "Use admin / [secret: password] to log in",
@@ -353,6 +326,8 @@ pub(crate) const LEAKS_FORMS: &[(&str, &str)] = &[
     ("Front door access: 4827#", "Front door access: [secret: pin]#"),
     ("The back door is 4827#.", "The back door is [secret: pin]#."),
     ("Yale lock 4827", "Yale lock [secret: pin]"),
+    ("Yale code: 7749", "Yale code: [secret: pin]"),
+    ("Amazon: rob.k / Kayak88", "Amazon: rob.k / [secret: password]"),
     ("Schlage keypad: 5521", "Schlage keypad: [secret: pin]"),
 ];
 
@@ -382,6 +357,7 @@ fn each_leak_the_later_reviews_found_is_screened() {
         .chain(include_str!("corpus/review16_leaks.txt").lines())
         .chain(include_str!("corpus/review17_leaks.txt").lines())
         .chain(include_str!("corpus/review18_leaks.txt").lines())
+        .chain(include_str!("corpus/review19_leaks.txt").lines())
         .map(|t| t.replace("\\n", "\n"))
         .filter(|t| super::redact(t).0 == *t)
         .collect();

@@ -13,7 +13,7 @@ use crate::secrets::values::Form;
 const QUOTED: &str = r#"(?:"([^"\n]{3,})"|'([^'\n]{3,})')"#;
 
 /// Services people keep a login for, named before one ("Netflix: bob / …").
-const SERVICES: &str = r"netflix|spotify|hulu|disney\+?|prime(?:[ \t]+video)?|hbo(?:[ \t]+max)?|youtube|gmail|google|outlook|hotmail|yahoo|icloud|apple[ \t]+id|facebook|instagram|twitter|tiktok|snapchat|linkedin|reddit|discord|slack|zoom|github|gitlab|bitbucket|dropbox|steam|xbox|playstation|psn|nintendo|paypal|venmo|ebay|etsy|uber|airbnb|wordpress|shopify|twitch|pinterest|skype|notion|trello|canva|adobe|figma|webmail|email|e-mail|bank|online[ \t]+banking";
+const SERVICES: &str = r"netflix|spotify|amazon|hulu|disney\+?|prime(?:[ \t]+video)?|hbo(?:[ \t]+max)?|youtube|gmail|google|outlook|hotmail|yahoo|icloud|apple[ \t]+id|facebook|instagram|twitter|tiktok|snapchat|linkedin|reddit|discord|slack|zoom|github|gitlab|bitbucket|dropbox|steam|xbox|playstation|psn|nintendo|paypal|venmo|ebay|etsy|uber|airbnb|wordpress|shopify|twitch|pinterest|skype|notion|trello|canva|adobe|figma|webmail|email|e-mail|bank|online[ \t]+banking";
 
 /// The login formats.
 pub(super) fn formats() -> Vec<Format> {

@@ -290,18 +290,22 @@ pub(super) fn formats() -> Vec<Format> {
         )
         .form(Form::Said),
         // What a keypad opens, its digits ending in the keypad's `#` or `*`: "Door: 4827#",
-        // "Front door access: 4827#", "The back door is 4827#", "Gate *4827#".
-        format(
-            K::Pin,
-            &format!(r"(?i)\b(?:{KEYED}|entry|access)\b[^\n\d#*]{{0,20}}?[#*]?(\d{{4,10}})[#*](?:[^\w]|$)"),
-            1,
-        )
-        .form(Form::Said),
-        // A smart lock named by its maker: "Yale lock 4827", "Schlage keypad: 5521".
+        // "Front door access: 4827#", "The back door is 4827#", "Gate *4827#" (never a time
+        // said with "at": "alarm at 0630#").
         format(
             K::Pin,
             &format!(
-                r"(?i)\b(?:yale|schlage|kwikset|nuki|ultraloq|lockly|igloohome|eufy|master[ \t]*lock)[ \t]+(?:smart[ \t]+)?(?:lock|keypad|deadbolt)\b(?:[ \t]+(?:code|pin))?(?:{SAID}|[ \t]+){digits}"
+                r"(?i)\b(?:{KEYED}|entry|access)\b(?:[ \t]+(?:access|entry|code|pin))?(?:[ \t]*:|[ \t]+is)?[ \t]*[#*]?(\d{{4,10}})[#*](?:[^\w]|$)"
+            ),
+            1,
+        )
+        .form(Form::Said),
+        // A smart lock named by its maker, its digits ending the line or the sentence: "Yale
+        // lock 4827", "Schlage keypad: 5521", "Yale code: 7749" (not "Yale lock 4827 reviews").
+        format(
+            K::Pin,
+            &format!(
+                r"(?i)\b(?:yale|schlage|kwikset|nuki|ultraloq|lockly|igloohome|eufy|master[ \t]*lock)(?:[ \t]+(?:smart[ \t]+)?(?:lock|keypad|deadbolt))?(?:[ \t]+(?:code|pin))?\b(?:{SAID}|[ \t]+)[#*]?(\d{{4,10}})[#*]?(?:[ \t]*$|[ \t]*[.,;!)])"
             ),
             1,
         )

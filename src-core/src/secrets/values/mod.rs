@@ -6,7 +6,6 @@
 mod code;
 mod named;
 mod pins;
-mod plain;
 mod prose;
 mod shape;
 mod words;
@@ -272,15 +271,14 @@ fn is_no_password(value: &str, lower: &str, bare: &str, quoted: bool, around: &A
     if around.form == Form::Strict || names_an_action(around.prefix) || prefix.trim_start().starts_with("pwd") {
         return !shaped() || is_prompt_flag(around.line);
     }
-    // In prose, only what looks like a password, or one plain word ending an English
-    // sentence that is no word said about a password ("my password is mittens").
+    // In prose, only what looks like a password: "the password is pineapple" is kept (a word
+    // said about a password reads the same: "the password is funny", review 19).
     if around.form == Form::Said && !quoted && prose::said_as(around) == Said::Prose {
         return !(shape::is_password_shaped(value)
             || label && shape::looks_strong_as_written(value)
             || shape::app_password_tail(value, around.after) > 0
             || prose::names_wifi_key(around.prefix) && shape::is_digit_groups(value)
-            || digits(4)
-            || plain::is_plain_word_password(value, around));
+            || digits(4));
     }
     // "The Password Is Courage": a title, not a sentence.
     let title = around.form == Form::Said && around.prefix.trim_end().ends_with(" Is");

@@ -1,8 +1,8 @@
 //! What a password looks like by itself, when nothing but its shape can say so: in prose
 //! ("the password is …", "Password: …"), beside the word, after a command's flag or a
-//! `_pass` name. A plain word is no password by its shape (`pineapple`, `ungültig`,
-//! `updated`); one ending an English sentence about a password is read by its words
-//! ([`super::plain`]).
+//! `_pass` name. A plain word is no password there (`pineapple`, `ungültig`, `updated`):
+//! a one-word dictionary password said in prose is kept, which is the price of never
+//! destroying an ordinary sentence ("the password is funny" reads the same).
 
 use super::words::{DESCRIBING, LOCATION_WORDS, NOT_A_PASSWORD, SENTENCE_WORDS, TECH_NAMES};
 
