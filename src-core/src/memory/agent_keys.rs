@@ -212,16 +212,7 @@ impl Memory {
         }
         let mut settings = memory.inner.settings.clone();
         settings.review = crate::types::policy::ReviewPolicy::Review;
-        Ok(Self {
-            inner: std::sync::Arc::new(super::Inner {
-                store: std::sync::Arc::clone(&memory.inner.store),
-                settings,
-                llm: memory.inner.llm.clone(),
-                embedder: memory.inner.embedder.clone(),
-                lexical: memory.inner.lexical.clone(),
-                embed_worker: std::sync::Arc::clone(&memory.inner.embed_worker),
-            }),
-        })
+        Ok(memory.sibling(std::sync::Arc::clone(&memory.inner.store), settings))
     }
 
     /// The user a new key is bound to: the one given, or the one this handle works for.

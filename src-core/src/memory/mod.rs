@@ -96,6 +96,23 @@ impl std::fmt::Debug for Memory {
 }
 
 impl Memory {
+    /// A handle sharing this one's providers, vector worker and connections, over another
+    /// view of the store (a user's) or with other settings (an agent key's review policy).
+    pub(crate) fn sibling(&self, store: Arc<Store>, settings: Settings) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                store,
+                settings,
+                llm: self.inner.llm.clone(),
+                embedder: self.inner.embedder.clone(),
+                lexical: self.inner.lexical.clone(),
+                embed_worker: Arc::clone(&self.inner.embed_worker),
+            }),
+        }
+    }
+}
+
+impl Memory {
     /// Opens the store in `dir` with the providers its settings describe. A store without an
     /// `[embedder]` setting uses the local model, downloaded from the Hugging Face Hub on first
     /// use; when it cannot be had the store works by words alone ([`Memory::lexical_reason`])

@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use super::{Inner, Memory};
+use super::Memory;
 use crate::config::StoreScope;
 use crate::error::{Error, Result};
 use crate::store::{MetaKey, Scope, Store};
@@ -88,16 +88,7 @@ impl Memory {
             )));
         }
         let store = self.inner.store.with_scope(Scope::User(Arc::from(user.as_str())));
-        Ok(Self {
-            inner: Arc::new(Inner {
-                store: Arc::new(store),
-                settings: self.inner.settings.clone(),
-                llm: self.inner.llm.clone(),
-                embedder: self.inner.embedder.clone(),
-                lexical: self.inner.lexical.clone(),
-                embed_worker: Arc::clone(&self.inner.embed_worker),
-            }),
-        })
+        Ok(self.sibling(Arc::new(store), self.inner.settings.clone()))
     }
 
     /// The user this handle works for, if it was given one.

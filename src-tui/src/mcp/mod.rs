@@ -53,7 +53,8 @@ pub struct HaemaServer {
     memory: Arc<RwLock<Memory>>,
     /// Writes run to their end even when the client goes away mid-call.
     in_flight: in_flight::InFlight,
-    tool_router: ToolRouter<Self>,
+    /// The tools, made once and shared by every per-call view of the server.
+    tool_router: Arc<ToolRouter<Self>>,
 }
 
 #[tool_router]
@@ -63,7 +64,7 @@ impl HaemaServer {
         Self {
             memory: Arc::new(RwLock::new(memory)),
             in_flight: in_flight::InFlight::default(),
-            tool_router: Self::tool_router(),
+            tool_router: Arc::new(Self::tool_router()),
         }
     }
 
@@ -72,7 +73,7 @@ impl HaemaServer {
         Self {
             memory: Arc::new(RwLock::new(memory)),
             in_flight: self.in_flight.clone(),
-            tool_router: self.tool_router.clone(),
+            tool_router: Arc::clone(&self.tool_router),
         }
     }
 

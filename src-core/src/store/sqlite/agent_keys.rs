@@ -7,23 +7,42 @@ use crate::types::AgentKey;
 
 const COLUMNS: &str = "name, access, user_id, created_at_ms, expires_at_ms, last_used_ms, revoked_at_ms";
 
-fn key_from_row(row: &Row<'_>) -> rusqlite::Result<(AgentKey, String)> {
-    let key = AgentKey {
-        name: row.get(0)?,
-        // Read as text and checked below: an unknown spelling is an error, never a default.
-        access: crate::types::AgentAccess::Read,
-        user_id: row.get(2)?,
-        created_at_ms: row.get(3)?,
-        expires_at_ms: row.get(4)?,
-        last_used_ms: row.get(5)?,
-        revoked_at_ms: row.get(6)?,
-    };
-    Ok((key, row.get(1)?))
+/// A row, its access still as stored (checked by [`checked`]: an unknown spelling is an
+/// error, never a default).
+type StoredRow = (
+    String,
+    String,
+    Option<String>,
+    i64,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+);
+
+fn key_from_row(row: &Row<'_>) -> rusqlite::Result<StoredRow> {
+    Ok((
+        row.get(0)?,
+        row.get(1)?,
+        row.get(2)?,
+        row.get(3)?,
+        row.get(4)?,
+        row.get(5)?,
+        row.get(6)?,
+    ))
 }
 
-fn checked((mut key, access): (AgentKey, String)) -> Result<AgentKey> {
-    key.access = access.parse()?;
-    Ok(key)
+fn checked(
+    (name, access, user_id, created_at_ms, expires_at_ms, last_used_ms, revoked_at_ms): StoredRow,
+) -> Result<AgentKey> {
+    Ok(AgentKey {
+        name,
+        access: access.parse()?,
+        user_id,
+        created_at_ms,
+        expires_at_ms,
+        last_used_ms,
+        revoked_at_ms,
+    })
 }
 
 fn one(conn: &Connection, column: &str, value: &str) -> Result<Option<AgentKey>> {
