@@ -1,8 +1,10 @@
 //! Live changes from other processes: a connection of its own that `LISTEN`s on the
 //! store's channel and counts the notifications other connections send when they commit.
 //!
-//! When it loses the server it connects again (every second) and counts one change, since
-//! some may have been missed meanwhile. While it is down [`Listener::counter`] says so and
+//! Opening waits for the first `LISTEN` (or its failure), so a change made once the store is
+//! open is never missed and none is counted that was not made. When it loses the server it
+//! connects again (every second) and counts one change, since some may have been missed
+//! meanwhile. While it is down [`Listener::counter`] says so and
 //! the store reads its change stamp instead.
 
 use std::sync::Arc;
@@ -47,11 +49,15 @@ impl Listener {
         let tls = address.tls.connector()?;
         let task_shared = Arc::clone(&shared);
         let (sender, receiver) = std::sync::mpsc::sync_channel(1);
+        let (first_try, first_tried) = std::sync::mpsc::sync_channel(1);
         client::spawn(async move {
-            let handle = tokio::spawn(listen(config, tls, schema, task_shared));
+            let handle = tokio::spawn(listen(config, tls, schema, task_shared, first_try));
             let _ = sender.send(handle.abort_handle());
         })?;
         let task = receiver.recv_timeout(Duration::from_secs(10)).ok();
+        // A server that does not answer in time leaves the store reading its change stamp
+        // until the listener is up.
+        let _ = first_tried.recv_timeout(Duration::from_secs(10));
         Ok(Self {
             shared,
             task: std::sync::Mutex::new(task),
@@ -102,8 +108,16 @@ impl Drop for Listener {
     }
 }
 
-/// Listens until aborted, connecting again whenever the connection is lost.
-async fn listen(config: tokio_postgres::Config, tls: MakeRustlsConnect, schema: String, shared: Arc<Shared>) {
+/// Listens until aborted, connecting again whenever the connection is lost; `first_try` is
+/// told when the first attempt has listened or failed.
+async fn listen(
+    config: tokio_postgres::Config,
+    tls: MakeRustlsConnect,
+    schema: String,
+    shared: Arc<Shared>,
+    first_try: std::sync::mpsc::SyncSender<()>,
+) {
+    let mut first_try = Some(first_try);
     loop {
         if let Ok((client, mut connection)) = config.connect(tls.clone()).await {
             let (sender, mut notifications) = tokio::sync::mpsc::unbounded_channel();
@@ -120,10 +134,18 @@ async fn listen(config: tokio_postgres::Config, tls: MakeRustlsConnect, schema: 
                     }
                 }
             });
-            if client.batch_execute(&format!("LISTEN {CHANNEL}")).await.is_ok() {
+            let listened = client.batch_execute(&format!("LISTEN {CHANNEL}")).await.is_ok();
+            if listened {
                 shared.listening.store(true, Ordering::Release);
-                // Whatever was committed before this connection listened.
-                shared.changes.fetch_add(1, Ordering::AcqRel);
+                // On a new connection after a lost one, whatever was committed meanwhile.
+                if first_try.is_none() {
+                    shared.changes.fetch_add(1, Ordering::AcqRel);
+                }
+            }
+            if let Some(told) = first_try.take() {
+                let _ = told.send(());
+            }
+            if listened {
                 while let Some((pid, payload)) = notifications.recv().await {
                     let own = shared.own_pids.iter().any(|p| p.load(Ordering::Relaxed) == pid);
                     if payload == schema && !own {
@@ -134,6 +156,9 @@ async fn listen(config: tokio_postgres::Config, tls: MakeRustlsConnect, schema: 
             }
             driver.abort();
             drop(client);
+        }
+        if let Some(told) = first_try.take() {
+            let _ = told.send(());
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
