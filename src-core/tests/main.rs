@@ -4,6 +4,7 @@
 mod common;
 
 mod access_stats;
+mod agent_changes;
 mod agent_keys;
 mod agent_state;
 mod attributes;

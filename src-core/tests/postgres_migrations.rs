@@ -57,7 +57,7 @@ async fn a_version_1_store_gets_its_word_index_made_again_folded() {
         .unwrap();
     assert_eq!(
         sql(&url, &format!("SELECT version FROM {schema}.haema_schema")),
-        "3",
+        "4",
         "migrated to the newest version"
     );
     let found = |hits: haema_core::SearchResults| {

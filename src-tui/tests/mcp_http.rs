@@ -1,7 +1,8 @@
 //! `haema mcp --http` through the real binary: a key per agent, checked on every request
 //! (401 with a challenge without one, 403 for another web page's origin), what each access
 //! may call, a propose key's add waiting for review whatever the policy, a user-bound key
-//! seeing only its user, `/healthz`, a refused open address, and SIGTERM finishing cleanly.
+//! seeing only its user, what an agent did traced to its key and undone, `/healthz`, a
+//! refused open address, and SIGTERM finishing cleanly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::Path;
@@ -187,6 +188,47 @@ async fn a_key_bound_to_a_user_sees_only_that_user() {
         "{refused}"
     );
     server.terminate();
+}
+
+#[tokio::test]
+async fn what_an_agent_did_is_traced_to_its_key_and_undone_after_revoking_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with(dir.path(), "review = \"auto\"\n");
+    ok(&haema(&store, &[], &["add", "--items", "Ana drinks green tea"], None));
+    let rogue = key(&store, &["rogue", "--access", "write"]);
+    let server = Server::start(&store, &[]);
+    let mut session = Session::open(&server.url, &rogue).await;
+    let added = session
+        .call("add_memory", json!({"content": "Ana hates every kind of music"}))
+        .await;
+    let id = result(&added)["changeset"].as_i64().unwrap();
+    server.terminate();
+
+    let history = ok(&haema(&store, &[], &["history"], None));
+    let line = history.lines().find(|l| l.contains("music")).unwrap();
+    assert!(line.contains("via rogue"), "{history}");
+    let own = history.lines().find(|l| l.contains("green tea")).unwrap();
+    assert!(!own.contains("via"), "a person's change names no key: {history}");
+    let shown = ok(&haema(&store, &[], &["history", &id.to_string()], None));
+    assert!(shown.contains("made by agent key rogue"), "{shown}");
+    let by_key = ok(&haema(&store, &[], &["history", "--agent-key", "rogue"], None));
+    assert_eq!(by_key.lines().count(), 1, "{by_key}");
+
+    let revoked = ok(&haema(&store, &[], &["agent-key", "revoke", "rogue"], None));
+    assert!(revoked.contains("It made 1 change: 1 committed"), "{revoked}");
+    assert!(revoked.contains("haema agent-key undo rogue"), "{revoked}");
+    let unasked = haema(&store, &[], &["agent-key", "undo", "rogue"], None);
+    assert!(!unasked.status.success(), "without a terminal it needs --yes");
+    assert!(String::from_utf8_lossy(&unasked.stderr).contains("--yes"));
+    let undone = ok(&haema(&store, &[], &["agent-key", "undo", "rogue", "--yes"], None));
+    assert!(undone.contains("1 change(s) reverted"), "{undone}");
+    let left = ok(&haema(&store, &[], &["latest"], None));
+    assert!(left.contains("green tea") && !left.contains("music"), "{left}");
+    let again = ok(&haema(&store, &[], &["agent-key", "undo", "rogue", "--yes"], None));
+    assert!(again.contains("nothing to undo"), "{again}");
+    let unknown = haema(&store, &[], &["history", "--agent-key", "nobody"], None);
+    assert!(!unknown.status.success());
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("nobody"));
 }
 
 #[test]

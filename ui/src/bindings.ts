@@ -374,6 +374,11 @@ export type Changeset = {
 	forget?: ForgetRecord | null,
 	/**  The attributes the add was given (type, importance, source, writer, user, metadata). */
 	attributes?: MemoryAttributes,
+	/**
+	 *  The name of the agent key it was made through ([`Memory::for_agent`](crate::Memory::for_agent)),
+	 *  kept when the key is revoked; `None` for a person's own changes.
+	 */
+	agent_key?: string | null,
 };
 
 /**

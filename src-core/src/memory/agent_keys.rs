@@ -193,8 +193,9 @@ impl Memory {
         .await
     }
 
-    /// This store as the agent holding `agent` may use it: only its user's memories when the
-    /// key is bound to one, and, for [`AgentAccess::Propose`], every change to memories or
+    /// This store as the agent holding `agent` may use it: every changeset made through it
+    /// records the key's name ([`Changeset::agent_key`](crate::Changeset::agent_key)); only
+    /// its user's memories when the key is bound to one; and, for [`AgentAccess::Propose`], every change to memories or
     /// core waiting for a person's review whatever the store's policy (agent state is the
     /// agent's own and written directly). What a [`AgentAccess::Read`] key may not call is
     /// the caller's to refuse: this handle still writes.
@@ -207,12 +208,12 @@ impl Memory {
             Some(user) => self.for_user(user)?,
             None => self.clone(),
         };
-        if agent.access != AgentAccess::Propose {
-            return Ok(memory);
-        }
         let mut settings = memory.inner.settings.clone();
-        settings.review = crate::types::policy::ReviewPolicy::Review;
-        Ok(memory.sibling(std::sync::Arc::clone(&memory.inner.store), settings))
+        if agent.access == AgentAccess::Propose {
+            settings.review = crate::types::policy::ReviewPolicy::Review;
+        }
+        let store = memory.inner.store.with_agent_key(&agent.name);
+        Ok(memory.sibling(std::sync::Arc::new(store), settings))
     }
 
     /// The user a new key is bound to: the one given, or the one this handle works for.

@@ -69,7 +69,7 @@ impl Memory {
         self.blocking(move |inner| {
             inner
                 .store
-                .read(|conn| conn.changesets().summaries(None, before, limit))
+                .read(|conn| conn.changesets().summaries(None, None, before, limit))
         })
         .await
     }

@@ -1,6 +1,7 @@
 //! [`Memory`]: the public API of the engine, HAEMA's contract plus review, history and revert.
 
 mod access;
+mod agent_changes;
 mod agent_keys;
 mod agent_state;
 mod apply;

@@ -452,6 +452,8 @@ pub(crate) fn insert_proposal(
         reverted_by_id: None,
         forget: None,
         attributes: proposal.attributes.clone(),
+        // The store records the agent key a handle writes for (`store::made_by`).
+        agent_key: None,
     };
     let id = tx.changesets_mut().insert(&changeset)?;
     insert_pending_rows(tx, id, &changeset)?;

@@ -215,6 +215,7 @@ mod tests {
     fn changeset(related: &[(&str, bool)], proposed: &[(&str, bool)]) -> Changeset {
         Changeset {
             attributes: Default::default(),
+            agent_key: None,
             id: crate::types::ChangesetId::from(7),
             kind: crate::types::ChangesetKind::Add,
             status: ChangesetStatus::Pending,

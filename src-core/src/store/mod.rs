@@ -13,6 +13,7 @@ pub(crate) mod core_write;
 pub(crate) mod files;
 pub(crate) mod filter_terms;
 pub(crate) mod forgetting;
+mod made_by;
 pub(crate) mod mentions;
 pub(crate) mod places;
 #[cfg(feature = "postgres")]
@@ -51,6 +52,8 @@ pub struct Store {
     /// What opening changed that a person should know (permissions tightened).
     notes: Vec<String>,
     scope: Scope,
+    /// The agent key this handle writes for: every changeset it makes records it.
+    agent_key: Option<Arc<str>>,
     /// Access statistics on their way to the store, shared by every handle on it.
     access: Arc<access_log::AccessLog>,
 }
@@ -74,6 +77,7 @@ impl Store {
             dir: dir.to_path_buf(),
             notes,
             scope: Scope::Whole,
+            agent_key: None,
             access: Arc::default(),
         })
     }
@@ -91,8 +95,17 @@ impl Store {
             dir: self.dir.clone(),
             notes: self.notes.clone(),
             scope,
+            agent_key: self.agent_key.clone(),
             access: Arc::clone(&self.access),
         }
+    }
+
+    /// The same store, writing for the agent holding key `name`: every changeset made
+    /// through the handle records it ([`made_by`]).
+    pub(crate) fn with_agent_key(&self, name: &str) -> Self {
+        let mut store = self.with_scope(self.scope.clone());
+        store.agent_key = Some(Arc::from(name));
+        store
     }
 
     /// Notes that these memories were returned now; true when a flush should be scheduled
@@ -170,8 +183,17 @@ impl Store {
     }
 
     /// Runs `f` in one transaction that commits only if `f` succeeds: all of it lands or
-    /// none does. It sees and writes only what the handle's scope lets through.
+    /// none does. It sees and writes only what the handle's scope lets through, and each
+    /// changeset it makes records the agent key the handle writes for.
     pub(crate) fn write<T>(&self, f: impl FnOnce(&dyn Writer) -> Result<T>) -> Result<T> {
+        let Some(agent_key) = self.agent_key.as_deref() else {
+            return self.write_scoped(f);
+        };
+        self.write_scoped(|inner| f(&made_by::MadeBy { inner, agent_key }))
+    }
+
+    /// [`Store::write`] through the handle's scope only.
+    fn write_scoped<T>(&self, f: impl FnOnce(&dyn Writer) -> Result<T>) -> Result<T> {
         match &self.scope {
             Scope::Whole => self.backend.write(f),
             Scope::User(user) => self.backend.write(|inner| f(&scoped::Scoped { inner, user })),

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::types::ChangesetId;
 use crate::types::invalid::{Invalid, Result};
 use crate::types::time::{format_utc, now_ms, parse_time};
 
@@ -75,6 +76,12 @@ impl AgentKey {
         }
     }
 
+    /// Whether the key works now (see [`AgentKey::usable_at`]).
+    #[must_use]
+    pub fn usable(&self) -> bool {
+        self.usable_at(now_ms())
+    }
+
     /// Its state in words now (see [`AgentKey::state_at`]).
     #[must_use]
     pub fn state(&self) -> String {
@@ -90,6 +97,29 @@ pub struct NewAgentKey {
     pub key: String,
     /// The key as listed.
     pub agent: AgentKey,
+}
+
+/// What undoing an agent key's changes did ([`Memory::undo_agent_key_changes`](crate::Memory::undo_agent_key_changes)).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct AgentUndo {
+    /// Committed changesets of the agent's, each undone by a revert (newest first).
+    pub reverted: Vec<ChangesetId>,
+    /// Its proposals that waited for review (pending or stale), rejected.
+    pub rejected: Vec<ChangesetId>,
+    /// Its changesets left as they are, each with why: a forget (nothing forgotten comes
+    /// back), or a memory it made that a later change replaced (revert that change first).
+    pub kept: Vec<KeptChange>,
+}
+
+/// A changeset an undo left as it is, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct KeptChange {
+    /// The changeset.
+    pub changeset: ChangesetId,
+    /// Why it was not undone, in words for a person.
+    pub reason: String,
 }
 
 /// What a presented key turned out to be.

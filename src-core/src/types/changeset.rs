@@ -231,6 +231,10 @@ pub struct Changeset {
     /// The attributes the add was given (type, importance, source, writer, user, metadata).
     #[serde(default, skip_serializing_if = "MemoryAttributes::is_empty")]
     pub attributes: MemoryAttributes,
+    /// The name of the agent key it was made through ([`Memory::for_agent`](crate::Memory::for_agent)),
+    /// kept when the key is revoked; `None` for a person's own changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_key: Option<String>,
 }
 
 impl Changeset {
@@ -270,6 +274,7 @@ impl Changeset {
             reverted_by_id: None,
             forget: None,
             attributes: MemoryAttributes::default(),
+            agent_key: None,
         }
     }
 
@@ -342,6 +347,9 @@ pub struct ChangesetSummary {
     /// The text of the first memory it adds, cut like `raw_input`.
     #[serde(default)]
     pub first_added: Option<String>,
+    /// The agent key it was made through, if one was: [`Changeset::agent_key`].
+    #[serde(default)]
+    pub agent_key: Option<String>,
 }
 
 /// `text` cut to [`SUMMARY_INPUT_CHARS`] characters, with `…` when it was longer.
@@ -375,6 +383,7 @@ impl From<&Changeset> for ChangesetSummary {
             reverted_by_id: c.reverted_by_id,
             first_removed: c.removed().next().map(|r| summary_text(&r.content)),
             first_added: c.added().next().map(|p| summary_text(&p.content)),
+            agent_key: c.agent_key.clone(),
         }
     }
 }

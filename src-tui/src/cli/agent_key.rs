@@ -31,10 +31,23 @@ pub enum AgentKeyCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Stop a key working at once; it stays listed, with what its agent did.
+    /// Stop a key working at once; it stays listed, with what its agent did (see it with
+    /// `haema history --agent-key NAME`).
     Revoke {
         /// The agent's name.
         name: String,
+    },
+    /// Undo what an agent did through its key: its committed changes reverted (newest
+    /// first), its proposals that wait for review rejected. Says what it cannot undo, and why.
+    Undo {
+        /// The agent's name.
+        name: String,
+        /// Do it without asking.
+        #[arg(long)]
+        yes: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Give an agent a new key; the old one stops working at once.
     Rotate {

@@ -401,6 +401,9 @@ pub struct HistoryArgs {
     /// Only changesets older than this one: the next page after a `--limit` list.
     #[arg(long, value_name = "ID")]
     pub before: Option<ChangesetId>,
+    /// Only the changes an agent made through this key (`haema agent-key list` names them).
+    #[arg(long, value_name = "NAME", conflicts_with = "id")]
+    pub agent_key: Option<String>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,

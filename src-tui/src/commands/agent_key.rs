@@ -2,10 +2,103 @@
 //! --http`.
 
 use anyhow::Result;
-use haema_core::{Memory, NewAgentKey, format_utc};
+use haema_core::{ChangesetStatus, Error, Memory, NewAgentKey, format_utc};
 
 use crate::cli::AgentKeyCommand;
 use crate::output::{self, print};
+
+/// What an agent did through its key, counted.
+#[derive(Debug, Default)]
+struct Activity {
+    committed: usize,
+    waiting: usize,
+    undone: usize,
+}
+
+impl Activity {
+    /// Counts the changes made through key `name`, a page of summaries at a time.
+    async fn of(memory: &Memory, name: &str) -> Result<Self> {
+        let (mut counts, mut before) = (Self::default(), None);
+        loop {
+            let page = memory.agent_key_changesets(name, before, 500).await?;
+            let Some(last) = page.last() else { break };
+            before = Some(last.id);
+            for change in &page {
+                match change.status {
+                    ChangesetStatus::Committed => counts.committed += 1,
+                    ChangesetStatus::Pending | ChangesetStatus::Stale => counts.waiting += 1,
+                    ChangesetStatus::Rejected | ChangesetStatus::Reverted => counts.undone += 1,
+                }
+            }
+        }
+        Ok(counts)
+    }
+
+    /// The counts in a sentence, with the commands that show and undo them.
+    fn described(&self, name: &str) -> String {
+        let total = self.committed + self.waiting + self.undone;
+        if total == 0 {
+            return "It made no changes.\n".to_owned();
+        }
+        let mut text = format!(
+            "It made {total} change{}: {} committed, {} waiting for review, {} rejected or reverted.\n  See them:  haema history --agent-key {name}\n",
+            if total == 1 { "" } else { "s" },
+            self.committed,
+            self.waiting,
+            self.undone
+        );
+        if self.committed + self.waiting > 0 {
+            text.push_str(&format!("  Undo them: haema agent-key undo {name}\n"));
+        }
+        text
+    }
+}
+
+/// `haema agent-key undo NAME`: says what will be undone, asks (or takes --yes), undoes it
+/// and says what it could not.
+async fn undo(memory: &Memory, name: &str, yes: bool, json: bool) -> Result<()> {
+    let activity = Activity::of(memory, name).await?;
+    if activity.committed + activity.waiting == 0 {
+        if json {
+            return output::json(&haema_core::AgentUndo::default());
+        }
+        return print(&format!("Agent key {name} has nothing to undo.\n"));
+    }
+    if !yes {
+        let still_works = memory.agent_keys().await?.iter().any(|k| k.name == name && k.usable());
+        let warning = if still_works {
+            format!("The key still works, so the agent may go on writing: `haema agent-key revoke {name}` first.\n")
+        } else {
+            String::new()
+        };
+        let shown = format!(
+            "Agent key {name}: {} committed change(s) will be reverted, newest first, and {} proposal(s) waiting for review rejected.\n{warning}",
+            activity.committed, activity.waiting
+        );
+        super::confirm::confirm(&super::confirm::Question {
+            shown: &shown,
+            ask: "Undo them?",
+            without_terminal: "Pass --yes to undo them.",
+            declined: "nothing was undone",
+        })?;
+    }
+    let undone = memory.undo_agent_key_changes(name).await?;
+    if json {
+        return output::json(&undone);
+    }
+    let mut text = format!(
+        "Undone: {} change(s) reverted, {} proposal(s) rejected.\n",
+        undone.reverted.len(),
+        undone.rejected.len()
+    );
+    if !undone.kept.is_empty() {
+        text.push_str("Left as they are:\n");
+        for kept in &undone.kept {
+            text.push_str(&format!("  changeset {}: {}\n", kept.changeset, kept.reason));
+        }
+    }
+    print(&text)
+}
 
 pub async fn run(memory: &Memory, command: AgentKeyCommand, user: Option<String>) -> Result<()> {
     match command {
@@ -46,12 +139,25 @@ pub async fn run(memory: &Memory, command: AgentKeyCommand, user: Option<String>
         }
         AgentKeyCommand::Revoke { name } => {
             let key = memory.revoke_agent_key(&name).await?;
-            print(&format!(
-                "Agent key {} is {}: it no longer works. Its changes stay in `haema history`.\n",
-                key.name,
-                key.state()
-            ))
+            let mut text = format!("Agent key {} is {}: it no longer works.\n", key.name, key.state());
+            // What it did, when this handle may see it (a store that keeps users apart needs
+            // --user for an unbound key's changes).
+            match Activity::of(memory, &key.name).await {
+                Ok(activity) => text.push_str(&activity.described(&key.name)),
+                Err(e)
+                    if e.downcast_ref::<Error>()
+                        .is_some_and(|e| matches!(e, Error::UserRequired)) =>
+                {
+                    text.push_str(&format!(
+                        "See what it did with `haema --user ID history --agent-key {}`.\n",
+                        key.name
+                    ));
+                }
+                Err(e) => return Err(e),
+            }
+            print(&text)
         }
+        AgentKeyCommand::Undo { name, yes, json } => undo(memory, &name, yes, json).await,
         AgentKeyCommand::Rotate { name, json } => {
             let made = memory.rotate_agent_key(&name).await?;
             shown_once(&made, json, "rotated (the old key no longer works)")

@@ -34,6 +34,7 @@ fn detail(c: &Changeset) -> Value {
         "warnings": c.warnings,
         "reverts": c.reverts_id,
         "reverted_by": c.reverted_by_id,
+        "agent_key": c.agent_key,
     })
 }
 
@@ -56,6 +57,9 @@ fn render(c: &Changeset) -> String {
         utc(c.created_at_ms),
         c.outcome.describe()
     );
+    if let Some(agent) = &c.agent_key {
+        out.push_str(&format!("made by agent key {agent}\n"));
+    }
     if let Some(by) = &c.decided_by {
         out.push_str(&format!("decided by {by}\n"));
     }
@@ -225,6 +229,7 @@ fn summary_json(s: &ChangesetSummary) -> Value {
         "warning_count": s.warnings,
         "reverts": s.reverts_id,
         "reverted_by": s.reverted_by_id,
+        "agent_key": s.agent_key,
     })
 }
 
@@ -256,11 +261,12 @@ fn confirm_approval(changeset: &Changeset, forget: Option<&PendingForget>) -> Re
     })
 }
 
-/// One history line: id, time, kind, status, who decided, counts, the first inputs.
-fn history_line(s: &ChangesetSummary) -> String {
+/// One history line: id, time, kind, status, who decided, counts, the agent key that made
+/// it, the first inputs.
+pub(super) fn history_line(s: &ChangesetSummary) -> String {
     let by = s.decided_by.map_or("-", haema_core::DecidedBy::as_str);
     format!(
-        "{:>5}  {}  {:<6} {:<9} by {:<5} −{} +{}{}  {}\n",
+        "{:>5}  {}  {:<6} {:<9} by {:<5} −{} +{}{}{}  {}\n",
         s.id,
         utc(s.created_at_ms),
         s.outcome.what(s.kind),
@@ -269,15 +275,17 @@ fn history_line(s: &ChangesetSummary) -> String {
         s.removed,
         s.added,
         if s.changes_core { " core" } else { "" },
+        s.agent_key.as_deref().map(|a| format!("  via {a}")).unwrap_or_default(),
         one_line(&output::inputs_line(&s.first_inputs, s.input_count))
     )
 }
 
-/// Reads the summaries of at most `limit` changesets older than `before` (from the newest
-/// when `None`), newest first, `page` at a time, and hands each page to `each`: no
+/// Reads the summaries of at most `limit` changesets (only those made through agent key
+/// `made_by`, when given) older than `before` (from the newest when `None`), newest first, `page` at a time, and hands each page to `each`: no
 /// changeset is loaded whole. Returns how many there were and the oldest one's id.
 async fn summary_pages(
     memory: &Memory,
+    made_by: Option<&str>,
     before: Option<ChangesetId>,
     limit: usize,
     page: usize,
@@ -285,9 +293,11 @@ async fn summary_pages(
 ) -> Result<(usize, Option<ChangesetId>)> {
     let (mut oldest, mut shown) = (None, 0);
     while shown < limit {
-        let summaries = memory
-            .changeset_summaries(oldest.or(before), page.min(limit - shown))
-            .await?;
+        let (before, count) = (oldest.or(before), page.min(limit - shown));
+        let summaries = match made_by {
+            Some(agent) => memory.agent_key_changesets(agent, before, count).await?,
+            None => memory.changeset_summaries(before, count).await?,
+        };
         let Some(last) = summaries.last() else { break };
         oldest = Some(last.id);
         shown += summaries.len();
@@ -311,27 +321,56 @@ pub async fn history(memory: &Memory, args: HistoryArgs) -> Result<()> {
     let limit = args.limit.unwrap_or(usize::MAX);
     if args.json {
         let mut entries = Vec::new();
-        summary_pages(memory, args.before, limit, HISTORY_PAGE, |page| {
-            entries.extend(page.iter().map(summary_json));
-            Ok(())
-        })
+        summary_pages(
+            memory,
+            args.agent_key.as_deref(),
+            args.before,
+            limit,
+            HISTORY_PAGE,
+            |page| {
+                entries.extend(page.iter().map(summary_json));
+                Ok(())
+            },
+        )
         .await?;
         return output::json(&entries);
     }
-    let (shown, oldest) = summary_pages(memory, args.before, limit, HISTORY_PAGE, |page| {
-        print(&page.iter().map(history_line).collect::<String>())
-    })
+    let (shown, oldest) = summary_pages(
+        memory,
+        args.agent_key.as_deref(),
+        args.before,
+        limit,
+        HISTORY_PAGE,
+        |page| print(&page.iter().map(history_line).collect::<String>()),
+    )
     .await?;
     match (shown, args.before, oldest) {
-        (0, None, _) => print("No changesets yet.\n"),
+        (0, None, _) => print(&match &args.agent_key {
+            Some(agent) => format!("Agent key {agent} has made no changes.\n"),
+            None => "No changesets yet.\n".to_owned(),
+        }),
         (0, Some(id), _) => print(&format!("No changesets older than {id}.\n")),
-        (_, _, Some(oldest)) if shown == limit && !memory.changeset_summaries(Some(oldest), 1).await?.is_empty() => {
+        (_, _, Some(oldest)) if shown == limit && more_than(memory, args.agent_key.as_deref(), oldest).await? => {
+            let agent = args
+                .agent_key
+                .as_deref()
+                .map(|a| format!(" --agent-key {a}"))
+                .unwrap_or_default();
             print(&format!(
-                "\nOlder ones: `haema history --before {oldest}`; one in full: `haema history ID`.\n"
+                "\nOlder ones: `haema history{agent} --before {oldest}`; one in full: `haema history ID`.\n"
             ))
         }
         _ => Ok(()),
     }
+}
+
+/// Whether there are changesets (made through `made_by`, when given) older than `oldest`.
+async fn more_than(memory: &Memory, made_by: Option<&str>, oldest: ChangesetId) -> Result<bool> {
+    let older = match made_by {
+        Some(agent) => memory.agent_key_changesets(agent, Some(oldest), 1).await?,
+        None => memory.changeset_summaries(Some(oldest), 1).await?,
+    };
+    Ok(!older.is_empty())
 }
 
 pub async fn revert(memory: &Memory, id: ChangesetId, as_json: bool) -> Result<()> {
@@ -371,7 +410,7 @@ mod tests {
         }
         let read = async |before: Option<i64>, limit: usize| {
             let mut pages = Vec::new();
-            let (count, oldest) = summary_pages(&memory, before.map(Into::into), limit, 3, |page| {
+            let (count, oldest) = summary_pages(&memory, None, before.map(Into::into), limit, 3, |page| {
                 pages.push(page.iter().map(|s| s.id.get()).collect::<Vec<_>>());
                 Ok(())
             })

@@ -58,6 +58,20 @@ export function decidedWords(view: ChangesetView, now: number, undoneAt: number 
   return `${statusWords(view)} · ${when(decided, now)}${apart ? ` · proposed ${when(cs.created_at_ms, now)}` : ""}`;
 }
 
+/** Who learned what a change is built on: the agent whose key made it, or “your assistant”
+ * for a change made on this computer. */
+export function learnerWords(view: ChangesetView): string {
+  const agent = view.changeset.agent_key;
+  return agent ? `the agent “${agent}”` : "your assistant";
+}
+
+/** Which agent made a change through its key, for a history row; `null` for a change made
+ * on this computer. */
+export function agentWords(view: ChangesetView): string | null {
+  const agent = view.changeset.agent_key;
+  return agent ? `Made through the key of the agent “${agent}”` : null;
+}
+
 /** The profile sections an undo left, said for people; `null` when it left none. */
 export function profileLeftWords(sections: Section[]): string | null {
   if (sections.length === 0) return null;

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { memory, mergeView, storeSettings } from "../test/backend";
 import { historyActions } from "./actions";
 import { forgetQuestion, forgetsAnything, receiptWords } from "./forget";
-import { changeTitle } from "./history-words";
+import { agentWords, changeTitle, learnerWords } from "./history-words";
 import { PagedList } from "./paged";
 import { exampleLines, fileKey, settingGroups, sourceWords } from "./settings";
 import { freshDraft, isEdited, plan, planWords, resultingMemories } from "./review";
@@ -54,6 +54,15 @@ describe("review drafts", () => {
 });
 
 describe("plain words", () => {
+  it("names the agent whose key made a change, and nobody for one made here", () => {
+    const own = mergeView();
+    expect(learnerWords(own)).toBe("your assistant");
+    expect(agentWords(own)).toBeNull();
+    const remote = { ...own, changeset: { ...own.changeset, agent_key: "claude-laptop" } };
+    expect(learnerWords(remote)).toBe("the agent “claude-laptop”");
+    expect(agentWords(remote)).toBe("Made through the key of the agent “claude-laptop”");
+  });
+
   it("says what a change does and where it stands", () => {
     const view = mergeView();
     expect(changeTitle(view)).toBe("Replace “The user drinks green tea” with “The user drinks black tea” and 1 more");

@@ -8,7 +8,7 @@ import { h } from "../dom";
 import { redraw } from "../focus";
 import { PagedList } from "../logic/paged";
 import { historyActions, lookAgain, undoChange } from "../logic/actions";
-import { changeTitle, decidedWords, profileLeftWords } from "../logic/history-words";
+import { agentWords, changeTitle, decidedWords, profileLeftWords } from "../logic/history-words";
 import { inputWords } from "../logic/words";
 import { beforeAfter, technical } from "./pieces";
 import { activityPicture } from "./pictures";
@@ -69,12 +69,14 @@ function row(app: App, entry: HistoryEntry, undoneAt: number | null): HTMLElemen
   }
   const input = inputWords(view);
   const left = profileLeftWords(entry.profile_left);
+  const agent = agentWords(view);
   const titleId = `history-${cs.id}`;
   return h(
     "li",
     { class: `change ${cs.status}`, "data-row": "", "data-key": String(cs.id), "aria-labelledby": titleId },
     h("h2", { id: titleId }, changeTitle(view)),
     h("p", { class: "meta" }, decidedWords(view, app.now(), undoneAt)),
+    agent ? h("p", { class: "meta agent" }, agent) : null,
     left ? h("p", { class: "warning partly" }, cs.kind === "revert" ? `Partly undone. ${left}` : `Undone only in part. ${left}`) : null,
     input && cs.kind !== "revert" ? h("p", {}, `From: “${input}”`) : null,
     h("details", {}, h("summary", {}, "What changed"), beforeAfter(view), technical(view)),

@@ -8,7 +8,7 @@ import { redraw } from "../focus";
 import { type Choice, type Draft, freshDraft, isEdited, planWords } from "../logic/review";
 import { when } from "../logic/time";
 import { decide, decideAll } from "../logic/actions";
-import { changeTitle } from "../logic/history-words";
+import { changeTitle, learnerWords } from "../logic/history-words";
 import { inputWords, outcomeNote } from "../logic/words";
 import { lineDiff, pieces, technical } from "./pieces";
 import { forgetRequestCard } from "./review-forget";
@@ -134,7 +134,7 @@ function card(app: App, view: ChangesetView, draft: Draft, rerender: () => void)
     "article",
     { class: `change ${cs.status}`, "aria-labelledby": titleId, "data-row": "", "data-key": String(cs.id) },
     h("h2", { id: titleId }, changeTitle(view)),
-    h("p", { class: "meta" }, `Because your assistant learned: “${inputWords(view)}” · ${when(cs.created_at_ms, app.now())}`),
+    h("p", { class: "meta" }, `Because ${learnerWords(view)} learned: “${inputWords(view)}” · ${when(cs.created_at_ms, app.now())}`),
     stale ? h("p", { class: "warning" }, `This change is out of date: ${STALE_MEANING}. Build it again or reject it.`) : null,
     note ? h("p", { class: "muted" }, note) : null,
     ...cs.warnings.map((w) => h("p", { class: "warning" }, w)),

@@ -98,11 +98,12 @@ pub(crate) trait ChangesetReads {
         before: Option<ChangesetId>,
         limit: usize,
     ) -> Result<Vec<Changeset>>;
-    /// A page of changeset summaries (only `owner`'s, when given) older than `before`,
-    /// newest first, without the items.
+    /// A page of changeset summaries (only `owner`'s, and only those made through agent key
+    /// `made_by`, when given) older than `before`, newest first, without the items.
     fn summaries(
         &self,
         owner: Option<&str>,
+        made_by: Option<&str>,
         before: Option<ChangesetId>,
         limit: usize,
     ) -> Result<Vec<ChangesetSummary>>;

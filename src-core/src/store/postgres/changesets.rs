@@ -13,7 +13,7 @@ use crate::types::{
 };
 
 const COLUMNS: &str = "id, kind, status, outcome, created_at_ms, decided_at_ms, decided_by, raw_input, inputs, \
-    core_before, core_after, llm, embedder, llm_log, warnings, reverts_id, reverted_by_id, forget, attributes";
+    core_before, core_after, llm, embedder, llm_log, warnings, reverts_id, reverted_by_id, forget, attributes, agent_key";
 
 fn id_opt(row: &Row, index: usize) -> Result<Option<ChangesetId>> {
     Ok(row.try_get::<_, Option<i64>>(index)?.map(ChangesetId::from))
@@ -50,6 +50,7 @@ fn from_row(row: &Row) -> Result<Changeset> {
             Some(_) => json(row, 18, "attributes")?,
             None => MemoryAttributes::default(),
         },
+        agent_key: row.try_get(19)?,
     })
 }
 
@@ -58,9 +59,9 @@ fn from_row(row: &Row) -> Result<Changeset> {
 pub(super) fn insert(conn: &Conn, c: &Changeset, id: Option<ChangesetId>) -> Result<ChangesetId> {
     let row = conn.query_one(
         "INSERT INTO changesets (kind, status, outcome, created_at_ms, decided_at_ms, decided_by, raw_input, inputs,
-             core_before, core_after, llm, embedder, llm_log, warnings, reverts_id, forget, attributes, id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-                 coalesce($18, nextval(pg_get_serial_sequence('changesets', 'id'))))
+             core_before, core_after, llm, embedder, llm_log, warnings, reverts_id, forget, attributes, agent_key, id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
+                 coalesce($19, nextval(pg_get_serial_sequence('changesets', 'id'))))
          RETURNING id",
         &[
             &c.kind.as_str(),
@@ -80,6 +81,7 @@ pub(super) fn insert(conn: &Conn, c: &Changeset, id: Option<ChangesetId>) -> Res
             &c.reverts_id.map(ChangesetId::get),
             &c.forget.as_ref().map(to_json),
             &attributes_json(&c.attributes),
+            &c.agent_key,
             &id.map(ChangesetId::get),
         ],
     )?;
@@ -292,10 +294,12 @@ pub(super) fn page(
     Ok(out)
 }
 
-/// At most `limit` changeset summaries below `before`, newest first, in one statement.
+/// At most `limit` changeset summaries (only `owner`'s, and only those made through agent key
+/// `made_by`, when given) below `before`, newest first, in one statement.
 pub(super) fn summaries(
     conn: &Conn,
     owner: Option<&str>,
+    made_by: Option<&str>,
     before: Option<ChangesetId>,
     limit: usize,
 ) -> Result<Vec<ChangesetSummary>> {
@@ -316,9 +320,12 @@ pub(super) fn summaries(
              (SELECT substr(i.content, 1, $3) FROM changeset_items i
                 WHERE i.changeset_id = c.id AND i.role = 'related' AND NOT i.kept ORDER BY i.position LIMIT 1),
              (SELECT substr(i.content, 1, $3) FROM changeset_items i
-                WHERE i.changeset_id = c.id AND i.role = 'proposed' AND NOT i.kept ORDER BY i.position LIMIT 1)
-         FROM changesets c WHERE c.id < $1 AND ($4::text IS NULL OR c.user_id = $4) ORDER BY c.id DESC LIMIT $2",
-        &[&before.map_or(i64::MAX, ChangesetId::get), &to_i64(limit), &cut, &owner],
+                WHERE i.changeset_id = c.id AND i.role = 'proposed' AND NOT i.kept ORDER BY i.position LIMIT 1),
+             c.agent_key
+         FROM changesets c
+         WHERE c.id < $1 AND ($4::text IS NULL OR c.user_id = $4) AND ($5::text IS NULL OR c.agent_key = $5)
+         ORDER BY c.id DESC LIMIT $2",
+        &[&before.map_or(i64::MAX, ChangesetId::get), &to_i64(limit), &cut, &owner, &made_by],
     )?;
     let count = |n: i64| usize::try_from(n).unwrap_or(0);
     rows.iter()
@@ -343,6 +350,7 @@ pub(super) fn summaries(
                 reverted_by_id: id_opt(row, 15)?,
                 first_removed: row.try_get::<_, Option<&str>>(16)?.map(summary_text),
                 first_added: row.try_get::<_, Option<&str>>(17)?.map(summary_text),
+                agent_key: row.try_get(18)?,
             })
         })
         .collect()

@@ -18,6 +18,9 @@ const MIGRATIONS: &[Step] = &[
         super::terms::reindex_all,
     ),
     Step::Sql(include_str!("../../../migrations/postgres/0003_agent_keys.sql")),
+    Step::Sql(include_str!(
+        "../../../migrations/postgres/0004_changeset_agent_key.sql"
+    )),
 ];
 
 /// The schema version this build writes.

@@ -288,12 +288,16 @@ impl<T: Reader + ?Sized> ChangesetReads for Scoped<'_, T> {
     fn summaries(
         &self,
         owner: Option<&str>,
+        made_by: Option<&str>,
         before: Option<ChangesetId>,
         limit: usize,
     ) -> Result<Vec<ChangesetSummary>> {
         match owner {
             Some(other) if other != self.user => Ok(Vec::new()),
-            _ => self.inner.changesets().summaries(Some(self.user), before, limit),
+            _ => self
+                .inner
+                .changesets()
+                .summaries(Some(self.user), made_by, before, limit),
         }
     }
 

@@ -10,7 +10,7 @@ use crate::types::{
 };
 
 const COLUMNS: &str = "id, kind, status, outcome, created_at_ms, decided_at_ms, decided_by, raw_input, inputs, \
-    core_before, core_after, llm, embedder, llm_log, warnings, reverts_id, reverted_by_id, forget, attributes";
+    core_before, core_after, llm, embedder, llm_log, warnings, reverts_id, reverted_by_id, forget, attributes, agent_key";
 
 /// A JSON column. Text that is not what haema writes (damaged, or with a value this haema
 /// does not know, such as an unknown LLM stage) is an error that says which column.
@@ -55,6 +55,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Changeset> {
             Some(_) => json_column(row, 18)?,
             None => MemoryAttributes::default(),
         },
+        agent_key: row.get(19)?,
     })
 }
 
@@ -81,8 +82,8 @@ pub(crate) fn restore_reverted_by(conn: &Connection, id: ChangesetId, by: Change
 fn insert_row(conn: &Connection, changeset: &Changeset, id: Option<ChangesetId>) -> Result<ChangesetId> {
     conn.execute(
         "INSERT INTO changesets (kind, status, outcome, created_at_ms, decided_at_ms, decided_by, raw_input, inputs,
-             core_before, core_after, llm, embedder, llm_log, warnings, reverts_id, forget, attributes, id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+             core_before, core_after, llm, embedder, llm_log, warnings, reverts_id, forget, attributes, agent_key, id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
         params![
             changeset.kind,
             changeset.status,
@@ -101,6 +102,7 @@ fn insert_row(conn: &Connection, changeset: &Changeset, id: Option<ChangesetId>)
             changeset.reverts_id,
             changeset.forget.as_ref().and_then(|f| serde_json::to_string(f).ok()),
             attributes_json(&changeset.attributes),
+            changeset.agent_key,
             id,
         ],
     )?;
@@ -310,13 +312,15 @@ pub(crate) fn page(
     Ok(out)
 }
 
-/// At most `limit` changeset summaries with an id below `before` (all when `None`), newest
-/// first, in one statement: the item counts come from the primary key of
+/// At most `limit` changeset summaries (only `owner`'s, and only those made through agent key
+/// `made_by`, when given) with an id below `before` (all when `None`), newest first, in one
+/// statement: the item counts come from the primary key of
 /// `changeset_items` and the input texts are cut in SQL, so a changeset with 100,000 items
 /// costs a count, not 100,000 rows.
 pub(crate) fn summaries(
     conn: &Connection,
     owner: Option<&str>,
+    made_by: Option<&str>,
     before: Option<ChangesetId>,
     limit: usize,
 ) -> Result<Vec<ChangesetSummary>> {
@@ -333,15 +337,18 @@ pub(crate) fn summaries(
              (SELECT substr(i.content, 1, ?3) FROM changeset_items i
                 WHERE i.changeset_id = c.id AND i.role = 'related' AND NOT i.kept ORDER BY i.position LIMIT 1),
              (SELECT substr(i.content, 1, ?3) FROM changeset_items i
-                WHERE i.changeset_id = c.id AND i.role = 'proposed' AND NOT i.kept ORDER BY i.position LIMIT 1)
-         FROM changesets c WHERE c.id < ?1 AND (?4 IS NULL OR c.user_id = ?4) ORDER BY c.id DESC LIMIT ?2",
+                WHERE i.changeset_id = c.id AND i.role = 'proposed' AND NOT i.kept ORDER BY i.position LIMIT 1),
+             c.agent_key
+         FROM changesets c
+         WHERE c.id < ?1 AND (?4 IS NULL OR c.user_id = ?4) AND (?5 IS NULL OR c.agent_key = ?5)
+         ORDER BY c.id DESC LIMIT ?2",
     )?;
     let before = before.map_or(i64::MAX, ChangesetId::get);
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
     // One character more than is kept tells `summary_text` that the text was cut.
     let cut = i64::try_from(SUMMARY_INPUT_CHARS + 1).unwrap_or(i64::MAX);
     let count = |n: i64| usize::try_from(n).unwrap_or(0);
-    let rows = stmt.query_map(params![before, limit, cut, owner], |row| {
+    let rows = stmt.query_map(params![before, limit, cut, owner, made_by], |row| {
         // Column 8 holds the first of the `inputs`, read like that column.
         let first: Vec<String> = json_column(row, 8)?;
         Ok(ChangesetSummary {
@@ -363,6 +370,7 @@ pub(crate) fn summaries(
             reverted_by_id: row.get(15)?,
             first_removed: row.get::<_, Option<String>>(16)?.as_deref().map(summary_text),
             first_added: row.get::<_, Option<String>>(17)?.as_deref().map(summary_text),
+            agent_key: row.get(18)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)

@@ -15,6 +15,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0007_scopes.sql"),
     include_str!("../../../migrations/0008_access.sql"),
     include_str!("../../../migrations/0009_agent_keys.sql"),
+    include_str!("../../../migrations/0010_changeset_agent_key.sql"),
 ];
 
 /// The schema version this build writes.

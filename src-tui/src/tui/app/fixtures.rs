@@ -93,6 +93,7 @@ pub fn info(active: usize, pending: usize) -> StoreInfo {
 pub fn merge(id: i64) -> Changeset {
     Changeset {
         attributes: Default::default(),
+        agent_key: None,
         id: ChangesetId::from(id),
         kind: ChangesetKind::Add,
         status: ChangesetStatus::Pending,

@@ -174,8 +174,18 @@ fn status_words(status: ChangesetStatus, decided_by: Option<DecidedBy>, reverted
     }
 }
 
-/// One line for lists: `+2 -1 core  input…`.
+/// One line for lists: `+2 -1 core  input…`, after `via NAME · ` for a change an agent
+/// made through its key.
 pub fn summary(cs: &ChangesetSummary) -> String {
+    let words = change_words(cs);
+    match &cs.agent_key {
+        Some(agent) => format!("via {agent} · {words}"),
+        None => words,
+    }
+}
+
+/// What a change did, in a line: [`summary`] without who made it.
+pub fn change_words(cs: &ChangesetSummary) -> String {
     let quoted = |text: &Option<String>| format!("“{}”", super::widgets::one_line(text.as_deref().unwrap_or("")));
     let core = if cs.changes_core { " core" } else { "" };
     // A delete or an edit of one memory names it; other changes show their input.
@@ -219,6 +229,9 @@ pub fn full_lines(cs: &Changeset, ui: &Ui, clock: Clock) -> Vec<Line<'static>> {
             ui.theme.dim(),
         )),
     ];
+    if let Some(agent) = &cs.agent_key {
+        lines.push(Line::from(format!("made by agent key {agent}")));
+    }
     if let Some(at) = cs.decided_at_ms {
         lines.push(Line::from(Span::styled(
             format!("decided {}", clock.format(at)),

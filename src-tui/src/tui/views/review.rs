@@ -75,6 +75,12 @@ pub fn draw(state: &ReviewState, frame: &mut Frame<'_>, area: Rect, app: &App, u
         Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(sides_area)
     };
     let mut left_lines = Vec::new();
+    if let Some(agent) = &cs.agent_key {
+        left_lines.push(Line::from(Span::styled(
+            format!("proposed by agent key {agent}"),
+            ui.theme.accent(),
+        )));
+    }
     if cs.status == ChangesetStatus::Stale {
         left_lines.push(Line::from(Span::styled(
             format!(

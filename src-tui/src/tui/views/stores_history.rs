@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::Ui;
-use super::changeset::{summary, summary_status as status_text};
+use super::changeset::{change_words, summary, summary_status as status_text};
 use super::widgets::{self, block, field, thousands};
 use crate::tui::action::Action;
 use crate::tui::app::{App, HistoryState, StoresState};
@@ -49,8 +49,11 @@ pub fn history(state: &HistoryState, frame: &mut Frame<'_>, area: Rect, app: &Ap
             field("status", status_text(cs), ui),
             field("when", when_words(cs, ui), ui),
             field("how", cs.outcome.describe(), ui),
-            field("changes", summary(cs), ui),
+            field("changes", change_words(cs), ui),
         ];
+        if let Some(agent) = &cs.agent_key {
+            lines.push(field("agent key", agent.clone(), ui));
+        }
         if let Some(r) = cs.reverts_id {
             lines.push(field("reverts", format!("#{r}"), ui));
         }

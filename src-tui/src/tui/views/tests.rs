@@ -221,6 +221,11 @@ fn review_view() {
     snap("review_long", &review(vec![long], 1));
     snap("review_unicode_stale", &review(vec![fixtures::stale(9)], 0));
     snap("review_error", &failing(review(vec![fixtures::merge(7)], 1), "approve"));
+    let by_agent = haema_core::Changeset {
+        agent_key: Some("claude-laptop".into()),
+        ..fixtures::merge(10)
+    };
+    snap("review_by_agent", &review(vec![by_agent, fixtures::merge(7)], 2));
 }
 
 /// An agent's forget request shows what approving it removes: the phrase, the memories,
@@ -255,6 +260,11 @@ fn history_view() {
     snap("history_long", &long_app);
     snap("history_unicode", &history(vec![fixtures::stale(9)]));
     snap("history_error", &failing(history(fixtures::history()), "revert"));
+    let mut by_agent = fixtures::history();
+    by_agent[1].agent_key = Some("ci-bot".into());
+    let mut by_agent = history(by_agent);
+    by_agent.act(Action::Down);
+    snap("history_by_agent", &by_agent);
 }
 
 fn stores(entries: Vec<StoreEntry>) -> App {

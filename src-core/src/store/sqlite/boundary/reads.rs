@@ -165,10 +165,11 @@ impl ChangesetReads for Boundary<'_> {
     fn summaries(
         &self,
         owner: Option<&str>,
+        made_by: Option<&str>,
         before: Option<ChangesetId>,
         limit: usize,
     ) -> Result<Vec<ChangesetSummary>> {
-        changesets::summaries(self.conn, owner, before, limit)
+        changesets::summaries(self.conn, owner, made_by, before, limit)
     }
 
     fn any(&self) -> Result<bool> {
