@@ -20,6 +20,8 @@ pub enum Scope {
     History,
     /// The Stores view.
     Stores,
+    /// The Agents view.
+    Agents,
 }
 
 impl Scope {
@@ -34,6 +36,7 @@ impl Scope {
             Self::Review => "Review",
             Self::History => "History",
             Self::Stores => "Stores",
+            Self::Agents => "Agents",
         }
     }
 }
@@ -84,6 +87,7 @@ actions! {
     ShowReview "show_review" Global ["4"] "Review: changes waiting for a decision";
     ShowHistory "show_history" Global ["5"] "History: every changeset";
     ShowStores "show_stores" Global ["6"] "Stores: switch between stores";
+    ShowAgents "show_agents" Global ["7"] "Agents: the keys agents reach the store with over the network";
     Search "search" Global ["/"] "type a search query";
     Add "add" Global ["a"] "add a memory (the LLM merges it in)";
     Refresh "refresh" Global ["ctrl-r", "f5"] "reload from the store";
@@ -120,6 +124,10 @@ actions! {
     Revert "revert" History ["u"] "revert the changeset (asks first)";
     SwitchStore "switch_store" Stores ["o"] "open the selected store";
     NewStore "new_store" Stores ["N"] "create a store";
+    NewKey "new_key" Agents ["N"] "make a key for an agent: name, access (read, propose, write), expiry; shown once";
+    RevokeKey "revoke_key" Agents ["x"] "revoke the selected key: it stops working at once (asks first)";
+    RotateKey "rotate_key" Agents ["R"] "give the selected agent a new key; the old one stops working (asks first)";
+    UndoAgent "undo_agent" Agents ["u"] "undo what the selected agent did: revert its changes, reject its proposals (asks first)";
 }
 
 #[cfg(test)]

@@ -294,6 +294,47 @@ async fn run(memory: &Memory, effect: Effect) -> Outcome {
             let undo = Undo::new(what, Effect::SetPinned { id, pinned: !pinned });
             undoable(said.to_owned(), Some(undo))
         }
+        Effect::ListAgentKeys => vec![Msg::AgentKeys(
+            memory.agent_keys().await.map_err(tag("reading the agent keys"))?,
+        )],
+        Effect::CreateAgentKey { name, access, expires } => {
+            let made = memory
+                .create_agent_key(&name, access, None, expires.as_deref())
+                .await
+                .map_err(tag("making the key"))?;
+            vec![Msg::KeyMade(Box::new(made))]
+        }
+        Effect::RotateAgentKey(name) => vec![Msg::KeyMade(Box::new(
+            memory.rotate_agent_key(&name).await.map_err(tag("rotating the key"))?,
+        ))],
+        Effect::RevokeAgentKey(name) => {
+            let key = memory.revoke_agent_key(&name).await.map_err(tag("revoking the key"))?;
+            vec![Msg::Done(format!(
+                "{}'s key is {}: it no longer works (u undoes its changes)",
+                key.name,
+                key.state()
+            ))]
+        }
+        Effect::UndoAgentKey(name) => {
+            let undone = memory
+                .undo_agent_key_changes(&name)
+                .await
+                .map_err(tag("undoing the agent's changes"))?;
+            let mut said = format!(
+                "{name}: {} changes reverted, {} proposals rejected",
+                undone.reverted.len(),
+                undone.rejected.len()
+            );
+            if let Some(first) = undone.kept.first() {
+                said.push_str(&format!(
+                    "; {} left as they are (#{}: {})",
+                    undone.kept.len(),
+                    first.changeset,
+                    first.reason
+                ));
+            }
+            vec![Msg::Done(said)]
+        }
         Effect::ListStores => vec![Msg::Stores(list_stores(memory.dir()).await)],
         Effect::Add(text) => vec![Msg::Added(memory.add(text).await.map_err(tag("add"))?)],
         Effect::SwitchStore(_) | Effect::EditExternal { .. } | Effect::Quit => Vec::new(),

@@ -119,6 +119,23 @@ pub enum Effect {
         /// Pinned after.
         pinned: bool,
     },
+    /// Every agent key.
+    ListAgentKeys,
+    /// Make a key for an agent (the answer shows it once).
+    CreateAgentKey {
+        /// The agent's name.
+        name: String,
+        /// What it may do.
+        access: haema_core::AgentAccess,
+        /// When it stops working: a date or a span from now.
+        expires: Option<String>,
+    },
+    /// Give an agent a new key (the answer shows it once).
+    RotateAgentKey(String),
+    /// Stop an agent's key working.
+    RevokeAgentKey(String),
+    /// Revert an agent's committed changes and reject its waiting proposals.
+    UndoAgentKey(String),
     /// The stores next to the open one.
     ListStores,
     /// Open another store (created when missing).
@@ -236,6 +253,10 @@ pub enum Msg {
     },
     /// Stores found.
     Stores(Vec<StoreEntry>),
+    /// Every agent key.
+    AgentKeys(Vec<haema_core::AgentKey>),
+    /// A key just made or rotated, to show once.
+    KeyMade(Box<haema_core::NewAgentKey>),
     /// The runtime opened another store.
     StoreSwitched {
         /// Its folder.

@@ -286,3 +286,41 @@ pub fn core_versions() -> Vec<CoreVersion> {
         v(1, haema_core::CORE_TEMPLATE, CoreAuthor::Initial, 600),
     ]
 }
+
+/// Agent keys: one in use, one never used and bound to a user, one revoked.
+pub fn agent_keys() -> Vec<haema_core::AgentKey> {
+    use haema_core::{AgentAccess, AgentKey};
+    let key = |name: &str, access| AgentKey {
+        name: name.into(),
+        access,
+        user_id: None,
+        created_at_ms: T0 - 86_400_000,
+        expires_at_ms: None,
+        last_used_ms: None,
+        revoked_at_ms: None,
+    };
+    vec![
+        AgentKey {
+            last_used_ms: Some(T0 - 120_000),
+            ..key("claude-laptop", AgentAccess::Propose)
+        },
+        AgentKey {
+            user_id: Some("ana".into()),
+            expires_at_ms: Some(4_102_444_800_000),
+            ..key("ci-bot", AgentAccess::Read)
+        },
+        AgentKey {
+            revoked_at_ms: Some(T0 - 60_000),
+            last_used_ms: Some(T0 - 3_600_000),
+            ..key("old-agent", AgentAccess::Write)
+        },
+    ]
+}
+
+/// A key as made: the key shown once.
+pub fn new_key() -> haema_core::NewAgentKey {
+    haema_core::NewAgentKey {
+        key: "haema_ak_0123456789abcdefghijABCDEFGHIJ0123456789".into(),
+        agent: agent_keys().remove(0),
+    }
+}

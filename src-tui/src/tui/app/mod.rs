@@ -7,6 +7,7 @@
 //! one [`PagedList`] (cursor, loading flags, the next page near the end, the selection
 //! kept on the same row across reloads).
 
+mod agents;
 mod core_view;
 mod cursor;
 mod effect;
@@ -32,6 +33,7 @@ use std::time::{Duration, Instant};
 use haema_core::StoreInfo;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
 
+pub use agents::{AgentsState, NEW_KEY_HINT};
 pub use core_view::{CoreMode, CoreState};
 pub use cursor::Cursor;
 pub use effect::{Effect, Msg, StoreEntry, Undo, describe_add, describe_forget};
@@ -84,6 +86,8 @@ pub struct App {
     pub history: HistoryState,
     /// Stores view.
     pub stores: StoresState,
+    /// Agents view.
+    pub agents: AgentsState,
     /// A window over the view (help, confirmation, editor, details).
     pub overlay: Option<Overlay>,
     /// An editor waiting while the "discard changes?" question is open.
@@ -133,6 +137,7 @@ impl App {
             review: ReviewState::default(),
             history: HistoryState::default(),
             stores: StoresState::default(),
+            agents: AgentsState::default(),
             overlay: None,
             pending_editor: None,
             status: None,
@@ -324,6 +329,7 @@ impl App {
             Action::ShowReview => self.show(View::Review),
             Action::ShowHistory => self.show(View::History),
             Action::ShowStores => self.show(View::Stores),
+            Action::ShowAgents => self.show(View::Agents),
             Action::Search => {
                 let mut effects = self.show(View::Search);
                 // `/` starts a new query: the next character typed replaces the old one.
@@ -389,10 +395,11 @@ impl App {
             View::Review => &self.review,
             View::History => &self.history,
             View::Stores => &self.stores,
+            View::Agents => &self.agents,
         }
     }
 
-    fn panes_mut(&mut self) -> [&mut dyn Pane; 6] {
+    fn panes_mut(&mut self) -> [&mut dyn Pane; 7] {
         [
             &mut self.latest,
             &mut self.search,
@@ -400,6 +407,7 @@ impl App {
             &mut self.review,
             &mut self.history,
             &mut self.stores,
+            &mut self.agents,
         ]
     }
 
@@ -416,6 +424,7 @@ impl App {
             View::Review => &mut self.review,
             View::History => &mut self.history,
             View::Stores => &mut self.stores,
+            View::Agents => &mut self.agents,
         };
         (pane, ctx)
     }

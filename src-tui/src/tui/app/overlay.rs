@@ -65,6 +65,8 @@ pub enum Overlay {
         /// First line shown.
         scroll: u16,
     },
+    /// A key just made or rotated: shown this once, never kept in the messages.
+    NewKey(Box<haema_core::NewAgentKey>),
     /// One changeset in full.
     Changeset {
         /// The changeset.
@@ -234,6 +236,13 @@ impl App {
             | Overlay::Changeset { scroll: s, .. }
             | Overlay::Messages { scroll: s } => {
                 if !scroll(s, key) && is_close(key) {
+                    keep = false;
+                }
+            }
+            Overlay::NewKey(_) => {
+                // Only a key meant to close it does: a stray key must not hide the key
+                // before it is copied.
+                if matches!(key.code, KeyCode::Esc | KeyCode::Enter) {
                     keep = false;
                 }
             }

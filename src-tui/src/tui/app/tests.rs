@@ -416,12 +416,19 @@ fn tab_cycles_views_and_quit_quits() {
     // Tab moves the focus through the view's parts (query, results), then on.
     key(&mut a, KeyCode::Tab);
     assert_eq!((a.view, a.search.editing), (View::Search, false));
-    for view in [View::Core, View::Review, View::History, View::Stores, View::Latest] {
+    for view in [
+        View::Core,
+        View::Review,
+        View::History,
+        View::Stores,
+        View::Agents,
+        View::Latest,
+    ] {
         key(&mut a, KeyCode::Tab);
         assert_eq!(a.view, view);
     }
     a.handle_event(Event::Key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT)));
-    assert_eq!(a.view, View::Stores);
+    assert_eq!(a.view, View::Agents);
     key(&mut a, KeyCode::Char('?'));
     key(&mut a, KeyCode::Char('q'));
     assert!(!a.quit, "q closes help first");
@@ -429,6 +436,7 @@ fn tab_cycles_views_and_quit_quits() {
     assert!(a.quit);
 }
 
+mod agents;
 mod confirm;
 mod edits;
 mod keystrokes;

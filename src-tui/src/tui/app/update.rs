@@ -1,7 +1,10 @@
 //! What the app does with the results of its effects: the store's answers, finished
 //! writes (with how to undo them), failures and background progress.
 
-use super::{App, CoreState, Effect, HistoryState, LatestState, Msg, Overlay, ReviewState, SearchState, Undo, effect};
+use super::{
+    AgentsState, App, CoreState, Effect, HistoryState, LatestState, Msg, Overlay, ReviewState, SearchState, Undo,
+    effect,
+};
 
 impl App {
     /// Applies the result of an effect.
@@ -63,6 +66,7 @@ impl App {
                 self.core = CoreState::default();
                 self.review = ReviewState::default();
                 self.history = HistoryState::default();
+                self.agents = AgentsState::default();
                 self.inform(format!("opened {}", self.store_dir.display()));
                 self.refresh()
             }
@@ -125,6 +129,15 @@ impl App {
             Msg::Stores(entries) => {
                 self.stores.receive(entries, &self.store_dir);
                 Vec::new()
+            }
+            Msg::AgentKeys(keys) => {
+                self.agents.receive(keys);
+                Vec::new()
+            }
+            Msg::KeyMade(made) => {
+                // Shown in a window of its own, never in the status line or its log.
+                self.overlay = Some(Overlay::NewKey(made));
+                vec![Effect::ListAgentKeys]
             }
         }
     }

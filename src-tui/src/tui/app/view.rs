@@ -36,17 +36,20 @@ pub enum View {
     History,
     /// Store switching.
     Stores,
+    /// Agent keys.
+    Agents,
 }
 
 impl View {
     /// Tab order.
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 7] = [
         Self::Latest,
         Self::Search,
         Self::Core,
         Self::Review,
         Self::History,
         Self::Stores,
+        Self::Agents,
     ];
 
     /// Tab title.
@@ -58,6 +61,7 @@ impl View {
             Self::Review => "Review",
             Self::History => "History",
             Self::Stores => "Stores",
+            Self::Agents => "Agents",
         }
     }
 
@@ -70,6 +74,7 @@ impl View {
             Self::Review => Scope::Review,
             Self::History => Scope::History,
             Self::Stores => Scope::Stores,
+            Self::Agents => Scope::Agents,
         }
     }
 

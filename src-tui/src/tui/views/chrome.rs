@@ -90,6 +90,7 @@ fn overlay_hints(app: &App) -> Option<&'static [&'static str]> {
         Overlay::Help { .. } => &["/ filter", "j/k scroll", "esc close"],
         Overlay::Messages { .. } | Overlay::Lineage { .. } | Overlay::Changeset { .. } => &["j/k scroll", "esc close"],
         Overlay::Confirm { .. } => &["y yes", "any other key no"],
+        Overlay::NewKey(_) => &["copy the key", "enter or esc close"],
         Overlay::Add(_) => &["enter add", "alt-enter new line", "esc keep draft"],
         Overlay::Editor { .. } => &["ctrl-s save", "ctrl-z undo", "esc cancel"],
     })

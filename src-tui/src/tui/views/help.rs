@@ -21,6 +21,7 @@ pub fn lines(keymap: &Keymap, ui: &Ui, here: Scope, filter: &str) -> Vec<Line<'s
             Scope::Review,
             Scope::History,
             Scope::Stores,
+            Scope::Agents,
         ]
         .into_iter()
         .filter(|s| *s != here),

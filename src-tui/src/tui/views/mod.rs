@@ -1,6 +1,7 @@
 //! Drawing: pure functions from the app state to a frame. Nothing here changes state
 //! (list offsets are remembered in cells) or touches the store.
 
+mod agents;
 mod changeset;
 mod chrome;
 mod core_view;

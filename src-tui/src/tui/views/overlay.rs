@@ -172,6 +172,39 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
                 ui,
             );
         }
+        Overlay::NewKey(made) => {
+            frame.render_widget(Clear, large);
+            let agent = &made.agent;
+            let user = agent
+                .user_id
+                .as_deref()
+                .map_or_else(|| "any user".to_owned(), |u| format!("user {u} only"));
+            let lines = vec![
+                Line::from(format!(
+                    "Agent key {}: {} access, {user}, {}.",
+                    agent.name,
+                    agent.access,
+                    agent.state()
+                )),
+                Line::from(""),
+                Line::from(Span::styled(format!("    {}", made.key), ui.theme.accent())),
+                Line::from(""),
+                Line::from("Copy it now: haema keeps only its hash and cannot show it again."),
+                Line::from(Span::styled(
+                    "The agent sends it as `Authorization: Bearer …` to `haema mcp --http`.",
+                    ui.theme.dim(),
+                )),
+            ];
+            scrolled(
+                frame,
+                large,
+                lines,
+                " New agent key · shown once · enter or esc closes ",
+                0,
+                app,
+                ui,
+            );
+        }
         Overlay::Changeset { changeset, scroll } => {
             frame.render_widget(Clear, large);
             let lines = full_lines(changeset, ui, ui.clock);

@@ -3,9 +3,11 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use super::{Ui, core_view, latest, review, search, stores_history};
+use super::{Ui, agents, core_view, latest, review, search, stores_history};
 use crate::tui::action::Action;
-use crate::tui::app::{App, CoreMode, CoreState, HistoryState, LatestState, ReviewState, SearchState, StoresState};
+use crate::tui::app::{
+    AgentsState, App, CoreMode, CoreState, HistoryState, LatestState, ReviewState, SearchState, StoresState,
+};
 
 /// How a pane looks. The app's [`Pane`](crate::tui::app::Pane) trait requires it, so every
 /// view is drawn and hinted through one trait object.
@@ -99,5 +101,19 @@ impl Render for StoresState {
 
     fn hints(&self) -> Vec<(Action, &'static str)> {
         vec![(Action::SwitchStore, "open"), (Action::NewStore, "new")]
+    }
+}
+
+impl Render for AgentsState {
+    fn render(&self, frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
+        agents::agents(self, frame, area, app, ui);
+    }
+
+    fn hints(&self) -> Vec<(Action, &'static str)> {
+        vec![
+            (Action::NewKey, "new key"),
+            (Action::RevokeKey, "revoke"),
+            (Action::UndoAgent, "undo its changes"),
+        ]
     }
 }

@@ -522,3 +522,21 @@ fn the_recall_preview_scrolls_to_its_last_hit() {
     press(&mut app, KeyCode::Char('J'), true);
     assert_eq!(app.search.query.text(), "teaJ");
 }
+
+fn agents(keys: Vec<haema_core::AgentKey>) -> App {
+    let mut app = app(View::Agents);
+    app.update(Msg::AgentKeys(keys));
+    app
+}
+
+#[test]
+fn agents_view() {
+    snap("agents_empty", &agents(Vec::new()));
+    snap("agents_normal", &agents(fixtures::agent_keys()));
+    let mut typing = agents(fixtures::agent_keys());
+    typing.act(Action::NewKey);
+    snap("agents_new_key_line", &typing);
+    let mut shown = agents(fixtures::agent_keys());
+    shown.update(Msg::KeyMade(Box::new(fixtures::new_key())));
+    snap("agents_key_shown_once", &shown);
+}
