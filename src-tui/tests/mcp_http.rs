@@ -231,6 +231,95 @@ async fn what_an_agent_did_is_traced_to_its_key_and_undone_after_revoking_it() {
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("nobody"));
 }
 
+/// A certificate for 127.0.0.1 and localhost signed by a new authority: the authority's
+/// PEM, and the certificate's and key's files in `dir`.
+fn certificate(dir: &Path) -> (String, std::path::PathBuf, std::path::PathBuf) {
+    use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
+    let mut ca = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    let issuer = CertifiedIssuer::self_signed(ca, KeyPair::generate().unwrap()).unwrap();
+    let key = KeyPair::generate().unwrap();
+    let cert = CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()])
+        .unwrap()
+        .signed_by(&key, &issuer)
+        .unwrap();
+    let (cert_file, key_file) = (dir.join("server.crt"), dir.join("server.key"));
+    std::fs::write(&cert_file, cert.pem()).unwrap();
+    std::fs::write(&key_file, key.serialize_pem()).unwrap();
+    (issuer.pem(), cert_file, key_file)
+}
+
+#[tokio::test]
+async fn with_a_certificate_it_serves_https_and_refuses_plain_http() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with(dir.path(), "review = \"auto\"\n");
+    ok(&haema(&store, &[], &["add", "--items", "Ana drinks green tea"], None));
+    let reader = key(&store, &["reader", "--access", "read"]);
+    let (authority, cert, private) = certificate(dir.path());
+    let (cert, private) = (cert.to_str().unwrap(), private.to_str().unwrap());
+    let server = Server::start(&store, &["--tls-cert", cert, "--tls-key", private]);
+    assert!(server.url.starts_with("https://127.0.0.1:"), "{}", server.url);
+
+    let trusting = reqwest::Client::builder()
+        .add_root_certificate(reqwest::Certificate::from_pem(authority.as_bytes()).unwrap())
+        .build()
+        .unwrap();
+    let health = trusting.get(format!("{}/healthz", server.base())).send().await.unwrap();
+    assert_eq!(health.status(), 200);
+    let found = Session::open_with(trusting, &server.url, &reader)
+        .await
+        .call("search_memory", json!({"query": "green tea"}))
+        .await;
+    assert_eq!(result(&found)["memories"][0]["content"], "Ana drinks green tea");
+
+    let untrusting = reqwest::Client::new();
+    assert!(
+        untrusting
+            .get(format!("{}/healthz", server.base()))
+            .send()
+            .await
+            .is_err(),
+        "a client that does not trust the certificate gets nothing"
+    );
+    let plain = server.base().replace("https://", "http://");
+    assert!(
+        reqwest::get(format!("{plain}/healthz")).await.is_err(),
+        "plain HTTP to the TLS port is dropped"
+    );
+    server.terminate();
+}
+
+#[test]
+fn certificate_files_that_cannot_serve_are_refused_before_listening() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with(dir.path(), "");
+    let (_, cert, private) = certificate(dir.path());
+    let other = tempfile::tempdir().unwrap();
+    let (_, _, other_key) = certificate(other.path());
+    let garbage = dir.path().join("garbage.pem");
+    std::fs::write(&garbage, "not a certificate\n").unwrap();
+    let path = |p: &Path| p.to_str().unwrap().to_owned();
+    for (cert, key, said) in [
+        (path(&garbage), path(&private), "holds no certificate"),
+        (path(&cert), path(&garbage), "not a PEM private key"),
+        (path(&cert), path(&other_key), "do not go together"),
+        (path(&dir.path().join("missing.crt")), path(&private), "cannot be read"),
+    ] {
+        let out = haema(
+            &store,
+            &[],
+            &["mcp", "--http", "127.0.0.1:0", "--tls-cert", &cert, "--tls-key", &key],
+            None,
+        );
+        assert!(!out.status.success(), "{cert} {key}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(said), "{said}: {stderr}");
+    }
+    let half = haema(&store, &[], &["mcp", "--http", "--tls-cert", &path(&cert)], None);
+    assert!(!half.status.success());
+    assert!(String::from_utf8_lossy(&half.stderr).contains("--tls-key"));
+}
+
 #[test]
 fn an_address_other_machines_reach_needs_the_trusted_network_flag() {
     let dir = tempfile::tempdir().unwrap();

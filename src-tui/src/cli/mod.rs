@@ -473,6 +473,13 @@ pub struct McpArgs {
     /// Allow an address other machines reach, without TLS: the network in between is yours.
     #[arg(long, requires = "http")]
     pub trusted_network: bool,
+    /// Serve HTTPS with this certificate (PEM: the server's certificate, then its chain);
+    /// an address other machines reach is then allowed.
+    #[arg(long, value_name = "FILE", requires_all = ["http", "tls_key"])]
+    pub tls_cert: Option<std::path::PathBuf>,
+    /// The certificate's private key (PEM).
+    #[arg(long, value_name = "FILE", requires_all = ["http", "tls_cert"])]
+    pub tls_key: Option<std::path::PathBuf>,
     /// A browser origin allowed to call (e.g. https://app.example.com); repeat for more.
     /// Without one, a request from any web page is refused.
     #[arg(long = "allow-origin", value_name = "URL", requires = "http")]

@@ -164,6 +164,7 @@ pub async fn run(cli: Cli) -> Result<()> {
                     addr,
                     trusted_network: args.trusted_network,
                     allowed_origins: args.allow_origins,
+                    tls: args.tls_cert.zip(args.tls_key),
                 };
                 crate::mcp::serve_http(memory, options).await
             }

@@ -1,9 +1,10 @@
 //! `haema mcp --http`: the same tools and resources over MCP's Streamable HTTP at `/mcp`,
 //! each request carrying an agent key (`Authorization: Bearer haema_ak_…`, made with
 //! `haema agent-key create`), and `/healthz` for process supervisors. It listens on
-//! 127.0.0.1 unless told otherwise, refuses a browser's page from another origin (DNS
-//! rebinding), and on Ctrl-C or SIGTERM stops taking requests and finishes the writes in
-//! flight before it exits.
+//! 127.0.0.1 unless told otherwise (an address other machines reach needs TLS, or the
+//! person's word that the network is trusted), refuses a browser's page from another origin
+//! (DNS rebinding), and on Ctrl-C or SIGTERM stops taking requests and finishes the writes
+//! in flight before it exits.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -37,7 +38,12 @@ pub struct HttpOptions {
     pub trusted_network: bool,
     /// Browser origins allowed to call (`https://app.example.com`); none by default.
     pub allowed_origins: Vec<String>,
+    /// TLS: the certificate chain's PEM file and its private key's.
+    pub tls: Option<(std::path::PathBuf, std::path::PathBuf)>,
 }
+
+/// How long a client may take over its TLS handshake.
+const HANDSHAKE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 type Body = BoxBody<Bytes, Infallible>;
 
@@ -50,9 +56,13 @@ struct Shared {
 /// Serves the store over HTTP until Ctrl-C or SIGTERM.
 pub async fn serve_http(memory: Memory, options: HttpOptions) -> anyhow::Result<()> {
     let ip = options.addr.ip();
-    if !ip.is_loopback() && !options.trusted_network {
+    let tls = match &options.tls {
+        Some((cert, key)) => Some(super::tls::acceptor(cert, key)?),
+        None => None,
+    };
+    if !ip.is_loopback() && tls.is_none() && !options.trusted_network {
         bail!(
-            "{} is reachable from other machines, and this server has no TLS yet: agent keys and memories would cross the network in clear. Serve on 127.0.0.1 behind a TLS proxy, or pass --trusted-network if the network in between is yours",
+            "{} is reachable from other machines, and without TLS agent keys and memories would cross the network in clear. Give --tls-cert FILE --tls-key FILE, serve on 127.0.0.1 behind a TLS proxy, or pass --trusted-network if the network in between is yours",
             options.addr
         );
     }
@@ -84,7 +94,8 @@ pub async fn serve_http(memory: Memory, options: HttpOptions) -> anyhow::Result<
         .await
         .with_context(|| format!("cannot listen on {}", options.addr))?;
     let bound = listener.local_addr()?;
-    eprintln!("haema: serving MCP at http://{bound}/mcp (health at /healthz); stop with Ctrl-C");
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    eprintln!("haema: serving MCP at {scheme}://{bound}/mcp (health at /healthz); stop with Ctrl-C");
     let stopping = shutdown_signal();
     tokio::pin!(stopping);
     loop {
@@ -93,17 +104,17 @@ pub async fn serve_http(memory: Memory, options: HttpOptions) -> anyhow::Result<
                 let Ok((stream, _)) = accepted else { continue };
                 let shared = Arc::clone(&shared);
                 let stop = stop.clone();
+                let tls = tls.clone();
                 tokio::spawn(async move {
-                    let service = hyper::service::service_fn(move |request| {
-                        let shared = Arc::clone(&shared);
-                        async move { Ok::<_, Infallible>(answer(&shared, request).await) }
-                    });
-                    let connection = hyper::server::conn::http1::Builder::new()
-                        .serve_connection(TokioIo::new(stream), service);
-                    tokio::pin!(connection);
-                    tokio::select! {
-                        _ = connection.as_mut() => {}
-                        () = stop.cancelled() => connection.as_mut().graceful_shutdown(),
+                    match tls {
+                        None => serve_connection(stream, shared, stop).await,
+                        // A client that does not finish its handshake (or speaks plain HTTP
+                        // to the TLS port) is dropped; nothing of the store is touched.
+                        Some(tls) => {
+                            if let Ok(Ok(stream)) = tokio::time::timeout(HANDSHAKE_TIMEOUT, tls.accept(stream)).await {
+                                serve_connection(stream, shared, stop).await;
+                            }
+                        }
                     }
                 });
             }
@@ -126,6 +137,24 @@ pub async fn serve_http(memory: Memory, options: HttpOptions) -> anyhow::Result<
         bail!("{failed} write(s) in flight when the server stopped were not stored (see above)");
     }
     Ok(())
+}
+
+/// Serves one connection's requests until it closes, or finishes them when the server
+/// stops.
+async fn serve_connection<S>(stream: S, shared: Arc<Shared>, stop: CancellationToken)
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let service = hyper::service::service_fn(move |request| {
+        let shared = Arc::clone(&shared);
+        async move { Ok::<_, Infallible>(answer(&shared, request).await) }
+    });
+    let connection = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service);
+    tokio::pin!(connection);
+    tokio::select! {
+        _ = connection.as_mut() => {}
+        () = stop.cancelled() => connection.as_mut().graceful_shutdown(),
+    }
 }
 
 /// Ctrl-C, or SIGTERM from a process supervisor.

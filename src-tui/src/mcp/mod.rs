@@ -13,6 +13,7 @@ mod in_flight;
 mod lines;
 mod params;
 mod session;
+mod tls;
 
 pub use http_server::{HttpOptions, serve_http};
 pub use session::serve;

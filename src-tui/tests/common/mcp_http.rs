@@ -36,14 +36,14 @@ impl Server {
                 stderr.read_line(&mut line).unwrap() > 0,
                 "the server ended before it listened"
             );
-            if let Some(at) = line.find("http://") {
+            if let Some(at) = line.find("http://").or_else(|| line.find("https://")) {
                 break line[at..].split_whitespace().next().unwrap().to_owned();
             }
         };
         Self { child, url, stderr }
     }
 
-    /// The server's base (`http://127.0.0.1:PORT`).
+    /// The server's base (`http://127.0.0.1:PORT`, `https://…` with TLS).
     pub fn base(&self) -> String {
         self.url.trim_end_matches("/mcp").to_owned()
     }
@@ -71,8 +71,13 @@ pub struct Session {
 impl Session {
     /// Initializes a session with `key`.
     pub async fn open(url: &str, key: &str) -> Self {
+        Self::open_with(reqwest::Client::new(), url, key).await
+    }
+
+    /// [`Session::open`] through `http` (a client that trusts a test certificate).
+    pub async fn open_with(http: reqwest::Client, url: &str, key: &str) -> Self {
         let mut session = Self {
-            http: reqwest::Client::new(),
+            http,
             url: url.to_owned(),
             key: key.to_owned(),
             session: None,
