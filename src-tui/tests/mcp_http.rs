@@ -289,6 +289,63 @@ async fn with_a_certificate_it_serves_https_and_refuses_plain_http() {
     server.terminate();
 }
 
+#[tokio::test]
+async fn past_its_requests_a_minute_or_the_sessions_limit_a_client_is_told_when_to_come_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with(dir.path(), "review = \"auto\"\n");
+    let busy = key(&store, &["busy", "--access", "read"]);
+    let other = key(&store, &["other", "--access", "read"]);
+    let server = Server::start(&store, &["--requests-per-minute", "6", "--max-sessions", "1"]);
+    let http = reqwest::Client::new();
+
+    let mut first = Session::open(&server.url, &busy).await;
+    first.call("latest_memories", json!({})).await;
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let refused = http
+        .post(&server.url)
+        .bearer_auth(&other)
+        .header("accept", "application/json, text/event-stream")
+        .json(&init)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 503, "one session at most");
+    assert!(refused.headers().contains_key("retry-after"));
+    assert!(refused.text().await.unwrap().contains("--max-sessions"));
+    assert!(first.close().await < 300, "a client ends its own session");
+    let mut second = Session::open(&server.url, &other).await;
+    second.call("latest_memories", json!({})).await;
+
+    // `busy` has made 4 requests; the bucket holds 6 a minute.
+    let mut answers = Vec::new();
+    for _ in 0..10 {
+        let response = http
+            .post(&server.url)
+            .bearer_auth(&busy)
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-session-id", "no-such-session")
+            .json(&json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}))
+            .send()
+            .await
+            .unwrap();
+        answers.push(response.status().as_u16());
+        if response.status() == 429 {
+            let wait: u64 = response.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+            assert!((1..=10).contains(&wait), "{wait}");
+            let body = response.text().await.unwrap();
+            assert!(
+                body.contains("agent key busy made more than 6 requests in a minute"),
+                "{body}"
+            );
+            break;
+        }
+    }
+    assert_eq!(answers.last(), Some(&429), "{answers:?}");
+    assert!(answers.len() >= 2, "the sixth request still went through: {answers:?}");
+    second.call("latest_memories", json!({})).await;
+    server.terminate();
+}
+
 #[test]
 fn certificate_files_that_cannot_serve_are_refused_before_listening() {
     let dir = tempfile::tempdir().unwrap();

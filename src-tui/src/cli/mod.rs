@@ -480,6 +480,15 @@ pub struct McpArgs {
     /// The certificate's private key (PEM).
     #[arg(long, value_name = "FILE", requires_all = ["http", "tls_cert"])]
     pub tls_key: Option<std::path::PathBuf>,
+    /// Sessions held at once, all agents together; a new one past it is told to come back.
+    #[arg(long, value_name = "N", requires = "http", default_value_t = crate::mcp::DEFAULT_MAX_SESSIONS,
+          value_parser = parse_limit)]
+    pub max_sessions: usize,
+    /// Requests a minute each agent key may make (a minute's worth may come at once); past
+    /// it the answer is 429 with when to come back.
+    #[arg(long, value_name = "N", requires = "http", default_value_t = crate::mcp::DEFAULT_REQUESTS_PER_MINUTE,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub requests_per_minute: u32,
     /// A browser origin allowed to call (e.g. https://app.example.com); repeat for more.
     /// Without one, a request from any web page is refused.
     #[arg(long = "allow-origin", value_name = "URL", requires = "http")]

@@ -165,6 +165,8 @@ pub async fn run(cli: Cli) -> Result<()> {
                     trusted_network: args.trusted_network,
                     allowed_origins: args.allow_origins,
                     tls: args.tls_cert.zip(args.tls_key),
+                    max_sessions: args.max_sessions,
+                    requests_per_minute: args.requests_per_minute,
                 };
                 crate::mcp::serve_http(memory, options).await
             }

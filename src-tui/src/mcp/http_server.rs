@@ -24,6 +24,7 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio_util::sync::CancellationToken;
 
 use super::HaemaServer;
+use super::limits::RequestLimit;
 
 /// Largest request body, in bytes: a memory may be 64 KiB, and JSON escapes can double it.
 const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -40,6 +41,10 @@ pub struct HttpOptions {
     pub allowed_origins: Vec<String>,
     /// TLS: the certificate chain's PEM file and its private key's.
     pub tls: Option<(std::path::PathBuf, std::path::PathBuf)>,
+    /// Sessions held at once, all keys together.
+    pub max_sessions: usize,
+    /// Requests a minute each agent key may make.
+    pub requests_per_minute: u32,
 }
 
 /// How long a client may take over its TLS handshake.
@@ -51,6 +56,10 @@ type Body = BoxBody<Bytes, Infallible>;
 struct Shared {
     memory: Memory,
     mcp: StreamableHttpService<HaemaServer, LocalSessionManager>,
+    /// The sessions rmcp keeps, counted before a new one is opened.
+    sessions: Arc<LocalSessionManager>,
+    max_sessions: usize,
+    requests: RequestLimit,
 }
 
 /// Serves the store over HTTP until Ctrl-C or SIGTERM.
@@ -84,12 +93,15 @@ pub async fn serve_http(memory: Memory, options: HttpOptions) -> anyhow::Result<
         config = config.disable_allowed_hosts();
     }
     let factory = server.clone();
-    let mcp = StreamableHttpService::new(
-        move || Ok(factory.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
-    let shared = Arc::new(Shared { memory, mcp });
+    let sessions = Arc::new(LocalSessionManager::default());
+    let mcp = StreamableHttpService::new(move || Ok(factory.clone()), Arc::clone(&sessions), config);
+    let shared = Arc::new(Shared {
+        memory,
+        mcp,
+        sessions,
+        max_sessions: options.max_sessions.max(1),
+        requests: RequestLimit::new(options.requests_per_minute),
+    });
     let listener = tokio::net::TcpListener::bind(options.addr)
         .await
         .with_context(|| format!("cannot listen on {}", options.addr))?;
@@ -197,6 +209,27 @@ async fn answer(shared: &Shared, mut request: Request<Incoming>) -> Response<Bod
             };
             match shared.memory.check_agent_key(&key).await {
                 Ok(KeyCheck::Valid(agent)) => {
+                    if let Err(wait) = shared.requests.take(&agent.name, std::time::Instant::now()) {
+                        return busy(
+                            StatusCode::TOO_MANY_REQUESTS,
+                            wait,
+                            &format!(
+                                "agent key {} made more than {} requests in a minute (this server's --requests-per-minute)",
+                                agent.name,
+                                shared.requests.per_minute()
+                            ),
+                        );
+                    }
+                    if opens_a_session(&request) && shared.sessions.sessions.read().await.len() >= shared.max_sessions {
+                        return busy(
+                            StatusCode::SERVICE_UNAVAILABLE,
+                            std::time::Duration::from_secs(30),
+                            &format!(
+                                "this server holds {} sessions, its limit (--max-sessions): an idle one ends after a few minutes, or a client ends its own with DELETE /mcp",
+                                shared.max_sessions
+                            ),
+                        );
+                    }
                     request.extensions_mut().insert(agent);
                     shared.mcp.handle(request).await
                 }
@@ -214,6 +247,21 @@ async fn answer(shared: &Shared, mut request: Request<Incoming>) -> Response<Bod
             "haema serves MCP at /mcp and its health at /healthz\n",
         ),
     }
+}
+
+/// Whether a request would open a new session: a POST without a session id.
+fn opens_a_session(request: &Request<Incoming>) -> bool {
+    request.method() == hyper::Method::POST && !request.headers().contains_key("mcp-session-id")
+}
+
+/// A 429 or 503 that says why and, in `Retry-After`, when to come back.
+fn busy(status: StatusCode, wait: std::time::Duration, why: &str) -> Response<Body> {
+    let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    let mut response = text(status, &format!("{why}: try again in {seconds} s\n"));
+    response
+        .headers_mut()
+        .insert(hyper::header::RETRY_AFTER, HeaderValue::from(seconds));
+    response
 }
 
 /// A 401 with the challenge RFC 6750 asks for.

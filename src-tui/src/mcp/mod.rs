@@ -10,12 +10,14 @@ mod gate;
 mod handler;
 mod http_server;
 mod in_flight;
+mod limits;
 mod lines;
 mod params;
 mod session;
 mod tls;
 
 pub use http_server::{HttpOptions, serve_http};
+pub use limits::{DEFAULT_MAX_SESSIONS, DEFAULT_REQUESTS_PER_MINUTE};
 pub use session::serve;
 
 use std::sync::{Arc, PoisonError, RwLock};

@@ -138,6 +138,15 @@ impl Session {
             .unwrap_or_else(|| panic!("no answer to {method} in {text}"))
     }
 
+    /// Ends the session (`DELETE /mcp`); the status of the answer.
+    pub async fn close(self) -> u16 {
+        let mut request = self.http.delete(&self.url).bearer_auth(&self.key);
+        if let Some(id) = &self.session {
+            request = request.header("mcp-session-id", id);
+        }
+        request.send().await.unwrap().status().as_u16()
+    }
+
     /// A tool call's answer: the JSON-RPC message (`result` or `error`).
     pub async fn call(&mut self, tool: &str, arguments: Value) -> Value {
         self.request("tools/call", json!({"name": tool, "arguments": arguments}))
