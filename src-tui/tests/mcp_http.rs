@@ -346,6 +346,35 @@ async fn past_its_requests_a_minute_or_the_sessions_limit_a_client_is_told_when_
     server.terminate();
 }
 
+#[tokio::test]
+async fn a_session_hears_of_another_agent_s_write_on_its_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with(dir.path(), "review = \"auto\"\n");
+    let watcher = key(&store, &["watcher", "--access", "read"]);
+    let writer = key(&store, &["writer", "--access", "write"]);
+    let server = Server::start(&store, &[]);
+    let mut watching = Session::open(&server.url, &watcher).await;
+    let subscribed = watching
+        .request("resources/subscribe", json!({"uri": "haema://latest"}))
+        .await;
+    assert!(subscribed.get("result").is_some(), "{subscribed}");
+    let stream = watching.stream_until("notifications/resources/updated");
+    let write = async {
+        // Once the stream is open, the other agent writes.
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let mut writing = Session::open(&server.url, &writer).await;
+        writing.call("add_memory", json!({"content": "Ana keeps bees."})).await
+    };
+    let (heard, added) = tokio::join!(stream, write);
+    assert_eq!(result(&added)["status"], "committed");
+    assert!(
+        heard.contains("notifications/resources/updated") && heard.contains("haema://latest"),
+        "{heard}"
+    );
+    assert!(heard.contains("notifications/resources/list_changed"), "{heard}");
+    server.terminate();
+}
+
 #[test]
 fn certificate_files_that_cannot_serve_are_refused_before_listening() {
     let dir = tempfile::tempdir().unwrap();

@@ -439,3 +439,51 @@ fn every_line_is_answered_even_when_it_is_not_a_message() {
     drop(client.input.take());
     assert!(client.child.wait().unwrap().success());
 }
+
+/// A client that subscribed to a resource hears when the store changes: through its own
+/// writes, and through another process's.
+#[test]
+fn a_client_hears_of_changes_made_here_and_by_other_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("live");
+    let env = [("HAEMA_REVIEW", "auto")];
+    let mut client = Client::start(&store, &env);
+    let init = client.request(
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+    );
+    let resources = &init["result"]["capabilities"]["resources"];
+    assert_eq!(
+        (resources["subscribe"].clone(), resources["listChanged"].clone()),
+        (json!(true), json!(true)),
+        "{init}"
+    );
+    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let subscribed = client.request("resources/subscribe", json!({"uri": "haema://latest"}));
+    assert!(subscribed.get("result").is_some(), "{subscribed}");
+    let unknown = client.request("resources/subscribe", json!({"uri": "haema://nothing"}));
+    assert!(
+        unknown["error"]["message"].as_str().unwrap().contains("haema://latest"),
+        "{unknown}"
+    );
+
+    client.call("add_memory", json!({"content": "Ana keeps bees."}));
+    let latest = |p: &Value| p["uri"] == "haema://latest";
+    assert!(
+        client.heard("notifications/resources/updated", latest),
+        "{:?}",
+        client.notifications
+    );
+    assert!(client.heard("notifications/resources/list_changed", |_| true));
+    client.call("search_memory", json!({"query": "bees"}));
+
+    client.notifications.clear();
+    ok(&haema(&store, &env, &["add", "--items", "Ana sells honey."], None));
+    assert!(
+        client.heard("notifications/resources/updated", latest),
+        "another process's write is heard too: {:?}",
+        client.notifications
+    );
+    let read = client.request("resources/read", json!({"uri": "haema://latest"}));
+    assert!(read.to_string().contains("Ana sells honey."), "{read}");
+}

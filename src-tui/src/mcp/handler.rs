@@ -7,13 +7,13 @@ use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
     ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource, ResourceContents,
-    ServerCapabilities, ServerConfig,
+    ServerCapabilities, ServerConfig, SubscribeRequestParams, UnsubscribeRequestParams,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::answers::latest_block;
-use super::{CORE_URI, HaemaServer, INSTRUCTIONS, LATEST_RESOURCE_COUNT, LATEST_URI, access};
+use super::{CORE_URI, HaemaServer, INSTRUCTIONS, LATEST_RESOURCE_COUNT, LATEST_URI, access, notify};
 
 impl HaemaServer {
     /// The server as this call may use it: over HTTP, the store as its agent key sees it
@@ -38,9 +38,16 @@ impl HaemaServer {
 
 impl ServerHandler for HaemaServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_resources().build())
-            .with_server_info(rmcp::model::Implementation::new("haema", env!("CARGO_PKG_VERSION")))
-            .with_instructions(INSTRUCTIONS)
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .enable_resources_subscribe()
+                .enable_resources_list_changed()
+                .build(),
+        )
+        .with_server_info(rmcp::model::Implementation::new("haema", env!("CARGO_PKG_VERSION")))
+        .with_instructions(INSTRUCTIONS)
     }
 
     async fn call_tool(
@@ -52,8 +59,44 @@ impl ServerHandler for HaemaServer {
             access::allowed(&agent, &request.name)?;
         }
         let server = self.for_call(&context)?;
+        let writes = access::needed(&request.name) != haema_core::AgentAccess::Read;
         let call = ToolCallContext::new(&server, request, context);
-        server.tool_router.call(call).await
+        let answer = server.tool_router.call(call).await;
+        if writes && answer.is_ok() {
+            self.own_writes.wrote();
+        }
+        answer
+    }
+
+    /// Every session hears of the store's changes from here on.
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        notify::watch_for(
+            context.peer,
+            self.memory().watch(),
+            &self.own_writes,
+            self.subscribed.clone(),
+        );
+    }
+
+    /// `resources/subscribe`: `notifications/resources/updated` for `uri` whenever the store
+    /// changes.
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        known_resource(&request.uri)?;
+        self.subscribed.add(request.uri);
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.subscribed.remove(&request.uri);
+        Ok(())
     }
 
     async fn list_tools(
@@ -101,22 +144,16 @@ impl ServerHandler for HaemaServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
+        known_resource(&request.uri)?;
         let memory = self.memory_of_call(&context)?;
-        let text = match request.uri.as_str() {
-            CORE_URI => memory.get_core().await.map(|text| haema_core::mark_core(&text).block()),
-            LATEST_URI => {
-                let max_chars = memory.settings().recall.max_chars;
-                memory
-                    .get_latest_records(1, LATEST_RESOURCE_COUNT)
-                    .await
-                    .map(|records| latest_block(&records, max_chars))
-            }
-            other => {
-                return Err(ErrorData::resource_not_found(
-                    format!("no resource `{other}`; haema has {CORE_URI} and {LATEST_URI}"),
-                    None,
-                ));
-            }
+        let text = if request.uri == CORE_URI {
+            memory.get_core().await.map(|text| haema_core::mark_core(&text).block())
+        } else {
+            let max_chars = memory.settings().recall.max_chars;
+            memory
+                .get_latest_records(1, LATEST_RESOURCE_COUNT)
+                .await
+                .map(|records| latest_block(&records, max_chars))
         }
         .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
         Ok(ReadResourceResult::new(vec![
@@ -124,4 +161,15 @@ impl ServerHandler for HaemaServer {
         ])
         .into())
     }
+}
+
+/// `Ok` for one of haema's resources, else the error that names them.
+fn known_resource(uri: &str) -> Result<(), ErrorData> {
+    if uri == CORE_URI || uri == LATEST_URI {
+        return Ok(());
+    }
+    Err(ErrorData::resource_not_found(
+        format!("no resource `{uri}`; haema has {CORE_URI} and {LATEST_URI}"),
+        None,
+    ))
 }

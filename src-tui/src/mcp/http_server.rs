@@ -94,7 +94,7 @@ pub async fn serve_http(memory: Memory, options: HttpOptions) -> anyhow::Result<
     }
     let factory = server.clone();
     let sessions = Arc::new(LocalSessionManager::default());
-    let mcp = StreamableHttpService::new(move || Ok(factory.clone()), Arc::clone(&sessions), config);
+    let mcp = StreamableHttpService::new(move || Ok(factory.for_session()), Arc::clone(&sessions), config);
     let shared = Arc::new(Shared {
         memory,
         mcp,

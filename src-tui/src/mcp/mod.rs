@@ -12,6 +12,7 @@ mod http_server;
 mod in_flight;
 mod limits;
 mod lines;
+mod notify;
 mod params;
 mod session;
 mod tls;
@@ -58,6 +59,10 @@ pub struct HaemaServer {
     in_flight: in_flight::InFlight,
     /// The tools, made once and shared by every per-call view of the server.
     tool_router: Arc<ToolRouter<Self>>,
+    /// The news of this server's writes, for every session's watcher.
+    own_writes: notify::OwnWrites,
+    /// The resources this session subscribed to.
+    subscribed: notify::Subscriptions,
 }
 
 #[tool_router]
@@ -68,6 +73,16 @@ impl HaemaServer {
             memory: Arc::new(RwLock::new(memory)),
             in_flight: in_flight::InFlight::default(),
             tool_router: Arc::new(Self::tool_router()),
+            own_writes: notify::OwnWrites::default(),
+            subscribed: notify::Subscriptions::default(),
+        }
+    }
+
+    /// The server for a new session: the same store and writes, its own subscriptions.
+    fn for_session(&self) -> Self {
+        Self {
+            subscribed: notify::Subscriptions::default(),
+            ..self.clone()
         }
     }
 
@@ -77,6 +92,8 @@ impl HaemaServer {
             memory: Arc::new(RwLock::new(memory)),
             in_flight: self.in_flight.clone(),
             tool_router: Arc::clone(&self.tool_router),
+            own_writes: self.own_writes.clone(),
+            subscribed: self.subscribed.clone(),
         }
     }
 

@@ -11,6 +11,8 @@ pub struct Client {
     pub input: Option<ChildStdin>,
     pub output: BufReader<ChildStdout>,
     next_id: i64,
+    /// The notifications read while waiting for answers, oldest first.
+    pub notifications: Vec<Value>,
 }
 
 impl Client {
@@ -34,6 +36,7 @@ impl Client {
             input,
             output,
             next_id: 1,
+            notifications: Vec::new(),
         }
     }
 
@@ -43,7 +46,8 @@ impl Client {
         input.flush().unwrap();
     }
 
-    /// Sends a request and returns its response (notifications in between are skipped).
+    /// Sends a request and returns its response (notifications in between are kept in
+    /// [`Client::notifications`]).
     pub fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
@@ -58,7 +62,27 @@ impl Client {
             if message["id"] == json!(id) {
                 return message;
             }
+            if message.get("id").is_none() {
+                self.notifications.push(message);
+            }
         }
+    }
+
+    /// Waits (pinging, up to 10 s) until a notification `method` arrived whose params
+    /// `matches`; true when one did.
+    pub fn heard(&mut self, method: &str, matches: impl Fn(&Value) -> bool) -> bool {
+        for _ in 0..40 {
+            if self
+                .notifications
+                .iter()
+                .any(|n| n["method"] == method && matches(&n["params"]))
+            {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(250));
+            self.request("ping", json!({}));
+        }
+        false
     }
 
     /// The handshake: `initialize`, then the `initialized` notification.

@@ -138,6 +138,31 @@ impl Session {
             .unwrap_or_else(|| panic!("no answer to {method} in {text}"))
     }
 
+    /// Opens the session's stream of server messages (`GET /mcp`) and returns what arrived
+    /// on it until `wanted` is in it, or after 10 s.
+    pub async fn stream_until(&self, wanted: &str) -> String {
+        let mut request = self
+            .http
+            .get(&self.url)
+            .bearer_auth(&self.key)
+            .header("accept", "text/event-stream")
+            .header("mcp-protocol-version", "2025-11-25");
+        if let Some(id) = &self.session {
+            request = request.header("mcp-session-id", id);
+        }
+        let mut response = request.send().await.unwrap();
+        assert!(response.status().is_success(), "{}", response.status());
+        let mut seen = String::new();
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+        while !seen.contains(wanted) {
+            match tokio::time::timeout_at(deadline, response.chunk()).await {
+                Ok(Ok(Some(chunk))) => seen.push_str(&String::from_utf8_lossy(&chunk)),
+                _ => break,
+            }
+        }
+        seen
+    }
+
     /// Ends the session (`DELETE /mcp`); the status of the answer.
     pub async fn close(self) -> u16 {
         let mut request = self.http.delete(&self.url).bearer_auth(&self.key);
