@@ -467,6 +467,9 @@ fn a_client_hears_of_changes_made_here_and_by_other_processes() {
         "{unknown}"
     );
 
+    // Saying it is initialized again starts no second watcher.
+    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
     client.call("add_memory", json!({"content": "Ana keeps bees."}));
     let latest = |p: &Value| p["uri"] == "haema://latest";
     assert!(
@@ -475,6 +478,14 @@ fn a_client_hears_of_changes_made_here_and_by_other_processes() {
         client.notifications
     );
     assert!(client.heard("notifications/resources/list_changed", |_| true));
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    client.request("ping", json!({}));
+    let rounds = client
+        .notifications
+        .iter()
+        .filter(|n| n["method"] == "notifications/resources/updated")
+        .count();
+    assert_eq!(rounds, 1, "one write, one round: {:?}", client.notifications);
     client.call("search_memory", json!({"query": "bees"}));
 
     client.notifications.clear();

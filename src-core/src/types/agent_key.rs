@@ -89,14 +89,24 @@ impl AgentKey {
     }
 }
 
-/// A key just made or rotated: the key, shown once, and the key as listed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A key just made or rotated: the key, shown once, and the key as listed. Its `Debug`
+/// leaves the key out, so no log or panic message holds it.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct NewAgentKey {
     /// The bearer key. It is not stored and cannot be shown again.
     pub key: String,
     /// The key as listed.
     pub agent: AgentKey,
+}
+
+impl std::fmt::Debug for NewAgentKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NewAgentKey")
+            .field("key", &format_args!("{AGENT_KEY_PREFIX}… (hidden)"))
+            .field("agent", &self.agent)
+            .finish()
+    }
 }
 
 /// What undoing an agent key's changes did ([`Memory::undo_agent_key_changes`](crate::Memory::undo_agent_key_changes)).
@@ -188,6 +198,25 @@ pub(crate) fn expiry_from(expires: &str, now_ms: i64) -> Result<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_new_key_s_debug_leaves_the_key_out() {
+        let made = NewAgentKey {
+            key: format!("{AGENT_KEY_PREFIX}SECRETsecret0123456789"),
+            agent: AgentKey {
+                name: "bot".into(),
+                access: AgentAccess::Read,
+                user_id: None,
+                created_at_ms: 0,
+                expires_at_ms: None,
+                last_used_ms: None,
+                revoked_at_ms: None,
+            },
+        };
+        let shown = format!("{made:?} {:?}", Some(&made));
+        assert!(!shown.contains("SECRET"), "{shown}");
+        assert!(shown.contains("bot"), "{shown}");
+    }
 
     #[test]
     fn access_includes_the_lesser_ones() {

@@ -10,7 +10,10 @@ use crate::output::{self, print};
 /// What an agent did through its key, counted.
 #[derive(Debug, Default)]
 struct Activity {
+    /// Committed changes a revert can undo.
     committed: usize,
+    /// Committed forgets: nothing forgotten comes back.
+    forgets: usize,
     waiting: usize,
     undone: usize,
 }
@@ -25,6 +28,9 @@ impl Activity {
             before = Some(last.id);
             for change in &page {
                 match change.status {
+                    ChangesetStatus::Committed if change.kind == haema_core::ChangesetKind::Forget => {
+                        counts.forgets += 1
+                    }
                     ChangesetStatus::Committed => counts.committed += 1,
                     ChangesetStatus::Pending | ChangesetStatus::Stale => counts.waiting += 1,
                     ChangesetStatus::Rejected | ChangesetStatus::Reverted => counts.undone += 1,
@@ -36,16 +42,21 @@ impl Activity {
 
     /// The counts in a sentence, with the commands that show and undo them.
     fn described(&self, name: &str) -> String {
-        let total = self.committed + self.waiting + self.undone;
+        let total = self.committed + self.forgets + self.waiting + self.undone;
         if total == 0 {
             return "It made no changes.\n".to_owned();
         }
         let mut text = format!(
-            "It made {total} change{}: {} committed, {} waiting for review, {} rejected or reverted.\n  See them:  haema history --agent-key {name}\n",
+            "It made {total} change{}: {} committed, {} waiting for review, {} rejected or reverted{}.\n  See them:  haema history --agent-key {name}\n",
             if total == 1 { "" } else { "s" },
-            self.committed,
+            self.committed + self.forgets,
             self.waiting,
-            self.undone
+            self.undone,
+            if self.forgets > 0 {
+                format!(" ({} of the committed ones forgot memories for good)", self.forgets)
+            } else {
+                String::new()
+            }
         );
         if self.committed + self.waiting > 0 {
             text.push_str(&format!("  Undo them: haema agent-key undo {name}\n"));
@@ -71,8 +82,16 @@ async fn undo(memory: &Memory, name: &str, yes: bool, json: bool) -> Result<()> 
         } else {
             String::new()
         };
+        let forgets = if activity.forgets > 0 {
+            format!(
+                " Its {} forget(s) stay: nothing forgotten comes back.",
+                activity.forgets
+            )
+        } else {
+            String::new()
+        };
         let shown = format!(
-            "Agent key {name}: {} committed change(s) will be reverted, newest first, and {} proposal(s) waiting for review rejected.\n{warning}",
+            "Agent key {name}: {} committed change(s) will be reverted, newest first, and {} proposal(s) waiting for review rejected.{forgets}\n{warning}",
             activity.committed, activity.waiting
         );
         super::confirm::confirm(&super::confirm::Question {

@@ -55,6 +55,7 @@ impl ServerHandler for HaemaServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        self.subscribed.heard();
         if let Some(agent) = access::agent_of(&context) {
             access::allowed(&agent, &request.name)?;
         }
@@ -70,9 +71,11 @@ impl ServerHandler for HaemaServer {
 
     /// Every session hears of the store's changes from here on.
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.subscribed.heard();
+        let memory = self.memory();
         notify::watch_for(
             context.peer,
-            self.memory().watch(),
+            || memory.watch(),
             &self.own_writes,
             self.subscribed.clone(),
         );
@@ -85,6 +88,7 @@ impl ServerHandler for HaemaServer {
         request: SubscribeRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        self.subscribed.heard();
         known_resource(&request.uri)?;
         self.subscribed.add(request.uri);
         Ok(())
@@ -95,7 +99,13 @@ impl ServerHandler for HaemaServer {
         request: UnsubscribeRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        self.subscribed.heard();
         self.subscribed.remove(&request.uri);
+        Ok(())
+    }
+
+    async fn ping(&self, _context: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+        self.subscribed.heard();
         Ok(())
     }
 
@@ -104,6 +114,7 @@ impl ServerHandler for HaemaServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        self.subscribed.heard();
         let agent = access::agent_of(&context);
         let tools = self
             .tool_router
@@ -144,6 +155,7 @@ impl ServerHandler for HaemaServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
+        self.subscribed.heard();
         known_resource(&request.uri)?;
         let memory = self.memory_of_call(&context)?;
         let text = if request.uri == CORE_URI {

@@ -47,6 +47,9 @@ pub struct HttpOptions {
     pub requests_per_minute: u32,
 }
 
+/// How long a session may stay silent when rmcp does not say.
+const SESSION_IDLE: std::time::Duration = std::time::Duration::from_secs(300);
+
 /// How long a client may take over its TLS handshake.
 const HANDSHAKE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
@@ -94,7 +97,14 @@ pub async fn serve_http(memory: Memory, options: HttpOptions) -> anyhow::Result<
     }
     let factory = server.clone();
     let sessions = Arc::new(LocalSessionManager::default());
-    let mcp = StreamableHttpService::new(move || Ok(factory.for_session()), Arc::clone(&sessions), config);
+    // A session ends after its keep-alive without traffic; notifications stop a little
+    // before, so that they never keep a session whose client has gone.
+    let idle = sessions
+        .session_config
+        .keep_alive
+        .unwrap_or(SESSION_IDLE)
+        .saturating_sub(std::time::Duration::from_secs(5));
+    let mcp = StreamableHttpService::new(move || Ok(factory.for_session(idle)), Arc::clone(&sessions), config);
     let shared = Arc::new(Shared {
         memory,
         mcp,
@@ -223,9 +233,9 @@ async fn answer(shared: &Shared, mut request: Request<Incoming>) -> Response<Bod
                     if opens_a_session(&request) && shared.sessions.sessions.read().await.len() >= shared.max_sessions {
                         return busy(
                             StatusCode::SERVICE_UNAVAILABLE,
-                            std::time::Duration::from_secs(30),
+                            std::time::Duration::from_secs(60),
                             &format!(
-                                "this server holds {} sessions, its limit (--max-sessions): an idle one ends after a few minutes, or a client ends its own with DELETE /mcp",
+                                "this server holds {} sessions, its limit (--max-sessions): a silent one ends after five minutes, or a client ends its own with DELETE /mcp",
                                 shared.max_sessions
                             ),
                         );

@@ -78,10 +78,11 @@ impl HaemaServer {
         }
     }
 
-    /// The server for a new session: the same store and writes, its own subscriptions.
-    fn for_session(&self) -> Self {
+    /// The server for a new HTTP session: the same store and writes, its own subscriptions,
+    /// notified while its client is heard from within `idle_limit`.
+    fn for_session(&self, idle_limit: std::time::Duration) -> Self {
         Self {
-            subscribed: notify::Subscriptions::default(),
+            subscribed: notify::Subscriptions::new(Some(idle_limit)),
             ..self.clone()
         }
     }

@@ -75,18 +75,18 @@ impl App {
                 Vec::new()
             }
             Msg::Changeset(changeset) => {
-                self.overlay = Some(Overlay::Changeset { changeset, scroll: 0 });
+                self.open_window(Overlay::Changeset { changeset, scroll: 0 });
                 Vec::new()
             }
             Msg::Lineage(lineage) => {
-                self.overlay = Some(Overlay::Lineage { lineage, scroll: 0 });
+                self.open_window(Overlay::Lineage { lineage, scroll: 0 });
                 Vec::new()
             }
             Msg::ForgetPlan { id, plan } => {
                 if plan.memories.is_empty() {
                     self.inform("that memory is forgotten already".to_owned());
                 } else {
-                    self.overlay = Some(Overlay::confirm(
+                    self.open_window(Overlay::confirm(
                         effect::forget_question(&plan),
                         "forget for good",
                         vec![Effect::Forget(id)],
@@ -136,9 +136,22 @@ impl App {
             }
             Msg::KeyMade(made) => {
                 // Shown in a window of its own, never in the status line or its log.
-                self.overlay = Some(Overlay::NewKey(made));
+                self.open_window(Overlay::NewKey(made));
                 vec![Effect::ListAgentKeys]
             }
         }
+    }
+}
+
+impl App {
+    /// Opens a window an answer brought, unless a new agent key is on screen: that window
+    /// stays until the person closes it (the key cannot be shown again), and the answer
+    /// waits for the next time it is asked for.
+    fn open_window(&mut self, overlay: Overlay) {
+        if matches!(self.overlay, Some(Overlay::NewKey(_))) {
+            self.inform("close the new key's window first (enter or esc), then ask again".to_owned());
+            return;
+        }
+        self.overlay = Some(overlay);
     }
 }

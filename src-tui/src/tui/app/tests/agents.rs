@@ -51,6 +51,12 @@ fn a_new_key_is_shown_once_in_a_window_and_never_in_the_messages() {
     let secret = made.key.clone();
     assert_eq!(a.update(Msg::KeyMade(Box::new(made))), vec![Effect::ListAgentKeys]);
     assert!(matches!(a.overlay, Some(Overlay::NewKey(_))));
+    // An answer that arrives now (a changeset's details asked for before) waits.
+    a.update(Msg::Changeset(Box::new(fixtures::merge(3))));
+    assert!(
+        matches!(a.overlay, Some(Overlay::NewKey(_))),
+        "the key's window is not replaced"
+    );
     key(&mut a, KeyCode::Char('q'));
     key(&mut a, KeyCode::Char('y'));
     assert!(
