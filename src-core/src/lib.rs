@@ -113,5 +113,5 @@ pub use types::{
     LatestStart, LlmCall, LlmStage, MAX_METADATA_BYTES, MEMORY_TYPES, MemoryAttributes, MemoryFilter, MemoryId,
     MemoryRecord, MemoryStatus, NewAgentKey, Outcome, PendingForget, ProposedItem, PurgeReceipt, RelatedItem,
     STALE_EDIT_MEANING, STALE_MEANING, SUMMARY_INPUT_CHARS, SearchHit, SearchMode, SearchOptions, SearchResults,
-    Section, UnknownValue, format_utc, iso_utc, parse_time, parse_when,
+    Section, UndoStep, UnknownValue, format_utc, iso_utc, parse_time, parse_when,
 };

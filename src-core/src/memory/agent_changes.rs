@@ -4,9 +4,7 @@
 
 use super::Memory;
 use crate::error::{Error, Missing, Result};
-use crate::types::{
-    AgentUndo, ChangesetId, ChangesetKind, ChangesetStatus, ChangesetSummary, KeptChange, checked_key_name,
-};
+use crate::types::{AgentUndo, ChangesetId, ChangesetSummary, KeptChange, UndoStep, checked_key_name};
 
 /// Summaries read per page while undoing.
 const UNDO_PAGE: usize = 200;
@@ -97,8 +95,8 @@ impl Memory {
             changeset: change.id,
             reason,
         };
-        match change.status {
-            ChangesetStatus::Pending | ChangesetStatus::Stale => match self.reject(change.id).await {
+        match UndoStep::of(change) {
+            UndoStep::Reject => match self.reject(change.id).await {
                 Ok(_) => done.rejected.push(change.id),
                 // Decided meanwhile by someone else: left as they decided.
                 Err(Error::WrongStatus { status, .. }) => {
@@ -106,18 +104,15 @@ impl Memory {
                 }
                 Err(e) => return Err(e),
             },
-            ChangesetStatus::Committed if change.kind == ChangesetKind::Forget => {
-                done.kept
-                    .push(keep("a forget cannot be undone: what it forgot is gone".into()));
-            }
-            ChangesetStatus::Committed => match self.revert(change.id).await {
+            UndoStep::KeepForget => done.kept.push(keep(UndoStep::FORGET_KEPT.into())),
+            UndoStep::Revert => match self.revert(change.id).await {
                 Ok(_) => done.reverted.push(change.id),
                 Err(e @ (Error::ReplacedSince { .. } | Error::WrongStatus { .. } | Error::InvalidState(_))) => {
                     done.kept.push(keep(e.to_string()));
                 }
                 Err(e) => return Err(e),
             },
-            ChangesetStatus::Rejected | ChangesetStatus::Reverted => {}
+            UndoStep::Nothing => {}
         }
         Ok(())
     }

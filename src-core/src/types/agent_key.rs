@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::types::ChangesetId;
 use crate::types::invalid::{Invalid, Result};
 use crate::types::time::{format_utc, now_ms, parse_time};
+use crate::types::{ChangesetId, ChangesetKind, ChangesetStatus, ChangesetSummary};
 
 /// What every key starts with: a pasted key is found by the secret screen by it.
 pub const AGENT_KEY_PREFIX: &str = "haema_ak_";
@@ -120,6 +120,37 @@ pub struct AgentUndo {
     /// Its changesets left as they are, each with why: a forget (nothing forgotten comes
     /// back), or a memory it made that a later change replaced (revert that change first).
     pub kept: Vec<KeptChange>,
+}
+
+/// What undoing an agent's changes does with one of them: the one rule for
+/// [`Memory::undo_agent_key_changes`](crate::Memory::undo_agent_key_changes) and for what a
+/// front end says it will do before asking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UndoStep {
+    /// A committed change: reverted.
+    Revert,
+    /// A proposal still waiting for review (pending or stale): rejected.
+    Reject,
+    /// A committed forget: left as it is, since nothing forgotten comes back.
+    KeepForget,
+    /// Rejected or reverted already: nothing to do.
+    Nothing,
+}
+
+impl UndoStep {
+    /// Why a forget is left: [`UndoStep::KeepForget`].
+    pub const FORGET_KEPT: &'static str = "a forget cannot be undone: what it forgot is gone";
+
+    /// The step for `change`.
+    #[must_use]
+    pub fn of(change: &ChangesetSummary) -> Self {
+        match change.status {
+            ChangesetStatus::Pending | ChangesetStatus::Stale => Self::Reject,
+            ChangesetStatus::Committed if change.kind == ChangesetKind::Forget => Self::KeepForget,
+            ChangesetStatus::Committed => Self::Revert,
+            ChangesetStatus::Rejected | ChangesetStatus::Reverted => Self::Nothing,
+        }
+    }
 }
 
 /// A changeset an undo left as it is, and why.

@@ -2,7 +2,7 @@
 //! --http`.
 
 use anyhow::Result;
-use haema_core::{ChangesetStatus, Error, Memory, NewAgentKey, format_utc};
+use haema_core::{Error, Memory, NewAgentKey, UndoStep, format_utc};
 
 use crate::cli::AgentKeyCommand;
 use crate::output::{self, print};
@@ -27,13 +27,11 @@ impl Activity {
             let Some(last) = page.last() else { break };
             before = Some(last.id);
             for change in &page {
-                match change.status {
-                    ChangesetStatus::Committed if change.kind == haema_core::ChangesetKind::Forget => {
-                        counts.forgets += 1
-                    }
-                    ChangesetStatus::Committed => counts.committed += 1,
-                    ChangesetStatus::Pending | ChangesetStatus::Stale => counts.waiting += 1,
-                    ChangesetStatus::Rejected | ChangesetStatus::Reverted => counts.undone += 1,
+                match UndoStep::of(change) {
+                    UndoStep::Revert => counts.committed += 1,
+                    UndoStep::KeepForget => counts.forgets += 1,
+                    UndoStep::Reject => counts.waiting += 1,
+                    UndoStep::Nothing => counts.undone += 1,
                 }
             }
         }
