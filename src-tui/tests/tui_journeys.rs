@@ -129,7 +129,8 @@ async fn nine_journeys(width: u16, height: u16) {
     tmux.keys(&["?"]);
     tmux.wait_for("Keys · / filters").await;
     tmux.text("/undo");
-    let help = tmux.wait_for("Keys matching").await;
+    // The title shows the filter as typed: wait for all of it, not the first key.
+    let help = tmux.wait_for("Keys matching “undo").await;
     assert!(help.contains("undo the last change"), "{help}");
     tmux.keys(&["Enter"]);
     tmux.escape().await;
