@@ -48,6 +48,7 @@ it.skipIf(ai === "")("offers to connect an AI on a new memory and finds the one 
   await session.waitText("h1", "Welcome to haema");
   await session.clickOn("#first-start");
   await session.waitText("h1", "Let your memory learn");
+  await session.waitText("#llm-now", "Now: no AI");
   await session.clickOn("#llm-service-this_computer");
   // The window asks Ollama (the fake on 127.0.0.1) once the choice is made; on a loaded CI
   // machine that answer took more than 10 s once.

@@ -4,6 +4,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startApp } from "../test/app-fixture";
 import { Backend, button, settle, text } from "../test/backend";
+import { connectionSection } from "./connect";
+import type { App } from "../app";
 
 let backend: Backend | undefined;
 afterEach(() => backend?.stop());
@@ -29,6 +31,14 @@ function choose(root: HTMLElement, id: string): void {
 }
 
 describe("connect an AI", () => {
+  it("holds its place until the setup is read, so a click on its way lands on what was aimed at", () => {
+    const section = connectionSection({} as App, "llm", () => {});
+    expect(text(section.element.querySelector("#llm-now"))).toBe("Reading what is set up…");
+    const details = [...section.element.querySelectorAll<HTMLElement>(".detail")];
+    expect(details.length).toBeGreaterThan(0);
+    expect(details.every((d) => d.hidden)).toBe(true);
+  });
+
   it("tells a refused key in words, saves the right one to the keyring and never shows it again", async () => {
     const { root, backend } = await settings();
     expect(text(root.querySelector("#llm-now"))).toBe("Now: no AI. What is added is kept as it is given.");

@@ -28,7 +28,9 @@ export function connectionSection(app: App, role: Role, onSaved: (setup: AiSetup
   let setup: AiSetup | null = null;
   let local: LocalAi | null = null;
   let dirty = false;
-  const now = h("p", { class: "now", id: id("now") });
+  // Until the setup is read, the line says so and no detail part shows: the choices then stay
+  // where they are when it arrives, so a click already on its way lands on what was aimed at.
+  const now = h("p", { class: "now", id: id("now") }, "Reading what is set up…");
   const choices = serviceChoices(role);
   const radios = choices.map((choice) =>
     h("input", { type: "radio", name: id("service"), id: id(`service-${choice.service}`), value: choice.service }),
@@ -233,6 +235,7 @@ export function connectionSection(app: App, role: Role, onSaved: (setup: AiSetup
       app.fail(e);
     }
   });
+  showParts();
   return { element, render };
 }
 
