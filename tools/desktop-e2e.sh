@@ -2,7 +2,8 @@
 # Drives the real desktop app through tauri-driver + WebKitWebDriver under Xvfb:
 # the journey (ui/e2e/journey.e2e.ts) on a fresh user's folders, a real merge from the demo
 # sample (ui/e2e/merge.e2e.ts), the start-up time with a 10,000-memory store
-# (ui/e2e/startup.e2e.ts), a store that keeps people apart (ui/e2e/people.e2e.ts), connecting
+# (ui/e2e/startup.e2e.ts), an agent on another computer with a key made in Settings reaching
+# the store through `haema mcp --http` (ui/e2e/remote.e2e.ts), a store that keeps people apart (ui/e2e/people.e2e.ts), connecting
 # an AI with a key kept in a real Secret Service (ui/e2e/connect.e2e.ts), one store shared by
 # two machines through the PostgreSQL test server (ui/e2e/shared.e2e.ts), then, in a session
 # of its own, the embedding model downloaded on first use from a Hub on 127.0.0.1

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Python wheel haema-rs (src-py/) with maturin, installs it in a fresh virtual
 # environment and runs its tests there: pytest (HAEMA's behaviour, the Promptise provider,
-# the examples, the same store through the real `haema` binary), mypy --strict of the tests
+# the examples, the same store through the real `haema` binary, `haema mcp --http` with the
+# official MCP Python SDK as its client), mypy --strict of the tests
 # and examples against the installed package and its stubs, and stubtest of the native
 # module's stub against the built module.
 #
@@ -27,7 +28,8 @@ prepare() {
     rm -rf "$venv"
     python3 -m venv "$venv"
     "$venv/bin/python" -m pip install --quiet --upgrade pip
-    "$venv/bin/python" -m pip install --quiet "maturin>=1.9,<2" "pytest>=8" "mypy>=1.10" "numpy>=1.26" "pydantic>=2.7"
+    "$venv/bin/python" -m pip install --quiet "maturin>=1.9,<2" "pytest>=8.4" "mypy>=1.10" "numpy>=1.26" "pydantic>=2.7" \
+        "mcp>=2.3,<3"
 }
 
 build() {

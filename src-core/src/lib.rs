@@ -106,12 +106,12 @@ pub use transfer::{
 pub use types::core_md;
 pub use types::core_md::{CoreSections, TEMPLATE as CORE_TEMPLATE};
 pub use types::{
-    AGENT_KEY_PREFIX, AccessStats, AddOutcome, AddStatus, AgentAccess, AgentKey, AgentState, AgentStateChange,
-    AgentStateKey, AgentUndo, Changeset, ChangesetFilter, ChangesetId, ChangesetKind, ChangesetStatus,
-    ChangesetSummary, CoreAuthor, CoreVersion, CoreVersionId, DEFAULT_AGENT, DecidedBy, ForgetPlan, ForgetReceipt,
-    ForgetRecord, ForgetRequest, FoundBy, HostileFinding, HostileReason, Invalid, KeptChange, KeyCheck, LatestOptions,
-    LatestStart, LlmCall, LlmStage, MAX_METADATA_BYTES, MEMORY_TYPES, MemoryAttributes, MemoryFilter, MemoryId,
-    MemoryRecord, MemoryStatus, NewAgentKey, Outcome, PendingForget, ProposedItem, PurgeReceipt, RelatedItem,
-    STALE_EDIT_MEANING, STALE_MEANING, SUMMARY_INPUT_CHARS, SearchHit, SearchMode, SearchOptions, SearchResults,
-    Section, UndoStep, UnknownValue, format_utc, iso_utc, parse_time, parse_when,
+    AGENT_KEY_PREFIX, AccessStats, AddOutcome, AddStatus, AgentAccess, AgentActivity, AgentKey, AgentState,
+    AgentStateChange, AgentStateKey, AgentUndo, Changeset, ChangesetFilter, ChangesetId, ChangesetKind,
+    ChangesetStatus, ChangesetSummary, CoreAuthor, CoreVersion, CoreVersionId, DEFAULT_AGENT, DecidedBy, ForgetPlan,
+    ForgetReceipt, ForgetRecord, ForgetRequest, FoundBy, HostileFinding, HostileReason, Invalid, KeptChange, KeyCheck,
+    LatestOptions, LatestStart, LlmCall, LlmStage, MAX_METADATA_BYTES, MCP_HTTP_ADDR, MEMORY_TYPES, MemoryAttributes,
+    MemoryFilter, MemoryId, MemoryRecord, MemoryStatus, NewAgentKey, Outcome, PendingForget, ProposedItem,
+    PurgeReceipt, RelatedItem, STALE_EDIT_MEANING, STALE_MEANING, SUMMARY_INPUT_CHARS, SearchHit, SearchMode,
+    SearchOptions, SearchResults, Section, UndoStep, UnknownValue, format_utc, iso_utc, parse_time, parse_when,
 };

@@ -238,3 +238,56 @@ async fn the_record_of_who_made_a_change_survives_an_export_and_import() {
     let copy = g.memory.changeset(made.changeset.unwrap()).await.unwrap();
     assert_eq!(copy.agent_key.as_deref(), Some("exporter"));
 }
+
+#[tokio::test]
+async fn what_an_agent_did_is_counted_by_what_an_undo_would_do() {
+    let f = fixture_without_llm(ReviewPolicy::Auto).await;
+    let bot = agent(&f.memory, "counted", AgentAccess::Write, None).await;
+    let kept = bot.add("The user rides a tandem.").await.unwrap();
+    let undone = bot.add("The user rides a unicycle.").await.unwrap();
+    f.memory.revert(undone.changeset.unwrap()).await.unwrap();
+    bot.forget(ForgetRequest {
+        mentioning: Some("tandem".into()),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let proposer = agent(&f.memory, "counted-proposer", AgentAccess::Propose, None).await;
+    proposer.add("The user rides a penny-farthing.").await.unwrap();
+
+    let did = f.memory.agent_key_activity("counted").await.unwrap();
+    assert_eq!(
+        (did.committed, did.forgets, did.waiting, did.undone),
+        (1, 1, 0, 1),
+        "the add kept, the forget, the add a person undid: {did:?} (kept {:?})",
+        kept.changeset
+    );
+    assert_eq!((did.total(), did.undoable()), (3, 1));
+    let proposed = f.memory.agent_key_activity("counted-proposer").await.unwrap();
+    assert_eq!((proposed.waiting, proposed.undoable()), (1, 1), "{proposed:?}");
+    let unknown = f.memory.agent_key_activity("nobody").await.unwrap_err();
+    assert_eq!(unknown.kind(), ErrorKind::NotFound, "{unknown}");
+}
+
+#[tokio::test]
+async fn an_agent_s_proposal_built_again_stays_its_own_and_waits() {
+    // The store writes at once; the agent may only propose.
+    let f = fixture_without_llm(ReviewPolicy::Auto).await;
+    let proposer = agent(&f.memory, "slow-bot", AgentAccess::Propose, None).await;
+    let waiting = proposer.add("The user's locker is number 12.").await.unwrap();
+    let again = f.memory.rerun(waiting.changeset.unwrap()).await.unwrap();
+    let rebuilt = f.memory.changeset(again.changeset.unwrap()).await.unwrap();
+    assert_eq!(
+        rebuilt.status,
+        ChangesetStatus::Pending,
+        "a person asking to build it again is no approval"
+    );
+    assert_eq!(rebuilt.agent_key.as_deref(), Some("slow-bot"));
+    assert!(latest(&f.memory).await.is_empty());
+    // A person's own proposal, built again, follows the store's policy as before.
+    let review = fixture_without_llm(ReviewPolicy::Review).await;
+    let own = review.memory.add("The user's desk is by the window.").await.unwrap();
+    let rebuilt_own = review.memory.rerun(own.changeset.unwrap()).await.unwrap();
+    let own_again = review.memory.changeset(rebuilt_own.changeset.unwrap()).await.unwrap();
+    assert_eq!(own_again.agent_key, None);
+}

@@ -44,4 +44,10 @@ pub const COMMANDS: &[&str] = &[
     "update_attributes",
     "delete_memory",
     "set_pinned",
+    "agent_keys",
+    "create_agent_key",
+    "rotate_agent_key",
+    "revoke_agent_key",
+    "agent_key_activity",
+    "undo_agent_key_changes",
 ];

@@ -8,10 +8,11 @@
 //! and where it came from), [`connect`] (connect an AI, the review policy, merge
 //! sensitivity), [`backup`] (the store's size, a backup or a readable copy to a file), [`pictures`]
 //! (activity, ancestry, the week), [`forget`] (what a forget would remove, then the
-//! forget),
+//! forget), [`agents`] (keys of agents on other computers, what each did, undoing it),
 //! [`error`] (errors as `{kind, message, remedy}`), [`bindings`] (the window's generated
 //! TypeScript).
 
+pub mod agents;
 pub mod backup;
 pub mod bindings;
 pub mod blocking;
@@ -85,11 +86,18 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             edits::update_attributes,
             edits::delete_memory,
             edits::set_pinned,
+            agents::agent_keys,
+            agents::create_agent_key,
+            agents::rotate_agent_key,
+            agents::revoke_agent_key,
+            agents::agent_key_activity,
+            agents::undo_agent_key_changes,
         ])
         .events(collect_events![live::StoreChanged, progress::Progress])
         .constant("SECTIONS", haema_core::Section::ALL)
         .constant("STALE_MEANING", haema_core::STALE_MEANING)
         .constant("STALE_EDIT_MEANING", haema_core::STALE_EDIT_MEANING)
+        .constant("MCP_HTTP_ADDR", haema_core::MCP_HTTP_ADDR)
         .error_handling(tauri_specta::ErrorHandlingMode::Throw)
         .dangerously_cast_bigints_to_number()
         .disable_serde_phases()

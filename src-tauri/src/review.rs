@@ -106,22 +106,28 @@ async fn entry(memory: &Memory, changeset: Changeset) -> CommandResult<HistoryEn
     })
 }
 
-/// A page of every change, newest first.
+/// A page of every change, newest first; only those made through agent key `agent_key`
+/// when it is given.
 #[tauri::command]
 #[specta::specta]
 pub async fn history(
     state: State<'_, AppState>,
     before: Option<ChangesetId>,
     count: usize,
+    agent_key: Option<String>,
 ) -> CommandResult<Vec<HistoryEntry>> {
     let memory = state.memory().await?;
-    let page = memory
-        .changesets_page(
-            ChangesetFilter::All,
-            before,
-            count.clamp(1, haema_core::limits::MAX_HISTORY_PAGE),
-        )
-        .await?;
+    let count = count.clamp(1, haema_core::limits::MAX_HISTORY_PAGE);
+    let page = match agent_key {
+        Some(agent) => {
+            let mut page = Vec::new();
+            for summary in memory.agent_key_changesets(&agent, before, count).await? {
+                page.push(memory.changeset(summary.id).await?);
+            }
+            page
+        }
+        None => memory.changesets_page(ChangesetFilter::All, before, count).await?,
+    };
     let mut out = Vec::with_capacity(page.len());
     for changeset in page {
         out.push(entry(&memory, changeset).await?);

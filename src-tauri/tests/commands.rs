@@ -54,7 +54,7 @@ async fn a_change_is_reviewed_searched_traced_undone_and_listed() {
     assert_eq!(undone.view.changeset.reverts_id, Some(id));
     assert!(undone.profile_left.is_empty(), "a whole undo");
     assert!(commands::latest(state(), None, 10).await.unwrap().is_empty());
-    let history = review::history(state(), None, 10).await.unwrap();
+    let history = review::history(state(), None, 10, None).await.unwrap();
     assert_eq!(history.len(), 2);
     assert_eq!(history[1].view.changeset.status, ChangesetStatus::Reverted);
     let status = commands::app_status(state()).await.unwrap();
@@ -216,7 +216,7 @@ async fn a_forget_shows_what_goes_then_removes_it_for_good_whatever_the_policy()
     let left = commands::latest(state(), None, 10).await.unwrap();
     assert_eq!(left.len(), 1);
     assert_eq!(left[0].content, "The user drinks green tea.");
-    let history = review::history(state(), None, 10).await.unwrap();
+    let history = review::history(state(), None, 10, None).await.unwrap();
     assert_eq!(history[0].view.changeset.kind, ChangesetKind::Forget);
     assert_eq!(history[0].view.changeset.status, ChangesetStatus::Committed);
     let json = serde_json::to_string(&history).unwrap();
@@ -438,7 +438,7 @@ async fn an_undo_that_leaves_the_profile_says_so_and_search_shows_the_profile() 
         [Section::User],
         "USER was edited since; RULE went back"
     );
-    let history = review::history(state(), None, 10).await.unwrap();
+    let history = review::history(state(), None, 10, None).await.unwrap();
     let of = |id: ChangesetId| history.iter().find(|e| e.view.changeset.id == id).unwrap();
     assert_eq!(of(id).profile_left, [Section::User]);
     assert_eq!(of(undone.view.changeset.id).profile_left, [Section::User]);

@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::*;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 #[test]
 fn bench_prints_every_figure_as_json_lines() {
@@ -49,6 +49,14 @@ fn bench_prints_every_figure_as_json_lines() {
     assert!(find("peak_rss", "", "")["mb"].as_f64().unwrap() > 1.0);
     let recall = find("vector_recall", "", "")["recall_at_10"].as_f64().unwrap();
     assert!(recall >= 0.98, "recall@10 {recall}");
+    // Through the server: searches, then eight agents at once that lose nothing.
+    let served = find("server_search", "via", "http");
+    assert!(served["p50_ms"].as_f64().unwrap() > 0.0, "{served}");
+    let agents = find("server_agents", "", "");
+    assert_eq!(agents["agents"], 8, "{agents}");
+    assert_eq!(agents["adds"], 96, "every add answered: {agents}");
+    assert_eq!(agents["searches"], 96, "{agents}");
+    assert_eq!((&agents["errors"], &agents["lost"]), (&json!(0), &json!(0)), "{agents}");
     let calls = find("llm_calls_per_add", "", "")["value"].as_f64().unwrap();
     assert!(calls > 0.0 && calls <= 1.3, "{calls} LLM calls per add");
     // A second run with the same --work reuses the store.

@@ -21,6 +21,7 @@ mod fuzz_corpora;
 mod keys_never_leak;
 mod llm_deadline;
 mod mcp_http;
+mod mcp_http_servers;
 mod mcp_postgres;
 mod mcp_stdio;
 mod mcp_surfaces;

@@ -147,6 +147,10 @@ async fn a_read_key_only_reads_and_a_propose_keys_writes_wait_for_review() {
 
     let pending = ok(&haema(&store, &[], &["review", "list"], None));
     assert!(pending.contains("Ana moved to Porto"), "{pending}");
+    assert!(
+        pending.contains("via proposer"),
+        "the review list names the agent: {pending}"
+    );
     assert!(!pending.contains("cello"), "{pending}");
     server.terminate();
 }
@@ -413,4 +417,30 @@ fn an_address_other_machines_reach_needs_the_trusted_network_flag() {
     let out = haema(&store, &[], &["mcp", "--http", "0.0.0.0:0"], None);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("--trusted-network"), "{}", stderr(&out));
+}
+
+#[tokio::test]
+async fn a_client_that_never_finishes_its_headers_is_dropped_and_others_are_served() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with(dir.path(), "");
+    let server = Server::start(&store, &[]);
+    let address = server.base().trim_start_matches("http://").to_owned();
+    let mut slow = tokio::net::TcpStream::connect(&address).await.unwrap();
+    slow.write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        .await
+        .unwrap();
+    let health = reqwest::get(format!("{}/healthz", server.base())).await.unwrap();
+    assert_eq!(health.status(), 200, "served while another client dawdles");
+    let started = std::time::Instant::now();
+    let mut rest = Vec::new();
+    let read = tokio::time::timeout(std::time::Duration::from_secs(40), slow.read_to_end(&mut rest)).await;
+    assert!(read.is_ok(), "the connection is still open after 40 s");
+    assert!(
+        started.elapsed() >= std::time::Duration::from_secs(15),
+        "dropped only after a grace: {:?}",
+        started.elapsed()
+    );
+    let (code, said) = server.terminate();
+    assert_eq!(code, Some(0), "{said}");
 }

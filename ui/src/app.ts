@@ -34,6 +34,12 @@ export class App {
   /** How the open store stands (search, review), in the core's words: every view says it so. */
   status: StoreStatus | null = null;
   readonly undos = new UndoStack();
+  /** An agent key just made or given anew (for the memory in `store`), kept until the
+   * person says it is copied: it is shown once, and leaving Settings, or switching to
+   * another memory and back, must not lose it. */
+  shownKey: { store: string; name: string; key: string } | null = null;
+  /** Whose changes History shows: an agent key's name, or everyone's (`null`). */
+  historyAgent: string | null = null;
   private current: ViewName = "latest";
   private view: View | null = null;
   private readonly main = h("main", { id: "view", tabindex: "-1" });
@@ -94,6 +100,7 @@ export class App {
       return false;
     }
     this.undos.clear();
+    this.historyAgent = null;
     this.showShell(view);
     if (before !== null && before !== this.store.dir) {
       this.say(`Opened “${this.store.name}”.`, {

@@ -63,8 +63,11 @@ export const commands = {
 	rerun: (id: ChangesetId) => __TAURI_INVOKE<AddOutcome>("rerun", { id }),
 	/**  Undoes a committed change (as a new change, itself undoable); says what the undo left. */
 	revert: (id: ChangesetId) => __TAURI_INVOKE<HistoryEntry>("revert", { id }),
-	/**  A page of every change, newest first. */
-	history: (before: ChangesetId | null, count: number) => __TAURI_INVOKE<HistoryEntry[]>("history", { before, count }),
+	/**
+	 *  A page of every change, newest first; only those made through agent key `agent_key`
+	 *  when it is given.
+	 */
+	history: (before: ChangesetId | null, count: number, agentKey: string | null) => __TAURI_INVOKE<HistoryEntry[]>("history", { before, count, agentKey }),
 	/**  The core profile. */
 	core: () => __TAURI_INVOKE<CoreView>("core"),
 	/**  Saves a person's text for a section; returns the new version. */
@@ -149,6 +152,25 @@ export const commands = {
 	deleteMemory: (id: MemoryId) => __TAURI_INVOKE<AddOutcome>("delete_memory", { id }),
 	/**  Pins or unpins a memory: nothing replaces a pinned memory without the person's review. */
 	setPinned: (id: MemoryId, pinned: boolean) => __TAURI_INVOKE<MemoryRecord>("set_pinned", { id, pinned }),
+	/**  Every agent key, revoked and expired ones too, by name. */
+	agentKeys: () => __TAURI_INVOKE<AgentKeyRow[]>("agent_keys"),
+	/**
+	 *  Makes a key for the agent `name` with `access`, expiring at `expires` (a date such as
+	 *  `2027-01-31` or a span such as `30d`) or never. The answer holds the key: the only time
+	 *  it is shown.
+	 */
+	createAgentKey: (name: string, access: AgentAccess, expires: string | null) => __TAURI_INVOKE<NewAgentKey>("create_agent_key", { name, access, expires }),
+	/**  Gives the agent `name` a new key (shown once); the old one stops working at once. */
+	rotateAgentKey: (name: string) => __TAURI_INVOKE<NewAgentKey>("rotate_agent_key", { name }),
+	/**  Revokes the agent `name`'s key: it stops working at once, on every server of the store. */
+	revokeAgentKey: (name: string) => __TAURI_INVOKE<AgentKeyRow>("revoke_agent_key", { name }),
+	/**  What the agent `name` did through its key, counted by what undoing it would do. */
+	agentKeyActivity: (name: string) => __TAURI_INVOKE<AgentActivity>("agent_key_activity", { name }),
+	/**
+	 *  Undoes what the agent `name` did: its committed changes reverted, newest first, its
+	 *  proposals rejected; a forget, and a change replaced since, left with why.
+	 */
+	undoAgentKeyChanges: (name: string) => __TAURI_INVOKE<AgentUndo>("undo_agent_key_changes", { name }),
 };
 
 /** Events */
@@ -158,6 +180,8 @@ export const events = {
 };
 
 /* Constants */
+export const MCP_HTTP_ADDR = "127.0.0.1:8731" as const;
+
 export const SECTIONS = ["SOUL","TOOLS","RULE","USER"] as const;
 
 export const STALE_EDIT_MEANING = "the memory changed meanwhile" as const;
@@ -223,12 +247,93 @@ export type AddStatus =
 /**  Another writer changed the related memories every time; the changeset waits as stale. */
 "stale";
 
+/**  What an agent holding a key may do. */
+export type AgentAccess = 
+/**  Search, latest, recall and read core; nothing else. */
+"read" | 
+/**
+ *  Everything a writer may ask, but every change to memories or core waits for a
+ *  person's review, whatever the store's policy. Its own agent state is written
+ *  directly.
+ */
+"propose" | 
+/**  Writes follow the store's review policy. */
+"write";
+
+/**
+ *  What an agent did through its key, counted by what undoing it would do
+ *  ([`Memory::agent_key_activity`](crate::Memory::agent_key_activity)): what a front end
+ *  says before it asks to undo, and after a key is revoked.
+ */
+export type AgentActivity = {
+	/**  Committed changes an undo reverts. */
+	committed: number,
+	/**  Committed forgets, which an undo leaves: nothing forgotten comes back. */
+	forgets: number,
+	/**  Proposals waiting for review (pending or stale), which an undo rejects. */
+	waiting: number,
+	/**  Changes rejected or reverted already. */
+	undone: number,
+};
+
+/**  One agent key as listed: never the key itself, which is shown only when made or rotated. */
+export type AgentKey = {
+	/**  The agent's name: recorded on every change it makes. */
+	name: string,
+	/**  What it may do. */
+	access: AgentAccess,
+	/**
+	 *  The one user it sees, when bound to one (in a `per_user` store every key of an agent
+	 *  that works for a user should be).
+	 */
+	user_id: string | null,
+	/**  When it was made (Unix ms). */
+	created_at_ms: number,
+	/**  When it stops working (Unix ms), if ever. */
+	expires_at_ms: number | null,
+	/**  When it was last used (Unix ms), if ever (kept to the minute). */
+	last_used_ms: number | null,
+	/**  When it was revoked (Unix ms); a revoked key stays listed. */
+	revoked_at_ms: number | null,
+};
+
+/**  One agent key as the window lists it. */
+export type AgentKeyRow = {
+	/**  The key as listed (never the key itself). */
+	key: AgentKey,
+	/**
+	 *  Its state in the core's words: "active", "active, expires …", "revoked …",
+	 *  "expired …".
+	 */
+	state: string,
+	/**  Whether it works now. */
+	usable: boolean,
+};
+
 /**  One key of one agent's state. */
 export type AgentStateKey = {
 	/**  The agent. */
 	agent_id: string,
 	/**  The key. */
 	key: string,
+};
+
+/**  What undoing an agent key's changes did ([`Memory::undo_agent_key_changes`](crate::Memory::undo_agent_key_changes)). */
+export type AgentUndo = {
+	/**  Committed changesets of the agent's, each undone by a revert (newest first). */
+	reverted: ChangesetId[],
+	/**  Its proposals that waited for review (pending or stale), rejected. */
+	rejected: ChangesetId[],
+	/**
+	 *  Its changesets left as they are, each with why: a forget (nothing forgotten comes
+	 *  back), or a memory it made that a later change replaced (revert that change first).
+	 */
+	kept: KeptChange[],
+	/**
+	 *  The error that stopped the undo partway (a failed write, a full disk): what is listed
+	 *  above was undone and stays undone, and running the undo again goes on from there.
+	 */
+	stopped: string | null,
 };
 
 /**  What the AI settings show. */
@@ -736,6 +841,14 @@ export type ItemView = {
 	pieces: Piece[],
 };
 
+/**  A changeset an undo left as it is, and why. */
+export type KeptChange = {
+	/**  The changeset. */
+	changeset: ChangesetId,
+	/**  Why it was not undone, in words for a person. */
+	reason: string,
+};
+
 /**  Whether keys can be kept on this computer. */
 export type KeyringState = {
 	/**  The system keyring answers. */
@@ -921,6 +1034,17 @@ export type MemoryStatus =
 "superseded" | 
 /**  Removed on purpose. */
 "forgotten";
+
+/**
+ *  A key just made or rotated: the key, shown once, and the key as listed. Its `Debug`
+ *  leaves the key out, so no log or panic message holds it.
+ */
+export type NewAgentKey = {
+	/**  The bearer key. It is not stored and cannot be shown again. */
+	key: string,
+	/**  The key as listed. */
+	agent: AgentKey,
+};
 
 /**  How the proposed memories of a changeset came about. */
 export type Outcome = 

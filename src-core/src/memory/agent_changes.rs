@@ -4,10 +4,10 @@
 
 use super::Memory;
 use crate::error::{Error, Missing, Result};
-use crate::types::{AgentUndo, ChangesetId, ChangesetSummary, KeptChange, UndoStep, checked_key_name};
+use crate::types::{AgentActivity, AgentUndo, ChangesetId, ChangesetSummary, KeptChange, UndoStep, checked_key_name};
 
-/// Summaries read per page while undoing.
-const UNDO_PAGE: usize = 200;
+/// Summaries read per page while counting or undoing.
+const PAGE: usize = 200;
 
 impl Memory {
     /// At most `limit` summaries of the changesets made through agent key `name`, older than
@@ -71,22 +71,74 @@ impl Memory {
     /// # Ok(()) }
     /// ```
     ///
+    /// An error partway (a failed write, a full disk) stops the undo: the answer lists what
+    /// was undone before it, which stays undone, and says what stopped it in
+    /// [`AgentUndo::stopped`]; running it again goes on from there.
+    ///
     /// # Errors
-    /// [`Error::NotFound`] when the store has no key named `name`; a database error (what
-    /// was undone before it stays undone, and running it again goes on from there).
+    /// [`Error::NotFound`] when the store has no key named `name`;
+    /// [`Error::UserRequired`] as for [`Memory::agent_key_changesets`]; a database error
+    /// before anything was undone.
     pub async fn undo_agent_key_changes(&self, name: &str) -> Result<AgentUndo> {
         let (_, handle) = self.for_key_changes(name).await?;
         let mut done = AgentUndo::default();
         let mut before = None;
+        let stopped = loop {
+            let page = match handle.agent_key_changesets(name, before, PAGE).await {
+                Ok(page) => page,
+                Err(e) => break Some(e),
+            };
+            let Some(last) = page.last() else { break None };
+            before = Some(last.id);
+            let mut failed = None;
+            for change in page {
+                if let Err(e) = handle.undo_one(&change, &mut done).await {
+                    failed = Some(e);
+                    break;
+                }
+            }
+            if failed.is_some() {
+                break failed;
+            }
+        };
+        match stopped {
+            Some(e) if done == AgentUndo::default() => Err(e),
+            Some(e) => Ok(AgentUndo {
+                stopped: Some(e.to_string()),
+                ..done
+            }),
+            None => Ok(done),
+        }
+    }
+
+    /// What the agent holding key `name` did, counted by what
+    /// [`Memory::undo_agent_key_changes`] would do with each change; only this handle's
+    /// user's changes when it works for one (see [`Memory::agent_key_changesets`]).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
+    /// use haema_core::{AgentAccess, KeyCheck};
+    /// let made = memory.create_agent_key("helper", AgentAccess::Write, None, None).await?;
+    /// let KeyCheck::Valid(key) = memory.check_agent_key(&made.key).await? else { panic!() };
+    /// memory.for_agent(&key)?.add("The user's bike is green.").await?;
+    /// let did = memory.agent_key_activity("helper").await?;
+    /// assert_eq!((did.total(), did.committed, did.undoable()), (1, 1, 1));
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    /// As for [`Memory::agent_key_changesets`].
+    pub async fn agent_key_activity(&self, name: &str) -> Result<AgentActivity> {
+        let mut activity = AgentActivity::default();
+        let mut before = None;
         loop {
-            let page = handle.agent_key_changesets(name, before, UNDO_PAGE).await?;
+            let page = self.agent_key_changesets(name, before, PAGE).await?;
             let Some(last) = page.last() else { break };
             before = Some(last.id);
-            for change in page {
-                handle.undo_one(&change, &mut done).await?;
-            }
+            page.iter().for_each(|change| activity.count(change));
         }
-        Ok(done)
+        Ok(activity)
     }
 
     /// Undoes one of the agent's changesets, noting what happened in `done`.

@@ -216,6 +216,25 @@ impl Memory {
         Ok(memory.sibling(std::sync::Arc::new(store), settings))
     }
 
+    /// This handle writing as the agent `name` whose proposal a person asked to build again
+    /// ([`Memory::rerun`]): the rebuilt change records the agent, and waits for the person's
+    /// review whatever the policy unless the agent's key still works with write access (a
+    /// propose key's change always waits; so does one whose key was revoked or is gone).
+    /// The handle keeps its own user (the changeset read through it is that user's already).
+    pub(crate) async fn rebuilding_for_agent(&self, name: &str) -> Result<Self> {
+        let writes = self
+            .agent_keys()
+            .await?
+            .iter()
+            .any(|k| k.name == name && k.usable() && k.access == AgentAccess::Write);
+        let mut settings = self.inner.settings.clone();
+        if !writes {
+            settings.review = crate::types::policy::ReviewPolicy::Review;
+        }
+        let store = self.inner.store.with_agent_key(name);
+        Ok(self.sibling(std::sync::Arc::new(store), settings))
+    }
+
     /// The user a new key is bound to: the one given, or the one this handle works for.
     fn key_user(&self, user_id: Option<&str>) -> Result<Option<String>> {
         let given = user_id.map(str::trim);

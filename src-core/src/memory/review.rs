@@ -256,7 +256,9 @@ impl Memory {
     }
 
     /// Builds a stale (or pending) changeset again from its inputs against the memories as
-    /// they are now; the old one is rejected.
+    /// they are now; the old one is rejected. An agent's proposal, built again, still names
+    /// the agent; it waits for review whatever the policy unless the agent's key still
+    /// works with write access.
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> { let dir = tempfile::tempdir()?;
@@ -285,7 +287,13 @@ impl Memory {
             Some(text) => AddInput::Text(text),
             None => AddInput::Items(changeset.inputs),
         };
-        self.add_with(input, changeset.attributes).await
+        // An agent's proposal stays the agent's (and waits for the person again unless the
+        // agent may write).
+        let builder = match changeset.agent_key.as_deref() {
+            Some(agent) => self.rebuilding_for_agent(agent).await?,
+            None => self.clone(),
+        };
+        builder.add_with(input, changeset.attributes).await
     }
 
     /// Undoes a committed changeset with a new changeset: the memories it made are

@@ -11,6 +11,9 @@ use crate::types::{ChangesetId, ChangesetKind, ChangesetStatus, ChangesetSummary
 pub const AGENT_KEY_PREFIX: &str = "haema_ak_";
 /// How many random letters and digits follow the prefix (about 238 bits).
 pub(crate) const AGENT_KEY_RANDOM_CHARS: usize = 40;
+/// Where `haema mcp --http` listens when given no address: what a copy-paste set-up for an
+/// agent points at.
+pub const MCP_HTTP_ADDR: &str = "127.0.0.1:8731";
 /// Longest name, in characters.
 const MAX_NAME_CHARS: usize = 64;
 
@@ -120,6 +123,49 @@ pub struct AgentUndo {
     /// Its changesets left as they are, each with why: a forget (nothing forgotten comes
     /// back), or a memory it made that a later change replaced (revert that change first).
     pub kept: Vec<KeptChange>,
+    /// The error that stopped the undo partway (a failed write, a full disk): what is listed
+    /// above was undone and stays undone, and running the undo again goes on from there.
+    pub stopped: Option<String>,
+}
+
+/// What an agent did through its key, counted by what undoing it would do
+/// ([`Memory::agent_key_activity`](crate::Memory::agent_key_activity)): what a front end
+/// says before it asks to undo, and after a key is revoked.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct AgentActivity {
+    /// Committed changes an undo reverts.
+    pub committed: usize,
+    /// Committed forgets, which an undo leaves: nothing forgotten comes back.
+    pub forgets: usize,
+    /// Proposals waiting for review (pending or stale), which an undo rejects.
+    pub waiting: usize,
+    /// Changes rejected or reverted already.
+    pub undone: usize,
+}
+
+impl AgentActivity {
+    /// Counts `change` under what undoing it does.
+    pub fn count(&mut self, change: &ChangesetSummary) {
+        match UndoStep::of(change) {
+            UndoStep::Revert => self.committed += 1,
+            UndoStep::KeepForget => self.forgets += 1,
+            UndoStep::Reject => self.waiting += 1,
+            UndoStep::Nothing => self.undone += 1,
+        }
+    }
+
+    /// Every change the agent made.
+    #[must_use]
+    pub fn total(&self) -> usize {
+        self.committed + self.forgets + self.waiting + self.undone
+    }
+
+    /// The changes an undo would revert or reject.
+    #[must_use]
+    pub fn undoable(&self) -> usize {
+        self.committed + self.waiting
+    }
 }
 
 /// What undoing an agent's changes does with one of them: the one rule for

@@ -22,7 +22,10 @@ pub(crate) mod provider_kind;
 mod search;
 mod time;
 
-pub use agent_key::{AGENT_KEY_PREFIX, AgentAccess, AgentKey, AgentUndo, KeptChange, KeyCheck, NewAgentKey, UndoStep};
+pub use agent_key::{
+    AGENT_KEY_PREFIX, AgentAccess, AgentActivity, AgentKey, AgentUndo, KeptChange, KeyCheck, MCP_HTTP_ADDR,
+    NewAgentKey, UndoStep,
+};
 pub(crate) use agent_key::{AGENT_KEY_RANDOM_CHARS, checked_key_name, expiry_from};
 pub use agent_state::{AgentState, AgentStateChange, DEFAULT_AGENT};
 pub(crate) use agent_state::{MAX_STATE_VALUE_BYTES, checked_agent, checked_key, checked_value};

@@ -468,7 +468,7 @@ mod tests {
 pub struct McpArgs {
     /// Serve over Streamable HTTP at http://ADDR/mcp instead of standard input and output
     /// (default 127.0.0.1:8731); every request needs an agent key.
-    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8731")]
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = haema_core::MCP_HTTP_ADDR)]
     pub http: Option<std::net::SocketAddr>,
     /// Allow an address other machines reach, without TLS: the network in between is yours.
     #[arg(long, requires = "http")]

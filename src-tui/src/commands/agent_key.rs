@@ -2,72 +2,41 @@
 //! --http`.
 
 use anyhow::Result;
-use haema_core::{Error, Memory, NewAgentKey, UndoStep, format_utc};
+use haema_core::{AgentActivity, Error, Memory, NewAgentKey, format_utc};
 
 use crate::cli::AgentKeyCommand;
 use crate::output::{self, print};
 
-/// What an agent did through its key, counted.
-#[derive(Debug, Default)]
-struct Activity {
-    /// Committed changes a revert can undo.
-    committed: usize,
-    /// Committed forgets: nothing forgotten comes back.
-    forgets: usize,
-    waiting: usize,
-    undone: usize,
-}
-
-impl Activity {
-    /// Counts the changes made through key `name`, a page of summaries at a time.
-    async fn of(memory: &Memory, name: &str) -> Result<Self> {
-        let (mut counts, mut before) = (Self::default(), None);
-        loop {
-            let page = memory.agent_key_changesets(name, before, 500).await?;
-            let Some(last) = page.last() else { break };
-            before = Some(last.id);
-            for change in &page {
-                match UndoStep::of(change) {
-                    UndoStep::Revert => counts.committed += 1,
-                    UndoStep::KeepForget => counts.forgets += 1,
-                    UndoStep::Reject => counts.waiting += 1,
-                    UndoStep::Nothing => counts.undone += 1,
-                }
-            }
-        }
-        Ok(counts)
+/// What an agent did through its key, in a sentence, with the commands that show and undo
+/// it.
+fn described(activity: &AgentActivity, name: &str) -> String {
+    let total = activity.total();
+    if total == 0 {
+        return "It made no changes.\n".to_owned();
     }
-
-    /// The counts in a sentence, with the commands that show and undo them.
-    fn described(&self, name: &str) -> String {
-        let total = self.committed + self.forgets + self.waiting + self.undone;
-        if total == 0 {
-            return "It made no changes.\n".to_owned();
+    let mut text = format!(
+        "It made {total} change{}: {} committed, {} waiting for review, {} rejected or reverted{}.\n  See them:  haema history --agent-key {name}\n",
+        if total == 1 { "" } else { "s" },
+        activity.committed + activity.forgets,
+        activity.waiting,
+        activity.undone,
+        if activity.forgets > 0 {
+            format!(" ({} of the committed ones forgot memories for good)", activity.forgets)
+        } else {
+            String::new()
         }
-        let mut text = format!(
-            "It made {total} change{}: {} committed, {} waiting for review, {} rejected or reverted{}.\n  See them:  haema history --agent-key {name}\n",
-            if total == 1 { "" } else { "s" },
-            self.committed + self.forgets,
-            self.waiting,
-            self.undone,
-            if self.forgets > 0 {
-                format!(" ({} of the committed ones forgot memories for good)", self.forgets)
-            } else {
-                String::new()
-            }
-        );
-        if self.committed + self.waiting > 0 {
-            text.push_str(&format!("  Undo them: haema agent-key undo {name}\n"));
-        }
-        text
+    );
+    if activity.undoable() > 0 {
+        text.push_str(&format!("  Undo them: haema agent-key undo {name}\n"));
     }
+    text
 }
 
 /// `haema agent-key undo NAME`: says what will be undone, asks (or takes --yes), undoes it
 /// and says what it could not.
 async fn undo(memory: &Memory, name: &str, yes: bool, json: bool) -> Result<()> {
-    let activity = Activity::of(memory, name).await?;
-    if activity.committed + activity.waiting == 0 {
+    let activity = memory.agent_key_activity(name).await?;
+    if activity.undoable() == 0 {
         if json {
             return output::json(&haema_core::AgentUndo::default());
         }
@@ -101,7 +70,8 @@ async fn undo(memory: &Memory, name: &str, yes: bool, json: bool) -> Result<()> 
     }
     let undone = memory.undo_agent_key_changes(name).await?;
     if json {
-        return output::json(&undone);
+        output::json(&undone)?;
+        return stopped(undone.stopped.as_deref());
     }
     let mut text = format!(
         "Undone: {} change(s) reverted, {} proposal(s) rejected.\n",
@@ -114,7 +84,18 @@ async fn undo(memory: &Memory, name: &str, yes: bool, json: bool) -> Result<()> 
             text.push_str(&format!("  changeset {}: {}\n", kept.changeset, kept.reason));
         }
     }
-    print(&text)
+    print(&text)?;
+    stopped(undone.stopped.as_deref())
+}
+
+/// An undo stopped partway is an error (exit 1), after what it did was shown.
+fn stopped(error: Option<&str>) -> Result<()> {
+    match error {
+        Some(error) => Err(anyhow::anyhow!(
+            "the undo stopped partway: {error}. What is listed was undone and stays undone; run `haema agent-key undo` again to go on"
+        )),
+        None => Ok(()),
+    }
 }
 
 pub async fn run(memory: &Memory, command: AgentKeyCommand, user: Option<String>) -> Result<()> {
@@ -159,18 +140,15 @@ pub async fn run(memory: &Memory, command: AgentKeyCommand, user: Option<String>
             let mut text = format!("Agent key {} is {}: it no longer works.\n", key.name, key.state());
             // What it did, when this handle may see it (a store that keeps users apart needs
             // --user for an unbound key's changes).
-            match Activity::of(memory, &key.name).await {
-                Ok(activity) => text.push_str(&activity.described(&key.name)),
-                Err(e)
-                    if e.downcast_ref::<Error>()
-                        .is_some_and(|e| matches!(e, Error::UserRequired)) =>
-                {
+            match memory.agent_key_activity(&key.name).await {
+                Ok(activity) => text.push_str(&described(&activity, &key.name)),
+                Err(Error::UserRequired) => {
                     text.push_str(&format!(
                         "See what it did with `haema --user ID history --agent-key {}`.\n",
                         key.name
                     ));
                 }
-                Err(e) => return Err(e),
+                Err(e) => return Err(e.into()),
             }
             print(&text)
         }

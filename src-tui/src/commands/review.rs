@@ -128,17 +128,23 @@ pub async fn run(memory: &Memory, command: ReviewCommand) -> Result<()> {
             let text: String = pending
                 .iter()
                 .zip(&forgets)
-                .map(|(c, forget)| match forget {
-                    Some(forget) => format!("{:>5}  {}  {}\n", c.id, utc(c.created_at_ms), forget.summary()),
-                    None => format!(
-                        "{:>5}  {}  −{} +{}{}  {}\n",
-                        c.id,
-                        utc(c.created_at_ms),
-                        c.removed().count(),
-                        c.added().count(),
-                        if c.core_after.is_some() { " core" } else { "" },
-                        one_line(&c.inputs.join(" · "))
-                    ),
+                .map(|(c, forget)| {
+                    // Which agent proposed it, as on history lines.
+                    let via = c.agent_key.as_deref().map(|a| format!("  via {a}")).unwrap_or_default();
+                    match forget {
+                        Some(forget) => {
+                            format!("{:>5}  {}{via}  {}\n", c.id, utc(c.created_at_ms), forget.summary())
+                        }
+                        None => format!(
+                            "{:>5}  {}  −{} +{}{}{via}  {}\n",
+                            c.id,
+                            utc(c.created_at_ms),
+                            c.removed().count(),
+                            c.added().count(),
+                            if c.core_after.is_some() { " core" } else { "" },
+                            one_line(&c.inputs.join(" · "))
+                        ),
+                    }
                 })
                 .collect();
             print(&format!("{text}\nShow one with `haema review show ID`.\n"))

@@ -53,6 +53,15 @@ const SESSION_IDLE: std::time::Duration = std::time::Duration::from_secs(300);
 /// How long a client may take over its TLS handshake.
 const HANDSHAKE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
+/// How long a request's headers may take to arrive, counted from the connection's start or
+/// its last answer: so also how long a connection may stay idle between requests (clients
+/// keep idle connections for less, or open another).
+const HEADERS_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// Connections served at once; one past it is closed at once (a client that opens many
+/// and sends nothing cannot take every file descriptor).
+const MAX_CONNECTIONS: usize = 1024;
+
 type Body = BoxBody<Bytes, Infallible>;
 
 /// What every connection shares.
@@ -63,115 +72,180 @@ struct Shared {
     sessions: Arc<LocalSessionManager>,
     max_sessions: usize,
     requests: RequestLimit,
+    /// Cancelled when the server stops: sessions end, connections finish what they serve.
+    stop: CancellationToken,
 }
 
 /// Serves the store over HTTP until Ctrl-C or SIGTERM.
 pub async fn serve_http(memory: Memory, options: HttpOptions) -> anyhow::Result<()> {
-    let ip = options.addr.ip();
-    let tls = match &options.tls {
-        Some((cert, key)) => Some(super::tls::acceptor(cert, key)?),
-        None => None,
-    };
-    if !ip.is_loopback() && tls.is_none() && !options.trusted_network {
-        bail!(
-            "{} is reachable from other machines, and without TLS agent keys and memories would cross the network in clear. Give --tls-cert FILE --tls-key FILE, serve on 127.0.0.1 behind a TLS proxy, or pass --trusted-network if the network in between is yours",
-            options.addr
-        );
+    let server = HttpServer::bind(memory, &options).await?;
+    let scheme = if server.tls.is_some() { "https" } else { "http" };
+    eprintln!(
+        "haema: serving MCP at {scheme}://{}/mcp (health at /healthz); stop with Ctrl-C",
+        server.local_addr()
+    );
+    server.run(shutdown_signal()).await
+}
+
+/// A bound `haema mcp --http`: its listener, and what every connection shares.
+pub struct HttpServer {
+    listener: tokio::net::TcpListener,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+    shared: Arc<Shared>,
+    in_flight: super::in_flight::InFlight,
+}
+
+impl HttpServer {
+    /// Checks the options and listens.
+    ///
+    /// # Errors
+    /// An address other machines reach without TLS or `--trusted-network`, certificate
+    /// files that cannot serve, or an address that cannot be listened on.
+    pub async fn bind(memory: Memory, options: &HttpOptions) -> anyhow::Result<Self> {
+        let ip = options.addr.ip();
+        let tls = match &options.tls {
+            Some((cert, key)) => Some(super::tls::acceptor(cert, key)?),
+            None => None,
+        };
+        if !ip.is_loopback() && tls.is_none() && !options.trusted_network {
+            bail!(
+                "{} is reachable from other machines, and without TLS agent keys and memories would cross the network in clear. Give --tls-cert FILE --tls-key FILE, serve on 127.0.0.1 behind a TLS proxy, or pass --trusted-network if the network in between is yours",
+                options.addr
+            );
+        }
+        let server = HaemaServer::new(memory.clone());
+        server.upgrade_in_background();
+        let in_flight = server.in_flight.clone();
+        let stop = CancellationToken::new();
+        let mut config = StreamableHttpServerConfig::default()
+            .with_cancellation_token(stop.child_token())
+            .with_max_request_body_bytes(MAX_BODY_BYTES);
+        config = if options.allowed_origins.is_empty() {
+            config.enforce_origin_validation()
+        } else {
+            config.with_allowed_origins(options.allowed_origins.clone())
+        };
+        if !ip.is_loopback() {
+            // Reached by whatever name the machine has on the trusted network; browsers are
+            // still held to the allowed origins.
+            config = config.disable_allowed_hosts();
+        }
+        let factory = server.clone();
+        let sessions = Arc::new(LocalSessionManager::default());
+        // A session ends after its keep-alive without traffic; notifications stop a little
+        // before, so that they never keep a session whose client has gone.
+        let idle = sessions
+            .session_config
+            .keep_alive
+            .unwrap_or(SESSION_IDLE)
+            .saturating_sub(std::time::Duration::from_secs(5));
+        let mcp = StreamableHttpService::new(move || Ok(factory.for_session(idle)), Arc::clone(&sessions), config);
+        let shared = Arc::new(Shared {
+            memory,
+            mcp,
+            sessions,
+            max_sessions: options.max_sessions.max(1),
+            requests: RequestLimit::new(options.requests_per_minute),
+            stop,
+        });
+        let listener = tokio::net::TcpListener::bind(options.addr)
+            .await
+            .with_context(|| format!("cannot listen on {}", options.addr))?;
+        Ok(Self {
+            listener,
+            tls,
+            shared,
+            in_flight,
+        })
     }
-    let server = HaemaServer::new(memory.clone());
-    server.upgrade_in_background();
-    let in_flight = server.in_flight.clone();
-    let stop = CancellationToken::new();
-    let mut config = StreamableHttpServerConfig::default()
-        .with_cancellation_token(stop.child_token())
-        .with_max_request_body_bytes(MAX_BODY_BYTES);
-    config = if options.allowed_origins.is_empty() {
-        config.enforce_origin_validation()
-    } else {
-        config.with_allowed_origins(options.allowed_origins.clone())
-    };
-    if !ip.is_loopback() {
-        // Reached by whatever name the machine has on the trusted network; browsers are
-        // still held to the allowed origins.
-        config = config.disable_allowed_hosts();
+
+    /// The address it listens on (the port chosen when it was given 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener
+            .local_addr()
+            .unwrap_or_else(|_| SocketAddr::from(([127, 0, 0, 1], 0)))
     }
-    let factory = server.clone();
-    let sessions = Arc::new(LocalSessionManager::default());
-    // A session ends after its keep-alive without traffic; notifications stop a little
-    // before, so that they never keep a session whose client has gone.
-    let idle = sessions
-        .session_config
-        .keep_alive
-        .unwrap_or(SESSION_IDLE)
-        .saturating_sub(std::time::Duration::from_secs(5));
-    let mcp = StreamableHttpService::new(move || Ok(factory.for_session(idle)), Arc::clone(&sessions), config);
-    let shared = Arc::new(Shared {
-        memory,
-        mcp,
-        sessions,
-        max_sessions: options.max_sessions.max(1),
-        requests: RequestLimit::new(options.requests_per_minute),
-    });
-    let listener = tokio::net::TcpListener::bind(options.addr)
-        .await
-        .with_context(|| format!("cannot listen on {}", options.addr))?;
-    let bound = listener.local_addr()?;
-    let scheme = if tls.is_some() { "https" } else { "http" };
-    eprintln!("haema: serving MCP at {scheme}://{bound}/mcp (health at /healthz); stop with Ctrl-C");
-    let stopping = shutdown_signal();
-    tokio::pin!(stopping);
-    loop {
-        tokio::select! {
-            accepted = listener.accept() => {
-                let Ok((stream, _)) = accepted else { continue };
-                let shared = Arc::clone(&shared);
-                let stop = stop.clone();
-                let tls = tls.clone();
-                tokio::spawn(async move {
-                    match tls {
-                        None => serve_connection(stream, shared, stop).await,
-                        // A client that does not finish its handshake (or speaks plain HTTP
-                        // to the TLS port) is dropped; nothing of the store is touched.
-                        Some(tls) => {
-                            if let Ok(Ok(stream)) = tokio::time::timeout(HANDSHAKE_TIMEOUT, tls.accept(stream)).await {
-                                serve_connection(stream, shared, stop).await;
+
+    /// Serves until `stopping` is ready, then stops taking requests and finishes the writes
+    /// in flight.
+    ///
+    /// # Errors
+    /// A write in flight when it stopped that could not be stored (each is named on
+    /// standard error).
+    pub async fn run(self, stopping: impl std::future::Future<Output = ()>) -> anyhow::Result<()> {
+        let Self {
+            listener,
+            tls,
+            shared,
+            in_flight,
+        } = self;
+        tokio::pin!(stopping);
+        let connections = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+        loop {
+            tokio::select! {
+                accepted = listener.accept() => {
+                    // Out of file descriptors (or another passing error): wait a moment
+                    // rather than spin on it.
+                    let Ok((stream, _)) = accepted else {
+                        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                        continue;
+                    };
+                    let Ok(permit) = Arc::clone(&connections).try_acquire_owned() else { continue };
+                    let shared = Arc::clone(&shared);
+                    let tls = tls.clone();
+                    tokio::spawn(async move {
+                        let _permit = permit;
+                        match tls {
+                            None => serve_connection(stream, shared).await,
+                            // A client that does not finish its handshake (or speaks plain
+                            // HTTP to the TLS port) is dropped; nothing of the store is touched.
+                            Some(tls) => {
+                                if let Ok(Ok(stream)) = tokio::time::timeout(HANDSHAKE_TIMEOUT, tls.accept(stream)).await {
+                                    serve_connection(stream, shared).await;
+                                }
                             }
                         }
-                    }
-                });
+                    });
+                }
+                () = &mut stopping => break,
             }
-            () = &mut stopping => break,
         }
+        eprintln!("haema: stopping: no new requests; finishing the writes in flight");
+        shared.stop.cancel();
+        in_flight.close();
+        let unfinished = in_flight.finish().await;
+        let failed = unfinished.iter().filter(|w| w.failed).count();
+        for write in &unfinished {
+            let outcome = if write.failed { "NOT stored" } else { "finished" };
+            eprintln!(
+                "haema: {} {outcome} after its client had gone: {}",
+                write.tool, write.said
+            );
+        }
+        if failed > 0 {
+            bail!("{failed} write(s) in flight when the server stopped were not stored (see above)");
+        }
+        Ok(())
     }
-    eprintln!("haema: stopping: no new requests; finishing the writes in flight");
-    stop.cancel();
-    in_flight.close();
-    let unfinished = in_flight.finish().await;
-    let failed = unfinished.iter().filter(|w| w.failed).count();
-    for write in &unfinished {
-        let outcome = if write.failed { "NOT stored" } else { "finished" };
-        eprintln!(
-            "haema: {} {outcome} after its client had gone: {}",
-            write.tool, write.said
-        );
-    }
-    if failed > 0 {
-        bail!("{failed} write(s) in flight when the server stopped were not stored (see above)");
-    }
-    Ok(())
 }
 
 /// Serves one connection's requests until it closes, or finishes them when the server
 /// stops.
-async fn serve_connection<S>(stream: S, shared: Arc<Shared>, stop: CancellationToken)
+async fn serve_connection<S>(stream: S, shared: Arc<Shared>)
 where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
+    let stop = shared.stop.clone();
     let service = hyper::service::service_fn(move |request| {
         let shared = Arc::clone(&shared);
         async move { Ok::<_, Infallible>(answer(&shared, request).await) }
     });
-    let connection = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service);
+    // A client that starts a request and never finishes its headers is dropped, and so is a
+    // connection left idle.
+    let connection = hyper::server::conn::http1::Builder::new()
+        .timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(HEADERS_TIMEOUT)
+        .serve_connection(TokioIo::new(stream), service);
     tokio::pin!(connection);
     tokio::select! {
         _ = connection.as_mut() => {}
@@ -241,7 +315,14 @@ async fn answer(shared: &Shared, mut request: Request<Incoming>) -> Response<Bod
                         );
                     }
                     request.extensions_mut().insert(agent);
-                    shared.mcp.handle(request).await
+                    let ends_a_session = request.method() == hyper::Method::DELETE;
+                    let mut response = shared.mcp.handle(request).await;
+                    // A session ended: 204 No Content, which clients (the official Python
+                    // SDK among them) take as done; rmcp says 202.
+                    if ends_a_session && response.status() == StatusCode::ACCEPTED {
+                        *response.status_mut() = StatusCode::NO_CONTENT;
+                    }
+                    response
                 }
                 Ok(KeyCheck::Unknown) => unauthorized("this agent key is not one of this store's"),
                 Ok(KeyCheck::Revoked(name)) => unauthorized(&format!("agent key {name} was revoked")),

@@ -17,7 +17,7 @@ mod params;
 mod session;
 mod tls;
 
-pub use http_server::{HttpOptions, serve_http};
+pub use http_server::{HttpOptions, HttpServer, serve_http};
 pub use limits::{DEFAULT_MAX_SESSIONS, DEFAULT_REQUESTS_PER_MINUTE};
 pub use session::serve;
 

@@ -333,7 +333,13 @@ async fn run(memory: &Memory, effect: Effect) -> Outcome {
                     first.reason
                 ));
             }
-            vec![Msg::Done(said)]
+            match &undone.stopped {
+                Some(error) => vec![Msg::Failed {
+                    what: "undoing the agent's changes".to_owned(),
+                    error: format!("{error}, after {said}; u goes on from there"),
+                }],
+                None => vec![Msg::Done(said)],
+            }
         }
         Effect::ListStores => vec![Msg::Stores(list_stores(memory.dir()).await)],
         Effect::Add(text) => vec![Msg::Added(memory.add(text).await.map_err(tag("add"))?)],

@@ -16,9 +16,15 @@ pub struct Server {
 
 impl Server {
     pub fn start(store: &Path, extra: &[&str]) -> Self {
+        Self::start_with(store, extra, &[])
+    }
+
+    /// [`Server::start`] with environment variables (a machine's folders, a password).
+    pub fn start_with(store: &Path, extra: &[&str], env: &[(&str, &str)]) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_haema"))
             .env_clear()
             .env("HF_HUB_OFFLINE", "1")
+            .envs(env.iter().copied())
             .arg("--store")
             .arg(store)
             .args(["mcp", "--http", "127.0.0.1:0"])

@@ -1,6 +1,7 @@
 // A small in-memory stand-in for the Rust side, behind @tauri-apps/api's mockIPC: enough
 // state for the views' logic to be tested (the real app is driven by the e2e tests).
 import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
+import { AGENT_COMMANDS, FakeAgents } from "./agents-backend";
 import type { StoreStatus, ActivityEvent, AiSetup, Ancestry, AncestryNode, ChangesetView, Connection, ConnectionState, CoreView, ImportSummary, LocalAi, MemoryRecord, PendingForget, ReviewPolicy, Section, SectionChange, Service, SettingLine, StoreEntry, StoreInfo, StoreSettings, WeekSummary } from "../api";
 
 export interface Call {
@@ -261,6 +262,7 @@ export class Backend {
   failOn = new Map<string, { kind: string; message: string; remedy?: unknown }>();
   nextChangeset = 100;
   imported: ImportSummary = { added: 3, skipped: 1, changeset: 55, held: 0, secrets: 0 };
+  readonly agents = new FakeAgents();
 
   constructor() {
     mockIPC((cmd, args) => this.handle(cmd, (args ?? {}) as Record<string, unknown>), { shouldMockEvents: true });
@@ -279,6 +281,7 @@ export class Backend {
     const failure = this.failOn.get(cmd);
     if (failure) throw failure;
     const info = () => (this.open ? { ...this.open, pending_changesets: this.waiting.length } : null);
+    if (AGENT_COMMANDS.includes(cmd)) return this.agents.handle(cmd, args);
     switch (cmd) {
       case "app_status":
         return { store: info(), status: this.open ? this.status : null, start_store: this.startStore, default_store: "/home/ann/.local/share/haema/default", default_exists: false };
@@ -319,7 +322,7 @@ export class Backend {
         return cmd === "revert" ? { view: changed, profile_left: this.profileLeft.get(id) ?? [] } : changed;
       }
       case "history":
-        return this.history.map((view) => ({ view, profile_left: this.profileLeft.get(view.changeset.id) ?? [] }));
+        return FakeAgents.history(this.history, (args.agentKey as string | null) ?? null).map((view) => ({ view, profile_left: this.profileLeft.get(view.changeset.id) ?? [] }));
       case "core":
         return this.core;
       case "set_section":

@@ -14,7 +14,15 @@ import { beforeAfter, technical } from "./pieces";
 import { activityPicture } from "./pictures";
 
 export function historyView(app: App): View {
-  const list = new PagedList<HistoryEntry>((after, count) => api.history(after?.view.changeset.id ?? null, count), 30);
+  // Whose changes: everyone's, or one agent's (chosen here or from its key in Settings).
+  const list = new PagedList<HistoryEntry>((after, count) => api.history(after?.view.changeset.id ?? null, count, app.historyAgent), 30);
+  const madeBy = h("select", { id: "history-agent" });
+  const madeByPart = h("div", { class: "made-by", hidden: true }, h("label", { for: "history-agent" }, "Made by"), madeBy);
+  madeBy.addEventListener("change", async () => {
+    app.historyAgent = madeBy.value === "" ? null : madeBy.value;
+    await list.reload().catch((e: unknown) => app.fail(e));
+    render();
+  });
   const items = h("ol", { class: "history", id: "history-list", "aria-label": "Changes, newest first" });
   const picture = h("div", { class: "activity-box" });
   const more = h("button", { type: "button" }, "Show earlier changes");
@@ -28,7 +36,10 @@ export function historyView(app: App): View {
       // When each change was decided, for an undone change to say when its undo was.
       const decided = new Map(list.items.map((e) => [e.view.changeset.id, e.view.changeset.decided_at_ms]));
       items.replaceChildren(...list.items.map((entry) => row(app, entry, decided.get(entry.view.changeset.reverted_by_id ?? -1) ?? null)));
-      if (list.items.length === 0) items.replaceChildren(h("li", { class: "empty" }, "Nothing has changed yet."));
+      if (list.items.length === 0) {
+        const empty = app.historyAgent === null ? "Nothing has changed yet." : `The agent “${app.historyAgent}” has made no changes.`;
+        items.replaceChildren(h("li", { class: "empty" }, empty));
+      }
     });
     more.hidden = list.done;
   }
@@ -39,13 +50,34 @@ export function historyView(app: App): View {
     h("h1", { id: "history-title" }, "Everything that changed"),
     h("p", { class: "muted" }, "Every change is kept here and can be undone, except forgetting, which is for good."),
     picture,
+    madeByPart,
     items,
     more,
   );
+
+  /** The choices of "Made by": everyone, then each agent key (revoked ones too). */
+  function showAgents(names: string[]): void {
+    if (app.historyAgent !== null && !names.includes(app.historyAgent)) names = [...names, app.historyAgent];
+    madeByPart.hidden = names.length === 0;
+    madeBy.replaceChildren(h("option", { value: "" }, "Everyone"), ...names.map((n) => h("option", { value: n }, `The agent “${n}”`)));
+    madeBy.value = app.historyAgent ?? "";
+  }
   return {
     element,
     async refresh() {
-      const [events] = await Promise.all([api.activity(30), list.reload()]);
+      const [events, keys] = await Promise.all([api.activity(30), api.agentKeys()]);
+      showAgents(keys.map((k) => k.key.name));
+      try {
+        await list.reload();
+      } catch (e) {
+        // One agent's changes cannot be read (its key is another person's): back to
+        // everyone's, so that the view does not stay stuck on it.
+        if (app.historyAgent === null) throw e;
+        app.historyAgent = null;
+        showAgents(keys.map((k) => k.key.name));
+        await list.reload();
+        app.fail(e);
+      }
       const open = picture.querySelector("details")?.open ?? false;
       picture.replaceChildren(activityPicture(events, app.now()));
       if (open) picture.querySelector("details")?.setAttribute("open", "");

@@ -1,10 +1,12 @@
 // "How this memory is set up": first what a person changes here (the AI, search, when to
-// be asked, merge sensitivity, the memory's folder and copies of it), then every setting
-// the core declares, grouped, each with its value, where that value came from and, in
-// small print, the line of a file or the environment variable that changes it.
+// be asked, merge sensitivity, the memory's folder and copies of it, the keys of agents on
+// other computers), then every setting the core declares, grouped, each with its value,
+// where that value came from and, in small print, the line of a file or the environment
+// variable that changes it.
 import { api, type AiSetup, type SettingLine, type StoreSettings } from "../api";
 import type { App, View } from "../app";
 import { h } from "../dom";
+import { agentsSection } from "./agents";
 import { connectionSection } from "./connect";
 import { forgetPhraseForm } from "./forget";
 import { mergeSection, reviewSection, storeSection } from "./preferences";
@@ -21,6 +23,7 @@ export function settingsView(app: App): View {
   const review = reviewSection(app, show);
   const merge = mergeSection(app, show);
   const store = storeSection(app);
+  const agents = agentsSection(app);
   const file = h("p", { class: "path", id: "settings-file" });
   const missing = h("p", { class: "muted", id: "settings-file-missing", hidden: true }, "This file does not exist yet: create it. Until then every setting has its default.");
   const writing = h("div", {});
@@ -90,6 +93,7 @@ export function settingsView(app: App): View {
     review.element,
     merge.element,
     store.element,
+    agents.element,
     h("h2", { id: "settings-all" }, "Every setting"),
     howTo,
     groups,
@@ -108,10 +112,11 @@ export function settingsView(app: App): View {
   return {
     element,
     async refresh() {
-      const [shown, setup, facts] = await Promise.all([api.settings(), api.aiSetup(), api.storeFacts()]);
+      const [shown, setup, facts, keys] = await Promise.all([api.settings(), api.aiSetup(), api.storeFacts(), api.agentKeys()]);
       render(shown);
       for (const section of [llm, embedder, review, merge]) section.render(setup);
       store.render(facts);
+      agents.render(keys);
     },
   };
 }

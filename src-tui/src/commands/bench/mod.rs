@@ -1,5 +1,6 @@
 //! `haema bench`: builds stores of n memories in-process and measures haema's own time for
-//! each operation, printing one JSON object a line (or a table).
+//! each operation, and through `haema mcp --http` with a client in the same run ([`server`]),
+//! printing one JSON object a line (or a table).
 //!
 //! The default providers are instant and deterministic ([`synthetic`]): vectors are 384-d
 //! bag-of-words directions, the LLM keeps every memory and adds the new ones. With
@@ -7,6 +8,7 @@
 
 mod measure;
 mod ops;
+mod server;
 mod synthetic;
 mod workload;
 
@@ -78,6 +80,9 @@ pub async fn run(args: BenchArgs) -> Result<()> {
                 .with("reused", built.reused),
         );
         for row in ops::run_all(&source, &dir, n).await? {
+            emit(row);
+        }
+        for row in server::run(&source, &dir, n).await? {
             emit(row);
         }
         for row in ops::open_in_new_process(&source, &dir, n).await? {
