@@ -19,10 +19,12 @@ pub struct AppStatus {
     /// in these words.
     pub status: Option<StoreStatus>,
     /// The store to open at start: `--store DIR`, else `HAEMA_STORE`, else the `store` of
-    /// the user's `config.toml`, else the last one opened, when it exists.
+    /// the user's `config.toml`, else the last one opened, when it exists. `None` when the
+    /// folder given on the command line holds no memory yet: it is then `default_store`.
     pub start_store: Option<PathBuf>,
-    /// Where the default store is (or would be): the `store` of the user's `config.toml`,
-    /// else `$XDG_DATA_HOME/haema/default`.
+    /// Where a new memory goes when the first screen starts one: the folder given on the
+    /// command line when it holds no memory yet, else the `store` of the user's
+    /// `config.toml`, else `$XDG_DATA_HOME/haema/default`.
     pub default_store: Option<PathBuf>,
     /// Whether the default store already exists.
     pub default_exists: bool,
@@ -36,12 +38,9 @@ pub async fn app_status(state: State<'_, AppState>) -> CommandResult<AppStatus> 
         Ok(memory) => Some(store_info(&memory).await?),
         Err(_) => None,
     };
-    let configured = configured_store();
-    let start_store = match store_argument().or_else(|| configured.clone()).filter(|d| is_store(d)) {
-        Some(dir) => Some(dir),
-        None => state.prefs().await.recent.into_iter().find(|d| is_store(d)),
-    };
-    let default = configured.or_else(default_store);
+    let recent = state.prefs().await.recent;
+    let (start_store, default) = start_choice(store_argument(), configured_store(), recent, is_store);
+    let default = default.or_else(default_store);
     let default_exists = default.as_deref().is_some_and(is_store);
     Ok(AppStatus {
         status: store.as_ref().map(StoreInfo::status),
@@ -50,6 +49,26 @@ pub async fn app_status(state: State<'_, AppState>) -> CommandResult<AppStatus> 
         default_store: default,
         default_exists,
     })
+}
+
+/// Which store opens at start, and where a new one would go (`None`: the default store's
+/// place): the folder `given` on the command line, else the `configured` one, when it is a
+/// store; else the most `recent` store. A `given` folder that holds no memory yet opens
+/// nothing and is where a new memory goes: never another memory opened in its place.
+fn start_choice(
+    given: Option<PathBuf>,
+    configured: Option<PathBuf>,
+    recent: Vec<PathBuf>,
+    is_store: impl Fn(&std::path::Path) -> bool,
+) -> (Option<PathBuf>, Option<PathBuf>) {
+    match given {
+        Some(dir) if is_store(&dir) => (Some(dir), configured),
+        Some(dir) => (None, Some(dir)),
+        None => match configured.clone().filter(|d| is_store(d)) {
+            Some(dir) => (Some(dir), configured),
+            None => (recent.into_iter().find(|d| is_store(d)), configured),
+        },
+    }
 }
 
 /// `--store DIR` (or `--store=DIR`) from the command line, else `HAEMA_STORE`, as the
@@ -241,6 +260,33 @@ pub async fn latest(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_folder_given_that_holds_no_memory_is_offered_never_replaced() {
+        let stores = [PathBuf::from("/m/work"), PathBuf::from("/m/old")];
+        let is = |d: &std::path::Path| stores.iter().any(|s| s == d);
+        let recent = vec![PathBuf::from("/m/old")];
+        let path = |p: &str| Some(PathBuf::from(p));
+        assert_eq!(
+            start_choice(path("/m/new"), path("/m/work"), recent.clone(), is),
+            (None, path("/m/new")),
+            "a new folder given: the first screen offers it, the last store is not opened"
+        );
+        assert_eq!(
+            start_choice(path("/m/work"), None, recent.clone(), is),
+            (path("/m/work"), None)
+        );
+        assert_eq!(
+            start_choice(None, path("/m/work"), recent.clone(), is),
+            (path("/m/work"), path("/m/work"))
+        );
+        assert_eq!(
+            start_choice(None, path("/m/unmade"), recent.clone(), is),
+            (path("/m/old"), path("/m/unmade")),
+            "nothing given: the last store opens"
+        );
+        assert_eq!(start_choice(None, None, Vec::new(), is), (None, None));
+    }
 
     #[test]
     fn names_are_stores_beside_the_default_and_paths_stay_as_given() {

@@ -388,12 +388,14 @@ export type AppStatus = {
 	status: StoreStatus | null,
 	/**
 	 *  The store to open at start: `--store DIR`, else `HAEMA_STORE`, else the `store` of
-	 *  the user's `config.toml`, else the last one opened, when it exists.
+	 *  the user's `config.toml`, else the last one opened, when it exists. `None` when the
+	 *  folder given on the command line holds no memory yet: it is then `default_store`.
 	 */
 	start_store: string | null,
 	/**
-	 *  Where the default store is (or would be): the `store` of the user's `config.toml`,
-	 *  else `$XDG_DATA_HOME/haema/default`.
+	 *  Where a new memory goes when the first screen starts one: the folder given on the
+	 *  command line when it holds no memory yet, else the `store` of the user's
+	 *  `config.toml`, else `$XDG_DATA_HOME/haema/default`.
 	 */
 	default_store: string | null,
 	/**  Whether the default store already exists. */
