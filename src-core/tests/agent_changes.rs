@@ -221,6 +221,11 @@ async fn a_user_s_handle_sees_and_undoes_only_that_user_s_share() {
     };
     store.for_agent(&key).unwrap().add("Bob likes rain.").await.unwrap();
     assert_eq!(store.agent_key_changesets("bob-bot", None, 50).await.unwrap().len(), 1);
+    // Ann's handle is told the key is Bob's, not that it made nothing.
+    let elsewhere = ann.agent_key_activity("bob-bot").await.unwrap_err();
+    assert_eq!(elsewhere.kind(), ErrorKind::InvalidArgument, "{elsewhere}");
+    assert!(elsewhere.to_string().contains("works for user `bob`"), "{elsewhere}");
+    assert!(ann.undo_agent_key_changes("bob-bot").await.is_err());
     assert_eq!(store.undo_agent_key_changes("bob-bot").await.unwrap().reverted.len(), 1);
     assert_eq!(latest(&bob).await, ["Bob likes coffee."]);
 }
@@ -237,6 +242,18 @@ async fn the_record_of_who_made_a_change_survives_an_export_and_import() {
     g.memory.import_jsonl(file.as_slice()).await.unwrap();
     let copy = g.memory.changeset(made.changeset.unwrap()).await.unwrap();
     assert_eq!(copy.agent_key.as_deref(), Some("exporter"));
+    // A new agent does not take over the imported one's changes by taking its name.
+    let taken = g
+        .memory
+        .create_agent_key("exporter", AgentAccess::Write, None, None)
+        .await
+        .unwrap_err();
+    assert_eq!(taken.kind(), ErrorKind::InvalidArgument, "{taken}");
+    assert!(taken.to_string().contains("choose another name"), "{taken}");
+    g.memory
+        .create_agent_key("exporter-2", AgentAccess::Write, None, None)
+        .await
+        .unwrap();
 }
 
 #[tokio::test]

@@ -179,8 +179,14 @@ impl Memory {
             .iter()
             .find(|k| k.name == name)
             .ok_or_else(|| Error::NotFound(Missing::AgentKey(name.clone())))?;
-        let handle = match key.user_id.as_deref() {
-            Some(user) if self.requires_user() => self.for_user(user)?,
+        let handle = match (key.user_id.as_deref(), self.user()) {
+            (Some(user), _) if self.requires_user() => self.for_user(user)?,
+            // Its changes are its user's: this handle would see none and say so wrongly.
+            (Some(user), Some(mine)) if user != mine => {
+                return Err(Error::InvalidArgument(format!(
+                    "agent key {name} works for user `{user}`, and this handle for `{mine}`: its changes are `{user}`'s, so ask as `{user}`"
+                )));
+            }
             _ => self.clone(),
         };
         Ok((name, handle))

@@ -63,7 +63,8 @@ impl Memory {
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for a name that is not 1 to 64 letters, digits, `.`, `_` or
-    /// `-`, a name already used (revoked keys stay listed), an empty user or one holding a
+    /// `-`, a name already used (revoked keys stay listed, and an import may bring changes
+    /// made under a name), an empty user or one holding a
     /// secret, another user than the one this handle works for, or an expiry that is no
     /// date or span or is past.
     pub async fn create_agent_key(
@@ -95,6 +96,14 @@ impl Memory {
                         "an agent key named {} exists already ({}; revoked keys stay listed so their changes can be traced): choose another name",
                         taken.name,
                         taken.state_at(now)
+                    )));
+                }
+                // Changes recorded under the name with no key (brought in by an import) stay
+                // apart from a new agent's: the name is how they are found and undone.
+                if let Some(earlier) = w.changesets().summaries(None, Some(&row.name), None, 1)?.first() {
+                    return Err(Error::InvalidArgument(format!(
+                        "this store already holds changes made through an agent key named {} (changeset {}, brought in by an import): choose another name, so that they stay apart from the new agent's",
+                        row.name, earlier.id
                     )));
                 }
                 w.agent_keys_mut().insert(&row, &sha256)
