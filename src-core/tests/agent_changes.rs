@@ -224,7 +224,10 @@ async fn a_user_s_handle_sees_and_undoes_only_that_user_s_share() {
     // Ann's handle is told the key is Bob's, not that it made nothing.
     let elsewhere = ann.agent_key_activity("bob-bot").await.unwrap_err();
     assert_eq!(elsewhere.kind(), ErrorKind::InvalidArgument, "{elsewhere}");
-    assert!(elsewhere.to_string().contains("works for user `bob`"), "{elsewhere}");
+    assert!(
+        elsewhere.to_string().contains("works for user `bob`, not `ann`"),
+        "{elsewhere}"
+    );
     assert!(ann.undo_agent_key_changes("bob-bot").await.is_err());
     assert_eq!(store.undo_agent_key_changes("bob-bot").await.unwrap().reverted.len(), 1);
     assert_eq!(latest(&bob).await, ["Bob likes coffee."]);
@@ -254,6 +257,16 @@ async fn the_record_of_who_made_a_change_survives_an_export_and_import() {
         .create_agent_key("exporter-2", AgentAccess::Write, None, None)
         .await
         .unwrap();
+    // The other order: a store with a key of that name does not take the export's changes.
+    let h = fixture_without_llm(ReviewPolicy::Auto).await;
+    h.memory
+        .create_agent_key("exporter", AgentAccess::Write, None, None)
+        .await
+        .unwrap();
+    let refused = h.memory.import_jsonl(file.as_slice()).await.unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::InvalidArgument, "{refused}");
+    assert!(refused.to_string().contains("agent key named exporter"), "{refused}");
+    assert!(latest(&h.memory).await.is_empty(), "nothing of it was imported");
 }
 
 #[tokio::test]

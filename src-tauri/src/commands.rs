@@ -28,6 +28,8 @@ pub struct AppStatus {
     pub default_store: Option<PathBuf>,
     /// Whether the default store already exists.
     pub default_exists: bool,
+    /// Why the store given on the command line (or in `HAEMA_STORE`) cannot be opened.
+    pub start_problem: Option<String>,
 }
 
 /// Whether a store is open, which one to open at start, and where the default one is.
@@ -39,7 +41,11 @@ pub async fn app_status(state: State<'_, AppState>) -> CommandResult<AppStatus> 
         Err(_) => None,
     };
     let recent = state.prefs().await.recent;
-    let (start_store, default) = start_choice(store_argument(), configured_store(), recent, is_store);
+    let (given, start_problem) = match store_argument() {
+        Ok(given) => (given, None),
+        Err(problem) => (None, Some(problem)),
+    };
+    let (start_store, default) = start_choice(given, configured_store(), recent, is_store);
     let default = default.or_else(default_store);
     let default_exists = default.as_deref().is_some_and(is_store);
     Ok(AppStatus {
@@ -48,6 +54,7 @@ pub async fn app_status(state: State<'_, AppState>) -> CommandResult<AppStatus> 
         start_store,
         default_store: default,
         default_exists,
+        start_problem,
     })
 }
 
@@ -72,10 +79,20 @@ fn start_choice(
 }
 
 /// `--store DIR` (or `--store=DIR`) from the command line, else `HAEMA_STORE`, as the
-/// command line reads it ([`haema_core::store_dir_given`]): a folder, a name beside the
-/// default store, or a PostgreSQL URL's link folder on this machine.
-fn store_argument() -> Option<PathBuf> {
-    haema_core::store_dir_given(&given_store()?).ok()
+/// command line reads it ([`haema_core::store_dir_given`]): a folder (a relative one made
+/// full from the folder the app started in, as the window's forms take only full paths), a
+/// name beside the default store, or a PostgreSQL URL's link folder on this machine. One
+/// that cannot be used is an error the first screen shows (the app starts as if none was
+/// given).
+fn store_argument() -> Result<Option<PathBuf>, String> {
+    let Some(given) = given_store() else { return Ok(None) };
+    match haema_core::store_dir_given(&given) {
+        Ok(dir) => Ok(Some(std::path::absolute(&dir).unwrap_or(dir))),
+        Err(e) => Err(format!(
+            "The memory given at start ({}) cannot be opened: {e}",
+            given.display()
+        )),
+    }
 }
 
 /// The `store` of the user's `config.toml`; a file that cannot be read is reported on

@@ -111,4 +111,14 @@ fn a_per_user_store_manages_keys_without_a_user_and_binds_with_one() {
     let listed = json_of(&haema(&store, &env, &["agent-key", "list", "--json"], None));
     assert_eq!(listed[0]["name"], "bob-bot");
     assert_eq!(listed[0]["user_id"], "bob");
+    // Ann revokes Bob's agent: it is revoked, and she is told why its changes are not hers
+    // to see, not an error after the fact.
+    let said = ok(&haema(
+        &store,
+        &env,
+        &["--user", "ann", "agent-key", "revoke", "bob-bot"],
+        None,
+    ));
+    assert!(said.contains("no longer works"), "{said}");
+    assert!(said.contains("works for user `bob`, not `ann`"), "{said}");
 }

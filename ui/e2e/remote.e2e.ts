@@ -49,6 +49,7 @@ async function serve(): Promise<string> {
       const found = /http:\/\/\S+\/mcp/.exec(said);
       if (found) resolve(found[0]);
     });
+    child.on("error", (e) => reject(new Error(`the server could not start: ${e.message}`)));
     child.on("exit", () => reject(new Error(`the server ended: ${said}`)));
   });
 }

@@ -82,6 +82,7 @@ export class App {
       }
       if (this.store) this.showShell("latest");
       else this.root.replaceChildren(this.firstRun(this, status), this.alert);
+      if (status.start_problem) this.fail({ kind: "invalid", message: status.start_problem, remedy: null });
     } catch (e) {
       this.root.replaceChildren(this.firstRun(this, emptyStatus()), this.alert);
       this.fail(e);
@@ -372,7 +373,7 @@ function sentence(text: string): string {
 }
 
 function emptyStatus(): import("./api").AppStatus {
-  return { store: null, status: null, start_store: null, default_store: null, default_exists: false };
+  return { store: null, status: null, start_store: null, default_store: null, default_exists: false, start_problem: null };
 }
 
 export function closeButton(onClose: () => void): HTMLButtonElement {

@@ -400,6 +400,8 @@ export type AppStatus = {
 	default_store: string | null,
 	/**  Whether the default store already exists. */
 	default_exists: boolean,
+	/**  Why the store given on the command line (or in `HAEMA_STORE`) cannot be opened. */
+	start_problem: string | null,
 };
 
 /**  What happened to a piece of text. */

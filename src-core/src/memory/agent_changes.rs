@@ -184,7 +184,7 @@ impl Memory {
             // Its changes are its user's: this handle would see none and say so wrongly.
             (Some(user), Some(mine)) if user != mine => {
                 return Err(Error::InvalidArgument(format!(
-                    "agent key {name} works for user `{user}`, and this handle for `{mine}`: its changes are `{user}`'s, so ask as `{user}`"
+                    "agent key {name} works for user `{user}`, not `{mine}`: its changes are `{user}`'s, so ask as `{user}`"
                 )));
             }
             _ => self.clone(),

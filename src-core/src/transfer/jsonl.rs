@@ -176,6 +176,15 @@ pub(crate) fn restore<'v>(
     // Changesets first: core versions and memories refer to them.
     for record in records {
         if let Record::Changeset(c) = record {
+            // An agent's changes stay apart from a key of this store that has its name: they
+            // would be found, and undone, as that agent's.
+            if let Some(name) = &c.agent_key
+                && tx.agent_keys().by_name(name)?.is_some()
+            {
+                return Err(Error::InvalidArgument(format!(
+                    "the export holds changes made through an agent key named {name}, and this store has a key of that name already: they would count as its agent's. Import into a new store"
+                )));
+            }
             tx.changesets_mut().restore(c)?;
             report.changesets += 1;
         }

@@ -219,6 +219,8 @@ export class Backend {
   calls: Call[] = [];
   open: StoreInfo | null = storeInfo();
   startStore: string | null = null;
+  /** Why the store given at start cannot be opened (`app_status`). */
+  startProblem: string | null = null;
   memories: MemoryRecord[] = [
     memory("a", "The user drinks green tea", 5),
     { ...memory("b", "The user lives in Oslo", 90), memory_type: "fact", importance: 0.9, source: "onboarding", metadata: { city: "Oslo" } },
@@ -284,7 +286,7 @@ export class Backend {
     if (AGENT_COMMANDS.includes(cmd)) return this.agents.handle(cmd, args);
     switch (cmd) {
       case "app_status":
-        return { store: info(), status: this.open ? this.status : null, start_store: this.startStore, default_store: "/home/ann/.local/share/haema/default", default_exists: false };
+        return { store: info(), status: this.open ? this.status : null, start_store: this.startStore, default_store: "/home/ann/.local/share/haema/default", default_exists: false, start_problem: this.startProblem };
       case "open_store":
         this.open = storeInfo((args.dir as string | null) ?? "/home/ann/.local/share/haema/default");
         return info();

@@ -43,6 +43,15 @@ describe("first run", () => {
     expect(text(root.querySelector(".store-name"))).toBe("work");
   });
 
+  it("says why the memory given at start cannot be opened, on the first screen", async () => {
+    const { root } = await start((b) => {
+      b.open = null;
+      b.startProblem = "The memory given at start (postgres://db/x) cannot be opened: this build has no PostgreSQL support";
+    });
+    expect(text(root.querySelector("h1"))).toBe("Welcome to haema");
+    expect(text(root.querySelector("[role=alert]"))).toContain("The memory given at start (postgres://db/x) cannot be opened");
+  });
+
   it("shows a refused folder in plain words and stays", async () => {
     const { root, backend } = await start((b) => (b.open = null));
     backend.failOn.set("open_store", { kind: "not_found", message: "There is no memory in /nope." });

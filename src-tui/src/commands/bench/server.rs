@@ -169,6 +169,7 @@ async fn agents_at_once(
             // "noop": the text was there already, in a committed change.
             Ok(ChangesetStatus::Committed) => said == "committed" || said == "noop",
             Ok(ChangesetStatus::Pending) => said == "pending",
+            Ok(ChangesetStatus::Stale) => said == "stale",
             _ => false,
         };
         if !kept {
