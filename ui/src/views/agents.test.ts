@@ -99,6 +99,16 @@ describe("agents on other computers", () => {
     expect(app.shownKey).toBeNull();
   });
 
+  it("keeps a key just made even when the list cannot be read again", async () => {
+    const { root, backend } = await settings();
+    backend.failOn.set("agent_keys", { kind: "store", message: "the disk is busy" });
+    root.querySelector<HTMLInputElement>("#agent-name")!.value = "bot";
+    button(root, "Make a key").click();
+    await settle();
+    expect(root.querySelector<HTMLInputElement>("#agent-made-key")?.value).toMatch(/^haema_ak_/);
+    expect(text(root.querySelector("[role=alert]"))).toContain("the disk is busy");
+  });
+
   it("asks for a name before making a key", async () => {
     const { root, backend } = await settings();
     button(root, "Make a key").click();

@@ -142,11 +142,13 @@ export function agentsSection(app: App): Section<AgentKeyRow[]> {
     );
   }
 
-  /** Keeps a key just made or given anew, shows it, and puts the focus on it. */
-  function keep(result: NewAgentKey, rows: AgentKeyRow[]): void {
+  /** Keeps a key just made or given anew, shows it, and puts the focus on it; the list is
+   * read again after (the key is kept even when that read fails). */
+  async function keep(result: NewAgentKey): Promise<void> {
     app.shownKey = { store: app.store?.dir ?? "", name: result.agent.name, key: result.key };
-    render(rows);
+    showMade();
     document.getElementById("agent-made-key")?.focus();
+    render(await api.agentKeys());
   }
 
   /** A key shown and not yet copied, of this memory: another waits for it. */
@@ -174,7 +176,7 @@ export function agentsSection(app: App): Section<AgentKeyRow[]> {
       name.value = "";
       app.clearAlert();
       app.say(`A key for “${wanted}” is made. Copy it now.`);
-      keep(result, await api.agentKeys());
+      await keep(result);
     } catch (err) {
       app.fail(err);
     } finally {
@@ -195,7 +197,7 @@ export function agentsSection(app: App): Section<AgentKeyRow[]> {
     try {
       const result = await api.rotateAgentKey(r.key.name);
       app.say(`“${r.key.name}” has a new key; the old one no longer works. Copy the new one now.`);
-      keep(result, await api.agentKeys());
+      await keep(result);
     } catch (e) {
       app.fail(e);
     }
