@@ -351,6 +351,40 @@ async fn past_its_requests_a_minute_or_the_sessions_limit_a_client_is_told_when_
 }
 
 #[tokio::test]
+async fn one_key_cannot_take_every_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with(dir.path(), "");
+    let greedy = key(&store, &["greedy", "--access", "read"]);
+    let other = key(&store, &["other", "--access", "read"]);
+    let server = Server::start(&store, &["--max-sessions", "3", "--max-sessions-per-key", "1"]);
+    let first = Session::open(&server.url, &greedy).await;
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let refused = reqwest::Client::new()
+        .post(&server.url)
+        .bearer_auth(&greedy)
+        .header("accept", "application/json, text/event-stream")
+        .json(&init)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 503);
+    assert!(refused.headers().contains_key("retry-after"));
+    let said = refused.text().await.unwrap();
+    assert!(
+        said.contains("agent key greedy holds 1 session, its limit (--max-sessions-per-key)"),
+        "{said}"
+    );
+    let mut theirs = Session::open(&server.url, &other).await;
+    assert!(theirs.call("latest_memories", json!({})).await.get("result").is_some());
+    // Its session ended, the key may open another.
+    assert!(first.close().await < 300);
+    let mut again = Session::open(&server.url, &greedy).await;
+    assert!(again.call("latest_memories", json!({})).await.get("result").is_some());
+    let (code, said) = server.terminate();
+    assert_eq!(code, Some(0), "{said}");
+}
+
+#[tokio::test]
 async fn a_session_hears_of_another_agent_s_write_on_its_stream() {
     let dir = tempfile::tempdir().unwrap();
     let store = store_with(dir.path(), "review = \"auto\"\n");

@@ -484,6 +484,10 @@ pub struct McpArgs {
     #[arg(long, value_name = "N", requires = "http", default_value_t = crate::mcp::DEFAULT_MAX_SESSIONS,
           value_parser = parse_limit)]
     pub max_sessions: usize,
+    /// Sessions one agent key holds at once, so that one agent cannot take every slot.
+    #[arg(long, value_name = "N", requires = "http", default_value_t = crate::mcp::DEFAULT_MAX_SESSIONS_PER_KEY,
+          value_parser = parse_limit)]
+    pub max_sessions_per_key: usize,
     /// Requests a minute each agent key may make (a minute's worth may come at once); past
     /// it the answer is 429 with when to come back.
     #[arg(long, value_name = "N", requires = "http", default_value_t = crate::mcp::DEFAULT_REQUESTS_PER_MINUTE,

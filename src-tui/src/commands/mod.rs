@@ -166,6 +166,7 @@ pub async fn run(cli: Cli) -> Result<()> {
                     allowed_origins: args.allow_origins,
                     tls: args.tls_cert.zip(args.tls_key),
                     max_sessions: args.max_sessions,
+                    max_sessions_per_key: args.max_sessions_per_key,
                     requests_per_minute: args.requests_per_minute,
                 };
                 crate::mcp::serve_http(memory, options).await

@@ -43,6 +43,8 @@ pub struct HttpOptions {
     pub tls: Option<(std::path::PathBuf, std::path::PathBuf)>,
     /// Sessions held at once, all keys together.
     pub max_sessions: usize,
+    /// Sessions one key holds at once.
+    pub max_sessions_per_key: usize,
     /// Requests a minute each agent key may make.
     pub requests_per_minute: u32,
 }
@@ -71,6 +73,10 @@ struct Shared {
     /// The sessions rmcp keeps, counted before a new one is opened.
     sessions: Arc<LocalSessionManager>,
     max_sessions: usize,
+    max_sessions_per_key: usize,
+    /// Which key opened each session; held while a session opens, so that two opening at
+    /// once cannot both pass a limit.
+    owners: tokio::sync::Mutex<super::limits::SessionOwners>,
     requests: RequestLimit,
     /// Cancelled when the server stops: sessions end, connections finish what they serve.
     stop: CancellationToken,
@@ -145,6 +151,8 @@ impl HttpServer {
             mcp,
             sessions,
             max_sessions: options.max_sessions.max(1),
+            max_sessions_per_key: options.max_sessions_per_key.max(1),
+            owners: tokio::sync::Mutex::default(),
             requests: RequestLimit::new(options.requests_per_minute),
             stop,
         });
@@ -307,15 +315,8 @@ async fn answer(shared: &Shared, mut request: Request<Incoming>) -> Response<Bod
                             ),
                         );
                     }
-                    if opens_a_session(&request) && shared.sessions.sessions.read().await.len() >= shared.max_sessions {
-                        return busy(
-                            StatusCode::SERVICE_UNAVAILABLE,
-                            std::time::Duration::from_secs(60),
-                            &format!(
-                                "this server holds {} sessions, its limit (--max-sessions): a silent one ends after five minutes, or a client ends its own with DELETE /mcp",
-                                shared.max_sessions
-                            ),
-                        );
+                    if opens_a_session(&request) {
+                        return open_session(shared, request, agent).await;
                     }
                     request.extensions_mut().insert(agent);
                     let ends_a_session = request.method() == hyper::Method::DELETE;
@@ -341,6 +342,44 @@ async fn answer(shared: &Shared, mut request: Request<Incoming>) -> Response<Bod
             "haema serves MCP at /mcp and its health at /healthz\n",
         ),
     }
+}
+
+/// A request that opens a session, within the server's limit and its key's.
+async fn open_session(shared: &Shared, mut request: Request<Incoming>, agent: haema_core::AgentKey) -> Response<Body> {
+    let mut owners = shared.owners.lock().await;
+    let (held, mine) = {
+        let live = shared.sessions.sessions.read().await;
+        (live.len(), owners.held_by(&agent.name, |id| live.contains_key(id)))
+    };
+    let sessions = |n: usize| format!("{n} session{}", if n == 1 { "" } else { "s" });
+    let full = if held >= shared.max_sessions {
+        Some(format!(
+            "this server holds {}, its limit (--max-sessions)",
+            sessions(held)
+        ))
+    } else if mine >= shared.max_sessions_per_key {
+        Some(format!(
+            "agent key {} holds {}, its limit (--max-sessions-per-key)",
+            agent.name,
+            sessions(mine)
+        ))
+    } else {
+        None
+    };
+    if let Some(why) = full {
+        return busy(
+            StatusCode::SERVICE_UNAVAILABLE,
+            std::time::Duration::from_secs(60),
+            &format!("{why}: a silent session ends after five minutes, or a client ends its own with DELETE /mcp"),
+        );
+    }
+    let name = agent.name.clone();
+    request.extensions_mut().insert(agent);
+    let response = shared.mcp.handle(request).await;
+    if let Some(session) = response.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()) {
+        owners.opened(session, &name);
+    }
+    response
 }
 
 /// Whether a request would open a new session: a POST without a session id.

@@ -1,7 +1,7 @@
 //! How much one agent key may ask of `haema mcp --http`: requests per minute, as a bucket
 //! per key that holds a minute's requests and fills again at that rate (a burst is served,
-//! a flood is told when to come back). The sessions limit is the server's, counted where the
-//! sessions are kept.
+//! a flood is told when to come back). The sessions limits are the server's, counted where
+//! the sessions are kept, and each key's, counted by [`SessionOwners`].
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -11,6 +11,27 @@ use std::time::{Duration, Instant};
 pub const DEFAULT_REQUESTS_PER_MINUTE: u32 = 600;
 /// Sessions the server holds at once unless the person says otherwise.
 pub const DEFAULT_MAX_SESSIONS: usize = 100;
+/// Sessions one agent key holds at once unless the person says otherwise: one agent cannot
+/// take every slot of the server.
+pub const DEFAULT_MAX_SESSIONS_PER_KEY: usize = 25;
+
+/// Which agent key opened each session the server holds, to count a key's sessions.
+#[derive(Debug, Default)]
+pub struct SessionOwners(HashMap<String, String>);
+
+impl SessionOwners {
+    /// Forgets the sessions that have ended (`live` says which are held), then counts how
+    /// many `key` holds.
+    pub fn held_by(&mut self, key: &str, live: impl Fn(&str) -> bool) -> usize {
+        self.0.retain(|session, _| live(session));
+        self.0.values().filter(|owner| *owner == key).count()
+    }
+
+    /// Notes that `key` opened `session`.
+    pub fn opened(&mut self, session: &str, key: &str) {
+        self.0.insert(session.to_owned(), key.to_owned());
+    }
+}
 
 /// One key's bucket.
 #[derive(Debug, Clone, Copy)]
@@ -89,6 +110,22 @@ mod tests {
             assert!(limit.take("bot", later).is_ok());
         }
         assert!(limit.take("bot", later).is_err());
+    }
+
+    #[test]
+    fn a_key_s_sessions_are_counted_until_they_end() {
+        let mut owners = SessionOwners::default();
+        owners.opened("s1", "bot");
+        owners.opened("s2", "bot");
+        owners.opened("s3", "other");
+        assert_eq!(owners.held_by("bot", |_| true), 2);
+        assert_eq!(
+            owners.held_by("bot", |s| s != "s1"),
+            1,
+            "an ended session is no longer counted"
+        );
+        assert_eq!(owners.held_by("other", |_| true), 1);
+        assert_eq!(owners.held_by("nobody", |_| true), 0);
     }
 
     #[test]

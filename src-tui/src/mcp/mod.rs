@@ -18,7 +18,7 @@ mod session;
 mod tls;
 
 pub use http_server::{HttpOptions, HttpServer, serve_http};
-pub use limits::{DEFAULT_MAX_SESSIONS, DEFAULT_REQUESTS_PER_MINUTE};
+pub use limits::{DEFAULT_MAX_SESSIONS, DEFAULT_MAX_SESSIONS_PER_KEY, DEFAULT_REQUESTS_PER_MINUTE};
 pub use session::serve;
 
 use std::sync::{Arc, PoisonError, RwLock};

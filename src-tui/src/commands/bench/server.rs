@@ -33,6 +33,7 @@ pub async fn run(source: &Source, dir: &Path, n: usize) -> Result<Vec<Row>> {
         allowed_origins: Vec::new(),
         tls: None,
         max_sessions: AGENTS + 2,
+        max_sessions_per_key: 1,
         // The bench measures haema, not the limit on each key.
         requests_per_minute: u32::MAX,
     };
