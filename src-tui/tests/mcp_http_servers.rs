@@ -94,23 +94,6 @@ async fn a_server_killed_during_writes_loses_none_it_answered() {
     eprintln!("{} adds answered before the kill, every one stored", answered.len());
 }
 
-/// A machine's folders, as environment variables.
-fn machine(root: &Path, name: &str) -> Vec<(&'static str, String)> {
-    let home = root.join(name);
-    vec![
-        ("HOME", home.display().to_string()),
-        ("XDG_DATA_HOME", home.join("data").display().to_string()),
-        ("XDG_CONFIG_HOME", home.join("config").display().to_string()),
-        ("PGPASSWORD", "haema-test".to_owned()),
-        ("HAEMA_REVIEW", "auto".to_owned()),
-        ("HAEMA_EMBEDDER", "none".to_owned()),
-    ]
-}
-
-fn borrowed<'a>(env: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
-    env.iter().map(|(k, v)| (*k, v.as_str())).collect()
-}
-
 #[tokio::test]
 async fn two_servers_on_one_postgres_store_serve_each_other_s_writes() {
     let Ok(url) = std::env::var("HAEMA_TEST_PG_URL") else {
@@ -121,7 +104,8 @@ async fn two_servers_on_one_postgres_store_serve_each_other_s_writes() {
     let store = std::path::PathBuf::from(format!("{bare}?schema=mcph_{}", std::process::id()));
     let root = tempfile::tempdir().unwrap();
     let (a, b) = (machine(root.path(), "a"), machine(root.path(), "b"));
-    let (a, b) = (borrowed(&a), borrowed(&b));
+    let settings = [("HAEMA_REVIEW", "auto"), ("HAEMA_EMBEDDER", "none")];
+    let (a, b) = (with(&a, &settings), with(&b, &settings));
     // The key is made once, on machine A: the store keeps it for every machine.
     let made = json_of(&haema(
         &store,

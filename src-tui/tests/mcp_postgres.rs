@@ -9,25 +9,8 @@
 use crate::common;
 
 use common::mcp::{Client, structured};
-use common::ok;
+use common::{machine, ok, with};
 use serde_json::json;
-
-/// A machine's folders, as environment variables.
-fn machine(root: &std::path::Path, name: &str) -> Vec<(&'static str, String)> {
-    let home = root.join(name);
-    vec![
-        ("HOME", home.display().to_string()),
-        ("XDG_DATA_HOME", home.join("data").display().to_string()),
-        ("XDG_CONFIG_HOME", home.join("config").display().to_string()),
-        ("PGPASSWORD", "haema-test".to_owned()),
-    ]
-}
-
-fn with<'a>(env: &'a [(&'static str, String)], more: &[(&'static str, &'a str)]) -> Vec<(&'static str, &'a str)> {
-    let mut all: Vec<(&'static str, &'a str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    all.extend_from_slice(more);
-    all
-}
 
 fn initialized(mut client: Client) -> Client {
     client.initialize();

@@ -70,3 +70,22 @@ pub fn stderr(output: &Output) -> String {
 pub fn refs<'a>(env: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
     env.iter().map(|(k, v)| (*k, v.as_str())).collect()
 }
+
+/// A machine of a shared PostgreSQL store: its own home, data and configuration folders,
+/// and the test server's password, as environment variables.
+pub fn machine(root: &Path, name: &str) -> Vec<(&'static str, String)> {
+    let home = root.join(name);
+    vec![
+        ("HOME", home.display().to_string()),
+        ("XDG_DATA_HOME", home.join("data").display().to_string()),
+        ("XDG_CONFIG_HOME", home.join("config").display().to_string()),
+        ("PGPASSWORD", "haema-test".to_owned()),
+    ]
+}
+
+/// `env` borrowed, with `more` variables after it.
+pub fn with<'a>(env: &'a [(&'static str, String)], more: &[(&'static str, &'a str)]) -> Vec<(&'static str, &'a str)> {
+    let mut all: Vec<(&'static str, &'a str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    all.extend_from_slice(more);
+    all
+}
