@@ -1,6 +1,7 @@
 //! Criterion benches of the hot inner pieces of a search, on real SQLite stores in a
 //! temporary folder: the coarse pass over the vector codes, the exact re-rank, full text,
-//! a deep `latest` page, and the pure pieces (codes, distances, query parsing, fusion).
+//! a deep `latest` page, the pure pieces (codes, distances, query parsing, fusion), and the
+//! hostile-text and secret screens every write and every quoted result goes through.
 //!
 //! `cargo bench -p haema-core --bench inner` measures stores of 10,000 and 100,000
 //! memories; run as a test (`cargo test -p haema-core --bench inner`) each bench runs once
@@ -83,5 +84,27 @@ fn pieces(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, stores, pieces);
+/// The write path's screens on one ordinary sentence (each a new text: the secret screen
+/// remembers the last few it read).
+fn screens(c: &mut Criterion) {
+    let sentences = [
+        "Hey Mel! I went to a LGBTQ support group yesterday and it was so powerful.",
+        "Caroline is planning to go camping with her kids near the lake next month.",
+        "The user prefers green tea in the morning and works from Lisbon on Fridays.",
+        "Melanie painted a sunrise over the mountains; it took her three weekends.",
+    ];
+    let mut k = 0usize;
+    let mut next = || {
+        k += 1;
+        format!("{} (note {k})", sentences[k % sentences.len()])
+    };
+    c.bench_function("screen_hostile_sentence", |b| {
+        b.iter(|| black_box(haema_core::safety::detect(&next())))
+    });
+    c.bench_function("screen_secrets_sentence", |b| {
+        b.iter(|| black_box(haema_core::secrets::find(&next())))
+    });
+}
+
+criterion_group!(benches, stores, pieces, screens);
 criterion_main!(benches);

@@ -10,7 +10,8 @@
 
 use std::sync::OnceLock;
 
-use super::pattern::{Tok, word_matches};
+use super::pattern::{Tok, Word};
+use super::vocabulary::{self, WordId};
 
 /// Words of a family, as `|`-separated entries.
 pub(crate) struct Family {
@@ -48,8 +49,8 @@ const NEGATIONS: &[&str] = &[
 /// A negation right after a verb: "vergiss nicht", "vergeet niet", "n'oublie pas".
 const NEGATED_AFTER: &[&str] = &["nicht", "niet", "pas", "not"];
 
-/// A list's entries, each as its words.
-type Entries = Vec<Vec<&'static str>>;
+/// A list's entries, each as the numbers of its words (`super::vocabulary`).
+type Entries = Vec<Vec<WordId>>;
 
 /// A family with its lists split once.
 pub(crate) struct Parsed {
@@ -59,10 +60,20 @@ pub(crate) struct Parsed {
     window: usize,
 }
 
-fn split(list: &'static str) -> Entries {
+/// A list's entries, each as its words as written.
+fn entries(list: &'static str) -> impl Iterator<Item = impl Iterator<Item = &'static str>> {
     list.split('|')
         .filter(|e| !e.is_empty())
-        .map(|e| e.split(' ').filter(|w| !w.is_empty()).collect())
+        .map(|e| e.split(' ').filter(|w| !w.is_empty()))
+}
+
+fn split(list: &'static str) -> Entries {
+    entries(list)
+        .map(|entry| {
+            entry
+                .map(|w| vocabulary::ids_of(&[w]).first().copied().unwrap_or(WordId::MAX))
+                .collect()
+        })
         .collect()
 }
 
@@ -78,44 +89,58 @@ pub(crate) fn parse(families: &[Family]) -> Vec<Parsed> {
         .collect()
 }
 
+/// The families of every language, as written.
+const LANGUAGES: [&[Family]; 5] = [
+    ENGLISH,
+    super::words_latin::OVERRIDES,
+    super::words_world::OVERRIDES,
+    super::words_roles::ROLES,
+    super::words_void::VOID,
+];
+
 /// Every family of every language, split once.
 fn all() -> &'static [Parsed] {
     static ALL: OnceLock<Vec<Parsed>> = OnceLock::new();
-    ALL.get_or_init(|| {
-        [
-            ENGLISH,
-            super::words_latin::OVERRIDES,
-            super::words_world::OVERRIDES,
-            super::words_roles::ROLES,
-            super::words_void::VOID,
-        ]
-        .iter()
-        .flat_map(|f| parse(f))
-        .collect()
-    })
+    ALL.get_or_init(|| LANGUAGES.iter().flat_map(|f| parse(f)).collect())
+}
+
+/// Every word of every family as the lists write it (`prefix*`, `~part`).
+pub(crate) fn source_words() -> impl Iterator<Item = &'static str> {
+    LANGUAGES
+        .into_iter()
+        .flatten()
+        .flat_map(|f| [f.verbs, f.quals, f.targets])
+        .flat_map(entries)
+        .flatten()
 }
 
 /// Where one entry (several words if it has spaces) matches at `at`, as its length.
-fn entry_at(words: &[&str], at: usize, entries: &Entries) -> Option<usize> {
+fn entry_at(words: &[&Word], at: usize, entries: &Entries) -> Option<usize> {
+    if !words.get(at).is_some_and(|w| w.is_known()) {
+        return None;
+    }
     entries.iter().find_map(|entry| {
         let fits = entry
             .iter()
             .enumerate()
-            .all(|(k, part)| words.get(at + k).is_some_and(|w| word_matches(w, &[part])));
+            .all(|(k, id)| words.get(at + k).is_some_and(|w| w.is_one_of(std::slice::from_ref(id))));
         fits.then_some(entry.len())
     })
 }
 
 /// The words of the first match of a family in one sentence.
-fn in_sentence(words: &[&str], family: &Parsed) -> Option<String> {
+fn in_sentence(words: &[&Word], family: &Parsed) -> Option<String> {
+    let text = |k: usize| words[k].text.as_str();
     for at in 0..words.len() {
         let Some(len) = entry_at(words, at, &family.verbs) else {
             continue;
         };
-        let negated_before = at > 0 && NEGATIONS.contains(&words[at - 1]) && !NEGATIONS.contains(&words[at]);
+        let negated_before = at > 0 && NEGATIONS.contains(&text(at - 1)) && !NEGATIONS.contains(&text(at));
         // "vergiss nicht", "vergeet niet", "n'oublie pas": do not forget.
-        let negated_after =
-            words.get(at + len).is_some_and(|w| NEGATED_AFTER.contains(w)) || words[at].starts_with("n'");
+        let negated_after = words
+            .get(at + len)
+            .is_some_and(|w| NEGATED_AFTER.contains(&w.text.as_str()))
+            || text(at).starts_with("n'");
         if negated_before || negated_after {
             continue;
         }
@@ -139,7 +164,8 @@ fn in_sentence(words: &[&str], family: &Parsed) -> Option<String> {
         if let Some(qual) = qual {
             let first = at.min(target).min(qual);
             let last = (at + len - 1).max(target).max(qual);
-            return Some(words[first..=last].join(" "));
+            let matched: Vec<&str> = (first..=last).map(text).collect();
+            return Some(matched.join(" "));
         }
     }
     None
@@ -153,10 +179,10 @@ pub(crate) fn any_match(tokens: &[Tok]) -> Option<String> {
 
 /// The first match of one of `families` in `tokens`.
 pub(crate) fn first_match(tokens: &[Tok], families: &[Parsed]) -> Option<String> {
-    let mut sentences: Vec<Vec<&str>> = vec![Vec::new()];
+    let mut sentences: Vec<Vec<&Word>> = vec![Vec::new()];
     for t in tokens {
         match t {
-            Tok::Word(w) => sentences.last_mut().into_iter().for_each(|s| s.push(w.as_str())),
+            Tok::Word(w) => sentences.last_mut().into_iter().for_each(|s| s.push(w)),
             Tok::Stop => sentences.push(Vec::new()),
             Tok::Colon => {}
         }

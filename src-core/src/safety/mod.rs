@@ -47,6 +47,7 @@ pub(crate) mod pattern;
 pub(crate) mod phrases;
 mod phrases_more;
 mod requests;
+mod vocabulary;
 mod words_latin;
 mod words_roles;
 mod words_void;
@@ -112,8 +113,8 @@ pub fn detect(text: &str) -> Vec<HostileFinding> {
 /// knows, or a request to read credential files or send the conversation away.
 fn override_phrase(lower: &str) -> Option<String> {
     let tokens = pattern::tokens(lower);
-    pattern::first_match(&tokens, phrases::OVERRIDES)
-        .or_else(|| pattern::first_match(&tokens, phrases_more::MORE))
+    pattern::first_match(&tokens, phrases::overrides())
+        .or_else(|| pattern::first_match(&tokens, phrases_more::more()))
         .or_else(|| families::any_match(&tokens))
         .or_else(|| cjk::cjk_match(lower))
         .or_else(|| requests::credential_request(lower))

@@ -6,6 +6,9 @@
 //! colon. Patterns name a *target* (instructions, the prompt, what is above, an AI reading
 //! the text), so "ignore the noise at night" or "forget the umbrella" do not match.
 
+use std::sync::OnceLock;
+
+use super::pattern::Patterns;
 use super::pattern::Slot::{self, Colon, Gap, W};
 
 const VERBS: &[&str] = &[
@@ -200,6 +203,12 @@ const OBEY: &[&str] = &[
     "act", "respond", "answer", "behave", "pretend", "obey", "follow", "ignore", "roleplay", "play", "reply", "speak",
     "output", "comply", "only", "be", "do", "execute", "send", "reveal", "print",
 ];
+
+/// [`OVERRIDES`] as they are matched, made once.
+pub(crate) fn overrides() -> &'static Patterns {
+    static PATTERNS: OnceLock<Patterns> = OnceLock::new();
+    PATTERNS.get_or_init(|| Patterns::new(OVERRIDES))
+}
 
 /// Instruction-override patterns (see the module's documentation).
 pub(crate) const OVERRIDES: &[&[Slot]] = &[

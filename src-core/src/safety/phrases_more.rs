@@ -3,6 +3,9 @@
 //! actions, exfiltration, jailbreak personas, urgent "new policy" notices, `override:`, and
 //! instructions declared void.
 
+use std::sync::OnceLock;
+
+use super::pattern::Patterns;
 use super::pattern::Slot::{self, Colon, Gap, Marks, Start, W};
 use super::phrases::YOU_ARE;
 
@@ -138,6 +141,12 @@ const POLICY: &[&str] = &[
     "नियम",
     "निर्देश",
 ];
+
+/// [`MORE`] as they are matched, made once.
+pub(crate) fn more() -> &'static Patterns {
+    static PATTERNS: OnceLock<Patterns> = OnceLock::new();
+    PATTERNS.get_or_init(|| Patterns::new(MORE))
+}
 
 /// Patterns of this module, tried after `phrases::OVERRIDES`.
 pub(crate) const MORE: &[&[Slot]] = &[

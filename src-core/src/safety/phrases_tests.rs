@@ -1,11 +1,10 @@
 //! The phrases against sentences that must and must not match.
 
-use super::*;
 use crate::safety::cjk::cjk_match;
 use crate::safety::pattern::{first_match, tokens};
 
 fn overrides(text: &str) -> Option<String> {
-    first_match(&tokens(&text.to_lowercase()), OVERRIDES)
+    first_match(&tokens(&text.to_lowercase()), super::overrides())
 }
 
 #[test]

@@ -98,7 +98,7 @@ pub(crate) fn credential_request(lower: &str) -> Option<String> {
         let words: Vec<&str> = tokens
             .iter()
             .filter_map(|t| match t {
-                Tok::Word(w) => Some(w.as_str()),
+                Tok::Word(w) => Some(w.text.as_str()),
                 _ => None,
             })
             .collect();
@@ -154,7 +154,7 @@ pub(crate) fn send_to_url(lower: &str, tokens: &[Tok]) -> Option<String> {
     };
     for t in tokens.iter().chain([&Tok::Stop]) {
         match t {
-            Tok::Word(w) => sentence.push(w.as_str()),
+            Tok::Word(w) => sentence.push(w.text.as_str()),
             Tok::Colon => {}
             Tok::Stop => {
                 if let Some(found) = check(&sentence) {

@@ -191,7 +191,8 @@ fn find_in(text: &str) -> Vec<SecretFinding> {
     let overlaps = |found: &[SecretFinding], span: &Range<usize>| {
         found.iter().any(|f| f.span.start < span.end && span.start < f.span.end)
     };
-    for format in detectors::FORMATS.iter() {
+    let open = detectors::GATE.open(text);
+    for (format, _) in detectors::FORMATS.iter().zip(open).filter(|(_, open)| *open) {
         for captures in format.pattern.captures_iter(text) {
             let group = if format.group == detectors::ANY_GROUP {
                 captures.iter().skip(1).flatten().next()

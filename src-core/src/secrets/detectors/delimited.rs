@@ -64,9 +64,12 @@ pub(in crate::secrets) fn delimited_secrets(text: &str) -> Vec<SecretFinding> {
         let header_line = &text[lines[i].clone()];
         let delimiter = if header_line.contains('\t') { '\t' } else { ',' };
         let header = fields(text, lines[i].clone(), delimiter);
+        if header.len() < 2 || !header.iter().all(|f| is_name(&text[f.clone()])) {
+            i += 1;
+            continue;
+        }
         let columns: Vec<Option<SecretKind>> = header.iter().map(|f| column_kind(&text[f.clone()])).collect();
-        if header.len() < 2 || !header.iter().all(|f| is_name(&text[f.clone()])) || columns.iter().all(Option::is_none)
-        {
+        if columns.iter().all(Option::is_none) {
             i += 1;
             continue;
         }

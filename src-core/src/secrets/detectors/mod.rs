@@ -10,6 +10,7 @@ mod asked;
 mod commands;
 mod delimited;
 mod devices;
+mod gate;
 mod literals;
 mod pairs;
 mod passwords;
@@ -70,6 +71,10 @@ impl Format {
         self
     }
 }
+
+/// Which of [`FORMATS`] can match a text.
+pub(super) static GATE: LazyLock<gate::Gate> =
+    LazyLock::new(|| gate::Gate::new(FORMATS.iter().map(|f| f.pattern.as_str())));
 
 /// Every format, the most specific first: a span taken by one is not looked at again.
 pub(super) static FORMATS: LazyLock<Vec<Format>> = LazyLock::new(|| {

@@ -58,9 +58,11 @@ fn cells(text: &str, start: usize) -> Vec<Range<usize>> {
 pub(super) fn column_kind(name: &str) -> Option<SecretKind> {
     let name = name.trim_matches(|c: char| c == '*' || c == '`' || c == '_' || c.is_whitespace());
     let lower = name.to_lowercase();
+    let parts = name_parts(&lower);
+    let last = parts.last().map(String::as_str);
     SECRET_COLUMNS
         .iter()
-        .find(|(word, _)| lower == *word || name_parts(&lower).last().is_some_and(|p| p == word))
+        .find(|(word, _)| lower == *word || last == Some(*word))
         .map(|(_, kind)| *kind)
 }
 

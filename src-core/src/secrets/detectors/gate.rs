@@ -1,0 +1,291 @@
+//! Which formats can match a text at all, found in one pass: most formats need a word
+//! (`password`, `pin`, `login`, a vendor's prefix) that an ordinary text does not hold, and
+//! running each format's regex over every text cost most of the screen.
+//!
+//! Each pattern's required words are read from the pattern itself ([`required`]): a set of
+//! strings one of which every match holds, folded to lower case. The words of every
+//! pattern are found in a text by one Aho-Corasick pass over the text folded the same way;
+//! a format none of whose words is there is not run. A pattern with no such set (a token's
+//! shape, `[0-9a-f]{40}`) is always run. The gate only skips work: a format it lets
+//! through is matched exactly as before.
+
+use aho_corasick::AhoCorasick;
+use regex_syntax::hir::{Class, Hir, HirKind};
+
+/// The shortest word worth a gate: a shorter one is in almost every text.
+const SHORTEST: usize = 2;
+
+/// A letter folded as the gate reads text: lower case, one character at a time, and the
+/// long s as s (case-insensitive matching takes `ſ` for `s`; lower case does not).
+fn fold_char(c: char) -> impl Iterator<Item = char> {
+    let c = if c == 'ſ' { 's' } else { c };
+    c.to_lowercase()
+}
+
+/// `text` folded as the gate reads it.
+fn fold(text: &str) -> String {
+    text.chars().flat_map(fold_char).collect()
+}
+
+/// The one string every character of `class` folds to, when it is one letter in its case
+/// forms (`(?i)k` is `[Kk\u{212A}]`).
+fn one_letter(class: &Class) -> Option<String> {
+    let mut chars: Vec<char> = Vec::new();
+    match class {
+        Class::Unicode(c) => {
+            for range in c.ranges() {
+                if u32::from(range.end()) - u32::from(range.start()) > 4 || chars.len() > 4 {
+                    return None;
+                }
+                chars.extend(range.start()..=range.end());
+            }
+        }
+        Class::Bytes(c) => {
+            for range in c.ranges() {
+                if range.end() - range.start() > 4 || chars.len() > 4 || !range.end().is_ascii() {
+                    return None;
+                }
+                chars.extend((range.start()..=range.end()).map(char::from));
+            }
+        }
+    }
+    let mut folded = chars.iter().map(|c| fold_char(*c).collect::<String>());
+    let first = folded.next()?;
+    folded.all(|f| f == first).then_some(first)
+}
+
+/// The most strings a piece's [`exact`] set holds: a longer list is not worth the product.
+const MOST: usize = 64;
+
+/// Every text a piece of a pattern can match (folded), when they are few: a word, one
+/// letter in its case forms, a choice of such (`pin|passcode`, which the parser writes as
+/// `p(?:in|asscode)`), a run of them.
+fn exact(hir: &Hir) -> Option<Vec<String>> {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => Some(vec![String::new()]),
+        HirKind::Literal(literal) => std::str::from_utf8(&literal.0).ok().map(|s| vec![fold(s)]),
+        HirKind::Class(class) => one_letter(class).map(|s| vec![s]),
+        HirKind::Capture(capture) => exact(&capture.sub),
+        HirKind::Alternation(alternatives) => {
+            let mut all = Vec::new();
+            for alternative in alternatives {
+                all.extend(exact(alternative)?);
+            }
+            (all.len() <= MOST).then_some(all)
+        }
+        HirKind::Concat(parts) => parts
+            .iter()
+            .try_fold(vec![String::new()], |run, part| product(&run, &exact(part)?)),
+        HirKind::Repetition(_) => None,
+    }
+}
+
+/// Each of `a` followed by each of `b`, when there are not too many.
+fn product(a: &[String], b: &[String]) -> Option<Vec<String>> {
+    (a.len() * b.len() <= MOST).then(|| {
+        a.iter()
+            .flat_map(|x| b.iter().map(move |y| format!("{x}{y}")))
+            .collect()
+    })
+}
+
+/// The better of two sets of required strings: the one whose shortest string is longer
+/// (fewer texts hold it), then the smaller.
+fn better(a: Option<Vec<String>>, b: Option<Vec<String>>) -> Option<Vec<String>> {
+    let shortest = |set: &[String]| set.iter().map(|s| s.chars().count()).min().unwrap_or(0);
+    // Every text holds the empty string.
+    let (a, b) = (a.filter(|a| shortest(a) > 0), b.filter(|b| shortest(b) > 0));
+    match (a, b) {
+        (Some(a), Some(b)) => {
+            let (sa, sb) = (shortest(&a), shortest(&b));
+            Some(if sb > sa || sb == sa && b.len() < a.len() { b } else { a })
+        }
+        (a, b) => a.or(b),
+    }
+}
+
+/// Strings one of which every match of `hir` holds (folded), when there are such.
+pub(super) fn required(hir: &Hir) -> Option<Vec<String>> {
+    if let Some(all) = exact(hir) {
+        return better(None, Some(all));
+    }
+    match hir.kind() {
+        HirKind::Capture(capture) => required(&capture.sub),
+        HirKind::Repetition(repetition) if repetition.min >= 1 => required(&repetition.sub),
+        HirKind::Alternation(alternatives) => {
+            let mut all = Vec::new();
+            for alternative in alternatives {
+                all.extend(required(alternative)?);
+            }
+            Some(all)
+        }
+        HirKind::Concat(parts) => {
+            // Pieces with few texts join into runs (every text of a run is one of their
+            // products); any run, or any other piece's set, holds for the whole.
+            let mut best = None;
+            let mut run = vec![String::new()];
+            for part in parts {
+                match exact(part) {
+                    Some(texts) => {
+                        run = match product(&run, &texts) {
+                            Some(longer) => longer,
+                            None => {
+                                best = better(best, Some(run));
+                                texts
+                            }
+                        }
+                    }
+                    None => {
+                        best = better(best, Some(std::mem::replace(&mut run, vec![String::new()])));
+                        best = better(best, required(part));
+                    }
+                }
+            }
+            better(best, Some(run))
+        }
+        _ => None,
+    }
+}
+
+/// The words of every pattern, and which of them each pattern needs.
+pub(in crate::secrets) struct Gate {
+    words: AhoCorasick,
+    /// Per pattern, the numbers of the words one of which it needs; `None`: always run.
+    needs: Vec<Option<Vec<usize>>>,
+    count: usize,
+}
+
+impl Gate {
+    /// The gate of `patterns` (regex syntax). A pattern that does not parse is always run.
+    pub(super) fn new<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut words: Vec<String> = Vec::new();
+        let mut needs = Vec::new();
+        for pattern in patterns {
+            let set = regex_syntax::parse(pattern).ok().as_ref().and_then(required);
+            let set = set.filter(|set| set.iter().all(|s| s.chars().count() >= SHORTEST));
+            needs.push(set.map(|set| {
+                set.into_iter()
+                    .map(|word| match words.iter().position(|w| *w == word) {
+                        Some(at) => at,
+                        None => {
+                            words.push(word);
+                            words.len() - 1
+                        }
+                    })
+                    .collect()
+            }));
+        }
+        let count = words.len();
+        // The words are short strings; building cannot fail on them.
+        let words = AhoCorasick::new(&words).unwrap_or_else(|e| unreachable!("the gate's words: {e}"));
+        Self { words, needs, count }
+    }
+
+    /// For each pattern, whether it can match `text`.
+    pub(in crate::secrets) fn open(&self, text: &str) -> Vec<bool> {
+        let mut present = vec![false; self.count];
+        for found in self.words.find_overlapping_iter(&fold(text)) {
+            present[found.pattern().as_usize()] = true;
+        }
+        self.needs
+            .iter()
+            .map(|needs| needs.as_ref().is_none_or(|needs| needs.iter().any(|&w| present[w])))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(pattern: &str) -> Option<Vec<String>> {
+        required(&regex_syntax::parse(pattern).unwrap_or_else(|e| panic!("{pattern}: {e}")))
+    }
+
+    #[test]
+    fn the_words_a_pattern_needs_are_read_from_it() {
+        let set = |words: &[&str]| Some(words.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>());
+        assert_eq!(
+            words(r"(?i)\bpass(?:word|phrase)\s*=\s*(\S+)"),
+            set(&["password", "passphrase"])
+        );
+        assert_eq!(words(r"(?i)\b(?:pin|passcode)[ \t]*:"), set(&["pin", "passcode"]));
+        assert_eq!(words(r"\bAKIA[0-9A-Z]{16}\b"), set(&["akia"]));
+        assert_eq!(
+            words(r"(?i)what(?:'s| is) the (?:wifi|wi-fi) password"),
+            set(&[
+                "what's the wifi password",
+                "what's the wi-fi password",
+                "what is the wifi password",
+                "what is the wi-fi password"
+            ])
+        );
+        assert_eq!(
+            words(r"(?i)what(?:'s| is) the \w+ password"),
+            set(&["what's the ", "what is the "])
+        );
+        assert_eq!(words(r"[0-9a-f]{40}"), None);
+        assert_eq!(words(r"(?:abc)?[0-9]+"), None);
+        assert_eq!(words(r"(?i)k(?:ey)+"), set(&["ey"]), "the longer of the two");
+    }
+
+    #[test]
+    fn a_text_opens_the_patterns_whose_words_it_holds_in_any_case() {
+        let gate = Gate::new([r"(?i)\bpassword\b", r"(?i)\bpin\b", r"[0-9]{6}", r"(?i)\bkey:"]);
+        assert_eq!(gate.open("The PASSWORD is here"), vec![true, false, true, false]);
+        assert_eq!(
+            gate.open("my \u{212A}EY: x"),
+            vec![false, false, true, true],
+            "the Kelvin sign is a k"
+        );
+        assert_eq!(
+            gate.open("paſſword"),
+            vec![true, false, true, false],
+            "the long s is an s"
+        );
+        assert_eq!(gate.open("tea"), vec![false, false, true, false]);
+    }
+
+    #[test]
+    fn every_format_that_matches_a_corpus_line_is_let_through() {
+        let corpora = [
+            include_str!("../corpus/review10_leaks.txt"),
+            include_str!("../corpus/review11_leaks.txt"),
+            include_str!("../corpus/review12_leaks.txt"),
+            include_str!("../corpus/review14_leaks.txt"),
+            include_str!("../corpus/review15_leaks.txt"),
+            include_str!("../corpus/review16_leaks.txt"),
+            include_str!("../corpus/review17_leaks.txt"),
+            include_str!("../corpus/review18_leaks.txt"),
+            include_str!("../corpus/review19_leaks.txt"),
+            include_str!("../corpus/review10_benign.txt"),
+            include_str!("../corpus/review19_benign.txt"),
+        ];
+        let formats = &*super::super::FORMATS;
+        let gate = &*super::super::GATE;
+        let gated = gate.needs.iter().filter(|n| n.is_some()).count();
+        assert!(
+            gated * 4 > formats.len() * 3,
+            "most formats have words: {gated} of {}",
+            formats.len()
+        );
+        let mut matched = 0;
+        for line in corpora.iter().flat_map(|c| c.lines()) {
+            // As written, and with its escaped line breaks as real ones.
+            for text in [line.to_owned(), line.replace("\\n", "\n")] {
+                let open = gate.open(&text);
+                for (format, open) in formats.iter().zip(open) {
+                    if format.pattern.is_match(&text) {
+                        matched += 1;
+                        assert!(
+                            open,
+                            "{text:?} matches {} but the gate kept it out",
+                            format.pattern.as_str()
+                        );
+                    }
+                }
+            }
+        }
+        assert!(matched > 1000, "{matched}");
+    }
+}
