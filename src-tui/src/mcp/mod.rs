@@ -6,6 +6,7 @@
 mod access;
 #[macro_use]
 mod answers;
+mod client;
 mod gate;
 mod handler;
 mod http_server;
@@ -17,6 +18,7 @@ mod params;
 mod session;
 mod tls;
 
+pub use client::HttpClient;
 pub use http_server::{HttpOptions, HttpServer, serve_http};
 pub use limits::{DEFAULT_MAX_SESSIONS, DEFAULT_MAX_SESSIONS_PER_KEY, DEFAULT_REQUESTS_PER_MINUTE};
 pub use session::serve;

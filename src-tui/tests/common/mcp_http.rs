@@ -5,7 +5,7 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// A running `haema mcp --http` on a free port of 127.0.0.1.
 pub struct Server {
@@ -65,14 +65,8 @@ impl Server {
     }
 }
 
-/// One MCP session with one key.
-pub struct Session {
-    http: reqwest::Client,
-    url: String,
-    key: String,
-    session: Option<String>,
-    next_id: i64,
-}
+/// One MCP session with one key: the library's client, whose failures fail the test.
+pub struct Session(haema_tui::mcp::HttpClient);
 
 impl Session {
     /// Initializes a session with `key`.
@@ -82,105 +76,33 @@ impl Session {
 
     /// [`Session::open`] through `http` (a client that trusts a test certificate).
     pub async fn open_with(http: reqwest::Client, url: &str, key: &str) -> Self {
-        let mut session = Self {
-            http,
-            url: url.to_owned(),
-            key: key.to_owned(),
-            session: None,
-            next_id: 1,
-        };
-        let init = session
-            .request(
-                "initialize",
-                json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}),
-            )
-            .await;
-        assert!(init.get("result").is_some(), "{init}");
-        session.notify("notifications/initialized").await;
-        session
-    }
-
-    fn post(&self, body: &Value) -> reqwest::RequestBuilder {
-        let mut request = self
-            .http
-            .post(&self.url)
-            .bearer_auth(&self.key)
-            .header("accept", "application/json, text/event-stream")
-            .header("mcp-protocol-version", "2025-11-25")
-            .json(body);
-        if let Some(id) = &self.session {
-            request = request.header("mcp-session-id", id);
-        }
-        request
-    }
-
-    async fn notify(&self, method: &str) {
-        let response = self
-            .post(&json!({"jsonrpc": "2.0", "method": method}))
-            .send()
-            .await
-            .unwrap();
-        assert!(response.status().is_success(), "{}", response.status());
+        let client = haema_tui::mcp::HttpClient::open_with(http, url, key, "test").await;
+        Self(client.unwrap_or_else(|e| panic!("{e:#}")))
     }
 
     /// A request and its answer (`result` or `error`).
     pub async fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        let response = self
-            .post(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
-            .send()
-            .await
-            .unwrap();
-        assert!(response.status().is_success(), "{}", response.status());
-        if let Some(session) = response.headers().get("mcp-session-id") {
-            self.session = Some(session.to_str().unwrap().to_owned());
-        }
-        let text = response.text().await.unwrap();
-        text.lines()
-            .filter_map(|line| line.strip_prefix("data:"))
-            .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
-            .find(|message| message["id"] == id)
-            .unwrap_or_else(|| panic!("no answer to {method} in {text}"))
+        let answer = self.0.request(method, params).await;
+        answer.unwrap_or_else(|e| panic!("{method}: {e:#}"))
     }
 
     /// Opens the session's stream of server messages (`GET /mcp`) and returns what arrived
     /// on it until `wanted` is in it, or after 10 s.
     pub async fn stream_until(&self, wanted: &str) -> String {
-        let mut request = self
-            .http
-            .get(&self.url)
-            .bearer_auth(&self.key)
-            .header("accept", "text/event-stream")
-            .header("mcp-protocol-version", "2025-11-25");
-        if let Some(id) = &self.session {
-            request = request.header("mcp-session-id", id);
-        }
-        let mut response = request.send().await.unwrap();
-        assert!(response.status().is_success(), "{}", response.status());
-        let mut seen = String::new();
-        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
-        while !seen.contains(wanted) {
-            match tokio::time::timeout_at(deadline, response.chunk()).await {
-                Ok(Ok(Some(chunk))) => seen.push_str(&String::from_utf8_lossy(&chunk)),
-                _ => break,
-            }
-        }
-        seen
+        let seen = self.0.stream_until(wanted, std::time::Duration::from_secs(10)).await;
+        seen.unwrap_or_else(|e| panic!("{e:#}"))
     }
 
     /// Ends the session (`DELETE /mcp`); the status of the answer.
     pub async fn close(self) -> u16 {
-        let mut request = self.http.delete(&self.url).bearer_auth(&self.key);
-        if let Some(id) = &self.session {
-            request = request.header("mcp-session-id", id);
-        }
-        request.send().await.unwrap().status().as_u16()
+        self.0.close().await.unwrap_or_else(|e| panic!("{e:#}"))
     }
 
     /// A tool call's answer: the JSON-RPC message (`result` or `error`).
     pub async fn call(&mut self, tool: &str, arguments: Value) -> Value {
-        self.request("tools/call", json!({"name": tool, "arguments": arguments}))
+        self.0
+            .call(tool, arguments)
             .await
+            .unwrap_or_else(|e| panic!("{tool}: {e:#}"))
     }
 }

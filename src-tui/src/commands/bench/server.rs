@@ -7,16 +7,15 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Instant;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use haema_core::{AgentAccess, ChangesetStatus, Memory};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::measure::{self, Row, time_each};
 use super::workload::Source;
-use crate::mcp::{HttpOptions, HttpServer};
+use crate::mcp::{HttpClient, HttpOptions, HttpServer};
 
 /// Searches for the one-client figure (the first is a warm-up).
 const QUERIES: usize = 101;
@@ -54,11 +53,15 @@ pub async fn run(source: &Source, dir: &Path, n: usize) -> Result<Vec<Row>> {
     let result = async {
         let mut rows = Vec::new();
         let key = new_key(&memory, &format!("{prefix}-search"), &mut names).await?;
-        let client = Client::open(&url, &key).await?;
+        let client = HttpClient::open(&url, &key, "haema-bench").await?;
         let queries = source.stored_queries(n, QUERIES);
         let samples = time_each(&queries, |query| {
             let client = &client;
-            async move { client.call("search_memory", json!({"query": query, "limit": 10})).await }
+            async move {
+                client
+                    .call_ok("search_memory", json!({"query": query, "limit": 10}))
+                    .await
+            }
         })
         .await?;
         rows.push(
@@ -114,7 +117,7 @@ async fn agents_at_once(
         let (url, queries, tag) = (url.to_owned(), Arc::clone(&queries), run.to_owned());
         tasks.push(tokio::spawn(async move {
             let mut run = AgentRun::default();
-            let client = match Client::open(&url, &key).await {
+            let client = match HttpClient::open(&url, &key, "haema-bench").await {
                 Ok(client) => client,
                 Err(e) => {
                     run.errors.push(e.to_string());
@@ -125,7 +128,7 @@ async fn agents_at_once(
                 // New words each run, so that a store kept with --work takes every add.
                 let text = format!("Bench agent {agent} noted item {round} of its list during run {tag}.");
                 let at = Instant::now();
-                match client.call("add_memory", json!({"items": [text]})).await {
+                match client.call_ok("add_memory", json!({"items": [text]})).await {
                     Ok(answer) => {
                         run.adds_ms.push(at.elapsed().as_secs_f64() * 1000.0);
                         match (answer["changeset"].as_i64(), answer["status"].as_str()) {
@@ -200,83 +203,4 @@ async fn agents_at_once(
         row = row.with("first_lost", first);
     }
     Ok(row)
-}
-
-/// An agent's MCP session over HTTP.
-struct Client {
-    http: reqwest::Client,
-    url: String,
-    key: String,
-    session: Option<String>,
-    next_id: AtomicI64,
-}
-
-impl Client {
-    /// Initializes a session with `key`.
-    async fn open(url: &str, key: &str) -> Result<Self> {
-        let mut client = Self {
-            http: reqwest::Client::new(),
-            url: url.to_owned(),
-            key: key.to_owned(),
-            session: None,
-            next_id: AtomicI64::new(1),
-        };
-        let init = json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "haema-bench", "version": "1"}});
-        let response = client
-            .post(&json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init}))
-            .await?;
-        client.session = response
-            .headers()
-            .get("mcp-session-id")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned);
-        response.text().await?;
-        client
-            .post(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-            .await?;
-        Ok(client)
-    }
-
-    async fn post(&self, body: &Value) -> Result<reqwest::Response> {
-        let mut request = self
-            .http
-            .post(&self.url)
-            .bearer_auth(&self.key)
-            .header("accept", "application/json, text/event-stream")
-            .header("mcp-protocol-version", "2025-11-25")
-            .json(body);
-        if let Some(session) = &self.session {
-            request = request.header("mcp-session-id", session);
-        }
-        let response = request.send().await?;
-        if !response.status().is_success() {
-            bail!(
-                "the server answered {}: {}",
-                response.status(),
-                response.text().await.unwrap_or_default()
-            );
-        }
-        Ok(response)
-    }
-
-    /// A tool's structured answer, or the error it gave.
-    async fn call(&self, tool: &str, arguments: Value) -> Result<Value> {
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}});
-        let text = self.post(&body).await?.text().await?;
-        let answer = text
-            .lines()
-            .filter_map(|line| line.strip_prefix("data:"))
-            .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
-            .find(|message| message["id"] == id)
-            .with_context(|| format!("no answer to {tool} in {text}"))?;
-        if let Some(error) = answer.get("error") {
-            bail!("{tool} failed: {error}");
-        }
-        let result = &answer["result"];
-        if result["isError"] == json!(true) {
-            bail!("{tool} failed: {}", result["content"]);
-        }
-        Ok(result["structuredContent"].clone())
-    }
 }
