@@ -19,6 +19,21 @@ from haema_rs.schemas import CoreUpdateResponse, MemoryReconstructionResponse, P
 REPO = Path(__file__).resolve().parents[2]
 
 
+def user_environment(home: Path) -> dict[str, str]:
+    """The environment of a user of their own for the real binary: this home, no network,
+    no keyring, no colour, and none of the caller's haema settings."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("HAEMA_", "XDG_"))}
+    clean.update(
+        HOME=str(home),
+        XDG_CONFIG_HOME=str(home / ".config"),
+        XDG_DATA_HOME=str(home / ".local/share"),
+        HF_HUB_OFFLINE="1",
+        HAEMA_KEYRING="off",
+        NO_COLOR="1",
+    )
+    return clean
+
+
 class KeywordEmbeddingClient(EmbeddingClient):
     def __init__(self) -> None:
         self.query_calls = 0

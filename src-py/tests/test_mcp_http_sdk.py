@@ -6,7 +6,6 @@ bound to a user sees only that user; a subscribed session hears of another agent
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import subprocess
@@ -18,6 +17,7 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
+from conftest import user_environment
 from mcp import ClientSession, types
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
@@ -39,20 +39,6 @@ TOOLS = {
 }
 
 
-def environment(home: Path) -> dict[str, str]:
-    """A user of their own, with no network and no keyring."""
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("HAEMA_", "XDG_"))}
-    clean.update(
-        HOME=str(home),
-        XDG_CONFIG_HOME=str(home / ".config"),
-        XDG_DATA_HOME=str(home / ".local/share"),
-        HF_HUB_OFFLINE="1",
-        HAEMA_KEYRING="off",
-        NO_COLOR="1",
-    )
-    return clean
-
-
 def make_store(tmp: Path, settings: str) -> Path:
     store = tmp / "store"
     store.mkdir()
@@ -66,7 +52,7 @@ def agent_key(haema: Path, home: Path, store: Path, *args: str) -> str:
         capture_output=True,
         text=True,
         timeout=120,
-        env=environment(home),
+        env=user_environment(home),
         check=True,
     )
     key = json.loads(made.stdout)["key"]
@@ -83,7 +69,7 @@ def server(haema: Path, home: Path, store: Path) -> Iterator[str]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
-        env=environment(home),
+        env=user_environment(home),
     )
     assert process.stderr is not None
     url = None
@@ -218,7 +204,7 @@ async def test_a_read_key_cannot_add_and_a_propose_key_s_add_waits(tmp_path: Pat
         capture_output=True,
         text=True,
         timeout=120,
-        env=environment(tmp_path),
+        env=user_environment(tmp_path),
         check=True,
     )
     assert "canoe" in listed.stdout and "sdk-proposer" in listed.stdout, listed.stdout
@@ -233,7 +219,7 @@ async def test_a_key_bound_to_a_user_sees_only_that_user(tmp_path: Path, haema_b
             capture_output=True,
             text=True,
             timeout=120,
-            env=environment(tmp_path),
+            env=user_environment(tmp_path),
             check=True,
         )
     anns = agent_key(haema_bin, tmp_path, store, "anns-agent", "--access", "write", "--user", "ann")

@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import KeywordEmbeddingClient, StubLLMClient
+from conftest import KeywordEmbeddingClient, StubLLMClient, user_environment
 
 from haema_rs import Memory
 from haema_rs.errors import EmbedderMismatchError
@@ -20,15 +20,7 @@ def cli(
     haema: Path, home: Path, store: Path | str, *args: str, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     """Runs the real binary as a user would, with a home of its own and no network."""
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("HAEMA_", "XDG_"))}
-    clean.update(
-        HOME=str(home),
-        XDG_CONFIG_HOME=str(home / ".config"),
-        XDG_DATA_HOME=str(home / ".local/share"),
-        HF_HUB_OFFLINE="1",
-        HAEMA_KEYRING="off",
-        NO_COLOR="1",
-    )
+    clean = user_environment(home)
     clean.update(env or {})
     return subprocess.run(
         [str(haema), "--store", str(store), *args],
