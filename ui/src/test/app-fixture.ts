@@ -1,4 +1,6 @@
-// Starts the real App shell with every real view in jsdom, against the test backend.
+// Starts the real App shell with every real view in jsdom, against the test backend, and
+// stops that backend when the test finishes.
+import { onTestFinished } from "vitest";
 import { App, type ViewName } from "../app";
 import { coreView } from "../views/core";
 import { firstRunView } from "../views/first-run";
@@ -13,6 +15,7 @@ import { Backend, NOW, settle } from "./backend";
 
 export async function startApp(setup: (b: Backend) => void = () => {}, view?: ViewName): Promise<{ app: App; backend: Backend; root: HTMLElement }> {
   const backend = new Backend();
+  onTestFinished(() => backend.stop());
   setup(backend);
   document.body.replaceChildren();
   localStorage.clear();

@@ -3,20 +3,14 @@
 // the person says it is copied (leaving Settings does not lose it); revoke and a new key
 // after a question; what an agent did undone after a question that counts it; its changes
 // in History.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { activityWords, agentSetup, undoQuestion, undoneWords } from "../logic/agents";
 import { startApp } from "../test/app-fixture";
 import { FakeAgents } from "../test/agents-backend";
 import { Backend, button, mergeView, settle, text } from "../test/backend";
 
-let backend: Backend | undefined;
-afterEach(() => backend?.stop());
 
-async function settings(setup: (b: Backend) => void = () => {}) {
-  const started = await startApp(setup, "settings");
-  backend = started.backend;
-  return started;
-}
+const settings = (setup?: (b: Backend) => void) => startApp(setup, "settings");
 
 function rowOf(root: HTMLElement, name: string): HTMLElement {
   const row = root.querySelector<HTMLElement>(`#agent-keys [data-key="${name}"]`);

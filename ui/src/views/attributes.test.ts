@@ -1,11 +1,9 @@
 // A memory's attributes edited from its card: the form shows what it carries, refuses what
 // cannot be stored in words, and saves the rest as one change with Undo.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startApp } from "../test/app-fixture";
-import { type Backend, button, settle, text } from "../test/backend";
+import { button, settle, text } from "../test/backend";
 
-let backend: Backend | undefined;
-afterEach(() => backend?.stop());
 
 function set(root: HTMLElement, label: string, value: string): void {
   const id = [...root.querySelectorAll("label")].find((l) => l.textContent === label)?.getAttribute("for") ?? "";
@@ -16,9 +14,7 @@ function set(root: HTMLElement, label: string, value: string): void {
 
 describe("a memory's attributes", () => {
   it("are shown in a form, checked, and saved as one change", async () => {
-    const started = await startApp(undefined, "latest");
-    backend = started.backend;
-    const { root } = started;
+    const { root, backend } = await startApp(undefined, "latest");
     const card = [...root.querySelectorAll<HTMLElement>("li.memory")].find((li) => li.textContent?.includes("Oslo"));
     expect(card).toBeDefined();
     button(card!, "Details").click();

@@ -2,19 +2,11 @@
 // profile, history and forget.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { startApp } from "../test/app-fixture";
-import { Backend, button, mergeView, settle, text } from "../test/backend";
+import { button, mergeView, settle, text } from "../test/backend";
 
-let backend: Backend | undefined;
-afterEach(() => {
-  backend?.stop();
-  vi.useRealTimers();
-});
+afterEach(() => vi.useRealTimers());
 
-async function start(...args: Parameters<typeof startApp>) {
-  const started = await startApp(...args);
-  backend = started.backend;
-  return started;
-}
+const start = startApp;
 
 describe("review", () => {
   it("shows each change as before/after with the changed words marked", async () => {

@@ -1,20 +1,14 @@
 // Connecting an AI in the window (jsdom, the in-memory backend): a refused key, then the
 // right one; the key field emptied once saved and the key nowhere in the page; an AI on
 // this computer found or not; the review policy, merge sensitivity and copies of the store.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startApp } from "../test/app-fixture";
 import { Backend, button, settle, text } from "../test/backend";
 import { connectionSection } from "./connect";
 import type { App } from "../app";
 
-let backend: Backend | undefined;
-afterEach(() => backend?.stop());
 
-async function settings(setup: (b: Backend) => void = () => {}) {
-  const started = await startApp(setup, "settings");
-  backend = started.backend;
-  return started;
-}
+const settings = (setup?: (b: Backend) => void) => startApp(setup, "settings");
 
 function type(root: HTMLElement, selector: string, value: string): void {
   const input = root.querySelector<HTMLInputElement>(selector);

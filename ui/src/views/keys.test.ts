@@ -5,19 +5,11 @@
 import { emit } from "@tauri-apps/api/event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { startApp } from "../test/app-fixture";
-import { type Backend, button, memory, mergeView, settle, text } from "../test/backend";
+import { button, memory, mergeView, settle, text } from "../test/backend";
 
-let backend: Backend | undefined;
-afterEach(() => {
-  backend?.stop();
-  vi.useRealTimers();
-});
+afterEach(() => vi.useRealTimers());
 
-async function start(...args: Parameters<typeof startApp>) {
-  const started = await startApp(...args);
-  backend = started.backend;
-  return started;
-}
+const start = startApp;
 
 function key(target: EventTarget, key: string, more: KeyboardEventInit = {}): void {
   target.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true, ...more }));

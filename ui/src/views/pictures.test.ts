@@ -2,18 +2,15 @@
 // its sentence, legend and table; the Memories' week at a glance; a memory's whole history
 // as a tree walked by its buttons.
 import { emit } from "@tauri-apps/api/event";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startApp } from "../test/app-fixture";
-import { Backend, button, NOW, settle, text } from "../test/backend";
+import { button, NOW, settle, text } from "../test/backend";
 import { activityDays, activitySentence, madeWords } from "../logic/pictures";
 
-let backend: Backend | undefined;
-afterEach(() => backend?.stop());
 
 describe("pictures", () => {
   it("draws the last 30 days of changes by who decided, and says it in words", async () => {
     const started = await startApp(undefined, "history");
-    backend = started.backend;
     const { root } = started;
     const figure = root.querySelector("#activity");
     expect(text(figure?.querySelector("h2") ?? null)).toBe("The last 30 days");
@@ -37,7 +34,6 @@ describe("pictures", () => {
 
   it("shows the week at a glance above the memories", async () => {
     const started = await startApp();
-    backend = started.backend;
     const { root } = started;
     expect(text(root.querySelector("#week-memories"))).toBe("2 memories in use");
     expect(text(root.querySelector("#week-waiting"))).toBe("1 change waits for you");
@@ -47,7 +43,6 @@ describe("pictures", () => {
 
   it("shows a memory's whole history as a tree, walked with its buttons and Back", async () => {
     const started = await startApp();
-    backend = started.backend;
     const { root } = started;
     button(root, "Where this came from").click();
     await settle();

@@ -1,17 +1,11 @@
 // An assistant's forget request in Review, through the real shell in jsdom against the
 // in-memory backend: what approving it removes is shown before anything is approved.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startApp } from "../test/app-fixture";
-import { type Backend, button, forgetRequest, mergeView, settle, text } from "../test/backend";
+import { button, forgetRequest, mergeView, settle, text } from "../test/backend";
 
-let backend: Backend | undefined;
-afterEach(() => backend?.stop());
 
-async function start(...args: Parameters<typeof startApp>) {
-  const started = await startApp(...args);
-  backend = started.backend;
-  return started;
-}
+const start = startApp;
 
 describe("review of an assistant's forget request", () => {
   it("shows the phrase and the assistant notes it removes, asks again, and is never approved with the others", async () => {

@@ -2,19 +2,11 @@
 import { emit } from "@tauri-apps/api/event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { startApp } from "../test/app-fixture";
-import { Backend, button, settle, text } from "../test/backend";
+import { button, settle, text } from "../test/backend";
 
-let backend: Backend | undefined;
-afterEach(() => {
-  backend?.stop();
-  vi.useRealTimers();
-});
+afterEach(() => vi.useRealTimers());
 
-async function start(...args: Parameters<typeof startApp>) {
-  const started = await startApp(...args);
-  backend = started.backend;
-  return started;
-}
+const start = startApp;
 
 describe("stores", () => {
   it("lists stores and opens another with undo back", async () => {

@@ -2,18 +2,12 @@
 // text), when it was decided, and what an undo left; search says how it works now in the
 // core's words, the same in every view, and shows the profile's lines beside the memories;
 // what the assistant would be told reads without tags; a memory's details say whose they are.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startApp } from "../test/app-fixture";
-import { type Backend, button, mergeView, NOW, settle, text } from "../test/backend";
+import { button, mergeView, NOW, settle, text } from "../test/backend";
 
-let backend: Backend | undefined;
-afterEach(() => backend?.stop());
 
-async function start(...args: Parameters<typeof startApp>) {
-  const started = await startApp(...args);
-  backend = started.backend;
-  return started;
-}
+const start = startApp;
 
 /** A change proposed three days ago and approved a minute ago. */
 function approvedLately(id: number) {
