@@ -5,7 +5,7 @@
 // so; search says how it works in the same words in every view and shows the profile's
 // lines; History says what each change did and when it was decided. Saves screenshots.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -22,9 +22,13 @@ const alt = (n: number) => KEY.alt + String(n);
 const ctrlZ = KEY.control + "z";
 const type = (s: Session, text: string) => s.press(...[...text]);
 
+/** The run's own folder, removed afterwards. */
+let folder = "";
+
 beforeAll(async () => {
   if (skip) return;
-  const store = join(mkdtempSync(join(tmpdir(), "haema-keys-")), "demo");
+  folder = mkdtempSync(join(tmpdir(), "haema-keys-"));
+  const store = join(folder, "demo");
   execFileSync(cli, ["--store", store, "import", join(__dirname, "../../src-tui/assets/demo.jsonl")], { stdio: "ignore" });
   // HAEMA_E2E_KEYS_EXTRA: more memories (JSON lines, older than the demo's) for the same
   // journeys on a large store, e.g. 100,000 of them.
@@ -40,6 +44,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await session?.end();
+  if (folder !== "") rmSync(folder, { recursive: true, force: true });
 }, 120_000);
 
 it.skipIf(skip)("says how search works in one set of words, and finds the profile's line about food", async () => {

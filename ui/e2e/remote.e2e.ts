@@ -5,9 +5,9 @@
 // sees the agent's changes in History and when it was last used, and revokes the key, which
 // the server refuses from then on. Saves screenshots.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Session } from "./webdriver";
 
@@ -34,6 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   server?.kill("SIGTERM");
   await session?.end();
+  if (store !== "") rmSync(dirname(store), { recursive: true, force: true });
 });
 
 /** `haema mcp --http` on a free port of 127.0.0.1, with the store's own policy (auto). */
