@@ -9,7 +9,7 @@ use std::path::Path;
 
 use crate::common;
 
-use common::mcp_http::{Server, Session};
+use common::mcp_http::{Server, Session, initialize_request};
 use common::*;
 use serde_json::{Value, json};
 
@@ -52,7 +52,7 @@ async fn a_request_needs_a_valid_key_and_a_page_of_another_origin_is_refused() {
 
     let health = http.get(format!("{}/healthz", server.base())).send().await.unwrap();
     assert_eq!(health.status(), 200);
-    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let init = initialize_request();
     let post = |key: Option<&str>| {
         let request = http
             .post(&server.url)
@@ -304,7 +304,7 @@ async fn past_its_requests_a_minute_or_the_sessions_limit_a_client_is_told_when_
 
     let mut first = Session::open(&server.url, &busy).await;
     first.call("latest_memories", json!({})).await;
-    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let init = initialize_request();
     let refused = http
         .post(&server.url)
         .bearer_auth(&other)
@@ -358,7 +358,7 @@ async fn one_key_cannot_take_every_session() {
     let other = key(&store, &["other", "--access", "read"]);
     let server = Server::start(&store, &["--max-sessions", "3", "--max-sessions-per-key", "1"]);
     let first = Session::open(&server.url, &greedy).await;
-    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let init = initialize_request();
     let refused = reqwest::Client::new()
         .post(&server.url)
         .bearer_auth(&greedy)

@@ -5,7 +5,7 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// A running `haema mcp --http` on a free port of 127.0.0.1.
 pub struct Server {
@@ -63,6 +63,12 @@ impl Server {
         std::io::Read::read_to_string(&mut self.stderr, &mut rest).unwrap();
         (status.code(), rest)
     }
+}
+
+/// An `initialize` request as a client's first message, for tests that post it by hand to
+/// see how the server answers it (a refusal, a limit).
+pub fn initialize_request() -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
 }
 
 /// One MCP session with one key: the library's client, whose failures fail the test.
