@@ -9,6 +9,8 @@
 //! shape, `[0-9a-f]{40}`) is always run. The gate only skips work: a format it lets
 //! through is matched exactly as before.
 
+use std::collections::HashMap;
+
 use aho_corasick::AhoCorasick;
 use regex_syntax::hir::{Class, Hir, HirKind};
 
@@ -158,24 +160,25 @@ pub(in crate::secrets) struct Gate {
 impl Gate {
     /// The gate of `patterns` (regex syntax). A pattern that does not parse is always run.
     pub(super) fn new<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Self {
-        let mut words: Vec<String> = Vec::new();
+        let mut numbers: HashMap<String, usize> = HashMap::new();
         let mut needs = Vec::new();
         for pattern in patterns {
             let set = regex_syntax::parse(pattern).ok().as_ref().and_then(required);
             let set = set.filter(|set| set.iter().all(|s| s.chars().count() >= SHORTEST));
             needs.push(set.map(|set| {
                 set.into_iter()
-                    .map(|word| match words.iter().position(|w| *w == word) {
-                        Some(at) => at,
-                        None => {
-                            words.push(word);
-                            words.len() - 1
-                        }
+                    .map(|word| {
+                        let next = numbers.len();
+                        *numbers.entry(word).or_insert(next)
                     })
                     .collect()
             }));
         }
-        let count = words.len();
+        let count = numbers.len();
+        let mut words = vec![String::new(); count];
+        for (word, at) in numbers {
+            words[at] = word;
+        }
         // The words are short strings; building cannot fail on them.
         let words = AhoCorasick::new(&words).unwrap_or_else(|e| unreachable!("the gate's words: {e}"));
         Self { words, needs, count }
