@@ -102,7 +102,7 @@ fn ordinary_text_near_the_written_forms_is_kept() {
 
 #[test]
 fn the_later_reviews_ordinary_lines_are_kept() {
-    // One text per line: notes, logs, code and docs the tenth to sixteenth reviews wrote near the forms;
+    // One text per line: notes, logs, code and docs the tenth to twentieth reviews wrote near the forms;
     // `\n` is a line break.
     let texts: Vec<String> = include_str!("corpus/review10_benign.txt")
         .lines()
@@ -114,6 +114,7 @@ fn the_later_reviews_ordinary_lines_are_kept() {
         .chain(include_str!("corpus/review17_benign.txt").lines())
         .chain(include_str!("corpus/review18_benign.txt").lines())
         .chain(include_str!("corpus/review19_benign.txt").lines())
+        .chain(include_str!("corpus/review20_benign.txt").lines())
         .map(|t| t.replace("\\n", "\n"))
         .collect();
     super::tests::assert_kept(texts.iter().map(String::as_str));

@@ -220,30 +220,17 @@ pub(crate) const BENIGN_PROSE: &[&str] = &[
     r"the password was changed in 2023",
     r"Ski pass: 2024 season",
     r"Password (see vault): ask Tom",
-    // A one-word dictionary password said in prose is kept (a known limit: quote it): a word
-    // said about a password reads the same (review 19: "the password is funny").
-    r"My password is sunflower, same as my old password",
-    r"Password: bluebird (the wifi password)",
-    r"wifi password: bluebird; guest password: sunflower",
-    r"my password is sunflower",
-    r"The password is Sunflower, don't share this password",
-    r"my wifi password is pineapple",
-    r"The password is swordfish.",
+    // A word said about a password, not the password (review 19: "the password is funny"; a
+    // plain word that is none is one: `leaks_plain.rs`); a passphrase of plain words in a
+    // sentence is kept (a known limit: quote it).
     r"The password is funny.",
     r"the password is personal, don't share it",
     r"The password is handwritten.",
     r"The password is alright.",
     r"alarm at 0630#",
     r"Yale lock 4827 reviews are mixed.",
-    r"The wifi password is bluebird and the router password is different",
-    r"Passwort: Sonnenblume (das WLAN-Passwort)",
-    r"my wifi password is pineapple and the network is Home5G",
-    r"the password is swordfish for the front door",
-    r"wifi pass: bluebird",
     r"my password is correct horse battery staple",
-    r"Password: bluebird for the guest network",
     r"Password: Sunflower is the new one",
-    r"le mot de passe du wifi est tournesol",
     r"password: expires in 30 days",
     r"The password is 10th on the list",
     r"The password is wrong!",

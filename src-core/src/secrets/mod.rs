@@ -45,6 +45,8 @@ mod leaks;
 #[cfg(test)]
 mod leaks_forms;
 #[cfg(test)]
+mod leaks_plain;
+#[cfg(test)]
 mod leaks_shape;
 mod lone_passwords;
 mod policy;

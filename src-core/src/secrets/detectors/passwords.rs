@@ -10,8 +10,7 @@ use crate::secrets::values::{Form, LINKING_VERBS, PASS_NAMES, PASSWORD_WORDS_CJK
 
 /// The words before the verb that say which password ("for the office", "I use for the
 /// NAS", "du wifi").
-const WHICH: &str =
-    r"(?:for|of|to|on|at|i|we|you|they|he|she|that|which|du|de|des|für|von|van|voor|del|do|da|para|pour|per|для|от)";
+const WHICH: &str = r"(?:for|of|to|on|at|with|i|we|you|they|he|she|that|which|du|de|des|di|für|von|van|voor|del|do|da|para|pour|per|для|от)";
 
 /// A name given a value: `:`, `=`, PHP's `=>`, Go's `:=`, a default (`||`, `??`), or
 /// compared with one in code (`==`, `===`, `!=`: `if password == "…"` holds the password
@@ -26,7 +25,7 @@ const SHARED_SECRETS: &str =
 /// The named and said formats.
 pub(super) fn formats() -> Vec<Format> {
     let word = format!(
-        r"(?:\b(?:passwords?|passw|passwd|passphrase|pass[ \t]+phrase|passcode|pasword|passowrd|passwrod|pssword|pswd|psswd|pword|pwd|pw|p/w|wi-?fi[ \t]+(?:pass|code)|{PASSWORD_WORDS_FOREIGN}|{WIFI_KEYS}|{SHARED_SECRETS})\b(?:[ \t]+(?:wi-?fi|wlan))?|{PASSWORD_WORDS_CJK})"
+        r"(?:\b(?:passwords?|passw|passwd|passphrase|pass[ \t]+phrase|passcode|security[ \t]+word|pasword|passowrd|passwrod|pssword|pswd|psswd|pword|pwd|pw|p/w|wi-?fi[ \t]+(?:pass|code)|{PASSWORD_WORDS_FOREIGN}|{WIFI_KEYS}|{SHARED_SECRETS})\b(?:[ \t]+(?:wi-?fi|wlan))?|{PASSWORD_WORDS_CJK})"
     );
     vec![
         // A password in a URL: `scheme://user:PASSWORD@host` keeps user and host (a password

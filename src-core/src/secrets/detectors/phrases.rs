@@ -21,7 +21,7 @@ pub(super) fn phrases() -> Vec<Format> {
     vec![
         format(
             K::Password,
-            &format!(r#"(?im)\b(?:{passphrase})\b[ \t]*[:=][ \t]*["']?({WORDS}{{3,23}}){END}"#),
+            &format!(r#"(?im)\b(?:{passphrase})\b(?:[ \t]*[:=]|[ \t]+(?:is|was))[ \t]*["']?({WORDS}{{2,23}}){END}"#),
             1,
         )
         .form(Form::Phrase),

@@ -6,6 +6,7 @@
 mod code;
 mod named;
 mod pins;
+mod plain_word;
 mod prose;
 mod shape;
 mod words;
@@ -195,7 +196,10 @@ fn is_no_password(value: &str, lower: &str, bare: &str, quoted: bool, around: &A
     // A label of several words (`new_password: Nouveau mot de passe`) is read whole.
     let words = around.after.chars().all(|c| c.is_alphabetic() || " -'’".contains(c));
     let whole = format!("{lower}{}", around.after.to_lowercase());
-    if NOT_A_VALUE.contains(&bare) || is_label(lower) || !quoted && words && is_label(whole.trim_end()) {
+    // A plain word said in a sentence is read alone ("the wifi password is bluebird and the
+    // router password is different").
+    let sentence = around.form == Form::Said && plain_word::is_plain_word_password(value, around);
+    if NOT_A_VALUE.contains(&bare) || is_label(lower) || !quoted && words && !sentence && is_label(whole.trim_end()) {
         return true;
     }
     if !quoted && CODE_KEYWORDS.contains(&bare) && !around.after.trim().is_empty() {
@@ -223,7 +227,7 @@ fn is_no_password(value: &str, lower: &str, bare: &str, quoted: bool, around: &A
     // iterations): 600000", "Password (SHA-256): …"; a Wi-Fi key's words go on about the
     // network ("Wi-Fi key: 5GHz band only").
     if prose::qualifier_describes(around.prefix)
-        || prose::names_wifi_key(around.prefix) && !prose::ends_line(around.after)
+        || prose::names_wifi_key(around.prefix) && !prose::ends_line(around.after) && !sentence
     {
         return true;
     }
@@ -257,7 +261,8 @@ fn is_no_password(value: &str, lower: &str, bare: &str, quoted: bool, around: &A
         Form::Auth => return !shape::is_basic_auth(value),
         Form::Phrase => return !shape::is_word_passphrase(value),
         Form::Pgpass if !shape::is_pgpass_line(around.prefix) => return !shaped(),
-        Form::Pass => return !is_a_pass(around) || !shaped(),
+        // A plain word after `pass:` in a login ("user: pi, pass: strawberry").
+        Form::Pass => return !is_a_pass(around) || !(shaped() || plain_word::in_a_login(value, around)),
         Form::Flag if !quoted => {
             let next = around.after.split_whitespace().next().unwrap_or("").to_lowercase();
             return FLAG_WORDS.contains(&next.as_str()) || !shaped();
@@ -269,16 +274,20 @@ fn is_no_password(value: &str, lower: &str, bare: &str, quoted: bool, around: &A
     // looks like a password.
     let prefix = around.prefix.to_lowercase();
     if around.form == Form::Strict || names_an_action(around.prefix) || prefix.trim_start().starts_with("pwd") {
-        return !shaped() || is_prompt_flag(around.line);
+        // Set or said with a verb, a plain word ending the sentence is one too ("I set the
+        // password to volcano", "changed it, it's now walrus").
+        let plain = around.form == Form::Strict && plain_word::set_or_said(value, around);
+        return !(shaped() || plain) || is_prompt_flag(around.line);
     }
-    // In prose, only what looks like a password: "the password is pineapple" is kept (a word
-    // said about a password reads the same: "the password is funny", review 19).
+    // In prose, only what looks like a password, or a plain word that ends the sentence and
+    // is none said about a password ("the password is pineapple", not "… is funny").
     if around.form == Form::Said && !quoted && prose::said_as(around) == Said::Prose {
         return !(shape::is_password_shaped(value)
             || label && shape::looks_strong_as_written(value)
             || shape::app_password_tail(value, around.after) > 0
             || prose::names_wifi_key(around.prefix) && shape::is_digit_groups(value)
-            || digits(4));
+            || digits(4)
+            || plain_word::is_plain_word_password(value, around));
     }
     // "The Password Is Courage": a title, not a sentence.
     let title = around.form == Form::Said && around.prefix.trim_end().ends_with(" Is");

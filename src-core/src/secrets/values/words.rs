@@ -207,7 +207,8 @@ pub(super) const CODE_ROOTS: &[&str] = &[
 #[rustfmt::skip]
 pub(super) const TYPE_NAMES: &[&str] = &[
     "string", "str", "&str", "int", "integer", "bool", "boolean", "any", "number", "bytes", "char", "text",
-    "object", "unknown", "secretstring", "securestring", "charfield", "varchar", "undefined",
+    "object", "unknown", "secretstring", "securestring", "charfield", "varchar", "undefined", "usize", "isize",
+    "float", "double", "long", "short", "byte", "vec", "option", "optional", "void", "null", "nil", "array",
 ];
 
 /// Words of a placeholder in a key or a password (`your-api-key-here`, `CHANGEME`).
