@@ -77,16 +77,16 @@ pub use error::{Error, ErrorKind, Missing, Result, ReviewAction};
 pub use maintenance::{Check, CheckProblem, ReembedProgress, ReembedReport, doctor, reembed};
 pub use marked::{FLAGGED_NOTE, MarkedText, mark, mark_core, mark_record, record_flags, value_flags};
 pub use memory::{
-    ANCESTRY_LIMIT, ActivityEvent, ActivityWho, Ancestry, AncestryNode, CLIENT_EMBEDDER_PREFIX, EmbeddingBacklog,
-    LexicalReason, Lineage, MadeBy, Memory, OpenOptions, OpenProgress, StoreInfo, StoreStatus, StoreWatch,
-    VectorRecall, WeekSummary,
+    ANCESTRY_LIMIT, ActivityEvent, ActivityWho, Ancestry, AncestryNode, CAPTURE_AGENT, CLIENT_EMBEDDER_PREFIX,
+    CaptureOutcome, EmbeddingBacklog, LexicalReason, Lineage, MadeBy, Memory, OpenOptions, OpenProgress, StoreInfo,
+    StoreStatus, StoreWatch, VectorRecall, WeekSummary,
 };
 pub use pipeline::AddInput;
 pub use printable::{REPLACEMENT, is_unprintable, printable, printable_line};
 pub use review::{ChangeCount, ChangesetView, ItemView, SectionChange, section_history};
 pub use search::recall::{
-    DEFAULT_RECALL_BUDGET, DEFAULT_RECALL_LATEST, DEFAULT_RECALL_MEMORIES, Recall, RecallItem, RecallOptions,
-    RecallReason, estimate_tokens,
+    DEFAULT_RECALL_BUDGET, DEFAULT_RECALL_LATEST, DEFAULT_RECALL_MEMORIES, RECALL_HEADER, Recall, RecallItem,
+    RecallOptions, RecallReason, estimate_tokens, without_recall_blocks,
 };
 pub use store::files::{create_private, is_inside};
 pub use store::places::{

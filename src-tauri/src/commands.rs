@@ -175,6 +175,7 @@ async fn store_info(memory: &Memory) -> CommandResult<StoreInfo> {
         name: haema_core::store_name(&memory.location()),
         active: 0,
         pending_changesets: 0,
+        captures_waiting: 0,
         embedder: String::new(),
         dims: 0,
         embedder_wanted: None,

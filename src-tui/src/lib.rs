@@ -3,7 +3,7 @@
 //! Module map: [`cli`] holds the argument definitions, [`commands`] runs each command
 //! against `haema-core`, [`output`] prints text and JSON, [`remedy`] words the next step after an error, [`store_path`] finds the store,
 //! [`tui`] is the terminal UI that `haema` opens without a subcommand, [`mcp`] the MCP server, [`session`] the
-//! opening of a store and the helpers the TUI and MCP share.
+//! opening of a store and the helpers the TUI and MCP share, [`hooks`] recall and capture inside other agents (Claude Code).
 
 // Standard output and error for people, for the whole crate: these shadow `std`'s macros.
 // Each control character of the text (an escape sequence in a memory or a state key could
@@ -40,6 +40,7 @@ macro_rules! println {
 
 pub mod cli;
 pub mod commands;
+pub mod hooks;
 pub mod mcp;
 pub mod output;
 pub mod remedy;

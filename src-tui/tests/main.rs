@@ -18,6 +18,7 @@ mod faults;
 mod forget_cli;
 mod full_disk;
 mod fuzz_corpora;
+mod hooks_claude_code;
 mod keys_never_leak;
 mod llm_deadline;
 mod mcp_http;

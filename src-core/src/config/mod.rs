@@ -218,6 +218,26 @@ impl Default for RecallSettings {
     }
 }
 
+/// Settings of the hooks that recall and capture in other agents (`haema hook claude-code`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HookSettings {
+    /// The most a hook's recall adds to a prompt, in estimated tokens.
+    pub budget_tokens: usize,
+    /// How long a hook may take to answer, in milliseconds, store opening included; past
+    /// it the hook answers nothing and the prompt goes on without it.
+    pub timeout_ms: u64,
+}
+
+impl Default for HookSettings {
+    fn default() -> Self {
+        Self {
+            budget_tokens: 300,
+            timeout_ms: 1_500,
+        }
+    }
+}
+
 /// All settings of a store.
 ///
 /// Usually loaded ([`Settings::load`]); in code, change what differs from the defaults:
@@ -260,6 +280,8 @@ pub struct Settings {
     pub tui: TuiSettings,
     /// The secret screen.
     pub secrets: SecretSettings,
+    /// The hooks that recall and capture in other agents.
+    pub hooks: HookSettings,
 }
 
 /// Secret screen settings.
@@ -449,6 +471,12 @@ impl Settings {
             return Err(Error::Config(format!(
                 "recall max_chars must be greater than 0 ({})",
                 origin("recall.max_chars")
+            )));
+        }
+        if !(50..=32_000).contains(&self.hooks.budget_tokens) {
+            return Err(Error::Config(format!(
+                "a hook's budget must be from 50 to 32000 tokens ({})",
+                origin("hooks.budget_tokens")
             )));
         }
         self.search.validate()

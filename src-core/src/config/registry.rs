@@ -180,6 +180,30 @@ pub static SETTINGS: &[SettingSpec] = &[
         ..BASE
     },
     SettingSpec {
+        name: "hooks.budget_tokens",
+        env: Some("HAEMA_HOOKS_BUDGET_TOKENS"),
+        default: "300",
+        help: "the most a hook's recall adds to an agent's prompt, in estimated tokens (50 to 32000)",
+        set: Some(|s, v| {
+            s.hooks.budget_tokens = parse(v)?;
+            Ok(())
+        }),
+        show: Some(|s| s.hooks.budget_tokens.to_string()),
+        ..BASE
+    },
+    SettingSpec {
+        name: "hooks.timeout_ms",
+        env: Some("HAEMA_HOOKS_TIMEOUT_MS"),
+        default: "1500",
+        help: "how long a hook may take, in ms, store opening included; past it the hook answers nothing and the prompt goes on",
+        set: Some(|s, v| {
+            s.hooks.timeout_ms = parse(v)?;
+            Ok(())
+        }),
+        show: Some(|s| s.hooks.timeout_ms.to_string()),
+        ..BASE
+    },
+    SettingSpec {
         name: "search.access_weight",
         env: Some("HAEMA_SEARCH_ACCESS_WEIGHT"),
         default: "0.0",

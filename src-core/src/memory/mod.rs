@@ -5,6 +5,7 @@ mod agent_changes;
 mod agent_keys;
 mod agent_state;
 mod apply;
+mod capture;
 mod core_sections;
 mod deferred;
 mod edit;
@@ -28,6 +29,7 @@ mod vector_recall;
 mod watch;
 mod write;
 
+pub use capture::{CAPTURE_AGENT, CaptureOutcome};
 pub use deferred::EmbeddingBacklog;
 pub use info::StoreInfo;
 use info::store_info;

@@ -25,6 +25,9 @@ pub struct StoreStatus {
     pub waiting: usize,
     /// What waits for review, in one sentence.
     pub review: String,
+    /// Captured conversations that wait for an AI to read them, in one sentence (`None`:
+    /// none waits).
+    pub captured: Option<String>,
 }
 
 impl StoreInfo {
@@ -85,6 +88,16 @@ impl StoreInfo {
             search_detail: reason.map(|r| r.to_string()),
             waiting,
             review,
+            captured: match self.captures_waiting {
+                0 => None,
+                n => Some(format!(
+                    "{n} captured conversation part{} wait{} for an AI to turn {} into memories: nothing of {} is stored until one is connected (`haema setup`, or Settings).",
+                    if n == 1 { "" } else { "s" },
+                    if n == 1 { "s" } else { "" },
+                    if n == 1 { "it" } else { "them" },
+                    if n == 1 { "it" } else { "them" },
+                )),
+            },
         }
     }
 }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 mod agent_key;
 mod config;
 mod edit;
+mod hooks;
 mod measure;
 mod memory_args;
 mod postgres;
@@ -13,6 +14,7 @@ mod state;
 pub use agent_key::AgentKeyCommand;
 pub use config::{ConfigAction, ConfigArgs};
 pub use edit::{MemoryTarget, UpdateArgs};
+pub use hooks::{HookAgent, HookCommand, HookRunArgs, HookScope, HooksCommand, HooksInstallArgs, HooksStatusArgs};
 pub use measure::{BenchArgs, BenchEmbedder, EvalCommand, LocomoArgs};
 pub use memory_args::{AttributeArgs, FilterArgs};
 pub use postgres::{MigrateArgs, PgCommand};
@@ -130,6 +132,13 @@ pub enum Command {
     /// PostgreSQL: prepare a database for haema's stores (once, as an admin).
     #[command(subcommand)]
     Pg(PgCommand),
+    /// What an agent's hook runs: `haema hook claude-code` answers one Claude Code event
+    /// (recall on a prompt, capture after an answer). See docs/claude-code.md.
+    #[command(subcommand)]
+    Hook(HookCommand),
+    /// Put haema's hooks into an agent's settings, take them out, or see where they are.
+    #[command(subcommand)]
+    Hooks(HooksCommand),
     /// Measure haema's own speed on stores of n memories, built in-process with instant
     /// providers: add, search, latest, recall, open, disk and memory, vector recall.
     Bench(BenchArgs),

@@ -219,8 +219,14 @@ pub async fn status(memory: &Memory, json_output: bool) -> Result<()> {
         (Some(user), haema_core::StoreScope::Shared) => format!("user      {}\n", output::printable(user)),
         (None, _) => String::new(),
     };
+    let captured = match info.captures_waiting {
+        0 => String::new(),
+        n => format!(
+            "captured  {n} part(s) of agents' conversations wait for an LLM to split them into memories; nothing of them is stored until one is connected (`haema setup`)\n"
+        ),
+    };
     print(&format!(
-        "store     {}\n{scope}memories  {}\npending   {} changeset(s) waiting for review\nembedder  {embedder}\n{search}{vectors}llm       {}\nreview    {policy}\n",
+        "store     {}\n{scope}memories  {}\npending   {} changeset(s) waiting for review\n{captured}embedder  {embedder}\n{search}{vectors}llm       {}\nreview    {policy}\n",
         output::printable(&info.location),
         info.active,
         info.pending_changesets,

@@ -66,6 +66,20 @@ pub async fn run(cli: Cli) -> Result<()> {
         let dir = demo::folder(cli.store)?;
         return demo::run(&dir, args).await;
     }
+    if let Some(Command::Hook(command)) = cli.command {
+        let target = crate::hooks::Target {
+            store: cli.store,
+            user: cli.user,
+        };
+        crate::hooks::run(command, target).await
+    }
+    if let Some(Command::Hooks(command)) = cli.command {
+        let target = crate::hooks::Target {
+            store: cli.store,
+            user: cli.user,
+        };
+        return crate::hooks::manage(command, &target);
+    }
     if let Some(Command::Eval(command)) = cli.command {
         return eval::run(command).await;
     }
@@ -183,7 +197,9 @@ pub async fn run(cli: Cli) -> Result<()> {
             | Command::Eval(_)
             | Command::Bench(_)
             | Command::Migrate(_)
-            | Command::Pg(_),
+            | Command::Pg(_)
+            | Command::Hook(_)
+            | Command::Hooks(_),
         ) => Ok(()),
     }
 }

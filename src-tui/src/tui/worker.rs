@@ -38,7 +38,9 @@ fn tag(what: &'static str) -> impl FnOnce(Error) -> (&'static str, Error) {
 
 async fn run(memory: &Memory, effect: Effect) -> Outcome {
     Ok(match effect {
-        Effect::LoadInfo => vec![Msg::Info(memory.info().await.map_err(tag("reading the store"))?)],
+        Effect::LoadInfo => vec![Msg::Info(Box::new(
+            memory.info().await.map_err(tag("reading the store"))?,
+        ))],
         Effect::LoadLatest { after, limit } => {
             let append = after.is_some();
             let page = match after {

@@ -186,8 +186,8 @@ pub struct StoreEntry {
 /// Results coming back to the app.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Msg {
-    /// Store counts.
-    Info(StoreInfo),
+    /// Store counts (boxed: the largest result by far).
+    Info(Box<StoreInfo>),
     /// Latest page.
     Latest {
         /// Appended to what is loaded (else it replaces it).

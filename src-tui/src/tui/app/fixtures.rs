@@ -77,6 +77,7 @@ pub fn info(active: usize, pending: usize) -> StoreInfo {
         name: "default".into(),
         active,
         pending_changesets: pending,
+        captures_waiting: 0,
         embedder: "local:all-MiniLM-L6-v2".into(),
         dims: 384,
         embedder_wanted: None,

@@ -11,7 +11,7 @@ impl App {
     pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
         match msg {
             Msg::Info(info) => {
-                self.info = Some(info);
+                self.info = Some(*info);
                 Vec::new()
             }
             Msg::StoreChanged => self.refresh(),

@@ -14,6 +14,8 @@ mod search;
 mod stores_history;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_capture;
 mod widgets;
 
 pub use render::Render;

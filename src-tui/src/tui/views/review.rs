@@ -14,16 +14,26 @@ use crate::tui::app::{App, ReviewState};
 
 /// Draws the view.
 pub fn draw(state: &ReviewState, frame: &mut Frame<'_>, area: Rect, app: &App, ui: &Ui) {
+    // Captured conversations an LLM has yet to read are said here, where their changes will be.
+    let captured = app.info.as_ref().and_then(|i| i.status().captured);
     if state.items.is_empty() {
         let lines = if state.loaded {
-            vec![
+            let mut lines = vec![
                 Line::from("Nothing waits for review."),
                 Line::from(""),
                 Line::from(Span::styled(
                     "Changes the LLM proposes under the `review` or `guarded` policy appear here.",
                     ui.theme.dim(),
                 )),
-            ]
+            ];
+            if let Some(captured) = captured {
+                // Two lines: what waits, then what to do (the view does not wrap).
+                lines.push(Line::from(""));
+                for part in captured.splitn(2, ": ") {
+                    lines.push(Line::from(Span::styled(part.to_owned(), ui.theme.warning())));
+                }
+            }
+            lines
         } else {
             vec![Line::from(Span::styled("loading…", ui.theme.dim()))]
         };
@@ -51,7 +61,13 @@ pub fn draw(state: &ReviewState, frame: &mut Frame<'_>, area: Rect, app: &App, u
             ])
         })
         .collect();
-    let title = format!(" Review · {} waiting ", state.items.len());
+    let title = match app.info.as_ref().map_or(0, |i| i.captures_waiting) {
+        0 => format!(" Review · {} waiting ", state.items.len()),
+        n => format!(
+            " Review · {} waiting · {n} captured, waiting for an AI ",
+            state.items.len()
+        ),
+    };
     widgets::list(frame, list_area, items, &state.cursor, block(title, ui), ui);
     let Some(cs) = state.selected() else {
         return;

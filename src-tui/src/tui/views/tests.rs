@@ -27,10 +27,10 @@ fn ui() -> Ui {
     }
 }
 
-fn app(view: View) -> App {
+pub(super) fn app(view: View) -> App {
     let mut app = App::new(PathBuf::from("/stores/default"), Keymap::default(), Instant::now());
     app.view = view;
-    app.update(Msg::Info(fixtures::info(1234, 0)));
+    app.update(Msg::Info(Box::new(fixtures::info(1234, 0))));
     app
 }
 
@@ -41,7 +41,7 @@ fn render(app: &App, width: u16, height: u16) -> Terminal<TestBackend> {
 }
 
 /// Snapshots `app` at both sizes as `<name>_<w>x<h>`.
-fn snap(name: &str, app: &App) {
+pub(super) fn snap(name: &str, app: &App) {
     for (w, h) in SIZES {
         let terminal = render(app, w, h);
         insta::assert_snapshot!(format!("{name}_{w}x{h}"), terminal.backend());
@@ -200,9 +200,9 @@ fn core_view() {
     snap("core_versions_marked", &versions);
 }
 
-fn review(items: Vec<haema_core::Changeset>, pending: usize) -> App {
+pub(super) fn review(items: Vec<haema_core::Changeset>, pending: usize) -> App {
     let mut app = app(View::Review);
-    app.update(Msg::Info(fixtures::info(1234, pending)));
+    app.update(Msg::Info(Box::new(fixtures::info(1234, pending))));
     app.update(Msg::Review(items, Vec::new()));
     app
 }
@@ -234,7 +234,7 @@ fn review_view() {
 fn review_view_of_a_forget_request() {
     let (request, pending) = fixtures::forget_request(11);
     let mut app = app(View::Review);
-    app.update(Msg::Info(fixtures::info(1234, 2)));
+    app.update(Msg::Info(Box::new(fixtures::info(1234, 2))));
     app.update(Msg::Review(vec![request, fixtures::merge(7)], vec![pending]));
     snap("review_forget_request", &app);
 }
@@ -434,11 +434,11 @@ fn huge_changesets_show_the_first_items_and_how_many_more() {
 #[test]
 fn the_tab_bar_names_the_user_of_a_per_user_store() {
     let mut app = latest(fixtures::memories());
-    app.update(Msg::Info(haema_core::StoreInfo {
+    app.update(Msg::Info(Box::new(haema_core::StoreInfo {
         scope: haema_core::StoreScope::PerUser,
         user: Some("ann".into()),
         ..fixtures::info(2, 0)
-    }));
+    })));
     let top: String = {
         let terminal = render(&app, 120, 40);
         let buffer = terminal.backend().buffer().clone();

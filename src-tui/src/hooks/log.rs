@@ -1,0 +1,39 @@
+//! The hook log: a hook answers nothing when it fails or runs late (the prompt must go
+//! on), so why it did goes here, one line each, secrets replaced. `HAEMA_HOOK_LOG` names
+//! the file; else `hooks.log` in haema's state folder (`$XDG_STATE_HOME/haema`, else
+//! `~/.local/state/haema`; haema's data folder where there is none).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+/// A log longer than this is moved to `hooks.log.1` (replacing the one before).
+const MAX_BYTES: u64 = 1024 * 1024;
+
+/// The log file.
+pub fn path() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("HAEMA_HOOK_LOG").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(path));
+    }
+    let dirs = directories::BaseDirs::new()?;
+    let base = dirs.state_dir().unwrap_or_else(|| dirs.data_local_dir());
+    Some(base.join("haema").join("hooks.log"))
+}
+
+/// Appends one line: the time, the event, the session and what happened. A log that
+/// cannot be written is given up on quietly: the hook's answer matters more.
+pub fn line(event: &str, session: &str, what: &str) {
+    let Some(path) = path() else { return };
+    let (what, _) = haema_core::secrets::redact(what);
+    let what = haema_core::printable_line(&what);
+    let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if std::fs::metadata(&path).is_ok_and(|m| m.len() > MAX_BYTES) {
+        let _ = std::fs::rename(&path, path.with_extension("log.1"));
+    }
+    let file = std::fs::OpenOptions::new().create(true).append(true).open(&path);
+    if let Ok(mut file) = file {
+        let _ = writeln!(file, "{now} {event} {session}: {what}");
+    }
+}

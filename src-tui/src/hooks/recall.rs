@@ -1,0 +1,58 @@
+//! SessionStart and UserPromptSubmit: the recall block for the prompt (the core profile and
+//! the memories relevant to it, quoted as data), within `hooks.budget_tokens`, or nothing
+//! past `hooks.timeout_ms`.
+
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+use haema_core::{Memory, OpenOptions, RecallOptions, Settings};
+
+use super::{HookEvent, Target};
+
+/// The block for `event`'s prompt; `None` when memory holds nothing to give.
+pub async fn answer(event: &HookEvent, target: &Target) -> Result<Option<String>> {
+    let dir = crate::store_path::resolve(target.store.clone())?;
+    let settings = Settings::load(&dir)?;
+    let deadline = Duration::from_millis(settings.hooks.timeout_ms);
+    match tokio::time::timeout(deadline, recall(event, target, &dir, settings)).await {
+        Ok(answer) => answer,
+        Err(_) => bail!("past hooks.timeout_ms ({} ms): answered nothing", deadline.as_millis()),
+    }
+}
+
+async fn recall(
+    event: &HookEvent,
+    target: &Target,
+    dir: &std::path::Path,
+    settings: Settings,
+) -> Result<Option<String>> {
+    let budget = settings.hooks.budget_tokens;
+    let memory = Memory::open_with_options(dir, settings, OpenOptions::quick()).await?;
+    let mut options = RecallOptions::budget(budget);
+    let memory = scoped(memory, target, &mut options)?;
+    // A session starts with no prompt: what is relevant to the project it opens in.
+    let query = match &event.prompt {
+        Some(prompt) if !prompt.trim().is_empty() => prompt.clone(),
+        _ => event
+            .cwd
+            .as_ref()
+            .and_then(|cwd| cwd.file_name())
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+    };
+    let recall = memory.recall_with(&query, &options).await?;
+    Ok((!recall.items.is_empty()).then_some(recall.text))
+}
+
+/// The store as the hook's user sees it: a `per_user` store opened for them (it needs
+/// one), another filtered to them when one is given.
+pub(super) fn scoped(memory: Memory, target: &Target, options: &mut RecallOptions) -> Result<Memory> {
+    if memory.requires_user() {
+        let Some(user) = target.user.as_deref() else {
+            bail!("this store keeps users apart: install the hooks with --user ID (or set HAEMA_USER)");
+        };
+        return Ok(memory.for_user(user)?);
+    }
+    options.filter.user_id = target.user.clone();
+    Ok(memory)
+}
