@@ -1463,6 +1463,11 @@ export type StoreInfo = {
 	active: number,
 	/**  Changesets waiting for review. */
 	pending_changesets: number,
+	/**
+	 *  Parts of captured conversations waiting for an LLM to split them into memories
+	 *  ([`crate::Memory::capture`]).
+	 */
+	captures_waiting: number,
 	/**  Embedder recorded in the store (`none` for lexical-only). */
 	embedder: string,
 	/**  Vector length (0 for lexical-only). */
@@ -1553,6 +1558,11 @@ export type StoreStatus = {
 	waiting: number,
 	/**  What waits for review, in one sentence. */
 	review: string,
+	/**
+	 *  Captured conversations that wait for an AI to read them, in one sentence (`None`:
+	 *  none waits).
+	 */
+	captured: string | null,
 };
 
 /**  Which long task a progress event is about. */

@@ -127,8 +127,11 @@ describe("plain words", () => {
     expect(countWords(1, "memory", "memories")).toBe("1 memory");
     expect(countWords(12000, "memory", "memories")).toBe("12,000 memories");
     expect(
-      storeSummary({ dir: "/s", location: "/s", name: "s", active: 3, pending_changesets: 1, embedder: "none", dims: 0, llm: null, review: "auto", embedder_wanted: null, vectors_behind: false, lexical_reason: null, scope: "shared", user: null }),
+      storeSummary({ dir: "/s", location: "/s", name: "s", active: 3, pending_changesets: 1, captures_waiting: 0, embedder: "none", dims: 0, llm: null, review: "auto", embedder_wanted: null, vectors_behind: false, lexical_reason: null, scope: "shared", user: null }),
     ).toBe("3 memories · 1 change waiting");
+    expect(
+      storeSummary({ dir: "/s", location: "/s", name: "s", active: 0, pending_changesets: 0, captures_waiting: 2, embedder: "none", dims: 0, llm: null, review: "auto", embedder_wanted: null, vectors_behind: false, lexical_reason: null, scope: "shared", user: null }),
+    ).toBe("0 memories · 2 conversation parts waiting for an AI");
   });
 });
 

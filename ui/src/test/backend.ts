@@ -132,6 +132,7 @@ export function storeInfo(dir = "/home/ann/.local/share/haema/default", pending 
     name: dir.split("/").filter((p) => p !== "").pop() ?? dir,
     active,
     pending_changesets: pending,
+    captures_waiting: 0,
     embedder: "none",
     dims: 0,
     llm: null,
@@ -241,6 +242,7 @@ export class Backend {
     search_detail: "this store has no embedder, so search is lexical (by words only)",
     waiting: 0,
     review: "Nothing waits for you in Review.",
+    captured: null,
   };
   core: CoreView = {
     sections: { SOUL: "Calm and brief.", TOOLS: "", RULE: "", USER: "- Likes jazz." },

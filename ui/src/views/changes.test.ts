@@ -19,6 +19,16 @@ describe("review", () => {
     expect(text(card)).not.toContain("p1");
   });
 
+  it("says when captured conversations wait for an AI, and nothing when none does", async () => {
+    const said = "2 captured conversation parts wait for an AI to turn them into memories: nothing of them is stored until one is connected (`haema setup`, or Settings).";
+    const { root } = await start((b) => (b.status = { ...b.status, captured: said }), "review");
+    const note = root.querySelector<HTMLElement>("#review-captured");
+    expect(note?.hidden).toBe(false);
+    expect(text(note)).toBe(said);
+    const none = await start(() => {}, "review");
+    expect(none.root.querySelector<HTMLElement>("#review-captured")?.hidden).toBe(true);
+  });
+
   it("approves one memory edited, one left out and the old one kept; undo reverts", async () => {
     const { root, backend } = await start((b) => (b.waiting = [mergeView(7)]), "review");
     const card = () => root.querySelector("article.change") as HTMLElement;

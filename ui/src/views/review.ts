@@ -17,6 +17,9 @@ export function reviewView(app: App): View {
   const drafts = new Map<number, Draft>();
   const list = h("div", { class: "changes", id: "review-list", "aria-label": "Changes waiting" });
   const intro = h("p", { class: "muted" });
+  // Conversations an assistant's hooks captured while no AI was connected: said here, where
+  // their changes will wait once one is.
+  const captured = h("p", { class: "captured", id: "review-captured", hidden: true });
   const approveAll = h("button", { type: "button" }, "Approve all as suggested");
   let waiting: ChangesetView[] = [];
   // What approving each of an assistant's forget requests would remove, worked out when
@@ -32,6 +35,8 @@ export function reviewView(app: App): View {
       waiting.length === 0
         ? "Nothing is waiting. When something new changes what your assistant already knows, it waits here for you."
         : "Your assistant wants to change what it remembers. Look at each change, adjust it if you like, then approve or reject it.";
+    captured.textContent = app.status?.captured ?? "";
+    captured.hidden = !app.status?.captured;
     approveAll.hidden = pending.length < 2;
     const focused = document.activeElement?.id;
     redraw(() =>
@@ -61,6 +66,7 @@ export function reviewView(app: App): View {
     { class: "view", "aria-labelledby": "review-title" },
     h("h1", { id: "review-title" }, "Changes waiting for you"),
     intro,
+    captured,
     approveAll,
     list,
   );
