@@ -78,8 +78,8 @@ pub use maintenance::{Check, CheckProblem, ReembedProgress, ReembedReport, docto
 pub use marked::{FLAGGED_NOTE, MarkedText, mark, mark_core, mark_record, record_flags, value_flags};
 pub use memory::{
     ANCESTRY_LIMIT, ActivityEvent, ActivityWho, Ancestry, AncestryNode, CAPTURE_AGENT, CLIENT_EMBEDDER_PREFIX,
-    CaptureOutcome, EmbeddingBacklog, LexicalReason, Lineage, MadeBy, Memory, OpenOptions, OpenProgress, StoreInfo,
-    StoreStatus, StoreWatch, VectorRecall, WeekSummary,
+    CaptureCursor, CaptureOutcome, EmbeddingBacklog, LexicalReason, Lineage, MadeBy, Memory, OpenOptions, OpenProgress,
+    StoreInfo, StoreStatus, StoreWatch, VectorRecall, WeekSummary,
 };
 pub use pipeline::AddInput;
 pub use printable::{REPLACEMENT, is_unprintable, printable, printable_line};

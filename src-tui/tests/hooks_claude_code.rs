@@ -181,7 +181,7 @@ async fn a_recorded_session_is_captured_once_reviewed_and_recalled_on_the_next_p
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn without_an_llm_a_capture_waits_says_so_and_is_added_once_one_is_connected() {
+async fn without_an_llm_nothing_is_stored_the_words_wait_and_are_read_once_one_is_connected() {
     let llm = FakeOpenAi::start(64).await;
     let (_dir, store) = store_with("review = \"auto\"\n");
     let session = Session::new();
@@ -195,15 +195,23 @@ async fn without_an_llm_a_capture_waits_says_so_and_is_added_once_one_is_connect
     ));
     assert!(session.log().contains("wait for an LLM"), "{}", session.log());
     let status = ok(&haema(&store, &alone, &["status"], None));
-    assert!(status.contains("captured  1 part(s)"), "{status}");
+    assert!(status.contains("captured  1 conversation(s)"), "{status}");
     let info = json_of(&haema(&store, &alone, &["status", "--json"], None));
     assert_eq!(
         (info["active"].as_u64(), info["captures_waiting"].as_u64()),
         (Some(0), Some(1)),
         "{info}"
     );
+    let files = std::fs::read(store.join("memory.db")).unwrap();
+    assert!(
+        !String::from_utf8_lossy(&files).contains("Lisbon"),
+        "nothing of the words is stored"
+    );
 
-    // With an LLM, the next capture adds what waited first.
+    // With an LLM, another session's Stop reads the waiting one first, then its own.
+    let other = session
+        .event("stop.json")
+        .replace("7f3c2a10-5b1e-4c8e-9d2a-3e4f5a6b7c8d", "second-session");
     let mut env = openai_env(&llm.base_url());
     env.push(("HAEMA_HOOK_LOG", log.clone()));
     let env = refs(&env);
@@ -211,23 +219,81 @@ async fn without_an_llm_a_capture_waits_says_so_and_is_added_once_one_is_connect
         &store,
         &env,
         &["hook", "claude-code", "--foreground"],
-        Some(&session.event("session_end.json")),
+        Some(&other),
     ));
-    assert_eq!(split_inputs(&llm).len(), 1, "the waiting part, once");
+    assert_eq!(
+        split_inputs(&llm).len(),
+        2,
+        "the waiting session once, then the new one"
+    );
+    assert!(
+        session
+            .log()
+            .contains("1 earlier sessions that waited for an LLM captured"),
+        "{}",
+        session.log()
+    );
     let info = json_of(&haema(&store, &env, &["status", "--json"], None));
     assert_eq!(info["captures_waiting"], 0, "{info}");
     assert!(info["active"].as_u64().unwrap() >= 1, "{info}");
+    ok(&haema(
+        &store,
+        &env,
+        &["hook", "claude-code", "--foreground"],
+        Some(&session.event("stop.json")),
+    ));
+    assert_eq!(split_inputs(&llm).len(), 2, "nothing twice");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn when_the_llm_fails_nothing_is_stored_as_said_and_the_next_capture_reads_it_again() {
+    let failing = ScriptedServer::start().await;
+    for _ in 0..40 {
+        failing.push(Reply::status(500, r#"{"error":{"message":"overloaded"}}"#));
+    }
+    let (_dir, store) = store_with("review = \"auto\"\n[llm]\nmax_retries = 0\n");
+    let session = Session::new();
+    let log = session.log.display().to_string();
+    let base = format!("{}/v1", failing.url());
+    let env = [
+        ("HAEMA_LLM", "openai"),
+        ("HAEMA_LLM_BASE_URL", base.as_str()),
+        ("HAEMA_LLM_MODEL", "gpt-test"),
+        ("HAEMA_HOOK_LOG", log.as_str()),
+    ];
+    ok(&haema(
+        &store,
+        &env,
+        &["hook", "claude-code", "--foreground"],
+        Some(&session.event("stop.json")),
+    ));
+    assert!(session.log().contains("nothing captured"), "{}", session.log());
+    let latest = json_of(&haema(&store, &env, &["latest", "--json"], None));
+    assert_eq!(latest.as_array().unwrap().len(), 0, "{latest}");
+
+    let llm = FakeOpenAi::start(64).await;
+    let mut env = openai_env(&llm.base_url());
+    env.push(("HAEMA_HOOK_LOG", log.clone()));
+    let env = refs(&env);
+    ok(&haema(
+        &store,
+        &env,
+        &["hook", "claude-code", "--foreground"],
+        Some(&session.event("stop.json")),
+    ));
+    let sent = split_inputs(&llm);
+    assert_eq!(sent.len(), 1);
     assert!(
-        session.log().contains("1 earlier waiting parts added"),
-        "{}",
-        session.log()
+        sent[0].contains("moved to Lisbon"),
+        "the words are read again: {}",
+        sent[0]
     );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_capture_returns_at_once_and_finishes_in_the_background() {
     let llm = FakeOpenAi::start(64).await;
-    let (_dir, store) = store_with("review = \"auto\"\n");
+    let (_dir, store) = store_with(""); // the default policy, guarded
     let session = Session::new();
     let mut env = openai_env(&llm.base_url());
     env.push(("HAEMA_HOOK_LOG", session.log.display().to_string()));
@@ -285,6 +351,49 @@ async fn a_hook_with_a_hung_embedder_answers_nothing_within_its_deadline() {
         "{}",
         session.log()
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_that_keeps_users_apart_captures_and_recalls_for_the_hooks_user_alone() {
+    let llm = FakeOpenAi::start(64).await;
+    let (_dir, store) = store_with("scope = \"per_user\"\nreview = \"auto\"\n");
+    let session = Session::new();
+    let mut env = openai_env(&llm.base_url());
+    env.push(("HAEMA_HOOK_LOG", session.log.display().to_string()));
+    let env = refs(&env);
+    let stop = session.event("stop.json");
+    ok(&haema(
+        &store,
+        &env,
+        &["hook", "claude-code", "--foreground"],
+        Some(&stop),
+    ));
+    assert!(
+        session.log().contains("install the hooks with --user ID"),
+        "{}",
+        session.log()
+    );
+    ok(&haema(
+        &store,
+        &env,
+        &["--user", "ann", "hook", "claude-code", "--foreground"],
+        Some(&stop),
+    ));
+    let prompt = session.event("user_prompt_submit.json");
+    let ann = ok(&haema(
+        &store,
+        &env,
+        &["--user", "ann", "hook", "claude-code"],
+        Some(&prompt),
+    ));
+    assert!(ann.contains("Lisbon"), "{ann}");
+    let bob = ok(&haema(
+        &store,
+        &env,
+        &["--user", "bob", "hook", "claude-code"],
+        Some(&prompt),
+    ));
+    assert!(!bob.contains("Lisbon"), "{bob}");
 }
 
 #[test]
@@ -375,6 +484,29 @@ fn install_merges_beside_other_hooks_twice_changes_nothing_and_uninstall_takes_o
     assert!(said.contains("Removed haema's 5 hooks"), "{said}");
     let after: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
     assert_eq!(after, theirs);
+
+    // A settings file that is a link (dotfiles) is written where it points, and keeps its
+    // permissions.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let real = home.path().join("dotfiles-settings.json");
+        std::fs::write(&real, r#"{"env": {"API": "x"}}"#).unwrap();
+        std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let local = project.join(".claude").join("settings.local.json");
+        std::os::unix::fs::symlink(&real, &local).unwrap();
+        ok(&haema(
+            &store,
+            &env,
+            &[install.as_slice(), &["--scope", "local"]].concat(),
+            None,
+        ));
+        assert!(std::fs::symlink_metadata(&local).unwrap().file_type().is_symlink());
+        let written: Value = serde_json::from_str(&std::fs::read_to_string(&real).unwrap()).unwrap();
+        assert_eq!(written["env"]["API"], "x");
+        assert!(written["hooks"]["Stop"].is_array(), "{written}");
+        assert_eq!(std::fs::metadata(&real).unwrap().permissions().mode() & 0o777, 0o600);
+    }
 
     std::fs::write(&settings, "{ not json").unwrap();
     let out = haema(&store, &env, &install, None);

@@ -123,6 +123,15 @@ pub static SETTINGS: &[SettingSpec] = &[
         ..BASE
     },
     SettingSpec {
+        name: "hook_log",
+        file: None,
+        env: Some("HAEMA_HOOK_LOG"),
+        default: "$XDG_STATE_HOME/haema/hooks.log",
+        help: "the file where `haema hook` says why it answered an agent's hook nothing (docs/claude-code.md)",
+        read_by: ReadBy::FrontEnd,
+        ..BASE
+    },
+    SettingSpec {
         name: "ollama_url",
         file: None,
         env: Some("HAEMA_OLLAMA_URL"),

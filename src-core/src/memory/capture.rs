@@ -1,19 +1,21 @@
-//! Conversation text captured from an agent's session (Claude Code's hooks): with an LLM it
-//! is added as any text is, split into facts under the review policy; without one it
-//! waits, its secrets replaced, in the state of [`CAPTURE_AGENT`] until an LLM is
-//! connected. It is never stored as a memory as it was said.
+//! Conversation text captured from an agent's session (Claude Code's hooks). With an LLM
+//! it is added as any text is, always split into facts and under the review policy, and
+//! where the LLM fails nothing is stored. Without one nothing is stored at all: the
+//! session's cursor ([`CaptureCursor`]) says its words wait, and they are read from the
+//! agent's own transcript once an LLM is connected. A conversation is never stored as it
+//! was said.
 
 use serde::{Deserialize, Serialize};
 
 use super::Memory;
 use crate::error::Result;
+use crate::pipeline::AddInput;
 use crate::types::{AddOutcome, MemoryAttributes};
 
-/// The agent whose state holds captured text that waits for an LLM.
+/// The agent whose state holds the capture cursors, one per captured session.
 pub const CAPTURE_AGENT: &str = "haema-capture";
 
-/// The largest part of a capture added or kept at once, in bytes: well under one memory's
-/// and one state value's limit, its JSON escapes included.
+/// The largest part of a capture added at once, in bytes (well under one memory's limit).
 const PART_BYTES: usize = 24 * 1024;
 
 /// What became of a capture.
@@ -27,94 +29,115 @@ pub enum CaptureOutcome {
         /// Each part's outcome.
         outcomes: Vec<AddOutcome>,
     },
-    /// No LLM is connected: the text waits, and `waiting` parts wait in all.
-    Queued {
-        /// Parts of captures waiting for an LLM, this one's included.
-        waiting: usize,
-    },
+    /// No LLM is connected: nothing was stored, and the words wait where they were said.
+    NeedsLlm,
 }
 
-/// One waiting part, as the state of [`CAPTURE_AGENT`] keeps it.
-#[derive(Debug, Serialize, Deserialize)]
-struct Waiting {
-    text: String,
-    attributes: MemoryAttributes,
+/// Where the capture of one session stands: how far its transcript was read, and whether
+/// words after that wait for an LLM.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CaptureCursor {
+    /// The transcript (a file path), as the agent named it.
+    pub transcript: String,
+    /// Bytes of it read and captured.
+    pub offset: u64,
+    /// Words after `offset` wait for an LLM to be connected.
+    #[serde(default)]
+    pub waiting: bool,
+    /// The user the session's memories are about.
+    #[serde(default)]
+    pub user_id: Option<String>,
 }
 
 impl Memory {
-    /// Captures conversation text: with an LLM, adds it in parts of at most 24 KiB (each
-    /// split into facts, merged and reviewed as any add); without one, keeps it waiting
-    /// for one ([`Memory::add_waiting_captures`]), its secrets already replaced.
+    /// Captures conversation text: with an LLM, adds it in parts of at most 24 KiB, each
+    /// split into facts, merged and reviewed as any add; without one, stores nothing.
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// # let dir = tempfile::tempdir()?; let memory = haema_core::Memory::open_with(dir.path(), Default::default(), None, None).await?;
     /// use haema_core::{CaptureOutcome, MemoryAttributes};
-    /// let said = "User: I moved to Porto last month.\nAssistant: Noted.";
+    /// let said = "The user said: I moved to Porto last month.\nThe assistant said: Noted.";
     /// let outcome = memory.capture(said, MemoryAttributes::default()).await?;
-    /// assert_eq!(outcome, CaptureOutcome::Queued { waiting: 1 }); // no LLM: nothing stored as said
+    /// assert_eq!(outcome, CaptureOutcome::NeedsLlm); // no LLM: nothing stored as said
     /// assert_eq!(memory.info().await?.active, 0);
-    /// assert_eq!(memory.captures_waiting().await?, 1);
     /// # Ok(()) }
     /// ```
     ///
     /// # Errors
-    /// The errors of [`Memory::add_with`] and [`Memory::set_agent_state`].
+    /// The errors of [`Memory::add_with`], and a provider error when the LLM could not
+    /// split or merge a part (nothing of that part is stored; parts before it are).
     pub async fn capture(&self, text: &str, attributes: MemoryAttributes) -> Result<CaptureOutcome> {
         let parts = parts(text);
         if parts.is_empty() {
             return Ok(CaptureOutcome::Empty);
         }
         if self.inner.llm.is_none() {
-            for part in parts {
-                let (text, _) = crate::secrets::redact(&part);
-                let key = format!("{:013}.{:08x}", crate::types::now_ms(), fingerprint(&text));
-                let value = serde_json::to_value(Waiting {
-                    text,
-                    attributes: attributes.clone(),
-                })
-                .map_err(|e| crate::error::Error::Internal(format!("cannot keep a capture: {e}")))?;
-                self.set_agent_state(CAPTURE_AGENT, &key, value).await?;
-            }
-            return Ok(CaptureOutcome::Queued {
-                waiting: self.captures_waiting().await?,
-            });
+            return Ok(CaptureOutcome::NeedsLlm);
         }
         let mut outcomes = Vec::new();
         for part in parts {
-            outcomes.push(self.add_with(part, attributes.clone()).await?);
+            outcomes.push(self.add_read(AddInput::Text(part), attributes.clone(), true).await?);
         }
         Ok(CaptureOutcome::Added { outcomes })
     }
 
-    /// Parts of captures waiting for an LLM.
+    /// Whether an LLM is connected to split captured conversations.
+    pub fn can_capture(&self) -> bool {
+        self.inner.llm.is_some()
+    }
+
+    /// The cursor of session `session` of `source` (`claude-code`), if it was captured.
+    ///
+    /// # Errors
+    /// The store's errors, and [`crate::Error::InvalidArgument`] for a session id that
+    /// is no state key.
+    pub async fn capture_cursor(&self, source: &str, session: &str) -> Result<Option<CaptureCursor>> {
+        let key = cursor_key(source, session);
+        let state = self.get_agent_state(CAPTURE_AGENT, &key).await?;
+        Ok(state.and_then(|s| serde_json::from_value(s.value).ok()))
+    }
+
+    /// Records where the capture of `session` of `source` stands.
+    ///
+    /// # Errors
+    /// The errors of [`Memory::set_agent_state`].
+    pub async fn set_capture_cursor(&self, source: &str, session: &str, cursor: &CaptureCursor) -> Result<()> {
+        let value = serde_json::to_value(cursor)
+            .map_err(|e| crate::error::Error::Internal(format!("cannot keep a capture cursor: {e}")))?;
+        self.set_agent_state(CAPTURE_AGENT, &cursor_key(source, session), value)
+            .await?;
+        Ok(())
+    }
+
+    /// The sessions of `source` whose words wait for an LLM, with their cursors.
     ///
     /// # Errors
     /// The store's errors.
-    pub async fn captures_waiting(&self) -> Result<usize> {
-        Ok(self.list_agent_state(CAPTURE_AGENT).await?.len())
+    pub async fn captures_waiting(&self, source: &str) -> Result<Vec<(String, CaptureCursor)>> {
+        let prefix = format!("{source}.");
+        Ok(self
+            .list_agent_state(CAPTURE_AGENT)
+            .await?
+            .into_iter()
+            .filter_map(|s| {
+                let session = s.key.strip_prefix(&prefix)?.to_owned();
+                let cursor: CaptureCursor = serde_json::from_value(s.value).ok()?;
+                cursor.waiting.then_some((session, cursor))
+            })
+            .collect())
     }
+}
 
-    /// Adds the captures that waited for an LLM, oldest first, each removed once added;
-    /// returns how many were added. Without an LLM nothing happens (0).
-    ///
-    /// # Errors
-    /// The errors of [`Memory::add_with`]: the parts not yet added keep waiting.
-    pub async fn add_waiting_captures(&self) -> Result<usize> {
-        if self.inner.llm.is_none() {
-            return Ok(0);
-        }
-        let mut added = 0;
-        for state in self.list_agent_state(CAPTURE_AGENT).await? {
-            // A value that is no capture (written by hand) is left for a person.
-            if let Ok(waiting) = serde_json::from_value::<Waiting>(state.value) {
-                self.add_with(waiting.text, waiting.attributes).await?;
-                self.delete_agent_state(CAPTURE_AGENT, &state.key).await?;
-                added += 1;
-            }
-        }
-        Ok(added)
-    }
+fn cursor_key(source: &str, session: &str) -> String {
+    format!("{source}.{session}")
+}
+
+/// How many sessions' words wait for an LLM, from the capture cursors' values.
+pub(super) fn waiting_count(values: impl Iterator<Item = serde_json::Value>) -> usize {
+    values
+        .filter(|v| v.get("waiting").and_then(serde_json::Value::as_bool) == Some(true))
+        .count()
 }
 
 /// The text in parts of at most [`PART_BYTES`], cut between lines (a line longer than that
@@ -148,12 +171,6 @@ fn push(parts: &mut Vec<String>, part: String) {
     if !part.is_empty() {
         parts.push(part.to_owned());
     }
-}
-
-/// A short fingerprint that keeps two parts kept in one millisecond apart.
-fn fingerprint(text: &str) -> u32 {
-    text.bytes()
-        .fold(0x811c_9dc5_u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193))
 }
 
 #[cfg(test)]

@@ -23,8 +23,8 @@ pub struct StoreInfo {
     pub active: usize,
     /// Changesets waiting for review.
     pub pending_changesets: usize,
-    /// Parts of captured conversations waiting for an LLM to split them into memories
-    /// ([`crate::Memory::capture`]).
+    /// Captured sessions whose words wait for an LLM to split them into memories
+    /// ([`crate::Memory::capture`]); nothing of them is stored until then.
     pub captures_waiting: usize,
     /// Embedder recorded in the store (`none` for lexical-only).
     pub embedder: String,
@@ -66,7 +66,12 @@ pub(super) fn store_info(
         name: crate::store::places::store_name(location),
         active: conn.memories().count(MemoryStatus::Active, &MemoryFilter::default())?,
         pending_changesets: conn.changesets().count_pending(None)?,
-        captures_waiting: conn.agents().all_of(super::capture::CAPTURE_AGENT)?.len(),
+        captures_waiting: super::capture::waiting_count(
+            conn.agents()
+                .all_of(super::capture::CAPTURE_AGENT)?
+                .into_iter()
+                .map(|s| s.value),
+        ),
         embedder: conn.meta(MetaKey::Embedder)?.unwrap_or_else(|| "none".into()),
         dims: conn.meta(MetaKey::Dims)?.and_then(|d| d.parse().ok()).unwrap_or(0),
         embedder_wanted: conn.meta(MetaKey::EmbedderWanted)?,

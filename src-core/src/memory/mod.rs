@@ -29,7 +29,7 @@ mod vector_recall;
 mod watch;
 mod write;
 
-pub use capture::{CAPTURE_AGENT, CaptureOutcome};
+pub use capture::{CAPTURE_AGENT, CaptureCursor, CaptureOutcome};
 pub use deferred::EmbeddingBacklog;
 pub use info::StoreInfo;
 use info::store_info;

@@ -90,12 +90,9 @@ impl StoreInfo {
             review,
             captured: match self.captures_waiting {
                 0 => None,
+                1 => Some("1 captured conversation waits for an AI to turn it into memories: nothing of it is stored until one is connected (`haema setup`, or Settings); its words wait in the agent's own transcript.".to_owned()),
                 n => Some(format!(
-                    "{n} captured conversation part{} wait{} for an AI to turn {} into memories: nothing of {} is stored until one is connected (`haema setup`, or Settings).",
-                    if n == 1 { "" } else { "s" },
-                    if n == 1 { "s" } else { "" },
-                    if n == 1 { "it" } else { "them" },
-                    if n == 1 { "it" } else { "them" },
+                    "{n} captured conversations wait for an AI to turn them into memories: nothing of them is stored until one is connected (`haema setup`, or Settings); their words wait in the agents' own transcripts."
                 )),
             },
         }

@@ -104,8 +104,20 @@ impl Memory {
     /// is larger than [`crate::limits::MAX_MEMORY_BYTES`] (nothing is stored), and the
     /// errors of [`Memory::add`].
     pub async fn add_with(&self, contents: impl Into<AddInput>, attributes: MemoryAttributes) -> Result<AddOutcome> {
+        self.add_read(contents.into(), attributes, false).await
+    }
+
+    /// [`Memory::add_with`]; `captured` (a conversation captured from an agent's session)
+    /// is always split by the LLM, and where the LLM fails nothing is stored: no fallback
+    /// keeps a conversation as it was said.
+    pub(crate) async fn add_read(
+        &self,
+        contents: AddInput,
+        attributes: MemoryAttributes,
+        captured: bool,
+    ) -> Result<AddOutcome> {
         // Secrets are replaced before the LLM or the store sees the text.
-        let input = contents.into();
+        let input = contents;
         input.check_size()?;
         let mut secrets = crate::secrets::SecretTally::default();
         let input = input.redacted(&mut secrets);
@@ -114,7 +126,10 @@ impl Memory {
         let mut attributes = self.scoped_attributes(attributes)?;
         secrets.attributes(&mut attributes);
         for attempt in 1..=MAX_ATTEMPTS {
-            let Some(mut proposal) = self.propose(input.clone(), attributes.clone(), secrets).await? else {
+            let Some(mut proposal) = self
+                .propose(input.clone(), attributes.clone(), secrets, captured)
+                .await?
+            else {
                 return Ok(AddOutcome {
                     changeset: None,
                     status: AddStatus::Noop,
@@ -122,6 +137,18 @@ impl Memory {
                     memory_ids: Vec::new(),
                 });
             };
+            if captured && proposal.llm_failed() {
+                let provider = self.inner.llm.as_ref().map_or_else(|| "llm".to_owned(), |l| l.id());
+                let why = proposal.warnings.join("; ");
+                let message =
+                    format!("the LLM could not read the captured conversation, so nothing of it was stored: {why}");
+                return Err(crate::error::provider::ProviderError::new(
+                    provider,
+                    crate::error::provider::ProviderErrorKind::BadAnswer,
+                    message,
+                )
+                .into());
+            }
             let commit_now = self.commits_without_review(&mut proposal);
             let noop = proposal.is_noop();
             let warnings = proposal.warnings.clone();
@@ -179,6 +206,7 @@ impl Memory {
         input: AddInput,
         attributes: MemoryAttributes,
         secrets: SecretTally,
+        captured: bool,
     ) -> Result<Option<Proposal>> {
         let budget = std::time::Duration::from_secs(self.inner.settings.llm.add_deadline_secs);
         let llm = self
@@ -191,7 +219,7 @@ impl Memory {
             secrets,
             ..Proposal::default()
         };
-        let split_short = self.inner.settings.llm.split_short_texts;
+        let split_short = captured || self.inner.settings.llm.split_short_texts;
         if pipeline::normalise(llm.as_deref(), input, split_short, &mut proposal)
             .await
             .is_none()

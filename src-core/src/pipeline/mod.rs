@@ -45,9 +45,17 @@ pub(crate) struct Proposal {
     pub pinned: Vec<MemoryId>,
     /// The secrets replaced by markers in what the add was given and what the LLM answered.
     pub secrets: crate::secrets::SecretTally,
+    /// The LLM could not split the text, which was kept as one item.
+    pub split_failed: bool,
 }
 
 impl Proposal {
+    /// Whether the LLM failed somewhere and a fallback kept text as it was given: the
+    /// split or the reconstruction.
+    pub(crate) fn llm_failed(&self) -> bool {
+        self.split_failed || self.outcome == Some(Outcome::Fallback)
+    }
+
     /// True when committing it changes nothing.
     pub(crate) fn is_noop(&self) -> bool {
         self.related.iter().all(|r| r.kept) && self.proposed.iter().all(|p| p.kept) && self.core_after.is_none()
@@ -244,6 +252,7 @@ pub(crate) async fn normalise(
                         Ok(parts) if !parts.is_empty() => items.extend(parts),
                         Ok(_) => items.push(chunk),
                         Err(failure) => {
+                            proposal.split_failed = true;
                             proposal.warnings.push(format!(
                                 "splitting the text failed, so it was kept as one item: {}",
                                 failure.message

@@ -222,7 +222,7 @@ pub async fn status(memory: &Memory, json_output: bool) -> Result<()> {
     let captured = match info.captures_waiting {
         0 => String::new(),
         n => format!(
-            "captured  {n} part(s) of agents' conversations wait for an LLM to split them into memories; nothing of them is stored until one is connected (`haema setup`)\n"
+            "captured  {n} conversation(s) of agents wait for an LLM to split them into memories: nothing of them is stored until one is connected (`haema setup`); their words wait in the agents' own transcripts\n"
         ),
     };
     print(&format!(

@@ -1,5 +1,5 @@
 //! Stop, PreCompact and SessionEnd: the session's new words since the last capture (a
-//! cursor in the `claude-code` agent's state), captured into memory
+//! [`CaptureCursor`] in the store), captured into memory
 //! ([`haema_core::Memory::capture`]): split into facts by the LLM under the review policy,
 //! or waiting for one. Claude Code is never kept waiting: the hook starts a second haema
 //! that does the work and returns at once.
@@ -8,8 +8,7 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use haema_core::{CaptureOutcome, Memory, MemoryAttributes, OpenOptions, RecallOptions, Settings};
-use serde_json::json;
+use haema_core::{CaptureCursor, CaptureOutcome, Memory, MemoryAttributes, OpenOptions, RecallOptions, Settings};
 
 use super::{CLAUDE_CODE, HookEvent, Target, transcript};
 
@@ -45,7 +44,8 @@ pub fn in_background(raw: &str, target: &Target) -> Result<String> {
 }
 
 /// The capture itself: one at a time on a store (a lock file in its folder), from the
-/// session's cursor to the transcript's last whole line.
+/// session's cursor to the transcript's last whole line; first, with an LLM connected, the
+/// words of this user's earlier sessions that waited for one.
 pub async fn run(event: &HookEvent, target: &Target) -> Result<String> {
     let session: String = event
         .session_id
@@ -60,31 +60,54 @@ pub async fn run(event: &HookEvent, target: &Target) -> Result<String> {
         bail!("the event has no transcript_path");
     };
     let dir = crate::store_path::resolve(target.store.clone())?;
-    let lock = lock(&dir)?;
     let memory = Memory::open_with_options(&dir, Settings::load(&dir)?, OpenOptions::quick()).await?;
     let memory = super::recall::scoped(memory, target, &mut RecallOptions::default())?;
-    let earlier = memory.add_waiting_captures().await?;
-    let key = format!("capture.{session}");
-    let cursor = memory.get_agent_state(CLAUDE_CODE, &key).await?.map(|s| s.value);
-    let same_file = cursor.as_ref().and_then(|c| c["transcript"].as_str()) == Some(&*path.to_string_lossy());
-    let offset = cursor
-        .as_ref()
-        .filter(|_| same_file)
-        .and_then(|c| c["offset"].as_u64())
-        .unwrap_or(0);
+    let lock = lock(&dir)?;
+    let mut earlier = 0;
+    if memory.can_capture() {
+        for (other, cursor) in memory.captures_waiting(CLAUDE_CODE).await? {
+            if other != session && cursor.user_id == target.user {
+                let from = Path::new(&cursor.transcript);
+                capture_from(&memory, &other, from, cursor.offset, target).await?;
+                earlier += 1;
+            }
+        }
+    }
+    let name = path.to_string_lossy();
+    let cursor = memory.capture_cursor(CLAUDE_CODE, &session).await?;
+    let offset = cursor.filter(|c| c.transcript == name).map_or(0, |c| c.offset);
+    let (outcome, turns) = capture_from(&memory, &session, path, offset, target).await?;
+    drop(lock);
+    Ok(said(&outcome, turns, earlier, path))
+}
+
+/// Captures `session`'s transcript at `path` from `offset` and moves its cursor: past what
+/// was read, or, when no LLM can read it, kept where it was with the words waiting.
+async fn capture_from(
+    memory: &Memory,
+    session: &str,
+    path: &Path,
+    offset: u64,
+    target: &Target,
+) -> Result<(CaptureOutcome, usize)> {
     let tail = transcript::read_from(path, offset).with_context(|| format!("cannot read {}", path.display()))?;
     let attributes = MemoryAttributes {
         source: Some(CLAUDE_CODE.into()),
         agent_id: Some(CLAUDE_CODE.into()),
-        session_id: Some(session.clone()),
+        session_id: Some(session.to_owned()),
         user_id: target.user.clone().filter(|_| !memory.requires_user()),
         ..MemoryAttributes::default()
     };
     let outcome = memory.capture(&transcript::as_text(&tail.turns), attributes).await?;
-    let value = json!({"offset": tail.end, "transcript": path.to_string_lossy()});
-    memory.set_agent_state(CLAUDE_CODE, &key, value).await?;
-    drop(lock);
-    Ok(said(&outcome, tail.turns.len(), earlier, path))
+    let waiting = outcome == CaptureOutcome::NeedsLlm;
+    let cursor = CaptureCursor {
+        transcript: path.to_string_lossy().into_owned(),
+        offset: if waiting { offset } else { tail.end },
+        waiting,
+        user_id: target.user.clone(),
+    };
+    memory.set_capture_cursor(CLAUDE_CODE, session, &cursor).await?;
+    Ok((outcome, tail.turns.len()))
 }
 
 /// `<store>/.capture.lock`, the owner's alone as every file of the store, held until
@@ -105,7 +128,7 @@ fn lock(dir: &Path) -> Result<std::fs::File> {
 fn said(outcome: &CaptureOutcome, turns: usize, earlier: usize, path: &Path) -> String {
     let earlier = match earlier {
         0 => String::new(),
-        n => format!("; {n} earlier waiting parts added"),
+        n => format!("; {n} earlier sessions that waited for an LLM captured"),
     };
     match outcome {
         CaptureOutcome::Empty => format!("nothing new in {}{earlier}", path.display()),
@@ -119,8 +142,8 @@ fn said(outcome: &CaptureOutcome, turns: usize, earlier: usize, path: &Path) -> 
                 .collect();
             format!("{turns} new turns captured: {}{earlier}", statuses.join(", "))
         }
-        CaptureOutcome::Queued { waiting } => format!(
-            "{turns} new turns wait for an LLM ({waiting} parts in all; connect one with `haema setup`){earlier}"
-        ),
+        CaptureOutcome::NeedsLlm => {
+            format!("{turns} new turns wait for an LLM (connect one with `haema setup`); nothing was stored{earlier}")
+        }
     }
 }

@@ -23,8 +23,8 @@ pub fn path() -> Option<PathBuf> {
 /// cannot be written is given up on quietly: the hook's answer matters more.
 pub fn line(event: &str, session: &str, what: &str) {
     let Some(path) = path() else { return };
-    let (what, _) = haema_core::secrets::redact(what);
-    let what = haema_core::printable_line(&what);
+    let said = |text: &str| haema_core::printable_line(&haema_core::secrets::redact(text).0);
+    let (event, session, what) = (said(event), said(session), said(what));
     let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     if let Some(dir) = path.parent() {
         let _ = std::fs::create_dir_all(dir);

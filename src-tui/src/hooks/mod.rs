@@ -44,6 +44,7 @@ pub struct Target {
 /// holds the prompt up: what goes wrong is logged ([`log`]) and the process exits 0 at
 /// once, even while a hung provider still runs.
 pub async fn run(command: HookCommand, target: Target) -> ! {
+    let started = std::time::Instant::now();
     let HookCommand::ClaudeCode(args) = command;
     let mut raw = String::new();
     let read = std::io::stdin().take(MAX_EVENT_BYTES).read_to_string(&mut raw);
@@ -52,16 +53,16 @@ pub async fn run(command: HookCommand, target: Target) -> ! {
         .and_then(|_| serde_json::from_str(&raw).context("the event on standard input is not Claude Code's hook JSON"));
     match event {
         Err(e) => log::line("?", "?", &format!("{e:#}")),
-        Ok(event) => answer(&event, &raw, &target, args.foreground).await,
+        Ok(event) => answer(&event, &raw, &target, args.foreground, started).await,
     }
     let _ = std::io::stdout().flush();
     std::process::exit(0)
 }
 
-async fn answer(event: &HookEvent, raw: &str, target: &Target, foreground: bool) {
+async fn answer(event: &HookEvent, raw: &str, target: &Target, foreground: bool, started: std::time::Instant) {
     let name = event.hook_event_name.as_str();
     match name {
-        "SessionStart" | "UserPromptSubmit" => match recall::answer(event, target).await {
+        "SessionStart" | "UserPromptSubmit" => match recall::answer(event, target, started).await {
             Ok(Some(context)) => {
                 let answer = serde_json::json!({
                     "hookSpecificOutput": {"hookEventName": name, "additionalContext": context}
@@ -118,7 +119,7 @@ fn install(args: &HooksInstallArgs, target: &Target) -> Result<()> {
         );
         return Ok(());
     }
-    let haema = std::env::current_exe().context("cannot find this haema program's path")?;
+    let haema = program()?;
     let store = match &target.store {
         Some(store) => Some(crate::store_path::resolve(Some(store.clone()))?),
         None => None,
@@ -137,8 +138,29 @@ fn install(args: &HooksInstallArgs, target: &Target) -> Result<()> {
         settings_file::EVENTS.join(", ")
     );
     println!("They run: {command}");
+    if args.scope == settings_file::Scope::Project {
+        println!(
+            "This file is the project's, shared with whoever works on it; for hooks of this machine alone, use --scope local."
+        );
+    }
     println!("Remove them with `haema hooks install claude-code --uninstall` (same --scope).");
     Ok(())
+}
+
+/// This haema as the hooks should run it: `haema` when that is the `haema` the PATH finds
+/// (an upgrade in place keeps working, and a shared settings file holds no path of this
+/// machine), else its full path.
+fn program() -> Result<PathBuf> {
+    let this = std::env::current_exe().context("cannot find this haema program's path")?;
+    let same = |p: &std::path::Path| std::fs::canonicalize(p).ok() == std::fs::canonicalize(&this).ok();
+    let on_path = std::env::var_os("PATH")
+        .map(|paths| {
+            std::env::split_paths(&paths)
+                .map(|dir| dir.join("haema"))
+                .any(|p| p.is_file() && same(&p))
+        })
+        .unwrap_or(false);
+    Ok(if on_path { PathBuf::from("haema") } else { this })
 }
 
 fn status(project: Option<PathBuf>) -> Result<()> {

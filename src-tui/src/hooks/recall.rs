@@ -2,37 +2,28 @@
 //! the memories relevant to it, quoted as data), within `hooks.budget_tokens`, or nothing
 //! past `hooks.timeout_ms`.
 
-use std::time::Duration;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use haema_core::{Memory, OpenOptions, RecallOptions, Settings};
 
 use super::{HookEvent, Target};
 
-/// The block for `event`'s prompt; `None` when memory holds nothing to give.
-pub async fn answer(event: &HookEvent, target: &Target) -> Result<Option<String>> {
+/// The block for `event`'s prompt; `None` when memory holds nothing to give. The work
+/// runs as a task of its own, so the deadline holds even while it computes; `started` is
+/// when the hook began, which the deadline counts from.
+pub async fn answer(event: &HookEvent, target: &Target, started: Instant) -> Result<Option<String>> {
     let dir = crate::store_path::resolve(target.store.clone())?;
     let settings = Settings::load(&dir)?;
     let deadline = Duration::from_millis(settings.hooks.timeout_ms);
-    match tokio::time::timeout(deadline, recall(event, target, &dir, settings)).await {
-        Ok(answer) => answer,
-        Err(_) => bail!("past hooks.timeout_ms ({} ms): answered nothing", deadline.as_millis()),
-    }
-}
-
-async fn recall(
-    event: &HookEvent,
-    target: &Target,
-    dir: &std::path::Path,
-    settings: Settings,
-) -> Result<Option<String>> {
-    let budget = settings.hooks.budget_tokens;
-    let memory = Memory::open_with_options(dir, settings, OpenOptions::quick()).await?;
-    let mut options = RecallOptions::budget(budget);
-    let memory = scoped(memory, target, &mut options)?;
-    // A session starts with no prompt: what is relevant to the project it opens in.
+    let left = deadline.saturating_sub(started.elapsed());
+    // The prompt as memory may read it: no private words, no secret sent to an embedder.
     let query = match &event.prompt {
-        Some(prompt) if !prompt.trim().is_empty() => prompt.clone(),
+        Some(prompt) if !prompt.trim().is_empty() => {
+            haema_core::secrets::redact(&super::transcript::cleaned(prompt, &mut 0)).0
+        }
+        // A session starts with no prompt: what is relevant to the project it opens in.
         _ => event
             .cwd
             .as_ref()
@@ -40,6 +31,19 @@ async fn recall(
             .map(|name| name.to_string_lossy().into_owned())
             .unwrap_or_default(),
     };
+    let work = tokio::spawn(recall(query, target.clone(), dir, settings));
+    match tokio::time::timeout(left, work).await {
+        Ok(Ok(answer)) => answer,
+        Ok(Err(e)) => bail!("the recall stopped: {e}"),
+        Err(_) => bail!("past hooks.timeout_ms ({} ms): answered nothing", deadline.as_millis()),
+    }
+}
+
+async fn recall(query: String, target: Target, dir: PathBuf, settings: Settings) -> Result<Option<String>> {
+    let budget = settings.hooks.budget_tokens;
+    let memory = Memory::open_with_options(&dir, settings, OpenOptions::quick()).await?;
+    let mut options = RecallOptions::budget(budget);
+    let memory = scoped(memory, &target, &mut options)?;
     let recall = memory.recall_with(&query, &options).await?;
     Ok((!recall.items.is_empty()).then_some(recall.text))
 }

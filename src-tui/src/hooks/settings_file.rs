@@ -69,16 +69,36 @@ pub fn read(path: &Path) -> Result<Map<String, Value>> {
     }
 }
 
-/// Writes the settings whole, through a temporary file beside it (a cut write leaves the
-/// old file).
+/// Writes the settings whole, through a new temporary file of a random name beside the
+/// real file (a cut write leaves the old file; a link planted in the folder is never
+/// followed). A settings file that is a link (dotfiles) is written where it points, and
+/// keeps its permissions (a new one is its owner's alone).
 pub fn write(path: &Path, settings: &Map<String, Value>) -> Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
+    let target = match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            std::fs::canonicalize(path).with_context(|| format!("{} points nowhere", path.display()))?
+        }
+        _ => path.to_path_buf(),
+    };
+    let dir = target.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let text = serde_json::to_string_pretty(settings)? + "\n";
-    let temp = path.with_extension("json.haema-tmp");
-    std::fs::write(&temp, text).with_context(|| format!("cannot write {}", temp.display()))?;
-    std::fs::rename(&temp, path).with_context(|| format!("cannot replace {}", path.display()))
+    let mut temp = tempfile::Builder::new()
+        .prefix(".settings.")
+        .suffix(".haema-tmp")
+        .tempfile_in(dir)
+        .with_context(|| format!("cannot write in {}", dir.display()))?;
+    std::io::Write::write_all(&mut temp, text.as_bytes())
+        .with_context(|| format!("cannot write in {}", dir.display()))?;
+    if let Ok(meta) = std::fs::metadata(&target) {
+        temp.as_file()
+            .set_permissions(meta.permissions())
+            .with_context(|| format!("cannot keep the permissions of {}", target.display()))?;
+    }
+    temp.persist(&target)
+        .map_err(|e| e.error)
+        .with_context(|| format!("cannot replace {}", target.display()))?;
+    Ok(())
 }
 
 /// `settings` with haema's hooks running `command`, in place of any haema hook it held;

@@ -131,7 +131,7 @@ describe("plain words", () => {
     ).toBe("3 memories · 1 change waiting");
     expect(
       storeSummary({ dir: "/s", location: "/s", name: "s", active: 0, pending_changesets: 0, captures_waiting: 2, embedder: "none", dims: 0, llm: null, review: "auto", embedder_wanted: null, vectors_behind: false, lexical_reason: null, scope: "shared", user: null }),
-    ).toBe("0 memories · 2 conversation parts waiting for an AI");
+    ).toBe("0 memories · 2 conversations waiting for an AI");
   });
 });
 

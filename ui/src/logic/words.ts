@@ -42,7 +42,7 @@ export function countWords(n: number, one: string, many: string): string {
 export function storeSummary(info: StoreInfo): string {
   const parts = [countWords(info.active, "memory", "memories")];
   if (info.pending_changesets > 0) parts.push(countWords(info.pending_changesets, "change waiting", "changes waiting"));
-  if (info.captures_waiting > 0) parts.push(`${countWords(info.captures_waiting, "conversation part", "conversation parts")} waiting for an AI`);
+  if (info.captures_waiting > 0) parts.push(`${countWords(info.captures_waiting, "conversation", "conversations")} waiting for an AI`);
   return parts.join(" · ");
 }
 

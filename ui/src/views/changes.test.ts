@@ -20,7 +20,7 @@ describe("review", () => {
   });
 
   it("says when captured conversations wait for an AI, and nothing when none does", async () => {
-    const said = "2 captured conversation parts wait for an AI to turn them into memories: nothing of them is stored until one is connected (`haema setup`, or Settings).";
+    const said = "2 captured conversations wait for an AI to turn them into memories: nothing of them is stored until one is connected (`haema setup`, or Settings); their words wait in the agents’ own transcripts.";
     const { root } = await start((b) => (b.status = { ...b.status, captured: said }), "review");
     const note = root.querySelector<HTMLElement>("#review-captured");
     expect(note?.hidden).toBe(false);

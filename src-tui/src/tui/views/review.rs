@@ -27,9 +27,9 @@ pub fn draw(state: &ReviewState, frame: &mut Frame<'_>, area: Rect, app: &App, u
                 )),
             ];
             if let Some(captured) = captured {
-                // Two lines: what waits, then what to do (the view does not wrap).
+                // A line for each part of the sentence (the view does not wrap).
                 lines.push(Line::from(""));
-                for part in captured.splitn(2, ": ") {
+                for part in captured.split(": ").flat_map(|p| p.split("; ")) {
                     lines.push(Line::from(Span::styled(part.to_owned(), ui.theme.warning())));
                 }
             }
