@@ -7,6 +7,7 @@ mod store_checks;
 mod agent_key_cli;
 mod attributes_cli;
 mod bench_cli;
+mod claude_memory_import;
 mod cli;
 mod cli_first_use;
 mod cli_providers;

@@ -11,7 +11,8 @@ use crate::error::{Error, Result};
 use crate::transfer::haema_store::read_haema_store;
 use crate::transfer::jsonl::{read_export, restore};
 use crate::transfer::{
-    CoreImport, HaemaReport, ImportReport, Imported, Record, is_export, is_haema_store, parse_items, screen,
+    CoreImport, HaemaReport, ImportReport, Imported, Record, is_claude_memory, is_export, is_haema_store, parse_items,
+    read_claude_memory, screen,
 };
 use crate::types::core_md::CoreSections;
 use crate::types::{CoreAuthor, MemoryId, MemoryRecord, MemoryStatus};
@@ -71,10 +72,18 @@ impl Memory {
     /// A folder that is not a HAEMA store; a file that cannot be read; as for
     /// [`Memory::import_text`].
     pub async fn import_path(&self, path: &Path, progress: impl FnMut(usize, usize) + Send) -> Result<Imported> {
+        // Claude Code's memory folder, or its index named: each item and paragraph a memory.
+        if let Some(folder) = crate::transfer::import_folder(path).filter(|f| is_claude_memory(f)) {
+            let items = read_claude_memory(folder)?;
+            let source = format!("import of Claude Code's memory {}", folder.display());
+            return Ok(Imported::Items(
+                self.import_items_with_progress(items, &source, progress).await?,
+            ));
+        }
         if path.is_dir() {
             if !is_haema_store(path) {
                 return Err(Error::InvalidArgument(format!(
-                    "{} is a folder but not a HAEMA store (it has neither latest.sqlite3 nor db/chroma.sqlite3); to import a file, name the file",
+                    "{} is a folder but not a HAEMA store (it has neither latest.sqlite3 nor db/chroma.sqlite3), nor Claude Code's memory (it has no MEMORY.md); to import a file, name the file",
                     path.display()
                 )));
             }

@@ -1,6 +1,8 @@
 //! Data in and out of a store: haema's lossless JSONL export and its import, lists of items
-//! (JSON, JSONL, mem0 exports), and reading a HAEMA (Python) store folder.
+//! (JSON, JSONL, mem0 exports), and reading a HAEMA (Python) store folder or Claude Code's
+//! memory folder.
 
+mod claude_memory;
 mod dispatch;
 pub(crate) mod haema_store;
 mod items;
@@ -8,6 +10,7 @@ pub(crate) mod jsonl;
 mod migrate;
 pub(crate) mod screen;
 
+pub use claude_memory::{import_folder, is_claude_memory, read_claude_memory};
 pub use dispatch::{ImportSummary, Imported};
 pub use haema_store::{CoreImport, HaemaReport, HaemaStore, is_haema_store, read_haema_store};
 pub use items::{ImportItem, ItemsReport, parse_items};

@@ -64,7 +64,7 @@ pub async fn export(memory: &Memory, args: ExportArgs) -> Result<()> {
 
 pub async fn import(memory: &Memory, args: ImportArgs) -> Result<()> {
     let bar = output::progress("memories");
-    let imported = if args.file.is_dir() {
+    let imported = if haema_core::import_folder(&args.file).is_some() {
         memory.import_path(&args.file, output::advance(&bar)).await
     } else {
         let text = read_source(&args.file)?;
