@@ -54,6 +54,13 @@ fn store_with(settings: &str) -> (tempfile::TempDir, PathBuf) {
     (dir, store)
 }
 
+/// The fake LLM and embedder's variables, and the hook log.
+fn llm_env(llm: &FakeOpenAi, log: &Path) -> Vec<(&'static str, String)> {
+    let mut env = openai_env(&llm.base_url());
+    env.push(("HAEMA_HOOK_LOG", log.display().to_string()));
+    env
+}
+
 /// The texts the LLM was asked to split into facts.
 fn split_inputs(llm: &FakeOpenAi) -> Vec<String> {
     llm.server()
@@ -79,8 +86,7 @@ async fn a_recorded_session_is_captured_once_reviewed_and_recalled_on_the_next_p
     let llm = FakeOpenAi::start(64).await;
     let (_dir, store) = store_with("review = \"review\"\n");
     let session = Session::new();
-    let mut env = openai_env(&llm.base_url());
-    env.push(("HAEMA_HOOK_LOG", session.log.display().to_string()));
+    let env = llm_env(&llm, &session.log);
     let env = refs(&env);
     llm.answer(
         "pre_split",
@@ -212,8 +218,7 @@ async fn without_an_llm_nothing_is_stored_the_words_wait_and_are_read_once_one_i
     let other = session
         .event("stop.json")
         .replace("7f3c2a10-5b1e-4c8e-9d2a-3e4f5a6b7c8d", "second-session");
-    let mut env = openai_env(&llm.base_url());
-    env.push(("HAEMA_HOOK_LOG", log.clone()));
+    let env = llm_env(&llm, &session.log);
     let env = refs(&env);
     ok(&haema(
         &store,
@@ -272,8 +277,7 @@ async fn when_the_llm_fails_nothing_is_stored_as_said_and_the_next_capture_reads
     assert_eq!(latest.as_array().unwrap().len(), 0, "{latest}");
 
     let llm = FakeOpenAi::start(64).await;
-    let mut env = openai_env(&llm.base_url());
-    env.push(("HAEMA_HOOK_LOG", log.clone()));
+    let env = llm_env(&llm, &session.log);
     let env = refs(&env);
     ok(&haema(
         &store,
@@ -295,8 +299,7 @@ async fn a_capture_returns_at_once_and_finishes_in_the_background() {
     let llm = FakeOpenAi::start(64).await;
     let (_dir, store) = store_with(""); // the default policy, guarded
     let session = Session::new();
-    let mut env = openai_env(&llm.base_url());
-    env.push(("HAEMA_HOOK_LOG", session.log.display().to_string()));
+    let env = llm_env(&llm, &session.log);
     let env = refs(&env);
     let started = Instant::now();
     ok(&haema(
@@ -358,8 +361,7 @@ async fn a_store_that_keeps_users_apart_captures_and_recalls_for_the_hooks_user_
     let llm = FakeOpenAi::start(64).await;
     let (_dir, store) = store_with("scope = \"per_user\"\nreview = \"auto\"\n");
     let session = Session::new();
-    let mut env = openai_env(&llm.base_url());
-    env.push(("HAEMA_HOOK_LOG", session.log.display().to_string()));
+    let env = llm_env(&llm, &session.log);
     let env = refs(&env);
     let stop = session.event("stop.json");
     ok(&haema(

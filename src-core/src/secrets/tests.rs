@@ -511,6 +511,20 @@ fn a_state_key_is_read_by_its_parts() {
 
 /// Asserts that each text is stored as it is, naming every one that is not and what it
 /// became (the ordinary-text corpora share it).
+/// Each text of `pairs` is stored as its pair says, and a stored text's markers are not
+/// found again.
+pub(crate) fn assert_stored(pairs: &[(&str, &str)]) {
+    let wrong: Vec<(&str, String, &str)> = pairs
+        .iter()
+        .map(|(text, stored)| (*text, redact(text).0, *stored))
+        .filter(|(_, got, stored)| got != stored)
+        .collect();
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    for (_, stored) in pairs {
+        assert_eq!(redact(stored).0, *stored, "a marker is found again");
+    }
+}
+
 pub(crate) fn assert_kept<'a>(texts: impl IntoIterator<Item = &'a str>) {
     let flagged: Vec<(&str, String)> = texts
         .into_iter()
