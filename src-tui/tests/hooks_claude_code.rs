@@ -61,6 +61,17 @@ fn llm_env(llm: &FakeOpenAi, log: &Path) -> Vec<(&'static str, String)> {
     env
 }
 
+/// Runs `haema hook claude-code --foreground` on the recorded event `name`: a capture,
+/// done before it returns.
+fn capture_now(store: &Path, env: &[(&str, &str)], session: &Session, name: &str) -> String {
+    ok(&haema(
+        store,
+        env,
+        &["hook", "claude-code", "--foreground"],
+        Some(&session.event(name)),
+    ))
+}
+
 /// The texts the LLM was asked to split into facts.
 fn split_inputs(llm: &FakeOpenAi) -> Vec<String> {
     llm.server()
@@ -175,12 +186,7 @@ async fn a_recorded_session_is_captured_once_reviewed_and_recalled_on_the_next_p
     let turn = json!({"type": "user", "sessionId": "7f3c2a10", "message": {"role": "user", "content": "I switched from tea to matcha."}});
     transcript.push_str(&format!("{turn}\n"));
     std::fs::write(&session.transcript, transcript).unwrap();
-    ok(&haema(
-        &store,
-        &env,
-        &["hook", "claude-code", "--foreground"],
-        Some(&session.event("stop.json")),
-    ));
+    capture_now(&store, &env, &session, "stop.json");
     let sent = split_inputs(&llm);
     assert_eq!(sent.len(), 2);
     assert!(sent[1].contains("matcha") && !sent[1].contains("Lisbon"), "{}", sent[1]);
@@ -193,12 +199,7 @@ async fn without_an_llm_nothing_is_stored_the_words_wait_and_are_read_once_one_i
     let session = Session::new();
     let log = session.log.display().to_string();
     let alone = [("HAEMA_HOOK_LOG", log.as_str())];
-    ok(&haema(
-        &store,
-        &alone,
-        &["hook", "claude-code", "--foreground"],
-        Some(&session.event("stop.json")),
-    ));
+    capture_now(&store, &alone, &session, "stop.json");
     assert!(session.log().contains("wait for an LLM"), "{}", session.log());
     let status = ok(&haema(&store, &alone, &["status"], None));
     assert!(status.contains("captured  1 conversation(s)"), "{status}");
@@ -241,12 +242,7 @@ async fn without_an_llm_nothing_is_stored_the_words_wait_and_are_read_once_one_i
     let info = json_of(&haema(&store, &env, &["status", "--json"], None));
     assert_eq!(info["captures_waiting"], 0, "{info}");
     assert!(info["active"].as_u64().unwrap() >= 1, "{info}");
-    ok(&haema(
-        &store,
-        &env,
-        &["hook", "claude-code", "--foreground"],
-        Some(&session.event("stop.json")),
-    ));
+    capture_now(&store, &env, &session, "stop.json");
     assert_eq!(split_inputs(&llm).len(), 2, "nothing twice");
 }
 
@@ -266,12 +262,7 @@ async fn when_the_llm_fails_nothing_is_stored_as_said_and_the_next_capture_reads
         ("HAEMA_LLM_MODEL", "gpt-test"),
         ("HAEMA_HOOK_LOG", log.as_str()),
     ];
-    ok(&haema(
-        &store,
-        &env,
-        &["hook", "claude-code", "--foreground"],
-        Some(&session.event("stop.json")),
-    ));
+    capture_now(&store, &env, &session, "stop.json");
     assert!(session.log().contains("nothing captured"), "{}", session.log());
     let latest = json_of(&haema(&store, &env, &["latest", "--json"], None));
     assert_eq!(latest.as_array().unwrap().len(), 0, "{latest}");
@@ -279,12 +270,7 @@ async fn when_the_llm_fails_nothing_is_stored_as_said_and_the_next_capture_reads
     let llm = FakeOpenAi::start(64).await;
     let env = llm_env(&llm, &session.log);
     let env = refs(&env);
-    ok(&haema(
-        &store,
-        &env,
-        &["hook", "claude-code", "--foreground"],
-        Some(&session.event("stop.json")),
-    ));
+    capture_now(&store, &env, &session, "stop.json");
     let sent = split_inputs(&llm);
     assert_eq!(sent.len(), 1);
     assert!(
