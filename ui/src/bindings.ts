@@ -1464,8 +1464,8 @@ export type StoreInfo = {
 	/**  Changesets waiting for review. */
 	pending_changesets: number,
 	/**
-	 *  Parts of captured conversations waiting for an LLM to split them into memories
-	 *  ([`crate::Memory::capture`]).
+	 *  Captured sessions whose words wait for an LLM to split them into memories
+	 *  ([`crate::Memory::capture`]); nothing of them is stored until then.
 	 */
 	captures_waiting: number,
 	/**  Embedder recorded in the store (`none` for lexical-only). */
