@@ -23,6 +23,7 @@
 //! | `pipeline` | the write path: split, related memories, reconstruction, core update |
 //! | [`provider`] | embedders and LLMs (OpenAI, Gemini, Ollama, the local model, the Hub) |
 //! | `search` | hybrid, vector and full-text search, and the recall block |
+//! | [`recall_socket`] | a hook's recall answered by the process that holds the store open |
 //! | [`safety`] | hostile text: found at write time, fenced in prompts, neutralised in recall |
 //! | [`secrets`] | credentials: found and replaced by markers before any text is written |
 //! | [`review`] | diffs, the review view of a changeset, a core section's history |
@@ -56,6 +57,7 @@ mod memory;
 mod pipeline;
 mod printable;
 pub mod provider;
+pub mod recall_socket;
 pub mod review;
 pub mod safety;
 mod search;

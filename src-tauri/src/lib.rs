@@ -112,6 +112,11 @@ pub fn run() -> Result<(), tauri::Error> {
             builder.mount_events(app);
             let prefs_file = app.path().app_config_dir().ok().map(|d| d.join("desktop.json"));
             app.manage(state::AppState::new(prefs_file));
+            // Claude Code's hooks are answered warm while the window holds a store open.
+            let handle = app.handle().clone();
+            tauri::async_runtime::spawn(haema_core::recall_socket::serve(move || {
+                handle.state::<state::AppState>().held()
+            }));
             if let Some(main) = app.get_webview_window("main") {
                 window::keep_size(&main);
             }

@@ -42,6 +42,13 @@ impl AppState {
         self.memory.read().await.clone().ok_or_else(CommandError::no_store)
     }
 
+    /// The open store without a person chosen, when no one is changing it right now: what
+    /// the store's recall socket answers Claude Code's hooks with
+    /// ([`haema_core::recall_socket`]).
+    pub fn held(&self) -> Option<Memory> {
+        self.base.try_read().ok().and_then(|base| base.clone())
+    }
+
     /// Opens the store in `dir` with its settings (creating it when missing) and remembers
     /// it; returns the store and the generation its watcher runs under. It opens at once with
     /// what is on this machine: a missing embedding model comes in the background

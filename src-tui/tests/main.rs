@@ -20,6 +20,7 @@ mod forget_cli;
 mod full_disk;
 mod fuzz_corpora;
 mod hooks_claude_code;
+mod hooks_warm_recall;
 mod keys_never_leak;
 mod llm_deadline;
 mod mcp_http;

@@ -91,6 +91,21 @@ impl Memory {
         Ok(self.sibling(Arc::new(store), self.inner.settings.clone()))
     }
 
+    /// This handle as `user` sees the store: a store that keeps users apart opened for
+    /// them, another as it is (there `user` is an attribute and a filter, for the caller to
+    /// apply).
+    ///
+    /// # Errors
+    /// [`Error::UserRequired`] when the store keeps users apart and no user is given; the
+    /// errors of [`Memory::for_user`].
+    pub fn as_user(&self, user: Option<&str>) -> Result<Self> {
+        match user.map(str::trim).filter(|u| !u.is_empty()) {
+            Some(user) if self.requires_user() || self.user().is_some() => self.for_user(user),
+            None if self.requires_user() => Err(Error::UserRequired),
+            _ => Ok(self.clone()),
+        }
+    }
+
     /// The user this handle works for, if it was given one.
     pub fn user(&self) -> Option<&str> {
         match self.inner.store.scope() {

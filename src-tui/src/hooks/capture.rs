@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use haema_core::{CaptureCursor, CaptureOutcome, Memory, MemoryAttributes, OpenOptions, RecallOptions, Settings};
+use haema_core::{CaptureCursor, CaptureOutcome, Memory, MemoryAttributes, OpenOptions, Settings};
 
 use super::{CLAUDE_CODE, HookEvent, Target, transcript};
 
@@ -61,7 +61,7 @@ pub async fn run(event: &HookEvent, target: &Target) -> Result<String> {
     };
     let dir = crate::store_path::resolve(target.store.clone())?;
     let memory = Memory::open_with_options(&dir, Settings::load(&dir)?, OpenOptions::quick()).await?;
-    let memory = super::recall::scoped(memory, target, &mut RecallOptions::default())?;
+    let memory = memory.as_user(target.user.as_deref()).map_err(super::with_remedy)?;
     let lock = lock(&dir)?;
     let mut earlier = 0;
     if memory.can_capture() {

@@ -63,13 +63,28 @@ async fn answer(event: &HookEvent, raw: &str, target: &Target, foreground: bool,
     let name = event.hook_event_name.as_str();
     match name {
         "SessionStart" | "UserPromptSubmit" => match recall::answer(event, target, started).await {
-            Ok(Some(context)) => {
-                let answer = serde_json::json!({
-                    "hookSpecificOutput": {"hookEventName": name, "additionalContext": context}
-                });
-                println!("{answer}");
+            Ok((context, source)) => {
+                if let Some(context) = &context {
+                    let answer = serde_json::json!({
+                        "hookSpecificOutput": {"hookEventName": name, "additionalContext": context}
+                    });
+                    println!("{answer}");
+                }
+                let what = if context.is_some() {
+                    "recalled"
+                } else {
+                    "nothing to recall"
+                };
+                let how = match source {
+                    recall::Source::Warm(pid) => format!("by process {pid}, which holds the store"),
+                    recall::Source::Cold(why) => format!("cold ({why})"),
+                };
+                log::line(
+                    name,
+                    &event.session_id,
+                    &format!("{what} in {} ms, {how}", started.elapsed().as_millis()),
+                );
             }
-            Ok(None) => {}
             Err(e) => log::line(name, &event.session_id, &format!("no recall: {e:#}")),
         },
         "Stop" | "PreCompact" | "SessionEnd" => {
@@ -84,6 +99,16 @@ async fn answer(event: &HookEvent, raw: &str, target: &Target, foreground: bool,
             }
         }
         other => log::line(other, &event.session_id, "not an event haema answers; nothing done"),
+    }
+}
+
+/// A store's error for the hook's log, with what to do when the store needs a user.
+fn with_remedy(e: haema_core::Error) -> anyhow::Error {
+    match e {
+        haema_core::Error::UserRequired => {
+            anyhow::anyhow!("{e}: install the hooks with --user ID (or set HAEMA_USER)")
+        }
+        e => e.into(),
     }
 }
 

@@ -99,6 +99,8 @@ pub struct HttpServer {
     tls: Option<tokio_rustls::TlsAcceptor>,
     shared: Arc<Shared>,
     in_flight: super::in_flight::InFlight,
+    /// The store's recall socket, served while this server runs.
+    _recalls: haema_core::recall_socket::Serving,
 }
 
 impl HttpServer {
@@ -121,6 +123,7 @@ impl HttpServer {
         }
         let server = HaemaServer::new(memory.clone());
         server.upgrade_in_background();
+        let recalls = server.serve_recalls();
         let in_flight = server.in_flight.clone();
         let stop = CancellationToken::new();
         let mut config = StreamableHttpServerConfig::default()
@@ -164,6 +167,7 @@ impl HttpServer {
             tls,
             shared,
             in_flight,
+            _recalls: recalls,
         })
     }
 
@@ -186,6 +190,7 @@ impl HttpServer {
             tls,
             shared,
             in_flight,
+            _recalls,
         } = self;
         tokio::pin!(stopping);
         let connections = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));

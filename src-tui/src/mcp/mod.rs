@@ -120,6 +120,15 @@ impl HaemaServer {
         }
     }
 
+    /// Answers the store's Claude Code hooks through its recall socket, with the model this
+    /// server holds, while the returned handle is kept.
+    fn serve_recalls(&self) -> haema_core::recall_socket::Serving {
+        let slot = Arc::clone(&self.memory);
+        haema_core::recall_socket::Serving::spawn(move || {
+            Some(slot.read().unwrap_or_else(PoisonError::into_inner).clone())
+        })
+    }
+
     /// When the store waits for its embedding model (or vectors), gets them in the
     /// background, so that the agent is answered at once (by words meanwhile), and then
     /// serves the store with vectors.

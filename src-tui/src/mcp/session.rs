@@ -10,6 +10,7 @@ use super::{HaemaServer, lines};
 pub async fn serve(memory: Memory) -> anyhow::Result<()> {
     let server = HaemaServer::new(memory);
     server.upgrade_in_background();
+    let _recalls = server.serve_recalls();
     let in_flight = server.in_flight.clone();
     let guarded = lines::guard(tokio::io::stdin(), tokio::io::stdout());
     let service = server

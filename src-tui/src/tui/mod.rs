@@ -20,6 +20,7 @@ mod watch;
 mod worker;
 
 use std::path::PathBuf;
+use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Instant;
 
 use anyhow::Result;
@@ -55,6 +56,13 @@ pub async fn run(memory: Memory) -> Result<()> {
     let input = input::Input::spawn(tx.clone());
     let mut watcher = watch::Watcher::start(&memory, tx.clone());
     let mut memory = memory;
+    // Claude Code's hooks are answered warm, with the model this TUI holds.
+    let held = Arc::new(RwLock::new(memory.clone()));
+    let _recalls = haema_core::recall_socket::Serving::spawn({
+        let held = Arc::clone(&held);
+        move || Some(held.read().unwrap_or_else(PoisonError::into_inner).clone())
+    });
+    let hold = |memory: &Memory| *held.write().unwrap_or_else(PoisonError::into_inner) = memory.clone();
     let mut app = App::new(memory.dir().to_path_buf(), keymap, Instant::now());
     let first = app.start();
     dispatch(&memory, first, &tx);
@@ -97,6 +105,7 @@ pub async fn run(memory: Memory) -> Result<()> {
                             app.inform(note);
                         }
                         watcher.switch(&memory);
+                        hold(&memory);
                         upgrade_in_background(&memory, &tx);
                         app.update(Msg::StoreSwitched { dir })
                     }
@@ -114,6 +123,7 @@ pub async fn run(memory: Memory) -> Result<()> {
                         let ready = next.lexical_reason().is_none();
                         memory = next;
                         watcher.switch(&memory);
+                        hold(&memory);
                         match (ready, line) {
                             (true, _) => app.update(Msg::Done(
                                 "the embedding model is ready: search finds memories by meaning too".into(),

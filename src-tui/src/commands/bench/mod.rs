@@ -1,11 +1,14 @@
 //! `haema bench`: builds stores of n memories in-process and measures haema's own time for
-//! each operation, and through `haema mcp --http` with a client in the same run ([`server`]),
-//! printing one JSON object a line (or a table).
+//! each operation, through `haema mcp --http` with a client in the same run ([`server`]),
+//! and `haema hook claude-code` as Claude Code runs it ([`hook`]), printing one JSON object
+//! a line (or a table).
 //!
 //! The default providers are instant and deterministic ([`synthetic`]): vectors are 384-d
 //! bag-of-words directions, the LLM keeps every memory and adds the new ones. With
 //! `--embedder local` the vectors are real all-MiniLM-L6-v2 ones of the LoCoMo turns.
 
+#[cfg(unix)]
+mod hook;
 mod measure;
 mod ops;
 mod server;
@@ -87,6 +90,13 @@ pub async fn run(args: BenchArgs) -> Result<()> {
         }
         for row in ops::open_in_new_process(&source, &dir, n).await? {
             emit(row);
+        }
+        #[cfg(unix)]
+        {
+            let scratch = tempfile::Builder::new().prefix("hooks-").tempdir_in(&work)?;
+            for row in hook::run(&source, &dir, n, scratch.path()).await? {
+                emit(row);
+            }
         }
         emit(disk_row(&dir, n)?);
         emit(
