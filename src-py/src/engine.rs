@@ -1,85 +1,22 @@
 //! `Engine`: one open store, its methods the package's `Memory` calls. Arguments and
-//! answers that have structure travel as JSON text in the shapes of `haema-core`'s types.
+//! answers that have structure travel as JSON text in the shapes of `haema-core`'s types
+//! ([`crate::args`]).
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
-use haema_core::config::Source;
 use haema_core::provider::{Embedder, Llm};
 use haema_core::{
-    ChangesetFilter, ChangesetId, ChangesetStatus, ForgetRequest, LatestOptions, LatestStart, Memory, MemoryAttributes,
-    MemoryFilter, MemoryId, OpenOptions, RecallOptions, ReviewPolicy, SearchMode, SearchOptions, Section, Settings,
-    StoreScope,
+    ChangesetFilter, ChangesetId, ChangesetStatus, ForgetRequest, ImportItem, LatestOptions, LatestStart, Memory,
+    MemoryAttributes, MemoryFilter, MemoryId, OpenOptions, RecallOptions, ReviewPolicy, SearchOptions, Settings,
 };
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use serde::Serialize;
-use serde::de::DeserializeOwned;
 
+use crate::args::{
+    Contents, haema_error, invalid, json, marked_json, mode, parse, parse_scope, review_is_set, section, store_dir,
+};
 use crate::calls::run;
 use crate::clients::{PyEmbedder, PyLlm};
 use crate::marked;
-
-/// What `add` was given: one text (split by the LLM) or items taken as they are.
-#[derive(FromPyObject)]
-enum Contents {
-    Text(String),
-    Items(Vec<String>),
-}
-
-/// `value` as JSON text.
-fn json<T: Serialize>(value: &T) -> PyResult<String> {
-    serde_json::to_string(value).map_err(encode_error)
-}
-
-/// Memories as JSON text, each with its `flags` and `marked` text ([`crate::marked`]).
-fn marked_json(value: serde_json::Result<serde_json::Value>) -> PyResult<String> {
-    json(&value.map_err(encode_error)?)
-}
-
-fn encode_error(error: serde_json::Error) -> PyErr {
-    PyRuntimeError::new_err(format!("haema could not encode its answer: {error}"))
-}
-
-/// An argument the caller got wrong, as the package's `InvalidArgumentError`.
-fn invalid(message: String) -> PyErr {
-    haema_error(&haema_core::Error::InvalidArgument(message))
-}
-
-fn haema_error(error: &haema_core::Error) -> PyErr {
-    Python::attach(|py| crate::errors::to_py_err(py, error))
-}
-
-/// JSON text from the Python side as `T` (empty: the default).
-fn parse<T: DeserializeOwned + Default>(what: &str, text: Option<&str>) -> PyResult<T> {
-    match text.map(str::trim).filter(|t| !t.is_empty()) {
-        None => Ok(T::default()),
-        Some(text) => serde_json::from_str(text).map_err(|e| invalid(format!("{what}: {e}"))),
-    }
-}
-
-fn parse_scope(name: &str) -> PyResult<StoreScope> {
-    name.parse()
-        .map_err(|_| invalid(format!("no scope `{name}`: give shared or per_user")))
-}
-
-fn section(name: &str) -> PyResult<Section> {
-    name.parse()
-        .map_err(|_| invalid(format!("no core section `{name}`: give SOUL, TOOLS, RULE or USER")))
-}
-
-fn mode(name: &str) -> PyResult<SearchMode> {
-    name.parse()
-        .map_err(|_| invalid(format!("no search mode `{name}`: give hybrid, vector or lexical")))
-}
-
-/// Where a store is: a folder, or a PostgreSQL URL linked to this machine's folder for it.
-fn store_dir(path: &str) -> PyResult<PathBuf> {
-    if haema_core::is_postgres_url(path) {
-        return haema_core::store_dir_for(std::path::Path::new(path)).map_err(|e| haema_error(&e));
-    }
-    Ok(PathBuf::from(path))
-}
 
 /// One open store.
 #[pyclass(frozen, module = "haema_rs._native")]
@@ -227,6 +164,33 @@ impl Engine {
             Contents::Items(items) => haema_core::AddInput::Items(items),
         };
         let outcome = self.run(py, |m| async move { m.add_with(input, attributes).await })?;
+        json(&outcome)
+    }
+
+    /// Adds items as they are, with no LLM, as `haema import` does: each screened (secrets,
+    /// size, prompt injection), a text the store already holds skipped. `items` are
+    /// `(text, attributes JSON)` pairs; the answer is the import's report.
+    fn import_items(&self, py: Python<'_>, items: Vec<(String, Option<String>)>, source: String) -> PyResult<String> {
+        let items = items
+            .into_iter()
+            .map(|(content, attributes)| {
+                Ok(ImportItem {
+                    content,
+                    timestamp_ms: None,
+                    attributes: parse("attributes", attributes.as_deref())?,
+                })
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let report = self.run(py, |m| async move { m.import_items(items, &source).await })?;
+        json(&report)
+    }
+
+    /// Adds conversation text as a capture: always split into facts by the LLM, under the
+    /// review policy, never stored as said (without an LLM nothing is stored).
+    #[pyo3(signature = (text, attributes=None))]
+    fn capture(&self, py: Python<'_>, text: String, attributes: Option<&str>) -> PyResult<String> {
+        let attributes: MemoryAttributes = parse("attributes", attributes)?;
+        let outcome = self.run(py, |m| async move { m.capture(&text, attributes).await })?;
         json(&outcome)
     }
 
@@ -496,14 +460,4 @@ impl Engine {
     fn catch_up_embeddings(&self, py: Python<'_>) -> PyResult<usize> {
         self.run(py, |m| async move { m.catch_up_embeddings(|_| {}).await })
     }
-}
-
-/// Whether the store's settings (its file or the environment) name a review policy.
-fn review_is_set(dir: &std::path::Path) -> bool {
-    let env = |name: &str| std::env::var(name).ok();
-    Settings::explain_with(dir, None, env).is_ok_and(|lines| {
-        lines
-            .iter()
-            .any(|line| line.key == "review" && line.source != Source::Default)
-    })
 }

@@ -8,6 +8,7 @@
 //! Python program's embedding and LLM clients ([`clients`]) holding the GIL only for the
 //! length of that call.
 
+mod args;
 mod calls;
 mod clients;
 mod engine;
@@ -37,4 +38,11 @@ mod _native {
     /// How many of the newest memories a recall block holds when no number is given.
     #[pymodule_export]
     const DEFAULT_RECALL_LATEST: usize = haema_core::DEFAULT_RECALL_LATEST;
+
+    /// `text` without the recall blocks it holds: what an agent was given back from memory
+    /// is not captured into it again.
+    #[pyo3::pyfunction]
+    fn without_recall_blocks(text: &str) -> String {
+        haema_core::without_recall_blocks(text)
+    }
 }

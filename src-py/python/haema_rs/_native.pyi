@@ -2,12 +2,21 @@
 
 from typing import Any, final
 
-__all__ = ["DEFAULT_RECALL_BUDGET", "DEFAULT_RECALL_LATEST", "DEFAULT_RECALL_MEMORIES", "VERSION", "Engine"]
+__all__ = [
+    "DEFAULT_RECALL_BUDGET",
+    "DEFAULT_RECALL_LATEST",
+    "DEFAULT_RECALL_MEMORIES",
+    "VERSION",
+    "Engine",
+    "without_recall_blocks",
+]
 
 VERSION: str
 DEFAULT_RECALL_BUDGET: int
 DEFAULT_RECALL_MEMORIES: int
 DEFAULT_RECALL_LATEST: int
+
+def without_recall_blocks(text: str) -> str: ...
 
 @final
 class Engine:
@@ -39,6 +48,8 @@ class Engine:
     @property
     def lexical_reason(self) -> str | None: ...
     def add(self, contents: str | list[str], attributes: str | None = None) -> str: ...
+    def import_items(self, items: list[tuple[str, str | None]], source: str) -> str: ...
+    def capture(self, text: str, attributes: str | None = None) -> str: ...
     def get_core(self) -> str: ...
     def core_sections(self) -> str: ...
     def locked_sections(self) -> list[str]: ...

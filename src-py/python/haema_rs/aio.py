@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ParamSpec, TypeVar
 
 from . import _native
@@ -20,9 +20,11 @@ from .memory import Memory, PathLike
 from .records import (
     AddOutcome,
     AgentState,
+    CaptureOutcome,
     Changeset,
     ChangesetSummary,
     CoreVersion,
+    ImportReport,
     MemoryRecord,
     PurgeReceipt,
     Recall,
@@ -122,6 +124,14 @@ class AsyncMemory:
         if not isinstance(contents, str):
             contents = list(contents)
         return await self._run(self.memory.add_with, contents, **attributes)
+
+    async def import_items(
+        self, items: Iterable[str | tuple[str, Mapping[str, Any]]], *, source: str
+    ) -> ImportReport:
+        return await self._run(self.memory.import_items, list(items), source=source)
+
+    async def capture(self, text: str, **attributes: Any) -> CaptureOutcome:
+        return await self._run(self.memory.capture, text, **attributes)
 
     async def get_core(self) -> str:
         return await self._run(self.memory.get_core)

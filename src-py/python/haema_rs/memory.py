@@ -5,18 +5,20 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Iterable
-from datetime import datetime
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from . import _native
 from ._adapters import EmbeddingAdapter, LlmAdapter, client_id, llm_id
+from ._values import _contents, _drop_none, _filter_json, _json, _text
 from .records import (
     AddOutcome,
     AgentState,
+    CaptureOutcome,
     Changeset,
     ChangesetSummary,
     CoreVersion,
+    ImportReport,
     MemoryRecord,
     PurgeReceipt,
     Recall,
@@ -26,89 +28,18 @@ from .records import (
 logger = logging.getLogger("haema_rs")
 
 PathLike = str | os.PathLike[str]
-Time = datetime | int | float
 
 #: The attributes a memory may carry (``add_with``'s keywords, ``update``'s).
 _ATTRIBUTES = ("memory_type", "importance", "source", "agent_id", "session_id", "user_id", "metadata")
 
 
-def _text(text: str) -> str:
-    """``text``, which must be valid Unicode (a lone surrogate cannot be stored)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as error:
-        raise ValueError(
-            f"the text holds an unpaired surrogate at character {error.start}: it is not valid Unicode"
-        ) from None
-    return text
-
-
-def _contents(contents: str | Iterable[str]) -> str | list[str]:
-    """HAEMA's normalisation of ``add``'s argument: a text, or an iterable of texts."""
-    if isinstance(contents, str):
-        return _text(contents)
-    items: list[str] = []
-    for item in contents:
-        if not isinstance(item, str):
-            raise TypeError("contents must be str or list[str]")
-        items.append(_text(item))
-    return items
-
-
-def _json_value(value: Any) -> Any:
-    """What ``json`` cannot write itself: numpy's numbers and arrays."""
-    if hasattr(value, "item") and callable(value.item) and getattr(value, "ndim", None) == 0:
-        return value.item()
-    if hasattr(value, "tolist") and callable(value.tolist):
-        return value.tolist()
-    raise TypeError(
-        f"a value of type {type(value).__name__} cannot be stored: use str, int, float, bool, None, list or dict"
-    )
-
-
-def _json(value: Any) -> str:
-    """``value`` as JSON text, numpy's values included; NaN and infinities refused."""
-    try:
-        return json.dumps(value, default=_json_value, allow_nan=False)
-    except ValueError:
-        raise ValueError("a number is NaN or infinite: give a finite number") from None
-
-
-def _ms(value: Time | None) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, datetime):
-        return int(value.timestamp() * 1000)
-    return int(value)
-
-
-def _drop_none(**values: Any) -> dict[str, Any]:
-    return {k: v for k, v in values.items() if v is not None and v != {}}
-
-
-def _filter_json(
-    memory_type: str | None = None,
-    min_importance: float | None = None,
-    source: str | None = None,
-    agent_id: str | None = None,
-    session_id: str | None = None,
-    user_id: str | None = None,
-    metadata: dict[str, Any] | None = None,
-    since: Time | None = None,
-    until: Time | None = None,
-) -> str | None:
-    values = _drop_none(
-        memory_type=memory_type,
-        min_importance=min_importance,
-        source=source,
-        agent_id=agent_id,
-        session_id=session_id,
-        user_id=user_id,
-        metadata=metadata,
-        since_ms=_ms(since),
-        until_ms=_ms(until),
-    )
-    return _json(values) if values else None
+def _check_attributes(method: str, attributes: Mapping[str, Any]) -> None:
+    """A ``TypeError`` for a name that is not an attribute: never ignored."""
+    for name in attributes:
+        if name not in _ATTRIBUTES:
+            raise TypeError(
+                f"{method}() got an unexpected keyword argument {name!r}: the attributes are {', '.join(_ATTRIBUTES)}"
+            )
 
 
 class Memory:
@@ -287,6 +218,32 @@ class Memory:
             logger.warning("%s", warning)
         return outcome
 
+    def import_items(
+        self, items: Iterable[str | tuple[str, Mapping[str, Any]]], *, source: str
+    ) -> ImportReport:
+        """Adds items as they are, with no LLM, as ``haema import`` does: each text (or
+        ``(text, attributes)``, with ``add_with``'s attribute names) is one memory,
+        committed at once. The import's screens apply: secrets are replaced by markers, an
+        item that reads like a prompt injection waits for review under ``guarded`` and
+        ``review``, and a text the store already holds is skipped."""
+        pairs: list[tuple[str, str | None]] = []
+        for item in items:
+            text, attributes = (item, {}) if isinstance(item, str) else item
+            _check_attributes("import_items", attributes)
+            values = _drop_none(**attributes)
+            pairs.append((_text(text), _json(values) if values else None))
+        return ImportReport.from_dict(json.loads(self._engine.import_items(pairs, source)))
+
+    def capture(self, text: str, **attributes: Any) -> CaptureOutcome:
+        """Adds conversation text (``"The user said: …"``) as Claude Code's hooks do: always
+        split into facts by the LLM, merged and reviewed as any add, and never stored as
+        said: where the LLM fails, nothing of that part is stored (an error), and without
+        an LLM nothing at all (``needs_llm``). Attributes as for :meth:`add_with`."""
+        _check_attributes("capture", attributes)
+        values = _drop_none(**attributes)
+        answer = self._engine.capture(_text(text), _json(values) if values else None)
+        return CaptureOutcome.from_dict(json.loads(answer))
+
     def get_latest_records(self, begin: int = 1, count: int = 10, **filters: Any) -> list[MemoryRecord]:
         """:meth:`get_latest` with ids, timestamps and attributes, of the memories that pass
         the filters (``memory_type``, ``min_importance``, ``source``, ``agent_id``,
@@ -409,11 +366,7 @@ class Memory:
         once; under ``guarded`` and ``review``, and for a pinned memory, it waits for a
         person); an agent's update takes no attributes (``InvalidArgumentError``). A keyword
         that is not an attribute is a ``TypeError``, never ignored."""
-        for name in attributes:
-            if name not in _ATTRIBUTES:
-                raise TypeError(
-                    f"update() got an unexpected keyword argument {name!r}: the attributes are {', '.join(_ATTRIBUTES)}"
-                )
+        _check_attributes("update", attributes)
         values = _drop_none(**attributes)
         text = None if content is None else _text(content)
         answer = self._engine.update_memory(memory_id, text, _json(values) if values else None, by_agent)

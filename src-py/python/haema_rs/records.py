@@ -272,6 +272,41 @@ class PurgeReceipt(_FromDict):
 
 
 @dataclass(frozen=True)
+class ImportReport(_FromDict):
+    """What adding items as they are (``import_items``) did."""
+
+    #: Memories added, committed at once.
+    added: int
+    #: Items whose text the store already held (or given twice): not added again.
+    skipped: int
+    #: The change that holds the added ones.
+    changeset: int | None
+    #: Items held for review (their text reads like a prompt injection under the
+    #: ``guarded`` and ``review`` policies, or held a secret under ``secrets.policy = hold``).
+    held: int
+    #: The pending change that holds them.
+    pending: int | None
+    #: What the screens found and did.
+    warnings: list[str]
+
+
+@dataclass(frozen=True)
+class CaptureOutcome:
+    """What capturing conversation text did."""
+
+    #: ``added`` (one add per part, under the review policy), ``empty`` (nothing to
+    #: capture) or ``needs_llm`` (no LLM: nothing was stored).
+    status: str
+    #: Each part's add, when ``added``.
+    outcomes: list[AddOutcome] = field(default_factory=list)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> CaptureOutcome:
+        outcomes = [AddOutcome.from_dict(o) for o in data.get("outcomes", [])]
+        return cls(status=str(data["status"]), outcomes=outcomes)
+
+
+@dataclass(frozen=True)
 class AgentState(_FromDict):
     """One key of an agent's state."""
 
