@@ -2,9 +2,9 @@
 # Builds the Python wheel haema-rs (src-py/) with maturin, installs it in a fresh virtual
 # environment and runs its tests there: pytest (HAEMA's behaviour, the Promptise provider,
 # the examples, the same store through the real `haema` binary, `haema mcp --http` with the
-# official MCP Python SDK as its client), mypy --strict of the tests
-# and examples against the installed package and its stubs, and stubtest of the native
-# module's stub against the built module.
+# official MCP Python SDK as its client, the OpenAI Agents SDK and LangGraph integrations
+# against those packages), mypy --strict of the package, the tests and the examples with the
+# native module's stub, and stubtest of that stub against the built module.
 #
 #   tools/python-wheel.sh [HAEMA_BINARY]     all three steps (default binary target/debug/haema)
 #   tools/python-wheel.sh prepare            the virtual environment: maturin, pytest, mypy, ...
@@ -29,7 +29,7 @@ prepare() {
     python3 -m venv "$venv"
     "$venv/bin/python" -m pip install --quiet --upgrade pip
     "$venv/bin/python" -m pip install --quiet "maturin>=1.9,<2" "pytest>=8.4" "mypy>=1.10" "numpy>=1.26" "pydantic>=2.7" \
-        "mcp>=2.3,<3"
+        "mcp>=2.3,<3" "openai-agents>=0.24,<1" "langgraph>=1.2,<2"
 }
 
 build() {
@@ -46,7 +46,9 @@ run_tests() {
     echo "installed $(basename "$wheel")"
     # The tests import the installed package (never src-py/python): run them from elsewhere.
     cd src-py
-    "$venv/bin/python" -m mypy --strict --no-incremental tests examples
+    # The package's own modules too (the integrations against openai-agents' and langgraph's
+    # types): errors in an installed package would go unreported.
+    "$venv/bin/python" -m mypy --strict --no-incremental tests examples python/haema_rs
     "$venv/bin/python" -m mypy.stubtest haema_rs._native
     HAEMA_BIN="$haema" "$venv/bin/python" -m pytest -p no:cacheprovider -q tests
 }
