@@ -195,7 +195,7 @@ fn find_in(text: &str) -> Vec<SecretFinding> {
     };
     let open = detectors::GATE.open(text);
     for (format, _) in detectors::FORMATS.iter().zip(open).filter(|(_, open)| *open) {
-        for captures in format.pattern.captures_iter(text) {
+        for captures in format.pattern.regex().captures_iter(text) {
             let group = if format.group == detectors::ANY_GROUP {
                 captures.iter().skip(1).flatten().next()
             } else {

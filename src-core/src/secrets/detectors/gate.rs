@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 
 use aho_corasick::AhoCorasick;
-use regex_syntax::hir::{Class, Hir, HirKind};
+use regex_syntax::ast::{Ast, ClassBracketed, ClassSet, ClassSetItem, RepetitionKind, RepetitionRange};
 
 /// The shortest word worth a gate: a shorter one is in almost every text.
 const SHORTEST: usize = 2;
@@ -29,28 +29,30 @@ fn fold(text: &str) -> String {
     text.chars().flat_map(fold_char).collect()
 }
 
-/// The one string every character of `class` folds to, when it is one letter in its case
-/// forms (`(?i)k` is `[Kk\u{212A}]`).
-fn one_letter(class: &Class) -> Option<String> {
-    let mut chars: Vec<char> = Vec::new();
-    match class {
-        Class::Unicode(c) => {
-            for range in c.ranges() {
-                if u32::from(range.end()) - u32::from(range.start()) > 4 || chars.len() > 4 {
-                    return None;
-                }
-                chars.extend(range.start()..=range.end());
+/// The one string every character of a bracketed class folds to, when it is one letter in
+/// its case forms (`[Kk]`).
+fn one_letter(class: &ClassBracketed) -> Option<String> {
+    fn chars_of(item: &ClassSetItem, chars: &mut Vec<char>) -> Option<()> {
+        match item {
+            ClassSetItem::Literal(literal) => chars.push(literal.c),
+            ClassSetItem::Range(range) if u32::from(range.end.c) - u32::from(range.start.c) <= 4 => {
+                chars.extend(range.start.c..=range.end.c);
             }
-        }
-        Class::Bytes(c) => {
-            for range in c.ranges() {
-                if range.end() - range.start() > 4 || chars.len() > 4 || !range.end().is_ascii() {
-                    return None;
+            ClassSetItem::Union(union) => {
+                for item in &union.items {
+                    chars_of(item, chars)?;
                 }
-                chars.extend((range.start()..=range.end()).map(char::from));
             }
+            _ => return None,
         }
+        (chars.len() <= 8).then_some(())
     }
+    let ClassSet::Item(item) = &class.kind else { return None };
+    let mut chars = Vec::new();
+    if class.negated {
+        return None;
+    }
+    chars_of(item, &mut chars)?;
     let mut folded = chars.iter().map(|c| fold_char(*c).collect::<String>());
     let first = folded.next()?;
     folded.all(|f| f == first).then_some(first)
@@ -60,25 +62,26 @@ fn one_letter(class: &Class) -> Option<String> {
 const MOST: usize = 64;
 
 /// Every text a piece of a pattern can match (folded), when they are few: a word, one
-/// letter in its case forms, a choice of such (`pin|passcode`, which the parser writes as
-/// `p(?:in|asscode)`), a run of them.
-fn exact(hir: &Hir) -> Option<Vec<String>> {
-    match hir.kind() {
-        HirKind::Empty | HirKind::Look(_) => Some(vec![String::new()]),
-        HirKind::Literal(literal) => std::str::from_utf8(&literal.0).ok().map(|s| vec![fold(s)]),
-        HirKind::Class(class) => one_letter(class).map(|s| vec![s]),
-        HirKind::Capture(capture) => exact(&capture.sub),
-        HirKind::Alternation(alternatives) => {
+/// letter in its case forms, a choice of such (`pin|passcode`), a run of them. Case flags
+/// are not followed: every text is folded, so a case-sensitive word is found too.
+fn exact(ast: &Ast) -> Option<Vec<String>> {
+    match ast {
+        Ast::Empty(_) | Ast::Flags(_) | Ast::Assertion(_) => Some(vec![String::new()]),
+        Ast::Literal(literal) => Some(vec![fold_char(literal.c).collect()]),
+        Ast::ClassBracketed(class) => one_letter(class).map(|s| vec![s]),
+        Ast::Group(group) => exact(&group.ast),
+        Ast::Alternation(alternation) => {
             let mut all = Vec::new();
-            for alternative in alternatives {
+            for alternative in &alternation.asts {
                 all.extend(exact(alternative)?);
             }
             (all.len() <= MOST).then_some(all)
         }
-        HirKind::Concat(parts) => parts
+        Ast::Concat(concat) => concat
+            .asts
             .iter()
             .try_fold(vec![String::new()], |run, part| product(&run, &exact(part)?)),
-        HirKind::Repetition(_) => None,
+        Ast::Dot(_) | Ast::ClassUnicode(_) | Ast::ClassPerl(_) | Ast::Repetition(_) => None,
     }
 }
 
@@ -106,27 +109,27 @@ fn better(a: Option<Vec<String>>, b: Option<Vec<String>>) -> Option<Vec<String>>
     }
 }
 
-/// Strings one of which every match of `hir` holds (folded), when there are such.
-pub(super) fn required(hir: &Hir) -> Option<Vec<String>> {
-    if let Some(all) = exact(hir) {
+/// Strings one of which every match of `ast` holds (folded), when there are such.
+pub(super) fn required(ast: &Ast) -> Option<Vec<String>> {
+    if let Some(all) = exact(ast) {
         return better(None, Some(all));
     }
-    match hir.kind() {
-        HirKind::Capture(capture) => required(&capture.sub),
-        HirKind::Repetition(repetition) if repetition.min >= 1 => required(&repetition.sub),
-        HirKind::Alternation(alternatives) => {
+    match ast {
+        Ast::Group(group) => required(&group.ast),
+        Ast::Repetition(repetition) if at_least_once(&repetition.op.kind) => required(&repetition.ast),
+        Ast::Alternation(alternation) => {
             let mut all = Vec::new();
-            for alternative in alternatives {
+            for alternative in &alternation.asts {
                 all.extend(required(alternative)?);
             }
             Some(all)
         }
-        HirKind::Concat(parts) => {
+        Ast::Concat(concat) => {
             // Pieces with few texts join into runs (every text of a run is one of their
             // products); any run, or any other piece's set, holds for the whole.
             let mut best = None;
             let mut run = vec![String::new()];
-            for part in parts {
+            for part in &concat.asts {
                 match exact(part) {
                     Some(texts) => {
                         run = match product(&run, &texts) {
@@ -149,7 +152,29 @@ pub(super) fn required(hir: &Hir) -> Option<Vec<String>> {
     }
 }
 
+/// Whether a repetition matches its piece at least once.
+fn at_least_once(kind: &RepetitionKind) -> bool {
+    match kind {
+        RepetitionKind::OneOrMore => true,
+        RepetitionKind::ZeroOrOne | RepetitionKind::ZeroOrMore => false,
+        RepetitionKind::Range(
+            RepetitionRange::Exactly(min) | RepetitionRange::AtLeast(min) | RepetitionRange::Bounded(min, _),
+        ) => *min >= 1,
+    }
+}
+
 /// The words of every pattern, and which of them each pattern needs.
+/// The words `pattern` needs ([`required`]), read from its syntax tree: translating it
+/// (case folding every class of a `(?i)` pattern over all of Unicode) was most of a new
+/// process's start, and the tree holds every word.
+fn words_of(pattern: &str) -> Option<Vec<String>> {
+    regex_syntax::ast::parse::Parser::new()
+        .parse(pattern)
+        .ok()
+        .as_ref()
+        .and_then(required)
+}
+
 pub(in crate::secrets) struct Gate {
     words: AhoCorasick,
     /// Per pattern, the numbers of the words one of which it needs; `None`: always run.
@@ -163,7 +188,7 @@ impl Gate {
         let mut numbers: HashMap<String, usize> = HashMap::new();
         let mut needs = Vec::new();
         for pattern in patterns {
-            let set = regex_syntax::parse(pattern).ok().as_ref().and_then(required);
+            let set = words_of(pattern);
             let set = set.filter(|set| set.iter().all(|s| s.chars().count() >= SHORTEST));
             needs.push(set.map(|set| {
                 set.into_iter()
@@ -202,7 +227,8 @@ mod tests {
     use super::*;
 
     fn words(pattern: &str) -> Option<Vec<String>> {
-        required(&regex_syntax::parse(pattern).unwrap_or_else(|e| panic!("{pattern}: {e}")))
+        assert!(regex::Regex::new(pattern).is_ok(), "{pattern}");
+        words_of(pattern)
     }
 
     #[test]
@@ -278,7 +304,7 @@ mod tests {
             for text in [line.to_owned(), line.replace("\\n", "\n")] {
                 let open = gate.open(&text);
                 for (format, open) in formats.iter().zip(open) {
-                    if format.pattern.is_match(&text) {
+                    if format.pattern.regex().is_match(&text) {
                         matched += 1;
                         assert!(
                             open,

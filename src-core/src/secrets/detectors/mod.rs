@@ -23,7 +23,7 @@ mod tokens;
 mod wallet_keys;
 mod wifi;
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use regex::Regex;
 
@@ -50,16 +50,39 @@ pub(super) const ANY_GROUP: usize = usize::MAX;
 /// how it finds its value ([`Form`]).
 pub(super) struct Format {
     pub kind: SecretKind,
-    pub pattern: Regex,
+    pub pattern: Pattern,
     pub group: usize,
     pub form: Form,
+}
+
+/// A format's pattern, compiled the first time a text opens its [`GATE`]: most texts open
+/// few, and compiling all of them took a new process about 200 ms (every hook, every
+/// command that writes).
+pub(super) struct Pattern {
+    source: String,
+    compiled: OnceLock<Regex>,
+}
+
+impl Pattern {
+    pub fn as_str(&self) -> &str {
+        &self.source
+    }
+
+    pub fn regex(&self) -> &Regex {
+        // The patterns are constants, each compiled by the tests.
+        self.compiled.get_or_init(|| {
+            Regex::new(&self.source).unwrap_or_else(|e| unreachable!("secret pattern {}: {e}", self.source))
+        })
+    }
 }
 
 fn format(kind: SecretKind, pattern: &str, group: usize) -> Format {
     Format {
         kind,
-        // The patterns are constants, checked by the tests.
-        pattern: Regex::new(pattern).unwrap_or_else(|e| unreachable!("secret pattern {pattern}: {e}")),
+        pattern: Pattern {
+            source: pattern.to_owned(),
+            compiled: OnceLock::new(),
+        },
         group,
         form: Form::Named,
     }
