@@ -31,7 +31,8 @@ const MAX_SOCKET_PATH: usize = 107;
 /// The most a request or reply may take on the socket.
 const MAX_MESSAGE_BYTES: u64 = 8 * 1024 * 1024;
 
-/// A recall asked for a hook: the prompt, already cleaned of private parts and secrets.
+/// A recall asked for a hook: the prompt, without its private parts (its secrets are
+/// replaced by [`RecallRequest::answer`], in the process that holds the store).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecallRequest {
     /// What to recall for.
@@ -75,7 +76,9 @@ impl RecallRequest {
         if memory.user().is_none() {
             options.filter.user_id.clone_from(&self.user);
         }
-        let recall = memory.recall_with(&self.query, &options).await?;
+        // No secret of the prompt goes to the embedder (the search's words are not kept).
+        let (query, _) = crate::secrets::redact(&self.query);
+        let recall = memory.recall_with(&query, &options).await?;
         Ok(gives_something(&recall).then_some(recall.text))
     }
 }

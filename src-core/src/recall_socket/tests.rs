@@ -188,3 +188,48 @@ fn a_folder_too_deep_for_a_socket_address_uses_the_runtime_folder() {
         None => assert_eq!(socket_path(&deep), None),
     }
 }
+
+/// The hash embedder, keeping every text it is given.
+#[derive(Default)]
+struct Recording {
+    texts: std::sync::Mutex<Vec<String>>,
+}
+
+#[async_trait::async_trait]
+impl crate::provider::Embedder for Recording {
+    fn id(&self) -> String {
+        "test:recording".into()
+    }
+
+    fn dims(&self) -> usize {
+        16
+    }
+
+    async fn embed_query(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, crate::provider::ProviderError> {
+        self.texts.lock().unwrap().extend(texts.iter().cloned());
+        Ok(texts.iter().map(|t| crate::provider::hash_vector(t, 16)).collect())
+    }
+
+    async fn embed_document(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, crate::provider::ProviderError> {
+        self.embed_query(texts).await
+    }
+}
+
+#[tokio::test]
+async fn a_secret_in_the_prompt_never_reaches_the_embedder() {
+    let dir = tempfile::tempdir().unwrap();
+    let embedder = Arc::new(Recording::default());
+    let memory = Memory::open_with(dir.path(), Settings::default(), None, Some(embedder.clone()))
+        .await
+        .unwrap();
+    memory.add("The user deploys with the GitHub CLI.").await.unwrap();
+    let token = "ghp_Zq8mR2vT7xLp4Nw9Kd3Hs6Jf1Bc5Gy0UaEi2";
+    let asked = request(&format!("push with my token {token} please"), None);
+    asked.answer(&memory).await.unwrap();
+    let embedded = embedder.texts.lock().unwrap().clone();
+    assert!(
+        embedded.iter().any(|t| t.contains("push with my token")),
+        "{embedded:?}"
+    );
+    assert!(!embedded.iter().any(|t| t.contains(token)), "{embedded:?}");
+}

@@ -19,12 +19,29 @@ pub fn path() -> Option<PathBuf> {
     Some(base.join("haema").join("hooks.log"))
 }
 
-/// Appends one line: the time, the event, the session and what happened. A log that
-/// cannot be written is given up on quietly: the hook's answer matters more.
+/// Appends one line: the time, the event, the session and what happened, each screened
+/// for secrets (an error may quote what it was given). A log that cannot be written is
+/// given up on quietly: the hook's answer matters more.
 pub fn line(event: &str, session: &str, what: &str) {
-    let Some(path) = path() else { return };
     let said = |text: &str| haema_core::printable_line(&haema_core::secrets::redact(text).0);
-    let (event, session, what) = (said(event), said(session), said(what));
+    append(&said(event), &said(session), &said(what));
+}
+
+/// Appends a line of haema's own words (a timing, a process id): nothing in it to screen,
+/// so a prompt's hook does not pay for starting the secret screen. The event and session
+/// are kept to the characters Claude Code's names and ids are made of.
+pub fn ours(event: &str, session: &str, what: &str) {
+    let id = |text: &str| -> String {
+        text.chars()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            .take(64)
+            .collect()
+    };
+    append(&id(event), &id(session), &haema_core::printable_line(what));
+}
+
+fn append(event: &str, session: &str, what: &str) {
+    let Some(path) = path() else { return };
     let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     if let Some(dir) = path.parent() {
         let _ = std::fs::create_dir_all(dir);

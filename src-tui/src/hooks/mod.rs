@@ -75,15 +75,18 @@ async fn answer(event: &HookEvent, raw: &str, target: &Target, foreground: bool,
                 } else {
                     "nothing to recall"
                 };
-                let how = match source {
-                    recall::Source::Warm(pid) => format!("by process {pid}, which holds the store"),
-                    recall::Source::Cold(why) => format!("cold ({why})"),
-                };
-                log::line(
-                    name,
-                    &event.session_id,
-                    &format!("{what} in {} ms, {how}", started.elapsed().as_millis()),
-                );
+                let took = started.elapsed().as_millis();
+                match source {
+                    recall::Source::Warm(pid) => log::ours(
+                        name,
+                        &event.session_id,
+                        &format!("{what} in {took} ms, by process {pid}, which holds the store"),
+                    ),
+                    // Why it was cold may quote an error.
+                    recall::Source::Cold(why) => {
+                        log::line(name, &event.session_id, &format!("{what} in {took} ms, cold ({why})"))
+                    }
+                }
             }
             Err(e) => log::line(name, &event.session_id, &format!("no recall: {e:#}")),
         },
@@ -94,6 +97,8 @@ async fn answer(event: &HookEvent, raw: &str, target: &Target, foreground: bool,
                 capture::in_background(raw, target)
             };
             match done {
+                // Claude Code waits for this one: haema's own words, unscreened.
+                Ok(what) if !foreground => log::ours(name, &event.session_id, &what),
                 Ok(what) => log::line(name, &event.session_id, &what),
                 Err(e) => log::line(name, &event.session_id, &format!("nothing captured: {e:#}")),
             }

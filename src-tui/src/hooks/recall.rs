@@ -44,13 +44,12 @@ pub async fn answer(event: &HookEvent, target: &Target, started: Instant) -> Res
     }
 }
 
-/// The prompt as memory may read it: no private words, no secret sent to an embedder. A
-/// session starts with no prompt: then what is relevant to the project it opens in.
+/// The prompt as memory may read it: no private words (its secrets are replaced where it
+/// is answered, [`RecallRequest::answer`], before anything embeds it). A session starts
+/// with no prompt: then what is relevant to the project it opens in.
 fn query(event: &HookEvent) -> String {
     match &event.prompt {
-        Some(prompt) if !prompt.trim().is_empty() => {
-            haema_core::secrets::redact(&super::transcript::cleaned(prompt, &mut 0)).0
-        }
+        Some(prompt) if !prompt.trim().is_empty() => super::transcript::cleaned(prompt, &mut 0),
         _ => event
             .cwd
             .as_ref()
