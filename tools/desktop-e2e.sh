@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Drives the real desktop app through tauri-driver + WebKitWebDriver under Xvfb:
-# the journey (ui/e2e/journey.e2e.ts) on a fresh user's folders, a real merge from the demo
+# the journey (ui/e2e/journey.e2e.ts) on a fresh user's folders (Claude Code's memory of a project among them), a real merge from the demo
 # sample (ui/e2e/merge.e2e.ts), the start-up time with a 10,000-memory store
 # (ui/e2e/startup.e2e.ts), an agent on another computer with a key made in Settings reaching
 # the store through `haema mcp --http` (ui/e2e/remote.e2e.ts), a store that keeps people apart (ui/e2e/people.e2e.ts), connecting
@@ -67,8 +67,11 @@ wait_for_driver() {
   done
 }
 mkdir -p "$work/data" "$work/config"
+# Claude Code's own memory of a project, for the journey's import of it.
+mkdir -p "$work/claude/projects/-home-ana-office-move"
+cp -r "$here/src-tui/tests/fixtures/claude-code/memory" "$work/claude/projects/-home-ana-office-move/"
 export HAEMA_REVIEW=review
-DISPLAY=$display XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" \
+DISPLAY=$display XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" CLAUDE_CONFIG_DIR="$work/claude" \
   tauri-driver --port "$port" --native-port "$((port + 1))" >"$work/driver.log" 2>&1 &
 driver_pid=$!
 wait_for_driver
@@ -76,7 +79,7 @@ wait_for_driver
 cd "$here/ui"
 status=0
 HAEMA_E2E_APP="$app" HAEMA_E2E_CLI="$cli" HAEMA_E2E_STORE="$work/data/haema/default" \
-  HAEMA_E2E_BIG_STORE="$work/big" HAEMA_E2E_DEMO_STORE="$work/demo" TAURI_DRIVER_URL="http://127.0.0.1:$port" \
+  HAEMA_E2E_BIG_STORE="$work/big" HAEMA_E2E_DEMO_STORE="$work/demo" TAURI_DRIVER_URL="http://127.0.0.1:$port" CLAUDE_CONFIG_DIR="$work/claude" \
   npm run --silent e2e || status=$?
 if [[ $status -ne 0 ]]; then
   echo "--- tauri-driver log" >&2

@@ -103,8 +103,8 @@ pub use store::postgres::admin::{
 };
 pub use transfer::{
     CoreImport, EXPORT_FORMAT, HaemaReport, HaemaStore, ImportItem, ImportReport, ImportSummary, Imported, ItemsReport,
-    MigrateReport, Record, import_folder, is_claude_memory, is_export, is_haema_store, migrate_store, parse_items,
-    read_claude_memory, read_haema_store,
+    MigrateReport, Record, claude_memory_folders, import_folder, is_claude_memory, is_export, is_haema_store,
+    migrate_store, parse_items, read_claude_memory, read_haema_store,
 };
 pub use types::core_md;
 pub use types::core_md::{CoreSections, TEMPLATE as CORE_TEMPLATE};

@@ -10,6 +10,8 @@ pub const COMMANDS: &[&str] = &[
     "recall",
     "lineage",
     "import_file",
+    "claude_memories",
+    "import_claude_memory",
     "reembed",
     "awaiting_review",
     "changeset",

@@ -16,6 +16,7 @@ pub mod agents;
 pub mod backup;
 pub mod bindings;
 pub mod blocking;
+pub mod claude_memory;
 pub mod command_names;
 pub mod commands;
 pub mod connect;
@@ -52,6 +53,8 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             memories::recall,
             memories::lineage,
             memories::import_file,
+            claude_memory::claude_memories,
+            claude_memory::import_claude_memory,
             memories::reembed,
             review::awaiting_review,
             review::changeset,

@@ -57,6 +57,18 @@ fn bench_prints_every_figure_as_json_lines() {
     assert_eq!(agents["adds"], 96, "every add answered: {agents}");
     assert_eq!(agents["searches"], 96, "{agents}");
     assert_eq!((&agents["errors"], &agents["lost"]), (&json!(0), &json!(0)), "{agents}");
+    // Claude Code's hook as it runs it: warm through this process's recall socket (the
+    // cold figure needs the real model), and a 500-turn capture that returns at once.
+    let warm = find("hook_recall", "path", "warm");
+    assert!(warm["p50_ms"].as_f64().unwrap() > 0.0, "{warm}");
+    assert_eq!(warm["samples"], 20, "{warm}");
+    assert!(find("hook_recall", "path", "cold")["skipped"].is_string());
+    let capture = find("hook_capture", "", "");
+    assert_eq!(capture["n"], 500, "{capture}");
+    assert!(
+        capture["background_p50_ms"].as_f64().unwrap() >= capture["p50_ms"].as_f64().unwrap(),
+        "{capture}"
+    );
     let calls = find("llm_calls_per_add", "", "")["value"].as_f64().unwrap();
     assert!(calls > 0.0 && calls <= 1.3, "{calls} LLM calls per add");
     // A second run with the same --work reuses the store.

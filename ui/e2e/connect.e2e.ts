@@ -32,7 +32,9 @@ afterAll(async () => {
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    return statSync(path).isDirectory() ? files(path) : [path];
+    const kind = statSync(path);
+    // Only files: a store folder also holds the recall socket of the window that has it open.
+    return kind.isDirectory() ? files(path) : kind.isFile() ? [path] : [];
   });
 }
 

@@ -184,3 +184,20 @@ it("remembers the window size and reopens the last memory", async () => {
   expect([now.width, now.height]).toEqual([wanted.width, wanted.height]);
   await session.waitText("header", "Theme: dark");
 });
+
+it.skipIf(!process.env.CLAUDE_CONFIG_DIR)("brings in Claude Code's memory of a project, with undo", async () => {
+  await session.clickOn("nav [data-view=stores]");
+  await session.waitText("#claude-memories", "-home-ana-office-move");
+  await session.waitText("#claude-memories", "3 files");
+  await session.saveScreenshot("claude-memory");
+  await session.clickButton("Bring in", "#claude-memories");
+  // The pasted token is replaced; the line that reads like an injection waits for a person.
+  await session.waitText(".notice", "from Claude Code's memory of -home-ana-office-move");
+  await session.waitText(".notice", "1 password or key was replaced by a marker");
+  await session.clickOn("nav [data-view=latest]");
+  await session.waitText(".memories", "Prefers short answers with code first.");
+  // Again: nothing is added twice.
+  await session.clickOn("nav [data-view=stores]");
+  await session.clickButton("Bring in", "#claude-memories");
+  await session.waitText(".notice", "Brought in 0 memories");
+});

@@ -39,6 +39,13 @@ export const commands = {
 	 *  JSON), embedding in batches with progress events.
 	 */
 	importFile: (name: string, text: string) => __TAURI_INVOKE<ImportSummary>("import_file", { name, text }),
+	/**  Claude Code's memory folders on this computer. */
+	claudeMemories: () => __TAURI_INVOKE<ClaudeMemory[]>("claude_memories"),
+	/**
+	 *  Brings in the Claude Code memory folder `dir`: each list item and paragraph a memory
+	 *  with `source = "claude-code"`, screened and imported once, like any import.
+	 */
+	importClaudeMemory: (dir: string) => __TAURI_INVOKE<ImportSummary>("import_claude_memory", { dir }),
 	/**
 	 *  Makes the search vectors of every memory again with the embedder the store's settings
 	 *  name (after the settings changed), then reopens the store.
@@ -553,6 +560,16 @@ export type CheckOutcome = {
 	said: string,
 	/**  What to do about it when it did not work. */
 	fix: string | null,
+};
+
+/**  One Claude Code project's memory folder. */
+export type ClaudeMemory = {
+	/**  The memory folder. */
+	dir: string,
+	/**  The project, as Claude Code names its folder (its path with `-` for `/`). */
+	project: string,
+	/**  The Markdown files in it (`MEMORY.md` and its topic files). */
+	files: number,
 };
 
 /**  A command's error. */

@@ -4,7 +4,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::{RecallReply, RecallRequest};
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// Asks the process serving the store in `dir` for `request`'s recall, waiting at most
 /// `wait` for the whole exchange. `Ok(None)` when no process serves it (no socket, or a
@@ -25,8 +25,8 @@ pub async fn ask(dir: &Path, request: &RecallRequest, wait: Duration) -> Result<
 
 #[cfg(unix)]
 mod unix {
+    use super::super::{MAX_MESSAGE_BYTES, socket_path};
     use super::*;
-    use crate::recall_socket::{MAX_MESSAGE_BYTES, socket_path};
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     use tokio::net::UnixStream;
 

@@ -19,7 +19,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::Digest;
 
-use crate::{Memory, RecallOptions, Result};
+use crate::error::Result;
+use crate::memory::Memory;
+use crate::search::recall::RecallOptions;
 
 pub use ask::ask;
 pub use serve::{Serving, serve};
@@ -85,9 +87,9 @@ impl RecallRequest {
 
 /// True when the block holds a memory, or a core profile with something written in it: an
 /// empty store's block (the bare section headings) is not worth a prompt's tokens.
-fn gives_something(recall: &crate::Recall) -> bool {
+fn gives_something(recall: &crate::search::recall::Recall) -> bool {
     recall.items.iter().any(|item| match item.reason {
-        crate::RecallReason::Core => crate::core_md::CoreSections::parse(&item.content)
+        crate::search::recall::RecallReason::Core => crate::types::core_md::CoreSections::parse(&item.content)
             .map_or(true, |core| core.iter().any(|(_, text)| !text.trim().is_empty())),
         _ => true,
     })

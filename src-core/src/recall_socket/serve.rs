@@ -1,6 +1,6 @@
 //! The serving side: the process that holds a store open answers its hooks' recalls.
 
-use crate::Memory;
+use crate::memory::Memory;
 
 /// Serves recalls for the store `current` returns, for as long as the task runs (abort it,
 /// or drop the future, to stop: the socket is then removed). When another live process
@@ -48,7 +48,7 @@ mod unix {
     use tokio::net::{UnixListener, UnixStream};
 
     use super::super::{MAX_MESSAGE_BYTES, RecallReply, RecallRequest, socket_path};
-    use crate::Memory;
+    use crate::memory::Memory;
 
     /// How often a process that does not serve looks again, and a serving one checks
     /// that its socket and store are still the ones.

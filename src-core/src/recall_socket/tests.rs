@@ -2,8 +2,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{RecallReply, RecallRequest, ask, serve, socket_path};
+use crate::config::Settings;
 use crate::fake::HashEmbedder;
-use crate::{Memory, Settings, StoreScope};
+use crate::memory::Memory;
+use crate::types::policy::StoreScope;
 
 const WAIT: Duration = Duration::from_secs(5);
 
@@ -60,7 +62,7 @@ async fn a_served_store_answers_the_recall_its_hook_would_compute() {
     let nothing = store(empty.path(), Settings::default()).await;
     assert_eq!(request("tea", None).answer(&nothing).await.unwrap(), None);
     nothing
-        .set_core_section(crate::Section::User, "Prefers short answers.")
+        .set_core_section(crate::types::Section::User, "Prefers short answers.")
         .await
         .unwrap();
     let core = request("tea", None).answer(&nothing).await.unwrap().unwrap();

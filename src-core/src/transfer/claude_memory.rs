@@ -5,7 +5,7 @@
 //! file's `type` as the memory's type. The index's lines that only point to a topic file
 //! are left out: the topic file is read itself.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -23,6 +23,31 @@ pub fn import_folder(path: &Path) -> Option<&Path> {
         Some(name) if name == INDEX && path.is_file() => path.parent(),
         _ => path.is_dir().then_some(path),
     }
+}
+
+/// Claude Code's memory folders on this machine, by name: the `memory/` folder of each
+/// project under `$CLAUDE_CONFIG_DIR/projects` (`~/.claude/projects` by default) that holds
+/// a `MEMORY.md`.
+pub fn claude_memory_folders() -> Vec<PathBuf> {
+    let root = std::env::var_os("CLAUDE_CONFIG_DIR")
+        .filter(|dir| !dir.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| directories::BaseDirs::new().map(|b| b.home_dir().join(".claude")));
+    root.map(|root| memory_folders_in(&root.join("projects")))
+        .unwrap_or_default()
+}
+
+/// The memory folders of the projects in `projects`, by name.
+fn memory_folders_in(projects: &Path) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(projects)
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| entry.ok())
+        .map(|entry| entry.path().join("memory"))
+        .filter(|dir| is_claude_memory(dir))
+        .collect();
+    found.sort();
+    found
 }
 
 /// Whether `dir` is a Claude Code memory folder (it holds `MEMORY.md`).
@@ -184,6 +209,23 @@ fn front_matter(text: &str) -> (Vec<(String, String)>, &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_memory_folders_of_claude_codes_projects_are_found_and_nothing_else() {
+        let projects = tempfile::tempdir().unwrap();
+        for (project, index) in [("-home-ana-b", true), ("-home-ana-a", true), ("-tmp-x", false)] {
+            let memory = projects.path().join(project).join("memory");
+            std::fs::create_dir_all(&memory).unwrap();
+            if index {
+                std::fs::write(memory.join(INDEX), "- The user bikes to work.\n").unwrap();
+            }
+        }
+        std::fs::write(projects.path().join("stray.jsonl"), "{}").unwrap();
+        let found = memory_folders_in(projects.path());
+        let names: Vec<_> = found.iter().map(|d| d.parent().unwrap().file_name().unwrap()).collect();
+        assert_eq!(names, ["-home-ana-a", "-home-ana-b"]);
+        assert!(memory_folders_in(&projects.path().join("missing")).is_empty());
+    }
 
     #[test]
     fn each_item_and_paragraph_is_a_memory_with_its_file_section_and_type() {

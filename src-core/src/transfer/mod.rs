@@ -10,7 +10,7 @@ pub(crate) mod jsonl;
 mod migrate;
 pub(crate) mod screen;
 
-pub use claude_memory::{import_folder, is_claude_memory, read_claude_memory};
+pub use claude_memory::{claude_memory_folders, import_folder, is_claude_memory, read_claude_memory};
 pub use dispatch::{ImportSummary, Imported};
 pub use haema_store::{CoreImport, HaemaReport, HaemaStore, is_haema_store, read_haema_store};
 pub use items::{ImportItem, ItemsReport, parse_items};

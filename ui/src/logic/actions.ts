@@ -1,6 +1,6 @@
 // What each action does to the store and how it is undone: the views call these and show
 // the result; nothing here touches the DOM.
-import { type AddOutcome, api, type ChangesetView, type ImportSummary, type MemoryAttributes, type MemoryRecord, type Section, STALE_EDIT_MEANING } from "../api";
+import { type AddOutcome, api, type ChangesetView, type ClaudeMemory, type ImportSummary, type MemoryAttributes, type MemoryRecord, type Section, STALE_EDIT_MEANING } from "../api";
 import { type Draft, plan } from "./review";
 import { profileLeftWords } from "./history-words";
 import type { Undoable } from "./undo";
@@ -152,7 +152,16 @@ export function importWords(name: string, summary: ImportSummary): string {
 
 /** Imports a file's text; the undo reverts the import's change when it made one. */
 export async function importText(name: string, text: string): Promise<Undoable | string> {
-  const summary: ImportSummary = await api.importFile(name, text);
+  return undoableImport(name, await api.importFile(name, text));
+}
+
+/** Brings in a Claude Code project's memory folder, with the same undo. */
+export async function importClaudeMemory(memory: ClaudeMemory): Promise<Undoable | string> {
+  return undoableImport(`Claude Code's memory of ${memory.project}`, await api.importClaudeMemory(memory.dir));
+}
+
+/** An import's words, and its undo when it made a change of its own. */
+function undoableImport(name: string, summary: ImportSummary): Undoable | string {
   const words = importWords(name, summary);
   const id = summary.changeset;
   if (id === null) return `${words}.`;

@@ -2,7 +2,7 @@
 // state for the views' logic to be tested (the real app is driven by the e2e tests).
 import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
 import { AGENT_COMMANDS, FakeAgents } from "./agents-backend";
-import type { StoreStatus, ActivityEvent, AiSetup, Ancestry, AncestryNode, ChangesetView, Connection, ConnectionState, CoreView, ImportSummary, LocalAi, MemoryRecord, PendingForget, ReviewPolicy, Section, SectionChange, Service, SettingLine, StoreEntry, StoreInfo, StoreSettings, WeekSummary } from "../api";
+import type { StoreStatus, ActivityEvent, AiSetup, Ancestry, AncestryNode, ChangesetView, ClaudeMemory, Connection, ConnectionState, CoreView, ImportSummary, LocalAi, MemoryRecord, PendingForget, ReviewPolicy, Section, SectionChange, Service, SettingLine, StoreEntry, StoreInfo, StoreSettings, WeekSummary } from "../api";
 
 export interface Call {
   cmd: string;
@@ -266,6 +266,7 @@ export class Backend {
   failOn = new Map<string, { kind: string; message: string; remedy?: unknown }>();
   nextChangeset = 100;
   imported: ImportSummary = { added: 3, skipped: 1, changeset: 55, held: 0, secrets: 0 };
+  claudeMemories: ClaudeMemory[] = [];
   readonly agents = new FakeAgents();
 
   constructor() {
@@ -352,7 +353,10 @@ export class Backend {
       case "recall":
         return this.recallAnswer ?? { text: "## Core\nCalm.", items: [], tokens: 12, budget: args.budget ?? 800, max_chars: 1000 }; // null: the core's DEFAULT_RECALL_BUDGET
       case "import_file":
+      case "import_claude_memory":
         return this.imported;
+      case "claude_memories":
+        return this.claudeMemories;
       case "settings":
         return this.settings;
       case "ai_setup":

@@ -45,6 +45,27 @@ describe("stores", () => {
     expect(backend.named("open_store")[1]?.args).toEqual({ dir: "/home/ann/.local/share/haema/default", create: false });
   });
 
+  it("finds Claude Code's memory on this computer and brings one in with undo", async () => {
+    const { root, backend } = await start((b) => {
+      b.claudeMemories = [{ dir: "/home/ann/.claude/projects/-home-ann-garden/memory", project: "-home-ann-garden", files: 3 }];
+    }, "stores");
+    const found = root.querySelector("#claude-memories");
+    expect(text(found)).toContain("-home-ann-garden");
+    expect(text(found)).toContain("3 files");
+    button(found as HTMLElement, "Bring in").click();
+    await settle();
+    expect(backend.named("import_claude_memory")[0]?.args).toEqual({ dir: "/home/ann/.claude/projects/-home-ann-garden/memory" });
+    expect(text(root)).toContain("Brought in 3 memories from Claude Code's memory of -home-ann-garden (1 already known)");
+    button(root, "Undo").click();
+    await settle();
+    expect(backend.named("revert")[0]?.args).toMatchObject({ id: 55 });
+  });
+
+  it("says where Claude Code keeps its memory when there is none", async () => {
+    const { root } = await start(undefined, "stores");
+    expect(text(root.querySelector("#claude-memories"))).toContain("~/.claude/projects/<project>/memory");
+  });
+
   it("imports a chosen file with undo", async () => {
     const { backend } = await start();
     const { importText } = await import("../logic/actions");

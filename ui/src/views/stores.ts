@@ -1,9 +1,9 @@
 // "Your memories on this computer": switch between stores, start a new one, bring in
 // memories from a file, and make the search vectors again.
-import { api, type StoreEntry } from "../api";
+import { api, type ClaudeMemory, type StoreEntry } from "../api";
 import type { App, View } from "../app";
 import { h } from "../dom";
-import { importText } from "../logic/actions";
+import { importClaudeMemory, importText } from "../logic/actions";
 import { countWords, storeSummary } from "../logic/words";
 
 export function storesView(app: App): View {
@@ -29,6 +29,7 @@ export function storesView(app: App): View {
     await app.act(() => importText(chosen.name, text));
     file.value = "";
   });
+  const claude = h("ul", { id: "claude-memories", class: "claude-memories", "aria-label": "Claude Code's memory on this computer" });
   const reembed = h("button", { type: "button", title: "Makes every memory's search vector again (after changing the search model)" }, "Prepare every memory for search again");
   const embedder = h("p", { class: "muted" });
   reembed.addEventListener("click", () =>
@@ -37,6 +38,29 @@ export function storesView(app: App): View {
       return `${countWords(report.embedded, "memory is", "memories are")} prepared for search again, with ${report.to}.`;
     }),
   );
+
+  function renderClaude(found: ClaudeMemory[]): void {
+    if (found.length === 0) {
+      claude.replaceChildren(
+        h("li", { class: "muted" }, "No Claude Code memory on this computer: Claude Code keeps it in ~/.claude/projects/<project>/memory."),
+      );
+      return;
+    }
+    claude.replaceChildren(
+      ...found.map((memory) => {
+        const bring = h("button", { type: "button", "aria-label": `Bring in Claude Code's memory of ${memory.project}` }, "Bring in");
+        bring.addEventListener("click", () => void app.act(() => importClaudeMemory(memory)));
+        return h(
+          "li",
+          {},
+          h("h2", {}, memory.project),
+          h("p", { class: "meta" }, countWords(memory.files, "file", "files")),
+          h("p", { class: "path" }, memory.dir),
+          bring,
+        );
+      }),
+    );
+  }
 
   function render(entries: StoreEntry[]): void {
     list.replaceChildren(
@@ -82,6 +106,13 @@ export function storesView(app: App): View {
     ),
     h("label", { for: "import-file" }, "Choose a file"),
     file,
+    h("h2", {}, "Claude Code's memory"),
+    h(
+      "p",
+      { class: "muted" },
+      "What Claude Code remembers for a project (its MEMORY.md and topic files): each item becomes a memory, marked as coming from Claude Code. Bringing it in again later adds only what is new.",
+    ),
+    claude,
     h("h2", {}, "Search"),
     embedder,
     reembed,
@@ -89,7 +120,9 @@ export function storesView(app: App): View {
   return {
     element,
     async refresh() {
-      render(await api.stores());
+      const [stores, claudeMemories] = await Promise.all([api.stores(), api.claudeMemories()]);
+      render(stores);
+      renderClaude(claudeMemories);
     },
     focus: () => folder.focus(),
   };
