@@ -11,8 +11,8 @@ use crate::error::{Error, Result};
 /// stale one): the caller then does the work itself.
 ///
 /// # Errors
-/// [`Error::Io`] when the serving process was reached but did not answer in time or
-/// answered something else than a reply.
+/// [`Error::Io`] when the process listening there is another user's (it is not asked), or
+/// did not answer in time, or answered something else than a reply.
 pub async fn ask(dir: &Path, request: &RecallRequest, wait: Duration) -> Result<Option<RecallReply>> {
     #[cfg(unix)]
     return unix::ask(dir, request, wait).await;
@@ -25,7 +25,7 @@ pub async fn ask(dir: &Path, request: &RecallRequest, wait: Duration) -> Result<
 
 #[cfg(unix)]
 mod unix {
-    use super::super::{MAX_MESSAGE_BYTES, socket_path};
+    use super::super::{MAX_MESSAGE_BYTES, own_uid, socket_path};
     use super::*;
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     use tokio::net::UnixStream;
@@ -37,6 +37,14 @@ mod unix {
         let Ok(Ok(mut stream)) = tokio::time::timeout_at(deadline, UnixStream::connect(&path)).await else {
             return Ok(None);
         };
+        // Only a process of this user is told the prompt, and only its answer is given to
+        // the agent: a socket another user made at this name is not trusted.
+        if !stream.peer_cred().is_ok_and(|c| c.uid() == own_uid()) {
+            return Err(failed(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                "the process listening there is another user's, so it was not asked",
+            )));
+        }
         let exchange = async {
             let mut line = serde_json::to_vec(request).map_err(std::io::Error::other)?;
             line.push(b'\n');

@@ -3,10 +3,13 @@
 //! that a hook, a new process for every prompt, neither opens the store nor loads the
 //! embedding model. A hook that finds no one there does the work itself ([`RecallRequest::answer`]).
 //!
-//! The socket is `.recall.sock` in the store folder, made for its owner only (0600, in a
-//! 0700 folder), and a connection from another user is refused. When the folder's path is
-//! too long for a socket address, it is `haema-recall-<hash>.sock` in `$XDG_RUNTIME_DIR`,
-//! and without that there is no warm path.
+//! The socket is `.recall.sock` in the store folder, made for its owner only (0600), and
+//! only in a folder that is its user's and that no one else may write to. Both sides check
+//! the other is the same user: the server answers no other user's connection, and a hook
+//! tells its prompt to no other user's socket (nor gives its answer to the agent). When the
+//! folder's path is too long for a socket address, it is `haema-recall-<hash>.sock` in
+//! `$XDG_RUNTIME_DIR` (when that folder is the user's alone), and without that there is no
+//! warm path.
 //!
 //! One exchange per connection: a [`RecallRequest`] as one JSON line, a [`RecallReply`] as
 //! one JSON line.
@@ -19,17 +22,22 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::Digest;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::limits::RECALL_BUDGET;
 use crate::memory::Memory;
 use crate::search::recall::RecallOptions;
+use crate::types::policy::StoreScope;
 
 pub use ask::ask;
 pub use serve::{Serving, serve};
 
 /// The socket's name in the store folder.
 const SOCKET_NAME: &str = ".recall.sock";
-/// The longest socket path the OS takes (`sun_path` less its closing NUL, on Linux).
+/// The longest socket path the OS takes (`sun_path` less its closing NUL).
+#[cfg(target_os = "linux")]
 const MAX_SOCKET_PATH: usize = 107;
+#[cfg(not(target_os = "linux"))]
+const MAX_SOCKET_PATH: usize = 103;
 /// The most a request or reply may take on the socket.
 const MAX_MESSAGE_BYTES: u64 = 8 * 1024 * 1024;
 
@@ -73,7 +81,13 @@ impl RecallRequest {
     /// The errors of [`Memory::as_user`] (a `per_user` store asked without a user, or
     /// `memory` open for another) and of [`Memory::recall_with`].
     pub async fn answer(&self, memory: &Memory) -> Result<Option<String>> {
-        let mut options = RecallOptions::budget(self.budget_tokens);
+        let budget = self.budget_tokens.clamp(*RECALL_BUDGET.start(), *RECALL_BUDGET.end());
+        let mut options = RecallOptions::budget(budget);
+        let unnamed = self.user.as_deref().is_none_or(|u| u.trim().is_empty());
+        if unnamed && memory.user().is_some() && memory.settings().scope == StoreScope::PerUser {
+            // A process open for one person answers no one who did not say who they are.
+            return Err(Error::UserRequired);
+        }
         let memory = memory.as_user(self.user.as_deref())?;
         if memory.user().is_none() {
             options.filter.user_id.clone_from(&self.user);
@@ -102,12 +116,37 @@ pub fn socket_path(dir: &Path) -> Option<PathBuf> {
     if beside.as_os_str().len() <= MAX_SOCKET_PATH {
         return Some(beside);
     }
-    let runtime = std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from)?;
+    // Only a runtime folder that is this user's alone (as the XDG spec has it): in a shared
+    // one another user could be listening at the name first.
+    let runtime = std::env::var_os("XDG_RUNTIME_DIR")
+        .map(PathBuf::from)
+        .filter(|dir| is_private_folder(dir))?;
     let canonical = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     let hash = sha2::Sha256::digest(canonical.as_os_str().as_encoded_bytes());
     let short: String = hash.iter().take(8).map(|b| format!("{b:02x}")).collect();
     let path = runtime.join(format!("haema-recall-{short}.sock"));
     (path.as_os_str().len() <= MAX_SOCKET_PATH).then_some(path)
+}
+
+/// This process's effective user id.
+#[cfg(unix)]
+fn own_uid() -> u32 {
+    rustix::process::geteuid().as_raw()
+}
+
+/// Whether `dir` is this user's folder that no one else may write to: where a socket may
+/// be made and trusted.
+fn is_private_folder(dir: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(dir).is_ok_and(|m| m.is_dir() && m.uid() == own_uid() && m.mode() & 0o022 == 0)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        false
+    }
 }
 
 #[cfg(test)]

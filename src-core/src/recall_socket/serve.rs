@@ -39,29 +39,35 @@ impl Drop for Serving {
 
 #[cfg(unix)]
 mod unix {
-    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    use std::io::ErrorKind;
+    use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
     use std::path::{Path, PathBuf};
     use std::sync::Arc;
     use std::time::Duration;
 
     use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
     use tokio::net::{UnixListener, UnixStream};
+    use tokio::sync::Semaphore;
 
-    use super::super::{MAX_MESSAGE_BYTES, RecallReply, RecallRequest, socket_path};
+    use super::super::{MAX_MESSAGE_BYTES, RecallReply, RecallRequest, is_private_folder, own_uid, socket_path};
     use crate::memory::Memory;
 
     /// How often a process that does not serve looks again, and a serving one checks
     /// that its socket and store are still the ones.
     const RECHECK: Duration = Duration::from_secs(5);
-    /// The longest a client may take to send its request.
-    const READ_LIMIT: Duration = Duration::from_secs(5);
+    /// The longest a client may take to send its request, and to take its answer.
+    const CLIENT_LIMIT: Duration = Duration::from_secs(5);
+    /// The longest an answer may take (a hook has long given up by then).
+    const ANSWER_LIMIT: Duration = Duration::from_secs(10);
+    /// Exchanges served at once; more connections are closed unanswered.
+    const AT_ONCE: usize = 16;
 
     type Current = Arc<dyn Fn() -> Option<Memory> + Send + Sync>;
 
     pub async fn serve(current: Current) {
         loop {
             if let Some(dir) = current().map(|m| m.dir().to_path_buf())
-                && let Ok(Some(claimed)) = Claimed::claim(&dir)
+                && let Ok(Some(claimed)) = Claimed::claim(&dir).await
             {
                 claimed.run(&dir, &current).await;
             }
@@ -74,37 +80,54 @@ mod unix {
         listener: UnixListener,
         path: PathBuf,
         identity: (u64, u64),
-        owner: u32,
     }
 
     impl Claimed {
         /// Makes the socket of the store in `dir`; `None` when another live process
-        /// answers there.
-        fn claim(dir: &Path) -> std::io::Result<Option<Self>> {
+        /// answers there, when what is there cannot be told stale, or when the folder is
+        /// not this user's alone (where another could plant or replace a socket).
+        async fn claim(dir: &Path) -> std::io::Result<Option<Self>> {
             let Some(path) = socket_path(dir) else { return Ok(None) };
-            if std::os::unix::net::UnixStream::connect(&path).is_ok() {
+            if !path.parent().is_some_and(is_private_folder) {
                 return Ok(None);
             }
+            match tokio::time::timeout(CLIENT_LIMIT, UnixStream::connect(&path)).await {
+                // Someone answers, or is too busy to: theirs.
+                Ok(Ok(_)) | Err(_) => return Ok(None),
+                // A socket no one listens on (its process was killed): stale, replaced.
+                Ok(Err(e)) if matches!(e.kind(), ErrorKind::ConnectionRefused | ErrorKind::NotFound) => {}
+                // Anything else (not ours to open, not a socket): left alone.
+                Ok(Err(_)) => return Ok(None),
+            }
             // Made under a name of its own and renamed into place: a stale socket is
-            // replaced in one step, and no one connects before it is private.
+            // replaced in one step, and no one connects before it is private. The rename
+            // keeps the socket's identity, read before it, so a rival's socket renamed
+            // over this one at the same moment is never taken for this one's.
             let mut temp = path.clone().into_os_string();
             temp.push(format!(".{}", std::process::id()));
             let temp = PathBuf::from(temp);
             let _ = std::fs::remove_file(&temp);
             let listener = std::os::unix::net::UnixListener::bind(&temp)?;
-            let made = std::fs::set_permissions(&temp, std::fs::Permissions::from_mode(0o600))
-                .and_then(|()| std::fs::rename(&temp, &path));
-            if let Err(e) = made {
-                let _ = std::fs::remove_file(&temp);
-                return Err(e);
-            }
+            let made = std::fs::symlink_metadata(&temp).and_then(|meta| {
+                if !meta.file_type().is_socket() || meta.uid() != own_uid() {
+                    return Err(std::io::Error::other("the new socket was replaced"));
+                }
+                std::fs::set_permissions(&temp, std::fs::Permissions::from_mode(0o600))?;
+                std::fs::rename(&temp, &path)?;
+                Ok((meta.dev(), meta.ino()))
+            });
+            let identity = match made {
+                Ok(identity) => identity,
+                Err(e) => {
+                    let _ = std::fs::remove_file(&temp);
+                    return Err(e);
+                }
+            };
             listener.set_nonblocking(true)?;
-            let meta = std::fs::symlink_metadata(&path)?;
             Ok(Some(Self {
                 listener: UnixListener::from_std(listener)?,
                 path,
-                identity: (meta.dev(), meta.ino()),
-                owner: meta.uid(),
+                identity,
             }))
         }
 
@@ -117,16 +140,25 @@ mod unix {
         async fn run(&self, dir: &Path, current: &Current) {
             let mut recheck = tokio::time::interval(RECHECK);
             recheck.tick().await;
+            let at_once = Arc::new(Semaphore::new(AT_ONCE));
             loop {
                 tokio::select! {
-                    accepted = self.listener.accept() => {
-                        if let Ok((stream, _)) = accepted {
-                            tokio::spawn(answer(stream, self.owner, dir.to_path_buf(), Arc::clone(current)));
+                    accepted = self.listener.accept() => match accepted {
+                        Ok((stream, _)) => {
+                            let Ok(permit) = Arc::clone(&at_once).try_acquire_owned() else { continue };
+                            let (dir, current) = (dir.to_path_buf(), Arc::clone(current));
+                            tokio::spawn(async move {
+                                let _permit = permit;
+                                answer(stream, dir, current).await;
+                            });
                         }
-                    }
+                        // Out of file descriptors, or another passing error: not a spin.
+                        Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+                    },
                     _ = recheck.tick() => {
-                        let same_store = current().is_some_and(|m| m.dir() == dir);
-                        if !same_store || !self.still_mine() {
+                        // No store for a moment (the desktop opening another) keeps it.
+                        let other_store = current().is_some_and(|m| m.dir() != dir);
+                        if other_store || !self.still_mine() {
                             return;
                         }
                     }
@@ -145,14 +177,14 @@ mod unix {
 
     /// One exchange: a request line in, a reply line out. Another user's connection is
     /// closed unanswered.
-    async fn answer(stream: UnixStream, owner: u32, dir: PathBuf, current: Current) {
-        if !stream.peer_cred().is_ok_and(|c| c.uid() == owner) {
+    async fn answer(stream: UnixStream, dir: PathBuf, current: Current) {
+        if !stream.peer_cred().is_ok_and(|c| c.uid() == own_uid()) {
             return;
         }
         let (read, mut write) = stream.into_split();
         let mut line = String::new();
         let mut reader = BufReader::new(read.take(MAX_MESSAGE_BYTES));
-        match tokio::time::timeout(READ_LIMIT, reader.read_line(&mut line)).await {
+        match tokio::time::timeout(CLIENT_LIMIT, reader.read_line(&mut line)).await {
             Ok(Ok(n)) if n > 0 => {}
             _ => return,
         }
@@ -164,18 +196,24 @@ mod unix {
                 None => RecallReply::Refused {
                     reason: "this process no longer holds that store".into(),
                 },
-                Some(memory) => match request.answer(&memory).await {
-                    Ok(text) => RecallReply::Recall {
+                Some(memory) => match tokio::time::timeout(ANSWER_LIMIT, request.answer(&memory)).await {
+                    Ok(Ok(text)) => RecallReply::Recall {
                         text,
                         pid: std::process::id(),
                     },
-                    Err(e) => RecallReply::Refused { reason: e.to_string() },
+                    Ok(Err(e)) => RecallReply::Refused { reason: e.to_string() },
+                    Err(_) => RecallReply::Refused {
+                        reason: format!("no answer within {} s", ANSWER_LIMIT.as_secs()),
+                    },
                 },
             },
         };
         let mut out = serde_json::to_vec(&reply).unwrap_or_default();
         out.push(b'\n');
-        let _ = write.write_all(&out).await;
-        let _ = write.shutdown().await;
+        let _ = tokio::time::timeout(CLIENT_LIMIT, async {
+            let _ = write.write_all(&out).await;
+            let _ = write.shutdown().await;
+        })
+        .await;
     }
 }

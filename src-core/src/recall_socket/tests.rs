@@ -146,7 +146,11 @@ async fn users_are_kept_apart_as_in_the_store() {
     let nobody = ask(dir.path(), &request("green tea", None), WAIT).await.unwrap();
     assert!(matches!(nobody, Some(RecallReply::Refused { reason }) if reason.contains("per_user")));
 
-    // A process open for one user answers no other.
+    // A process open for one user answers no one who did not say who they are.
+    let ann_only = memory.for_user("ann").unwrap();
+    let unnamed = request("green tea", None).answer(&ann_only).await.unwrap_err();
+    assert!(matches!(unnamed, crate::error::Error::UserRequired), "{unnamed}");
+    // Nor anyone else.
     let ann_only = memory.for_user("ann").unwrap();
     let refused = request("green tea", Some("bob")).answer(&ann_only).await.unwrap_err();
     assert!(refused.to_string().contains("cannot work for user `bob`"), "{refused}");
@@ -234,4 +238,19 @@ async fn a_secret_in_the_prompt_never_reaches_the_embedder() {
         "{embedded:?}"
     );
     assert!(!embedded.iter().any(|t| t.contains(token)), "{embedded:?}");
+}
+
+#[tokio::test]
+async fn no_socket_is_made_in_a_folder_others_may_write_to() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let memory = store(dir.path(), Settings::default()).await;
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let server = tokio::spawn(serve(move || Some(memory.clone())));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        !socket_path(dir.path()).unwrap().exists(),
+        "another user could plant or swap it there"
+    );
+    server.abort();
 }

@@ -65,7 +65,9 @@ async fn recall(
     settings: Settings,
     left: Duration,
 ) -> Result<(Option<String>, Source)> {
-    let cold_because = match recall_socket::ask(&dir, &request, left).await {
+    // Half the time left at most, so that a holder that is stuck (stopped, swamped) still
+    // leaves the hook time to answer cold.
+    let cold_because = match recall_socket::ask(&dir, &request, left / 2).await {
         Ok(Some(RecallReply::Recall { text, pid })) => return Ok((text, Source::Warm(pid))),
         Ok(Some(RecallReply::Refused { reason })) => format!("the process holding the store refused: {reason}"),
         Ok(None) => "no process holds the store open".to_owned(),

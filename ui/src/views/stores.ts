@@ -120,7 +120,8 @@ export function storesView(app: App): View {
   return {
     element,
     async refresh() {
-      const [stores, claudeMemories] = await Promise.all([api.stores(), api.claudeMemories()]);
+      // Claude Code's folders that cannot be read never keep the stores from showing.
+      const [stores, claudeMemories] = await Promise.all([api.stores(), api.claudeMemories().catch(() => [])]);
       render(stores);
       renderClaude(claudeMemories);
     },

@@ -17,10 +17,45 @@ use regex_syntax::ast::{Ast, ClassBracketed, ClassSet, ClassSetItem, RepetitionK
 /// The shortest word worth a gate: a shorter one is in almost every text.
 const SHORTEST: usize = 2;
 
+/// Letters case-insensitive matching takes for another whose lower case they are not
+/// (simple case folding puts them in one class, `to_lowercase` does not): read as it.
+const FOLDED_TOO: &[(char, char)] = &[
+    ('ſ', 's'),
+    ('\u{1E9B}', 'ṡ'),
+    ('µ', 'μ'),
+    ('ς', 'σ'),
+    ('ϐ', 'β'),
+    ('ϑ', 'θ'),
+    ('ϕ', 'φ'),
+    ('ϖ', 'π'),
+    ('ϰ', 'κ'),
+    ('ϱ', 'ρ'),
+    ('ϵ', 'ε'),
+    ('\u{345}', 'ι'),
+    ('\u{1FBE}', 'ι'),
+    ('\u{1C80}', 'в'),
+    ('\u{1C81}', 'д'),
+    ('\u{1C82}', 'о'),
+    ('\u{1C83}', 'с'),
+    ('\u{1C84}', 'т'),
+    ('\u{1C85}', 'т'),
+    ('\u{1C86}', 'ъ'),
+    ('\u{1C87}', 'ѣ'),
+    ('\u{1C88}', 'ꙋ'),
+    ('\u{1FD3}', '\u{390}'),
+    ('\u{1FE3}', '\u{3B0}'),
+    ('\u{FB05}', '\u{FB06}'),
+];
+
 /// A letter folded as the gate reads text: lower case, one character at a time, and the
-/// long s as s (case-insensitive matching takes `ſ` for `s`; lower case does not).
+/// letters of [`FOLDED_TOO`] as the letter `(?i)` takes them for. A test holds that every
+/// letter `(?i)` matches for another folds as that one does.
 fn fold_char(c: char) -> impl Iterator<Item = char> {
-    let c = if c == 'ſ' { 's' } else { c };
+    let c = if c.is_ascii() {
+        c
+    } else {
+        FOLDED_TOO.iter().find(|(from, _)| *from == c).map_or(c, |(_, to)| *to)
+    };
     c.to_lowercase()
 }
 
@@ -229,6 +264,29 @@ mod tests {
     fn words(pattern: &str) -> Option<Vec<String>> {
         assert!(regex::Regex::new(pattern).is_ok(), "{pattern}");
         words_of(pattern)
+    }
+
+    #[test]
+    fn every_letter_folds_as_case_insensitive_matching_takes_it() {
+        use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
+        let folded = |c: char| fold_char(c).collect::<String>();
+        let mut apart = Vec::new();
+        for c in (0..=0x10FFFF_u32).filter_map(char::from_u32) {
+            let mut class = ClassUnicode::new([ClassUnicodeRange::new(c, c)]);
+            class.case_fold_simple();
+            for range in class.ranges() {
+                for other in range.start()..=range.end() {
+                    if folded(other) != folded(c) {
+                        apart.push(format!("{c} {:X} ~ {other} {:X}", u32::from(c), u32::from(other)));
+                    }
+                }
+            }
+        }
+        assert!(
+            apart.is_empty(),
+            "(?i) takes these for one another, the gate does not:\n{}",
+            apart.join("\n")
+        );
     }
 
     #[test]
