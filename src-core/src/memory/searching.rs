@@ -110,7 +110,9 @@ impl Memory {
         };
         let query_vector = match (mode, &self.inner.embedder) {
             (SearchMode::Hybrid | SearchMode::Vector, Some(embedder)) => {
-                let texts = vec![query.to_owned()];
+                // No secret in a query goes to the embedder (often another company's server),
+                // whichever surface asked: MCP, the CLI, Python, a hook.
+                let texts = vec![crate::secrets::redact(query).0];
                 let embedded = match embedder.embed_query(&texts).await {
                     Ok(vectors) => crate::provider::check_embeddings(&embedder.id(), vectors, 1, embedder.dims()),
                     Err(e) => Err(e),

@@ -42,7 +42,7 @@ const MAX_SOCKET_PATH: usize = 103;
 const MAX_MESSAGE_BYTES: u64 = 8 * 1024 * 1024;
 
 /// A recall asked for a hook: the prompt, without its private parts (its secrets are
-/// replaced by [`RecallRequest::answer`], in the process that holds the store).
+/// replaced by the search, in the process that holds the store, before any embedder).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecallRequest {
     /// What to recall for.
@@ -92,9 +92,8 @@ impl RecallRequest {
         if memory.user().is_none() {
             options.filter.user_id.clone_from(&self.user);
         }
-        // No secret of the prompt goes to the embedder (the search's words are not kept).
-        let (query, _) = crate::secrets::redact(&self.query);
-        let recall = memory.recall_with(&query, &options).await?;
+        // The search replaces the prompt's secrets before its embedder sees them.
+        let recall = memory.recall_with(&self.query, &options).await?;
         Ok(gives_something(&recall).then_some(recall.text))
     }
 }

@@ -44,8 +44,8 @@ pub async fn answer(event: &HookEvent, target: &Target, started: Instant) -> Res
     }
 }
 
-/// The prompt as memory may read it: no private words (its secrets are replaced where it
-/// is answered, [`RecallRequest::answer`], before anything embeds it). A session starts
+/// The prompt as memory may read it: no private words (its secrets are replaced by the
+/// search that answers it, before anything embeds it). A session starts
 /// with no prompt: then what is relevant to the project it opens in.
 fn query(event: &HookEvent) -> String {
     match &event.prompt {
